@@ -1,0 +1,15 @@
+// Subcommands of the `commsim` program. Each Add*Command registers one CLI11 subcommand whose
+// callback does the work; main() only wires them up. Commands report bad input by throwing
+// UserError, which main() prints and turns into exit code 1.
+#ifndef COMMSIM_APP_COMMANDS_H_
+#define COMMSIM_APP_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+namespace commsim::app {
+
+void AddListCommand(CLI::App& app);
+
+}  // namespace commsim::app
+
+#endif  // COMMSIM_APP_COMMANDS_H_

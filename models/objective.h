@@ -1,0 +1,61 @@
+// Objective: a learning problem split over workers, with losses and gradients on Eigen vectors.
+//
+// Contract for every implementation:
+//   - dim() parameters; the training objective is F(x) = (1/N) sum over all training samples of
+//     the per-sample loss + the smooth regulariser (l2), and R(x) = the non-smooth regulariser (l1)
+//     handled by Prox(). Worker w's local objective f_w is the same mean over its own shard.
+//   - Gradient(w, x, batch, rng, grad): stochastic gradient of f_w at x on a mini-batch of `batch`
+//     samples drawn with `rng` (batch <= 0 or >= shard size: the full shard); returns the mini-batch
+//     loss. Deterministic given the Rng state.
+//   - All methods are const and thread-safe: one Objective is shared by simulations running in
+//     parallel threads; scratch memory is per call.
+//   - Convex objectives that know their optimum return it from optimum() (x*, F(x*) + R(x*)).
+#ifndef COMMSIM_MODELS_OBJECTIVE_H_
+#define COMMSIM_MODELS_OBJECTIVE_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/rng.h"
+
+namespace commsim {
+
+struct Optimum {
+  Eigen::VectorXd x;
+  double loss = 0.0;  // F(x*) + R(x*)
+};
+
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  virtual std::string_view Name() const = 0;
+  virtual int64_t dim() const = 0;
+  virtual int num_workers() const = 0;
+  virtual int64_t shard_size(int worker) const = 0;
+
+  virtual double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
+                          Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const = 0;
+  // F(x) + R(x) on the whole training set.
+  virtual double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
+  // Test-set accuracy in [0, 1] for classifiers; nullopt where it does not apply.
+  virtual std::optional<double> TestAccuracy(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+    (void)x;
+    return std::nullopt;
+  }
+  virtual const Optimum* optimum() const { return nullptr; }
+  // Forward + backward floating-point operations per sample (for the compute-time model).
+  virtual double flops_per_sample() const = 0;
+  // Initial point x0 (zeros for convex models; seeded initialisation for networks).
+  virtual void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const = 0;
+
+  // Non-smooth regulariser R (l1 weight; 0 = none) and its proximal operator:
+  // x <- argmin_z R(z) + ||z - x||^2 / (2 step).
+  virtual double l1() const { return 0.0; }
+  void Prox(double step, Eigen::Ref<Eigen::VectorXd> x) const;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_MODELS_OBJECTIVE_H_

@@ -1,0 +1,64 @@
+// Strict JSON <-> typed Config (the only code that reads raw JSON keys, STYLE.md).
+//
+// ReadConfig walks a Config's Describe() list against a JSON object: every key it names is read
+// with its type and range checked; keys not named are errors with a did-you-mean; missing keys
+// keep the config's default. Problems are collected (never only the first) as
+// "/json/pointer: expected ..., got ..." lines in an ErrorList, which the caller turns into one
+// UserError prefixed with the file name.
+// Quantities with a Unit accept numbers (SI base units) or strings such as "1Gbps", "200Mbps",
+// "50us", "2ms", "1.5e6", "12kB" (bytes) or "100kbit".
+#ifndef COMMSIM_SCENARIOS_JSON_CONFIG_H_
+#define COMMSIM_SCENARIOS_JSON_CONFIG_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/params.h"
+
+namespace commsim {
+
+class ErrorList {
+ public:
+  // `pointer` is a JSON pointer ("" for the document root).
+  void Add(std::string_view pointer, std::string message);
+  bool empty() const { return lines_.empty(); }
+  size_t size() const { return lines_.size(); }
+  // All problems, one per line, each as "<file>: <pointer>: <message>".
+  std::string Format(std::string_view file) const;
+  // Throws UserError(Format(file)) when any problem was recorded.
+  void ThrowIfAny(std::string_view file) const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> lines_;
+};
+
+// Reads `obj` (at JSON pointer `pointer`) into `config`. `ignore` lists keys handled by the caller
+// (e.g. "name" of a component) that are therefore not unknown.
+void ReadConfig(const nlohmann::json& obj, const std::string& pointer, Config& config,
+                ErrorList& errors, std::initializer_list<std::string_view> ignore = {});
+
+// Reads a component object {"name": "...", <params>} or a bare string "name" into spec, whose
+// `kind` must already be set (it selects the registry; see component_kinds.h). An unknown name is
+// an error with a did-you-mean over the registry's names.
+void ReadComponent(const nlohmann::json& value, const std::string& pointer, ComponentSpec& spec,
+                   ErrorList& errors);
+
+// The config with every field written out (defaults included): the "resolved" form.
+nlohmann::json WriteConfig(Config& config);
+nlohmann::json WriteComponent(const ComponentSpec& spec);
+
+// Parses a number or a unit string into SI base units. nullopt and `error` set on failure.
+std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std::string* error);
+
+// The closest candidate by edit distance, or "" when none is close enough to suggest.
+std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
+
+// Parses a JSON document from a file; a syntax error becomes a UserError "file:line:col: ...".
+nlohmann::json LoadJsonFile(const std::string& path);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SCENARIOS_JSON_CONFIG_H_

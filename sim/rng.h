@@ -1,0 +1,58 @@
+// Deterministic random streams (STYLE.md: no global RNG, no hidden randomness).
+//
+// Every stream is derived from (scenario seed, agent id, purpose) with DeriveSeed and passed by
+// reference as Rng&. The generator is xoshiro256** seeded through splitmix64; Normal() uses the
+// Marsaglia polar method implemented here, so a stream's values do not depend on the standard
+// library's distribution code. Same seed -> same values, on every thread count.
+#ifndef COMMSIM_SIM_RNG_H_
+#define COMMSIM_SIM_RNG_H_
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+namespace commsim {
+
+// Mixes a scenario seed, an agent id and a purpose tag into one 64-bit stream seed.
+uint64_t DeriveSeed(uint64_t seed, uint64_t agent, std::string_view purpose);
+
+class Rng {
+ public:
+  using result_type = uint64_t;
+  explicit Rng(uint64_t seed);
+  Rng(uint64_t seed, uint64_t agent, std::string_view purpose)
+      : Rng(DeriveSeed(seed, agent, purpose)) {}
+
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return std::numeric_limits<uint64_t>::max(); }
+  result_type operator()() { return NextU64(); }
+
+  uint64_t NextU64() {
+    const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = Rotl(s_[3], 45);
+    return result;
+  }
+  // Uniform in [0, 1) with 53 random bits.
+  double Uniform() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
+  // Uniform integer in [0, n). REQUIRES: n > 0. Unbiased (Lemire's method).
+  uint64_t UniformInt(uint64_t n);
+  bool Bernoulli(double p) { return Uniform() < p; }
+  // Standard normal N(0, 1).
+  double Normal();
+
+ private:
+  static constexpr uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+  double spare_normal_ = 0.0;
+  bool has_spare_ = false;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_RNG_H_
