@@ -70,7 +70,8 @@ struct ComponentSpec {
 class ParamVisitor {
  public:
   virtual ~ParamVisitor() = default;
-  virtual void Int(std::string_view key, int64_t& value, Range range, std::string_view help) = 0;
+  virtual void Int(std::string_view key, int64_t& value, Range range, std::string_view help,
+                   Unit unit = Unit::kNone) = 0;
   virtual void Real(std::string_view key, double& value, Range range, std::string_view help,
                     Unit unit = Unit::kNone) = 0;
   virtual void Bool(std::string_view key, bool& value, std::string_view help) = 0;
