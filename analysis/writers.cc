@@ -1,6 +1,7 @@
 #include "analysis/writers.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -59,6 +60,59 @@ std::string MetricsCsv(const RunResult& result) {
       }
       out += '\n';
     }
+  }
+  return out;
+}
+
+std::vector<std::string> SummaryColumns(const RunResult& result) {
+  std::vector<std::string> columns = {
+      "name",          "algorithm",           "family",          "status",
+      "iterations",    "final_loss",          "final_dist_to_opt_sq",
+      "final_test_accuracy", "final_consensus_dist", "final_density", "total_bits",
+      "bits_up",       "bits_down",           "mean_iter_time_s", "mean_compute_time_s",
+      "mean_comm_time_s", "sim_time_s",       "bits_fraction_of_sgd"};
+  std::set<std::string> extra_keys;
+  for (const RunSummary& s : result.summaries) {
+    for (const auto& [key, value] : s.extra) extra_keys.insert(key);
+  }
+  columns.insert(columns.end(), extra_keys.begin(), extra_keys.end());
+  return columns;
+}
+
+std::vector<std::string> SummaryCells(const RunSummary& s, const std::vector<std::string>& columns) {
+  std::vector<std::string> cells;
+  for (const std::string& c : columns) {
+    if (c == "name") cells.push_back(s.name);
+    else if (c == "algorithm") cells.push_back(s.algorithm);
+    else if (c == "family") cells.push_back(s.family);
+    else if (c == "status") cells.push_back(s.status);
+    else if (c == "iterations") cells.push_back(fmt::format("{}", s.iterations));
+    else if (c == "final_loss") cells.push_back(Num(s.final_loss));
+    else if (c == "final_dist_to_opt_sq") cells.push_back(Opt(s.final_dist_to_opt_sq));
+    else if (c == "final_test_accuracy") cells.push_back(Opt(s.final_test_accuracy));
+    else if (c == "final_consensus_dist") cells.push_back(Opt(s.final_consensus_dist));
+    else if (c == "final_density") cells.push_back(Opt(s.final_density));
+    else if (c == "total_bits") cells.push_back(fmt::format("{}", s.total_bits));
+    else if (c == "bits_up") cells.push_back(fmt::format("{}", s.bits_up));
+    else if (c == "bits_down") cells.push_back(fmt::format("{}", s.bits_down));
+    else if (c == "mean_iter_time_s") cells.push_back(Num(s.mean_iter_time_s));
+    else if (c == "mean_compute_time_s") cells.push_back(Num(s.mean_compute_time_s));
+    else if (c == "mean_comm_time_s") cells.push_back(Num(s.mean_comm_time_s));
+    else if (c == "sim_time_s") cells.push_back(Num(s.sim_time_s));
+    else if (c == "bits_fraction_of_sgd") cells.push_back(Opt(s.bits_fraction_of_sgd));
+    else {
+      auto it = s.extra.find(c);
+      cells.push_back(it == s.extra.end() ? "" : Num(it->second));
+    }
+  }
+  return cells;
+}
+
+std::string SummaryCsv(const RunResult& result) {
+  const std::vector<std::string> columns = SummaryColumns(result);
+  std::string out = fmt::format("{}\n", fmt::join(columns, ","));
+  for (const RunSummary& s : result.summaries) {
+    out += fmt::format("{}\n", fmt::join(SummaryCells(s, columns), ","));
   }
   return out;
 }

@@ -81,3 +81,30 @@ TEST(WritersTest, PublishReplacesFolderWhole) {
 
 }  // namespace
 }  // namespace commsim
+
+namespace commsim {
+namespace {
+
+TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
+  RunResult r;
+  RunSummary a;
+  a.name = "choco";
+  a.algorithm = "choco";
+  a.total_bits = 100;
+  a.extra["spectral_gap"] = 0.25;
+  RunSummary b;
+  b.name = "sgd";
+  b.bits_fraction_of_sgd = 1.0;
+  r.summaries = {a, b};
+  const std::string csv = SummaryCsv(r);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "name,algorithm,family,status,iterations,final_loss,final_dist_to_opt_sq,"
+            "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
+            "mean_iter_time_s,mean_compute_time_s,mean_comm_time_s,sim_time_s,"
+            "bits_fraction_of_sgd,spectral_gap");
+  EXPECT_NE(csv.find("\nchoco,choco,,ok,0,0,,,,,100,0,0,0,0,0,0,,0.25\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsgd,,,ok,0,0,,,,,0,0,0,0,0,0,0,1,\n"), std::string::npos) << csv;
+}
+
+}  // namespace
+}  // namespace commsim
