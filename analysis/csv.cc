@@ -1,0 +1,158 @@
+#include "analysis/csv.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "sim/error.h"
+
+namespace commsim {
+
+CsvTable::CsvTable(std::vector<std::string> header, std::vector<std::vector<std::string>> rows)
+    : header_(std::move(header)), rows_(std::move(rows)) {}
+
+int CsvTable::Column(std::string_view name) const {
+  for (size_t i = 0; i < header_.size(); ++i) {
+    if (header_[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const std::string& CsvTable::Cell(size_t row, std::string_view name) const {
+  static const std::string kEmpty;
+  const int c = Column(name);
+  if (c < 0 || row >= rows_.size()) return kEmpty;
+  return rows_[row][static_cast<size_t>(c)];
+}
+
+std::optional<double> CsvTable::Number(size_t row, std::string_view name) const {
+  const std::string& cell = Cell(row, name);
+  if (cell.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double x = std::strtod(cell.c_str(), &end);
+  if (end != cell.c_str() + cell.size()) return std::nullopt;
+  return x;
+}
+
+bool CsvTable::HasNumbers(std::string_view name) const {
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    const std::optional<double> x = Number(r, name);
+    if (x && std::isfinite(*x)) return true;
+  }
+  return false;
+}
+
+CsvTable ParseCsv(std::string_view text, const std::string& origin) {
+  std::vector<std::vector<std::string>> lines;
+  std::vector<std::string> cells;
+  std::string cell;
+  size_t line = 1;
+  size_t record_line = 1;
+  bool in_quotes = false;
+  bool any = false;  // the current record has content
+  auto end_record = [&] {
+    cells.push_back(std::move(cell));
+    cell.clear();
+    lines.push_back(std::move(cells));
+    cells.clear();
+    any = false;
+  };
+  std::vector<size_t> record_lines;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_quotes) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          cell += '"';
+          ++i;
+        } else {
+          in_quotes = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        cell += c;
+      }
+      continue;
+    }
+    if (c == '"') {
+      if (!cell.empty()) {
+        throw UserError(fmt::format("{}:{}: quote inside an unquoted cell", origin, line));
+      }
+      in_quotes = true;
+      any = true;
+    } else if (c == ',') {
+      cells.push_back(std::move(cell));
+      cell.clear();
+      any = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (any || !cell.empty()) {
+        record_lines.push_back(record_line);
+        end_record();
+      } else {
+        throw UserError(fmt::format("{}:{}: empty line", origin, line));
+      }
+      ++line;
+      record_line = line;
+    } else {
+      cell += c;
+      any = true;
+    }
+  }
+  if (in_quotes) throw UserError(fmt::format("{}:{}: unterminated quoted cell", origin, line));
+  if (any || !cell.empty()) {
+    record_lines.push_back(record_line);
+    end_record();
+  }
+  if (lines.empty()) throw UserError(fmt::format("{}: empty file (expected a header line)", origin));
+  std::vector<std::string> header = std::move(lines.front());
+  std::vector<std::vector<std::string>> rows;
+  for (size_t r = 1; r < lines.size(); ++r) {
+    if (lines[r].size() != header.size()) {
+      throw UserError(fmt::format("{}:{}: expected {} cells as in the header, got {}", origin,
+                                  record_lines[r], header.size(), lines[r].size()));
+    }
+    rows.push_back(std::move(lines[r]));
+  }
+  return CsvTable(std::move(header), std::move(rows));
+}
+
+CsvTable ReadCsvFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseCsv(buffer.str(), path);
+}
+
+std::string CsvCell(std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string CsvLine(const std::vector<std::string>& cells) {
+  std::string out;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out += ',';
+    out += CsvCell(cells[i]);
+  }
+  out += '\n';
+  return out;
+}
+
+std::string FormatNumber(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  return fmt::format("{}", x);
+}
+
+}  // namespace commsim

@@ -1,0 +1,60 @@
+#include "analysis/csv.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+TEST(CsvTest, ParsesHeaderRowsQuotesAndEmptyCells) {
+  const CsvTable t = ParseCsv("a,b,c\r\n1,\"x,y\",\n\"say \"\"hi\"\"\",2.5,nan\n", "t.csv");
+  ASSERT_EQ(t.header(), (std::vector<std::string>{"a", "b", "c"}));
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.Cell(0, "b"), "x,y");
+  EXPECT_EQ(t.Cell(0, "c"), "");
+  EXPECT_EQ(t.Cell(1, "a"), "say \"hi\"");
+  EXPECT_EQ(t.Number(0, "a"), 1.0);
+  EXPECT_FALSE(t.Number(0, "c").has_value());
+  EXPECT_FALSE(t.Number(0, "b").has_value());  // not a number
+  EXPECT_TRUE(std::isnan(*t.Number(1, "c")));
+  EXPECT_FALSE(t.Number(0, "missing").has_value());
+  EXPECT_EQ(t.Column("c"), 2);
+  EXPECT_EQ(t.Column("d"), -1);
+  EXPECT_TRUE(t.HasNumbers("b"));
+  EXPECT_FALSE(t.HasNumbers("c"));  // only nan
+}
+
+TEST(CsvTest, HeaderOnlyAndNoTrailingNewline) {
+  EXPECT_EQ(ParseCsv("a,b\n", "t").size(), 0u);
+  const CsvTable t = ParseCsv("a\n7", "t");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.Number(0, "a"), 7.0);
+}
+
+TEST(CsvTest, ErrorsNameFileAndLine) {
+  try {
+    ParseCsv("a,b\n1,2\n3\n", "s.csv");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "s.csv:3: expected 2 cells as in the header, got 1");
+  }
+  EXPECT_THROW(ParseCsv("", "e.csv"), UserError);
+  EXPECT_THROW(ParseCsv("a\n\"open\n", "q.csv"), UserError);
+  EXPECT_THROW(ReadCsvFile("/nonexistent/x.csv"), UserError);
+}
+
+TEST(CsvTest, LinesRoundTripThroughTheReader) {
+  const std::vector<std::string> cells = {"plain", "with,comma", "with \"quote\"", "", "two\nlines"};
+  const CsvTable t = ParseCsv(CsvLine({"a", "b", "c", "d", "e"}) + CsvLine(cells), "t");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.rows()[0], cells);
+  EXPECT_EQ(FormatNumber(0.1), "0.1");
+  EXPECT_EQ(FormatNumber(1e7), "10000000");
+  EXPECT_EQ(FormatNumber(-INFINITY), "-inf");
+}
+
+}  // namespace
+}  // namespace commsim

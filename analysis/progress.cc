@@ -1,0 +1,109 @@
+#include "analysis/progress.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+
+namespace commsim {
+
+Progress::Progress(std::string label, std::string unit, std::FILE* out, Mode mode, Clock clock,
+                   double line_interval_s)
+    : label_(std::move(label)),
+      unit_(std::move(unit)),
+      out_(out),
+      mode_(mode),
+      clock_(std::move(clock)),
+      line_interval_s_(line_interval_s) {}
+
+Progress::Mode Progress::ModeFor(std::FILE* out, bool quiet) {
+  if (quiet) return Mode::kQuiet;
+  return ::isatty(::fileno(out)) ? Mode::kTerminal : Mode::kLines;
+}
+
+Progress::Clock Progress::SteadyClock() {
+  return [] {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    return std::chrono::duration<double>(now).count();
+  };
+}
+
+void Progress::Start(size_t total, size_t already_done) {
+  std::lock_guard<std::mutex> lock(mu_);
+  total_ = total;
+  skipped_ = already_done;
+  done_ = 0;
+  finished_ = false;
+  start_s_ = clock_();
+  last_line_s_ = start_s_;
+  if (mode_ == Mode::kQuiet) return;
+  if (mode_ == Mode::kLines) {
+    std::string line = fmt::format("{}: {} {}", label_, total_, unit_);
+    if (skipped_ > 0) line += fmt::format(", {} already done", skipped_);
+    fmt::print(out_, "{}\n", line);
+    std::fflush(out_);
+  } else {
+    PrintLocked(false);
+  }
+}
+
+void Progress::Advance(size_t steps) {
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ += steps;
+  if (mode_ == Mode::kQuiet) return;
+  const double now = clock_();
+  if (mode_ == Mode::kTerminal) {
+    PrintLocked(false);
+  } else if (now - last_line_s_ >= line_interval_s_ && skipped_ + done_ < total_) {
+    last_line_s_ = now;
+    PrintLocked(false);
+  }
+}
+
+void Progress::Finish() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (finished_ || mode_ == Mode::kQuiet) return;
+  finished_ = true;
+  PrintLocked(true);
+}
+
+std::string Progress::Status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return StatusLocked();
+}
+
+std::string Progress::StatusLocked() const {
+  const size_t done = skipped_ + done_;
+  const double elapsed = clock_() - start_s_;
+  const int percent = total_ == 0 ? 100 : static_cast<int>(100.0 * done / total_);
+  std::string text = fmt::format("{}: {}/{} {} ({}%), elapsed {}", label_, done, total_, unit_,
+                                 percent, FormatDuration(elapsed));
+  if (done < total_ && done_ > 0) {
+    const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done);
+    text += fmt::format(", ETA {}", FormatDuration(eta));
+  }
+  return text;
+}
+
+void Progress::PrintLocked(bool final) {
+  const std::string text = StatusLocked();
+  if (mode_ == Mode::kTerminal) {
+    // \x1b[K clears what a longer previous status left on the line.
+    fmt::print(out_, "\r{}\x1b[K{}", text, final ? "\n" : "");
+  } else {
+    fmt::print(out_, "{}\n", text);
+  }
+  std::fflush(out_);
+}
+
+std::string FormatDuration(double seconds) {
+  if (!(seconds >= 0)) seconds = 0;
+  if (seconds < 10) return fmt::format("{:.1f}s", seconds);
+  const int64_t s = std::llround(seconds);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
+}  // namespace commsim

@@ -1,0 +1,66 @@
+// Progress of long runs and sweeps on stderr: "sweep: 5/13 points (38%), elapsed 12s, ETA 20s".
+//
+// Three modes: kTerminal rewrites one line in place ('\r') after every step; kLines prints a plain
+// line when started, then at most every `line_interval_s` and when finished (for logs and pipes);
+// kQuiet prints nothing. ModeFor() picks kTerminal when the stream is a terminal. The clock is
+// injected so tests can drive it. Advance() may be called from several threads.
+// The ETA extrapolates the mean time per step of this session (steps skipped at Start, e.g. points
+// finished by an earlier run, do not count towards the rate).
+#ifndef COMMSIM_ANALYSIS_PROGRESS_H_
+#define COMMSIM_ANALYSIS_PROGRESS_H_
+
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <string>
+
+namespace commsim {
+
+class Progress {
+ public:
+  enum class Mode { kQuiet, kTerminal, kLines };
+  using Clock = std::function<double()>;  // monotonic seconds
+
+  // `label` starts each line ("sweep"); `unit` names the steps ("points").
+  Progress(std::string label, std::string unit, std::FILE* out, Mode mode,
+           Clock clock = SteadyClock(), double line_interval_s = 10.0);
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  static Mode ModeFor(std::FILE* out, bool quiet);
+  static Clock SteadyClock();
+
+  // `total` steps of which `already_done` were done before this session.
+  void Start(size_t total, size_t already_done = 0);
+  void Advance(size_t steps = 1);
+  // Prints the final state (and ends the terminal line).
+  void Finish();
+
+  // The status text for the current state, e.g. "sweep: 5/13 points (38%), elapsed 12s, ETA 20s".
+  std::string Status() const;
+
+ private:
+  std::string StatusLocked() const;
+  void PrintLocked(bool final);
+
+  const std::string label_;
+  const std::string unit_;
+  std::FILE* const out_;
+  const Mode mode_;
+  const Clock clock_;
+  const double line_interval_s_;
+  mutable std::mutex mu_;
+  size_t total_ = 0;
+  size_t skipped_ = 0;
+  size_t done_ = 0;  // in this session
+  double start_s_ = 0;
+  double last_line_s_ = 0;
+  bool finished_ = false;
+};
+
+// "0.4s", "12s", "3m05s", "2h07m".
+std::string FormatDuration(double seconds);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ANALYSIS_PROGRESS_H_

@@ -1,0 +1,257 @@
+#include "scenarios/sweep_runner.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "analysis/csv.h"
+#include "analysis/writers.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string Trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+bool IsPointFileName(const std::string& name) {
+  const size_t dot = name.find('.');
+  return dot != std::string::npos && dot > 0 && name.substr(dot) == ".csv" &&
+         name.substr(0, dot).find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Files and folders left by a process killed mid-write: "<name>.tmp.<pid>" (WriteFileAtomic),
+// "<name>.partial.<pid>" and "<name>.old.<pid>" (PublishDirectory). Removed when that process is
+// gone; a live process (e.g. a `sweep-point` sharing the folder) keeps its own.
+void RemoveLeftovers(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return;
+  for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    for (const char* tag : {".tmp.", ".partial.", ".old."}) {
+      const size_t at = name.rfind(tag);
+      if (at == std::string::npos) continue;
+      const std::string pid_text = name.substr(at + std::string(tag).size());
+      if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+      const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
+      if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
+  }
+}
+
+std::string AxesCsv(const Sweep& sweep) {
+  std::string out = CsvLine({"name", "pointer", "unit", "scale"});
+  for (const SweepAxis& axis : sweep.axes) {
+    out += CsvLine({axis.name, axis.pointer, UnitName(axis.unit), axis.scale});
+  }
+  return out;
+}
+
+// An exclusive advisory lock on DIR/.lock, released when the process ends however it ends.
+class FolderLock {
+ public:
+  explicit FolderLock(const std::string& dir) {
+    const std::string path = (fs::path(dir) / ".lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw UserError(fmt::format("{}: cannot create lock file", path));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw UserError(fmt::format("{}: another commsim sweep is writing this folder", dir));
+    }
+  }
+  ~FolderLock() { ::close(fd_); }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+std::string PointFile(const std::string& dir, size_t point) {
+  return (fs::path(dir) / "points" / fmt::format("{}.csv", point)).string();
+}
+
+void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart) {
+  const fs::path root(dir);
+  const fs::path fingerprint_file = root / "sweep.fingerprint";
+  std::error_code ec;
+  bool has_points = false;
+  if (fs::is_directory(root / "points", ec)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(root / "points", ec)) {
+      has_points = has_points || IsPointFileName(e.path().filename().string());
+    }
+  }
+  const bool has_fingerprint = fs::exists(fingerprint_file, ec);
+  const std::string old = has_fingerprint ? Trim(ReadText(fingerprint_file)) : "";
+  if (!restart && (has_fingerprint ? old != sweep.fingerprint : has_points)) {
+    throw UserError(fmt::format(
+        "{}: holds results of a different sweep (fingerprint {}; {} now has {}); re-run with "
+        "--restart to discard them, or choose another --out folder",
+        dir, has_fingerprint ? old : "unknown", sweep.file, sweep.fingerprint));
+  }
+  if (restart) {
+    for (const char* name : {"points", "runs", "plots", "sweep.csv", "report.md", "axes.csv",
+                             "sweep.fingerprint", "sweep.resolved.json"}) {
+      fs::remove_all(root / name, ec);
+    }
+  }
+  fs::create_directories(root / "points", ec);
+  if (ec) throw UserError(fmt::format("{}: cannot create folder: {}", dir, ec.message()));
+  RemoveLeftovers(root);
+  RemoveLeftovers(root / "points");
+  RemoveLeftovers(root / "runs");
+  if (!has_fingerprint || restart) {
+    WriteFileAtomic(fingerprint_file.string(), sweep.fingerprint + "\n");
+  }
+  WriteFileAtomic((root / "sweep.resolved.json").string(), sweep.canonical.dump(2) + "\n");
+  WriteFileAtomic((root / "axes.csv").string(), AxesCsv(sweep));
+}
+
+void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
+                   const PointRunner& runner) {
+  if (point >= sweep.size()) {
+    throw UserError(fmt::format("{}: point {} does not exist (the sweep has points 0..{})",
+                                sweep.file, point, sweep.size() - 1));
+  }
+  const nlohmann::json doc = sweep.PointScenario(point);
+  const std::string run_dir =
+      keep_runs ? (fs::path(dir) / "runs" / std::to_string(point)).string() : "";
+  std::string summary;
+  try {
+    summary = runner(doc, run_dir);
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: point {} ({}): {}", sweep.file, point,
+                                sweep.DescribePoint(point), e.what()));
+  }
+  const CsvTable table = ParseCsv(summary, fmt::format("point {} summary", point));
+  if (table.size() == 0) {
+    throw UserError(fmt::format("{}: point {}: the run produced no summary rows", sweep.file, point));
+  }
+  std::vector<std::string> header = {"point"};
+  for (const SweepAxis& axis : sweep.axes) header.push_back(axis.name);
+  header.insert(header.end(), table.header().begin(), table.header().end());
+  std::string out = CsvLine(header);
+  const std::vector<std::string> cells = sweep.PointCells(point);
+  for (const std::vector<std::string>& row : table.rows()) {
+    std::vector<std::string> line = {std::to_string(point)};
+    line.insert(line.end(), cells.begin(), cells.end());
+    line.insert(line.end(), row.begin(), row.end());
+    out += CsvLine(line);
+  }
+  WriteFileAtomic(PointFile(dir, point), out);
+}
+
+std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir) {
+  std::vector<std::string> header;
+  std::vector<CsvTable> tables;
+  for (size_t k = 0; k < sweep.size(); ++k) {
+    const std::string file = PointFile(dir, k);
+    if (!fs::exists(file)) throw UserError(fmt::format("{}: missing (point {} has not run)", file, k));
+    CsvTable table = ReadCsvFile(file);
+    const std::vector<std::string> cells = sweep.PointCells(k);
+    for (size_t r = 0; r < table.size(); ++r) {
+      bool match = table.Cell(r, "point") == std::to_string(k);
+      for (size_t a = 0; a < sweep.axes.size(); ++a) {
+        match = match && table.Cell(r, sweep.axes[a].name) == cells[a];
+      }
+      if (!match) {
+        throw UserError(fmt::format("{}: its axis values are not those of point {} ({}); re-run "
+                                    "with --restart",
+                                    file, k, sweep.DescribePoint(k)));
+      }
+    }
+    for (const std::string& column : table.header()) {
+      if (std::find(header.begin(), header.end(), column) == header.end()) header.push_back(column);
+    }
+    tables.push_back(std::move(table));
+  }
+  std::string out = CsvLine(header);
+  for (const CsvTable& table : tables) {
+    for (size_t r = 0; r < table.size(); ++r) {
+      std::vector<std::string> line;
+      for (const std::string& column : header) line.push_back(table.Cell(r, column));
+      out += CsvLine(line);
+    }
+  }
+  return out;
+}
+
+SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptions& options,
+                    const PointRunner& runner) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  FolderLock lock(dir);
+  PrepareSweepFolder(sweep, dir, options.restart);
+  SweepStats stats;
+  stats.points = sweep.size();
+  std::vector<size_t> todo;
+  for (size_t k = 0; k < sweep.size(); ++k) {
+    if (!fs::exists(PointFile(dir, k))) todo.push_back(k);
+  }
+  stats.skipped = stats.points - todo.size();
+  if (options.progress) options.progress->Start(stats.points, stats.skipped);
+
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  size_t failed_point = SIZE_MAX;
+  std::exception_ptr failure;
+  auto work = [&] {
+    while (!stop.load()) {
+      const size_t i = next.fetch_add(1);
+      if (i >= todo.size()) return;
+      try {
+        RunSweepPoint(sweep, todo[i], dir, options.keep_runs, runner);
+        if (options.progress) options.progress->Advance();
+      } catch (...) {
+        std::lock_guard<std::mutex> guard(mu);
+        if (todo[i] < failed_point) {
+          failed_point = todo[i];
+          failure = std::current_exception();
+        }
+        stop.store(true);
+      }
+    }
+  };
+  size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min(jobs, std::max<size_t>(todo.size(), 1));
+  if (jobs <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < jobs; ++t) threads.emplace_back(work);
+    for (std::thread& t : threads) t.join();
+  }
+  if (options.progress) options.progress->Finish();
+  if (failure) std::rethrow_exception(failure);
+  stats.ran = todo.size();
+  WriteFileAtomic((fs::path(dir) / "sweep.csv").string(), AssembleSweepCsv(sweep, dir));
+  return stats;
+}
+
+}  // namespace commsim

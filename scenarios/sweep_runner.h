@@ -1,0 +1,69 @@
+// Running a sweep: every point through a point runner, results stored as they finish, resumable.
+//
+// Sweep folder layout (DIR = --out):
+//   sweep.fingerprint      the sweep's fingerprint; a different sweep is refused unless restarting
+//   sweep.resolved.json    the canonical sweep (base scenario after `set`, axes with their values)
+//   axes.csv               name,pointer,unit,scale of every axis (for plots and reports)
+//   points/<K>.csv         point K's rows: point,<axis columns>,<summary.csv columns>; written
+//                          atomically when the point finishes, so a present file is a finished point
+//   runs/<K>/              point K's run folder (only with keep_runs)
+//   sweep.csv              every point's rows in point order: identical whatever `jobs` is and
+//                          however often the sweep was interrupted and resumed
+// A point runner gets a scenario document and returns that run's summary.csv text; it knows nothing
+// of the sweep, so points can run in other processes or on other machines (`commsim sweep-point`)
+// and be gathered by re-running the sweep over the same folder.
+#ifndef COMMSIM_SCENARIOS_SWEEP_RUNNER_H_
+#define COMMSIM_SCENARIOS_SWEEP_RUNNER_H_
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analysis/progress.h"
+#include "scenarios/sweep.h"
+
+namespace commsim {
+
+// Runs one scenario document. When `run_dir` is not empty, also writes the run folder there.
+// Returns the summary CSV (header + one row per algorithm entry). Throws UserError on bad input.
+using PointRunner =
+    std::function<std::string(const nlohmann::json& scenario_doc, const std::string& run_dir)>;
+
+struct SweepOptions {
+  int jobs = 1;            // points run in parallel; <= 0 means one per hardware thread
+  bool keep_runs = false;  // write runs/<K>/ for every point
+  bool restart = false;    // discard results of a different (or the same) earlier sweep
+  Progress* progress = nullptr;  // may be null
+};
+
+struct SweepStats {
+  size_t points = 0;   // in the sweep
+  size_t skipped = 0;  // finished by an earlier run
+  size_t ran = 0;      // run now
+};
+
+// Creates or reopens DIR for `sweep`: refuses (UserError) a folder holding another sweep's results
+// unless `restart`, which deletes them. Writes sweep.fingerprint, sweep.resolved.json and axes.csv.
+void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart);
+
+std::string PointFile(const std::string& dir, size_t point);
+
+// Runs point `point` and stores points/<point>.csv (and runs/<point>/ when keep_runs).
+// REQUIRES: PrepareSweepFolder(sweep, dir, ...) was called.
+void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
+                   const PointRunner& runner);
+
+// sweep.csv text from the stored points. Throws UserError naming the first missing or foreign
+// point file.
+std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir);
+
+// Prepares DIR (holding a lock on DIR/.lock against a second sweep writing it), runs the points
+// without a stored result, `jobs` at a time, then writes DIR/sweep.csv. When a point fails, points
+// already running finish and are stored, no new ones start, and the first failure (by point
+// index) is thrown as UserError naming the point.
+SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptions& options,
+                    const PointRunner& runner);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SCENARIOS_SWEEP_RUNNER_H_
