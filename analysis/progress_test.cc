@@ -1,0 +1,91 @@
+#include "analysis/progress.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace commsim {
+namespace {
+
+// Captures what a Progress prints, with a clock the test moves.
+struct Capture {
+  Capture() { out = open_memstream(&buffer, &size); }
+  ~Capture() {
+    std::fclose(out);
+    std::free(buffer);
+  }
+  std::string Text() {
+    std::fflush(out);
+    return std::string(buffer, size);
+  }
+  char* buffer = nullptr;
+  size_t size = 0;
+  std::FILE* out = nullptr;
+  double now_s = 100;
+  Progress::Clock clock() {
+    return [this] { return now_s; };
+  }
+};
+
+TEST(ProgressTest, EtaExtrapolatesThisSessionsRateOverTheRemainingSteps) {
+  Capture c;
+  Progress p("sweep", "points", c.out, Progress::Mode::kQuiet, c.clock());
+  p.Start(13, 3);
+  EXPECT_EQ(p.Status(), "sweep: 3/13 points (23%), elapsed 0.0s");
+  c.now_s += 20;
+  p.Advance(2);  // 10 s per point in this session, 8 points left
+  EXPECT_EQ(p.Status(), "sweep: 5/13 points (38%), elapsed 20s, ETA 1m20s");
+  p.Advance(8);
+  EXPECT_EQ(p.Status(), "sweep: 13/13 points (100%), elapsed 20s");
+  p.Finish();
+  EXPECT_EQ(c.Text(), "");  // quiet
+}
+
+TEST(ProgressTest, LinesModePrintsAtStartEveryIntervalAndAtFinish) {
+  Capture c;
+  Progress p("sweep", "points", c.out, Progress::Mode::kLines, c.clock(), 10.0);
+  p.Start(4);
+  c.now_s += 4;
+  p.Advance();  // too soon for a line
+  c.now_s += 7;
+  p.Advance();  // 11 s since the last line
+  c.now_s += 1;
+  p.Advance();
+  p.Advance();
+  p.Finish();
+  p.Finish();  // once only
+  EXPECT_EQ(c.Text(),
+            "sweep: 4 points\n"
+            "sweep: 2/4 points (50%), elapsed 11s, ETA 11s\n"
+            "sweep: 4/4 points (100%), elapsed 12s\n");
+}
+
+TEST(ProgressTest, TerminalModeRewritesOneLine) {
+  Capture c;
+  Progress p("run", "entries", c.out, Progress::Mode::kTerminal, c.clock());
+  p.Start(2);
+  c.now_s += 1;
+  p.Advance();
+  p.Advance();
+  p.Finish();
+  EXPECT_EQ(c.Text(),
+            "\rrun: 0/2 entries (0%), elapsed 0.0s\x1b[K"
+            "\rrun: 1/2 entries (50%), elapsed 1.0s, ETA 1.0s\x1b[K"
+            "\rrun: 2/2 entries (100%), elapsed 1.0s\x1b[K"
+            "\rrun: 2/2 entries (100%), elapsed 1.0s\x1b[K\n");
+}
+
+TEST(ProgressTest, DurationsAndModeSelection) {
+  EXPECT_EQ(FormatDuration(0.42), "0.4s");
+  EXPECT_EQ(FormatDuration(59.4), "59s");
+  EXPECT_EQ(FormatDuration(185), "3m05s");
+  EXPECT_EQ(FormatDuration(7620), "2h07m");
+  Capture c;
+  EXPECT_EQ(Progress::ModeFor(c.out, true), Progress::Mode::kQuiet);
+  EXPECT_EQ(Progress::ModeFor(c.out, false), Progress::Mode::kLines);  // not a terminal
+}
+
+}  // namespace
+}  // namespace commsim
