@@ -1,0 +1,31 @@
+// `commsim plot`: PNG and SVG figures of a run folder or a sweep folder, drawn by gnuplot from the
+// folder's CSV files into DIR/plots/ (scripts and data stay beside the images).
+//
+// Run folder (metrics.csv, summary.csv):
+//   loss_vs_iteration, dist_vs_iteration (when ||x-x*||^2 is known), loss_vs_bits, loss_vs_time,
+//   accuracy_vs_bits (when test accuracy is known), consensus_vs_iteration (decentralized),
+//   bits_per_iteration (bars per algorithm, uplink solid / downlink hatched).
+// Sweep folder (sweep.csv, axes.csv; x = the first axis):
+//   time_per_iteration (one line per algorithm, the compute time as a dashed reference),
+//   speedup (over SGD, or D-PSGD for decentralized sweeps), time_to_target (when recorded).
+// Log scales where the values span a wide range. Each algorithm keeps its colour in every plot
+// (AlgorithmColor). Each function returns true when the images were rendered and false, after one
+// line on options.log, when gnuplot is missing (the scripts and data are still written).
+#ifndef COMMSIM_ANALYSIS_PLOT_H_
+#define COMMSIM_ANALYSIS_PLOT_H_
+
+#include <string>
+
+#include "analysis/gnuplot.h"
+
+namespace commsim {
+
+bool PlotRunFolder(const std::string& dir, const PlotOptions& options = {});
+bool PlotSweepFolder(const std::string& dir, const PlotOptions& options = {});
+// Either of the above, chosen by the folder's content (sweep.csv or metrics.csv). Throws
+// UserError when the folder holds neither.
+bool PlotFolder(const std::string& dir, const PlotOptions& options = {});
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ANALYSIS_PLOT_H_

@@ -1,0 +1,199 @@
+#include "analysis/plot.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/sweep_view.h"
+#include "analysis/writers.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A run of three algorithms with closed-form curves: loss = 2^-k (sgd), 1.5^-k (others).
+RunResult SampleRun() {
+  RunResult result;
+  const std::vector<std::pair<std::string, std::string>> entries = {
+      {"sgd", "sgd"}, {"dore", "dore"}, {"mem_sgd top-1%", "memsgd"}};
+  for (const auto& [label, algorithm] : entries) {
+    std::vector<IterationRecord> records;
+    const int64_t up = algorithm == "sgd" ? 3200 : 100;
+    const int64_t down = algorithm == "dore" ? 100 : 3200;
+    for (int k = 1; k <= 50; ++k) {
+      IterationRecord r;
+      r.algorithm = label;
+      r.iteration = k;
+      r.iter_time_s = 0.01;
+      r.sim_time_s = 0.01 * k;
+      r.loss = std::pow(algorithm == "sgd" ? 2.0 : 1.5, -k);
+      r.dist_to_opt_sq = r.loss * 3;
+      r.test_accuracy = 1 - r.loss;
+      r.bits_up = up;
+      r.bits_down = down;
+      r.cum_bits = k * (up + down);
+      records.push_back(r);
+    }
+    RunSummary s;
+    s.name = label;
+    s.algorithm = algorithm;
+    s.iterations = 50;
+    s.bits_up = 50 * up;
+    s.bits_down = 50 * down;
+    s.total_bits = s.bits_up + s.bits_down;
+    result.records.push_back(records);
+    result.summaries.push_back(s);
+  }
+  return result;
+}
+
+bool IsPng(const fs::path& p) { return Read(p).rfind("\x89PNG\r\n\x1a\n", 0) == 0; }
+bool IsSvg(const fs::path& p) {
+  const std::string text = Read(p);
+  return text.find("<svg") != std::string::npos && text.find("</svg>") != std::string::npos;
+}
+
+class PlotTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("plot_test_{}_{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
+  const RunResult run = SampleRun();
+  WriteFileAtomic((dir_ / "metrics.csv").string(), MetricsCsv(run));
+  WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  ASSERT_TRUE(PlotFolder(dir_.string()));
+  for (const char* name : {"loss_vs_iteration", "dist_vs_iteration", "loss_vs_bits",
+                           "loss_vs_time", "accuracy_vs_bits", "bits_per_iteration"}) {
+    SCOPED_TRACE(name);
+    const fs::path plots = dir_ / "plots";
+    EXPECT_TRUE(IsPng(plots / fmt::format("{}.png", name)));
+    EXPECT_TRUE(IsSvg(plots / fmt::format("{}.svg", name)));
+    const std::string script = Read(plots / fmt::format("{}.gp", name));
+    for (const RunSummary& s : run.summaries) {
+      const bool named = script.find(GnuplotQuote(s.name)) != std::string::npos ||
+                         script.find(GnuplotTicLabel(s.name)) != std::string::npos;
+      EXPECT_TRUE(named) << s.name;
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "plots" / "consensus_vs_iteration.gp"));  // no such column data
+  const std::string loss = Read(dir_ / "plots" / "loss_vs_iteration.gp");
+  EXPECT_NE(loss.find("set logscale y"), std::string::npos);  // 2^-50 .. 0.67
+  EXPECT_EQ(loss.find("set logscale x"), std::string::npos);
+  EXPECT_NE(loss.find(AlgorithmColor("dore")), std::string::npos);
+}
+
+TEST_F(PlotTest, ColoursAreStablePerAlgorithmAndSpellingsAgree) {
+  EXPECT_EQ(AlgorithmColor("dore"), "#d62728");
+  EXPECT_EQ(AlgorithmColor("mem_sgd"), AlgorithmColor("memsgd"));
+  EXPECT_EQ(AlgorithmColor("double_squeeze"), AlgorithmColor("doublesqueeze"));
+  EXPECT_EQ(AlgorithmColor("choco_sgd"), AlgorithmColor("choco"));
+  const std::vector<std::string> names = {"sgd", "qsgd", "memsgd", "diana", "doublesqueeze",
+                                          "dore", "dpsgd", "choco", "malcom"};
+  for (size_t i = 0; i < names.size(); ++i) {
+    for (size_t j = i + 1; j < names.size(); ++j) {
+      EXPECT_NE(AlgorithmColor(names[i]), AlgorithmColor(names[j])) << names[i] << names[j];
+    }
+  }
+  EXPECT_EQ(AlgorithmColor("someday"), AlgorithmColor("someday"));
+}
+
+TEST_F(PlotTest, MissingGnuplotIsOneLineAndTheScriptsStillExist) {
+  const RunResult run = SampleRun();
+  WriteFileAtomic((dir_ / "metrics.csv").string(), MetricsCsv(run));
+  WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* log = open_memstream(&text, &size);
+  const bool rendered =
+      PlotRunFolder(dir_.string(), {.gnuplot = "commsim-no-such-gnuplot", .log = log});
+  std::fclose(log);
+  const std::string logged(text, size);
+  std::free(text);
+  EXPECT_FALSE(rendered);
+  EXPECT_EQ(std::count(logged.begin(), logged.end(), '\n'), 1);
+  EXPECT_NE(logged.find("commsim-no-such-gnuplot not found"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir_ / "plots" / "loss_vs_bits.gp"));
+  EXPECT_FALSE(fs::exists(dir_ / "plots" / "loss_vs_bits.png"));
+  EXPECT_THROW(PlotFolder((dir_ / "nothing").string()), UserError);
+}
+
+// sweep.csv where SGD takes 1 s per iteration and `dore` (x / 1e9)^0.5 s: the speed-up
+// (1e9 / x)^0.5 is a straight line in log-log, so the crossover is exactly 1 Gbit/s.
+void WriteSweep(const fs::path& dir) {
+  std::string csv = "point,bandwidth,name,algorithm,mean_iter_time_s,mean_compute_time_s\n";
+  for (int k = 0; k < 7; ++k) {
+    const double x = std::pow(10.0, 7 + 0.5 * k);
+    csv += fmt::format("{},{},sgd,sgd,1,0.05\n", k, x);
+    csv += fmt::format("{},{},dore,dore,{},0.05\n", k, x, std::sqrt(x / 1e9));
+  }
+  WriteFileAtomic((dir / "sweep.csv").string(), csv);
+  WriteFileAtomic((dir / "axes.csv").string(),
+                  "name,pointer,unit,scale\nbandwidth,/network/bandwidth,bit/s,log\n");
+}
+
+TEST_F(PlotTest, SweepViewFindsSpeedupAndCrossover) {
+  WriteSweep(dir_);
+  const SweepView view = SweepView::Load(dir_.string());
+  EXPECT_EQ(view.baseline(), "sgd");
+  EXPECT_TRUE(view.x_log());
+  ASSERT_EQ(view.curves().size(), 2u);
+  const SweepCurve& dore = view.curves()[1];
+  EXPECT_DOUBLE_EQ(*view.Speedup(dore.rows[0]), std::sqrt(100.0));
+  const std::vector<Crossing> crossings = view.Crossings(dore);
+  ASSERT_EQ(crossings.size(), 1u);
+  EXPECT_NEAR(crossings[0].x / 1e9, 1.0, 1e-9);
+  EXPECT_TRUE(crossings[0].stops_paying);
+  EXPECT_EQ(FormatSi(1.778e9, "bit/s"), "1.78 Gbit/s");
+  EXPECT_EQ(FormatSi(1e7, "bit/s"), "10 Mbit/s");
+  EXPECT_EQ(FormatSi(0.002, "s"), "2 ms");
+}
+
+TEST_F(PlotTest, SweepFolderGivesTimeAndSpeedupPlots) {
+  WriteSweep(dir_);
+  ASSERT_TRUE(PlotFolder(dir_.string()));
+  for (const char* name : {"time_per_iteration", "speedup"}) {
+    SCOPED_TRACE(name);
+    EXPECT_TRUE(IsPng(dir_ / "plots" / fmt::format("{}.png", name)));
+    EXPECT_TRUE(IsSvg(dir_ / "plots" / fmt::format("{}.svg", name)));
+  }
+  const std::string time = Read(dir_ / "plots" / "time_per_iteration.gp");
+  EXPECT_NE(time.find("title \"sgd\""), std::string::npos);
+  EXPECT_NE(time.find("title \"dore\""), std::string::npos);
+  EXPECT_NE(time.find("title \"compute time\""), std::string::npos);
+  EXPECT_NE(time.find("set logscale x"), std::string::npos);
+  EXPECT_NE(time.find("set logscale y"), std::string::npos);
+  EXPECT_NE(time.find("bandwidth (bit/s)"), std::string::npos);
+  const std::string speedup = Read(dir_ / "plots" / "speedup.gp");
+  EXPECT_NE(speedup.find("title \"dore\""), std::string::npos);
+  EXPECT_EQ(speedup.find("title \"sgd\""), std::string::npos);  // the baseline itself is 1
+  EXPECT_FALSE(fs::exists(dir_ / "plots" / "time_to_target.gp"));  // no such column
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,163 @@
+#include "analysis/sweep_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+}  // namespace
+
+std::string FormatSi(double x, const std::string& unit) {
+  if (unit.empty() || !std::isfinite(x) || x == 0) return FormatNumber(x);
+  static constexpr struct {
+    double factor;
+    const char* prefix;
+  } kPrefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
+                   {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}};
+  for (const auto& p : kPrefixes) {
+    if (std::fabs(x) >= p.factor * 0.9995 || p.factor == 1e-9) {
+      return fmt::format("{:.3g} {}{}", x / p.factor, p.prefix, unit);
+    }
+  }
+  return FormatNumber(x);
+}
+
+SweepView SweepView::Load(const std::string& dir) {
+  SweepView view;
+  view.table_ = ReadCsvFile((fs::path(dir) / "sweep.csv").string());
+  const CsvTable axes = ReadCsvFile((fs::path(dir) / "axes.csv").string());
+  if (axes.size() == 0) throw UserError(fmt::format("{}/axes.csv: no axes", dir));
+  view.x_name_ = axes.Cell(0, "name");
+  view.x_unit_ = axes.Cell(0, "unit");
+  for (size_t a = 1; a < axes.size(); ++a) view.other_axes_.push_back(axes.Cell(a, "name"));
+  for (const char* column : {"name", "algorithm", "mean_iter_time_s"}) {
+    if (!view.table_.Has(column)) {
+      throw UserError(fmt::format("{}/sweep.csv: missing column \"{}\"", dir, column));
+    }
+  }
+  if (!view.table_.Has(view.x_name_)) {
+    throw UserError(fmt::format("{}/sweep.csv: missing axis column \"{}\"", dir, view.x_name_));
+  }
+  bool numeric = true;
+  std::vector<double> xs;
+  for (size_t r = 0; r < view.table_.size(); ++r) {
+    const std::optional<double> x = view.table_.Number(r, view.x_name_);
+    numeric = numeric && x && std::isfinite(*x);
+    if (x) xs.push_back(*x);
+    const std::string& cell = view.table_.Cell(r, view.x_name_);
+    if (std::find(view.x_categories_.begin(), view.x_categories_.end(), cell) ==
+        view.x_categories_.end()) {
+      view.x_categories_.push_back(cell);
+    }
+  }
+  if (numeric) view.x_categories_.clear();
+  const bool log_axis = axes.Cell(0, "scale") == "log";
+  view.x_log_ = numeric && (log_axis || [&] {
+                  double lo = INFINITY, hi = 0;
+                  for (double x : xs) {
+                    if (x <= 0) return false;
+                    lo = std::min(lo, x);
+                    hi = std::max(hi, x);
+                  }
+                  return hi >= 100 * lo;
+                }());
+
+  std::vector<std::string> groups;
+  std::map<std::pair<std::string, int>, size_t> curve_of;
+  for (size_t r = 0; r < view.table_.size(); ++r) {
+    std::string group_text;
+    for (const std::string& axis : view.other_axes_) {
+      group_text += fmt::format(", {}={}", axis, view.table_.Cell(r, axis));
+    }
+    auto g = std::find(groups.begin(), groups.end(), group_text);
+    if (g == groups.end()) g = groups.insert(groups.end(), group_text);
+    const int group = static_cast<int>(g - groups.begin());
+    const std::string& name = view.table_.Cell(r, "name");
+    auto [it, inserted] = curve_of.emplace(std::make_pair(name, group), view.curves_.size());
+    if (inserted) {
+      view.curves_.push_back(
+          {name + group_text, name, view.table_.Cell(r, "algorithm"), group, {}});
+    }
+    view.curves_[it->second].rows.push_back(r);
+  }
+  for (SweepCurve& c : view.curves_) {
+    std::stable_sort(c.rows.begin(), c.rows.end(),
+                     [&](size_t a, size_t b) { return view.X(a) < view.X(b); });
+  }
+  for (const char* baseline : {"sgd", "dpsgd", "d_psgd"}) {
+    for (const SweepCurve& c : view.curves_) {
+      if (view.baseline_.empty() && c.algorithm == baseline) view.baseline_ = baseline;
+    }
+  }
+  return view;
+}
+
+double SweepView::X(size_t row) const {
+  const std::string& cell = table_.Cell(row, x_name_);
+  if (x_categories_.empty()) return *table_.Number(row, x_name_);
+  return static_cast<double>(std::find(x_categories_.begin(), x_categories_.end(), cell) -
+                             x_categories_.begin());
+}
+
+std::string SweepView::XText(double x) const {
+  if (!x_categories_.empty()) {
+    const size_t i = static_cast<size_t>(x);
+    return i < x_categories_.size() ? x_categories_[i] : "";
+  }
+  return FormatSi(x, x_unit_);
+}
+
+std::string SweepView::XLabel() const {
+  return x_unit_.empty() ? x_name_ : fmt::format("{} ({})", x_name_, x_unit_);
+}
+
+std::string SweepView::BaselineTitle() const {
+  if (baseline_ == "sgd") return "SGD";
+  if (baseline_.empty()) return "";
+  return "D-PSGD";
+}
+
+std::optional<double> SweepView::Speedup(size_t row) const {
+  if (baseline_.empty()) return std::nullopt;
+  const std::string& point = table_.Cell(row, "point");
+  const std::optional<double> t = table_.Number(row, "mean_iter_time_s");
+  for (size_t r = 0; r < table_.size(); ++r) {
+    if (table_.Cell(r, "point") != point || table_.Cell(r, "algorithm") != baseline_) continue;
+    const std::optional<double> base = table_.Number(r, "mean_iter_time_s");
+    if (!t || !base || !(*t > 0) || !std::isfinite(*base)) return std::nullopt;
+    return *base / *t;
+  }
+  return std::nullopt;
+}
+
+std::vector<Crossing> SweepView::Crossings(const SweepCurve& curve) const {
+  std::vector<Crossing> out;
+  std::optional<double> prev_s;
+  double prev_x = 0;
+  for (const size_t r : curve.rows) {
+    const std::optional<double> s = Speedup(r);
+    if (!s || !(*s > 0)) continue;
+    const double x = X(r);
+    if (prev_s && ((*prev_s > 1) != (*s > 1)) && x != prev_x) {
+      const double a = std::log(*prev_s), b = std::log(*s);
+      const double t = a == b ? 0.5 : a / (a - b);
+      const double cx = x_log_ ? std::exp(std::log(prev_x) + t * (std::log(x) - std::log(prev_x)))
+                               : prev_x + t * (x - prev_x);
+      out.push_back({cx, *prev_s > 1});
+    }
+    prev_s = s;
+    prev_x = x;
+  }
+  return out;
+}
+
+}  // namespace commsim
