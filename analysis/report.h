@@ -1,0 +1,27 @@
+// `commsim report DIR`: a Markdown summary of a run folder or a sweep folder, written to
+// DIR/report.md, with the plots of DIR/plots/*.png embedded (run `commsim plot DIR` first, or let
+// `run`/`sweep` make them). Reads only the folder's CSV files.
+//
+// Run folder: communication per algorithm (total bits, uplink/downlink bits per iteration, bits and
+// reduction vs SGD) and time and quality (mean time per iteration split into compute and
+// communication, final loss, ||x-x*||^2, test accuracy, consensus distance, density).
+// Sweep folder: mean time per iteration and speed-up over the baseline (SGD, or D-PSGD) at every
+// point, the crossover values of the first axis where compression stops (or starts) paying off,
+// bits per iteration and final loss/accuracy at the first point, time to target when recorded.
+#ifndef COMMSIM_ANALYSIS_REPORT_H_
+#define COMMSIM_ANALYSIS_REPORT_H_
+
+#include <string>
+
+namespace commsim {
+
+// The Markdown text for a run folder / a sweep folder. Throws UserError on missing files.
+std::string RunReport(const std::string& dir);
+std::string SweepReport(const std::string& dir);
+
+// Writes DIR/report.md (run or sweep, chosen by the folder's content) and returns its path.
+std::string WriteReport(const std::string& dir);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ANALYSIS_REPORT_H_

@@ -1,0 +1,103 @@
+#include "analysis/report.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/writers.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("report_test_{}_{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
+  RunResult run;
+  for (const auto& [name, up, down] : {std::tuple{"sgd", 3200, 3200}, {"dore", 100, 100}}) {
+    RunSummary s;
+    s.name = name;
+    s.algorithm = name;
+    s.iterations = 10;
+    s.bits_up = 10 * up;
+    s.bits_down = 10 * down;
+    s.total_bits = s.bits_up + s.bits_down;
+    s.mean_iter_time_s = 0.25;
+    s.mean_compute_time_s = 0.125;
+    s.mean_comm_time_s = 0.125;
+    s.final_loss = 0.5;
+    s.final_test_accuracy = 0.875;
+    run.summaries.push_back(s);
+  }
+  WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  const std::string path = WriteReport(dir_.string());
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string md = text.str();
+  // dore: 200 of sgd's 6400 bits per iteration = 3.1%, a 96.9% reduction.
+  EXPECT_NE(md.find("| dore | dore | ok | 10 | 2 kbit | 100 bit | 100 bit | 3.1% | 96.9% |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| sgd | sgd | ok | 10 | 64 kbit | 3.2 kbit | 3.2 kbit | 100.0% | 0.0% |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| dore | 250 ms | 125 ms | 125 ms |"), std::string::npos) << md;
+  EXPECT_NE(md.find("final test accuracy"), std::string::npos);
+  EXPECT_EQ(md.find("final ‖x−x*‖²"), std::string::npos);  // no data, no column
+  EXPECT_NE(md.find("No plots yet"), std::string::npos);
+}
+
+TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
+  // SGD 1 s per iteration; dore (x / 1e9)^0.5 s: faster below 1 Gbit/s, slower above.
+  std::string csv = "point,bandwidth,name,algorithm,status,iterations,total_bits,final_loss,"
+                    "mean_iter_time_s\n";
+  for (int k = 0; k < 5; ++k) {
+    const double x = std::pow(10.0, 7 + 0.75 * k);
+    csv += fmt::format("{},{},sgd,sgd,ok,10,6400,0.5,1\n", k, x);
+    csv += fmt::format("{},{},dore,dore,ok,10,200,0.5,{}\n", k, x, std::sqrt(x / 1e9));
+  }
+  WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
+  WriteFileAtomic((dir_ / "axes.csv").string(),
+                  "name,pointer,unit,scale\nbandwidth,/network/bandwidth,bit/s,log\n");
+  fs::create_directories(dir_ / "plots");
+  std::ofstream(dir_ / "plots" / "time_per_iteration.png") << "png";
+  const std::string md = SweepReport(dir_.string());
+  EXPECT_NE(md.find("5 points x 2 algorithm entries; x axis: bandwidth (bit/s). Baseline: SGD."),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 10 Mbit/s | 1 s | 100 ms |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 10 Mbit/s | 10x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| dore | slower above 1 Gbit/s | 10x at 10 Mbit/s | 0.316x at 10 Gbit/s |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| dore | ok | 20 bit | 96.9% | 0.5 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("![mean time per iteration](plots/time_per_iteration.png)"),
+            std::string::npos);
+  EXPECT_EQ(md.find("plots/speedup.png"), std::string::npos);  // not made
+}
+
+TEST_F(ReportTest, FolderWithoutResultsIsAUserError) {
+  EXPECT_THROW(WriteReport(dir_.string()), UserError);
+}
+
+}  // namespace
+}  // namespace commsim
