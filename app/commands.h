@@ -9,6 +9,9 @@
 namespace commsim::app {
 
 void AddListCommand(CLI::App& app);
+void AddSweepCommand(CLI::App& app);   // sweep, sweep-point (app/cmd_sweep.cc)
+void AddPlotCommand(CLI::App& app);    // app/cmd_plot.cc
+void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
 
 }  // namespace commsim::app
 
