@@ -107,7 +107,8 @@ CsvTable ParseCsv(std::string_view text, const std::string& origin) {
     record_lines.push_back(record_line);
     end_record();
   }
-  if (lines.empty()) throw UserError(fmt::format("{}: empty file (expected a header line)", origin));
+  if (lines.empty())
+    throw UserError(fmt::format("{}: empty file (expected a header line)", origin));
   std::vector<std::string> header = std::move(lines.front());
   std::vector<std::vector<std::string>> rows;
   for (size_t r = 1; r < lines.size(); ++r) {

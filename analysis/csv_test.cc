@@ -47,7 +47,8 @@ TEST(CsvTest, ErrorsNameFileAndLine) {
 }
 
 TEST(CsvTest, LinesRoundTripThroughTheReader) {
-  const std::vector<std::string> cells = {"plain", "with,comma", "with \"quote\"", "", "two\nlines"};
+  const std::vector<std::string> cells = {"plain", "with,comma", "with \"quote\"", "",
+                                          "two\nlines"};
   const CsvTable t = ParseCsv(CsvLine({"a", "b", "c", "d", "e"}) + CsvLine(cells), "t");
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t.rows()[0], cells);

@@ -25,10 +25,10 @@ struct NamedColor {
 
 // Keyed by the registry name with '_' and '-' removed (see AlgorithmColor).
 constexpr NamedColor kAlgorithmColors[] = {
-    {"sgd", "#222222"},           {"qsgd", "#1f77b4"},      {"memsgd", "#ff7f0e"},
-    {"diana", "#2ca02c"},         {"doublesqueeze", "#9467bd"}, {"dore", "#d62728"},
-    {"dpsgd", "#7f7f7f"},         {"choco", "#17becf"},     {"chocosgd", "#17becf"},
-    {"malcom", "#e377c2"},        {"malcompsgd", "#e377c2"},
+    {"sgd", "#222222"},    {"qsgd", "#1f77b4"},          {"memsgd", "#ff7f0e"},
+    {"diana", "#2ca02c"},  {"doublesqueeze", "#9467bd"}, {"dore", "#d62728"},
+    {"dpsgd", "#7f7f7f"},  {"choco", "#17becf"},         {"chocosgd", "#17becf"},
+    {"malcom", "#e377c2"}, {"malcompsgd", "#e377c2"},
 };
 constexpr const char* kFallbackColors[] = {"#8c564b", "#bcbd22", "#393b79", "#637939",
                                            "#8c6d31", "#843c39", "#7b4173", "#3182bd"};
@@ -140,9 +140,10 @@ std::string LinePlotScript(const LinePlot& plot) {
   for (const Series& s : plot.series) {
     if (s.points.empty()) continue;
     const char* style = s.markers && s.points.size() <= 40 ? "linespoints pt 7 ps 0.8" : "lines";
-    items.push_back(fmt::format("\"{}.dat\" index {} using 1:2 with {} lw 2 dt {} lc rgb \"{}\" "
-                                "title {}",
-                                plot.name, index++, style, s.dash, s.color, GnuplotQuote(s.title)));
+    items.push_back(
+        fmt::format("\"{}.dat\" index {} using 1:2 with {} lw 2 dt {} lc rgb \"{}\" "
+                    "title {}",
+                    plot.name, index++, style, s.dash, s.color, GnuplotQuote(s.title)));
   }
   out += "plot ";
   for (size_t i = 0; i < items.size(); ++i) out += (i ? ", \\\n     " : "") + items[i];

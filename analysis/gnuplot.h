@@ -16,8 +16,8 @@
 namespace commsim {
 
 // "#rrggbb" for a registry name (sgd, qsgd, memsgd, diana, doublesqueeze, dore, dpsgd, choco,
-// malcom; spellings with '_' or '-' and a "_sgd"/"_psgd" suffix map to the same colour). Other names
-// get a colour from a fixed palette chosen by a hash of the name, so it is stable too.
+// malcom; spellings with '_' or '-' and a "_sgd"/"_psgd" suffix map to the same colour). Other
+// names get a colour from a fixed palette chosen by a hash of the name, so it is stable too.
 std::string AlgorithmColor(std::string_view algorithm);
 
 // A gnuplot double-quoted string literal.
@@ -32,9 +32,9 @@ bool LogScaleFits(const std::vector<double>& values, double min_ratio = 20.0);
 
 // One line of a plot: its points and how to draw it.
 struct Series {
-  std::string title;  // legend text
-  std::string color;  // "#rrggbb"
-  int dash = 1;       // gnuplot dashtype
+  std::string title;    // legend text
+  std::string color;    // "#rrggbb"
+  int dash = 1;         // gnuplot dashtype
   bool markers = true;  // points drawn on short series (reference lines set this false)
   std::vector<std::pair<double, double>> points;
 };

@@ -96,7 +96,8 @@ void AddBitsBars(PlotSet& set, const CsvTable& summary) {
     xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(summary.Cell(r, "name")), r);
   }
   const char* name = "bits_per_iteration";
-  std::string script = ScriptPreamble(name, "Wire bits per iteration (uplink solid, downlink hatched)");
+  std::string script =
+      ScriptPreamble(name, "Wire bits per iteration (uplink solid, downlink hatched)");
   script += fmt::format(
       "set ylabel \"bits per iteration\"\n"
       "set xlabel \"algorithm\"\n"
@@ -131,11 +132,10 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
             "Distance to the optimum vs iteration", "iteration", "||x - x*||^2");
   AddCurves(set, metrics, entries, "loss_vs_bits", "cum_bits", "loss",
             "Loss vs cumulative wire bits", "cumulative wire bits (bit)", "loss F(x) + R(x)");
-  AddCurves(set, metrics, entries, "loss_vs_time", "sim_time_s", "loss",
-            "Loss vs simulated time", "simulated time (s)", "loss F(x) + R(x)");
+  AddCurves(set, metrics, entries, "loss_vs_time", "sim_time_s", "loss", "Loss vs simulated time",
+            "simulated time (s)", "loss F(x) + R(x)");
   AddCurves(set, metrics, entries, "accuracy_vs_bits", "cum_bits", "test_accuracy",
-            "Test accuracy vs cumulative wire bits", "cumulative wire bits (bit)",
-            "test accuracy");
+            "Test accuracy vs cumulative wire bits", "cumulative wire bits (bit)", "test accuracy");
   AddCurves(set, metrics, entries, "consensus_vs_iteration", "iteration", "consensus_dist",
             "Consensus distance vs iteration", "iteration", "(1/n) sum ||x_i - mean x||^2");
   if (summary.size() > 0 && summary.Has("bits_up") && summary.Has("iterations")) {
@@ -147,8 +147,8 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
 bool PlotFolder(const std::string& dir, const PlotOptions& options) {
   if (fs::exists(fs::path(dir) / "sweep.csv")) return PlotSweepFolder(dir, options);
   if (fs::exists(fs::path(dir) / "metrics.csv")) return PlotRunFolder(dir, options);
-  throw UserError(fmt::format(
-      "{}: neither a run folder (metrics.csv) nor a sweep folder (sweep.csv)", dir));
+  throw UserError(
+      fmt::format("{}: neither a run folder (metrics.csv) nor a sweep folder (sweep.csv)", dir));
 }
 
 }  // namespace commsim

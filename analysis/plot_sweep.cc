@@ -15,8 +15,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kReferenceColor = "#888888";
 
-LinePlot BasePlot(const SweepView& view, const char* name, std::string title,
-                  std::string y_label) {
+LinePlot BasePlot(const SweepView& view, const char* name, std::string title, std::string y_label) {
   LinePlot plot;
   plot.name = name;
   plot.title = std::move(title);
@@ -57,7 +56,8 @@ void AddTimePerIteration(const SweepView& view, PlotSet& set) {
                            fmt::format("Mean time per iteration vs {}", view.x_name()),
                            "mean time per iteration (s)");
   std::vector<double> ys;
-  AddCurveSeries(view, plot, ys, [&](size_t r) { return t.Number(r, "mean_iter_time_s"); }, false);
+  AddCurveSeries(
+      view, plot, ys, [&](size_t r) { return t.Number(r, "mean_iter_time_s"); }, false);
   if (t.HasNumbers("mean_compute_time_s")) {
     // The compute time per x (same for every algorithm up to stragglers): the smallest.
     std::map<int, std::map<double, double>> compute;  // group -> x -> seconds
@@ -86,13 +86,12 @@ void AddTimePerIteration(const SweepView& view, PlotSet& set) {
 
 void AddSpeedup(const SweepView& view, PlotSet& set) {
   if (view.baseline().empty()) return;
-  LinePlot plot = BasePlot(view, "speedup",
-                           fmt::format("Speed-up over {} vs {}", view.BaselineTitle(),
-                                       view.x_name()),
-                           fmt::format("speed-up over {} (time per iteration ratio)",
-                                       view.BaselineTitle()));
+  LinePlot plot = BasePlot(
+      view, "speedup", fmt::format("Speed-up over {} vs {}", view.BaselineTitle(), view.x_name()),
+      fmt::format("speed-up over {} (time per iteration ratio)", view.BaselineTitle()));
   std::vector<double> ys;
-  AddCurveSeries(view, plot, ys, [&](size_t r) { return view.Speedup(r); }, true);
+  AddCurveSeries(
+      view, plot, ys, [&](size_t r) { return view.Speedup(r); }, true);
   if (ys.empty()) return;
   plot.log_y = LogScaleFits(ys, 10.0);
   plot.extra.push_back(
@@ -105,13 +104,14 @@ void AddTimeToTarget(const SweepView& view, PlotSet& set) {
   const CsvTable& t = view.table();
   if (!t.HasNumbers("time_to_target_s")) return;
   std::string target = t.Cell(0, "target_loss");
-  LinePlot plot = BasePlot(view, "time_to_target",
-                           target.empty() ? fmt::format("Time to target loss vs {}", view.x_name())
-                                          : fmt::format("Time to reach loss <= {} vs {}", target,
-                                                        view.x_name()),
-                           "simulated time to target loss (s)");
+  LinePlot plot = BasePlot(
+      view, "time_to_target",
+      target.empty() ? fmt::format("Time to target loss vs {}", view.x_name())
+                     : fmt::format("Time to reach loss <= {} vs {}", target, view.x_name()),
+      "simulated time to target loss (s)");
   std::vector<double> ys;
-  AddCurveSeries(view, plot, ys, [&](size_t r) { return t.Number(r, "time_to_target_s"); }, false);
+  AddCurveSeries(
+      view, plot, ys, [&](size_t r) { return t.Number(r, "time_to_target_s"); }, false);
   plot.log_y = LogScaleFits(ys, 10.0);
   set.Add(plot);
 }

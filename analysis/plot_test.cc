@@ -88,8 +88,8 @@ TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   WriteFileAtomic((dir_ / "metrics.csv").string(), MetricsCsv(run));
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
   ASSERT_TRUE(PlotFolder(dir_.string()));
-  for (const char* name : {"loss_vs_iteration", "dist_vs_iteration", "loss_vs_bits",
-                           "loss_vs_time", "accuracy_vs_bits", "bits_per_iteration"}) {
+  for (const char* name : {"loss_vs_iteration", "dist_vs_iteration", "loss_vs_bits", "loss_vs_time",
+                           "accuracy_vs_bits", "bits_per_iteration"}) {
     SCOPED_TRACE(name);
     const fs::path plots = dir_ / "plots";
     EXPECT_TRUE(IsPng(plots / fmt::format("{}.png", name)));
@@ -113,8 +113,8 @@ TEST_F(PlotTest, ColoursAreStablePerAlgorithmAndSpellingsAgree) {
   EXPECT_EQ(AlgorithmColor("mem_sgd"), AlgorithmColor("memsgd"));
   EXPECT_EQ(AlgorithmColor("double_squeeze"), AlgorithmColor("doublesqueeze"));
   EXPECT_EQ(AlgorithmColor("choco_sgd"), AlgorithmColor("choco"));
-  const std::vector<std::string> names = {"sgd", "qsgd", "memsgd", "diana", "doublesqueeze",
-                                          "dore", "dpsgd", "choco", "malcom"};
+  const std::vector<std::string> names = {"sgd",  "qsgd",  "memsgd", "diana", "doublesqueeze",
+                                          "dore", "dpsgd", "choco",  "malcom"};
   for (size_t i = 0; i < names.size(); ++i) {
     for (size_t j = i + 1; j < names.size(); ++j) {
       EXPECT_NE(AlgorithmColor(names[i]), AlgorithmColor(names[j])) << names[i] << names[j];
@@ -191,7 +191,7 @@ TEST_F(PlotTest, SweepFolderGivesTimeAndSpeedupPlots) {
   EXPECT_NE(time.find("bandwidth (bit/s)"), std::string::npos);
   const std::string speedup = Read(dir_ / "plots" / "speedup.gp");
   EXPECT_NE(speedup.find("title \"dore\""), std::string::npos);
-  EXPECT_EQ(speedup.find("title \"sgd\""), std::string::npos);  // the baseline itself is 1
+  EXPECT_EQ(speedup.find("title \"sgd\""), std::string::npos);     // the baseline itself is 1
   EXPECT_FALSE(fs::exists(dir_ / "plots" / "time_to_target.gp"));  // no such column
 }
 

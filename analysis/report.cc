@@ -40,9 +40,7 @@ std::string Num(std::optional<double> x) {
   if (!std::isfinite(*x)) return FormatNumber(*x);
   return fmt::format("{:.4g}", *x);
 }
-std::string Si(std::optional<double> x, const char* unit) {
-  return x ? FormatSi(*x, unit) : "";
-}
+std::string Si(std::optional<double> x, const char* unit) { return x ? FormatSi(*x, unit) : ""; }
 std::string Percent(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
 // Markdown images for the plots that exist, in the given order.
@@ -73,12 +71,15 @@ std::string RunReport(const std::string& dir) {
   const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
   std::string out = fmt::format("# Run report: {}\n\n", fs::path(dir).filename().string());
   const int base = BaselineRow(s);
-  const std::string base_name = base < 0 ? "" : s.Cell(base, "algorithm") == "sgd" ? "SGD" : "D-PSGD";
+  const std::string base_name = base < 0                             ? ""
+                                : s.Cell(base, "algorithm") == "sgd" ? "SGD"
+                                                                     : "D-PSGD";
   const std::optional<double> base_bits = base < 0 ? std::nullopt : s.Number(base, "total_bits");
 
   out += "## Communication\n\n";
-  std::vector<std::string> header = {"algorithm", "registry", "status", "iterations", "total bits",
-                                     "uplink bits/iter", "downlink bits/iter"};
+  std::vector<std::string> header = {"algorithm",         "registry",   "status",
+                                     "iterations",        "total bits", "uplink bits/iter",
+                                     "downlink bits/iter"};
   if (base_bits) {
     header.push_back(fmt::format("bits vs {}", base_name));
     header.push_back(fmt::format("reduction vs {}", base_name));
@@ -91,9 +92,13 @@ std::string RunReport(const std::string& dir) {
       if (!bits || iterations <= 0) return std::nullopt;
       return *bits / iterations;
     };
-    std::vector<std::string> row = {s.Cell(r, "name"), s.Cell(r, "algorithm"), s.Cell(r, "status"),
-                                    s.Cell(r, "iterations"), Si(s.Number(r, "total_bits"), "bit"),
-                                    Si(per_iter("bits_up"), "bit"), Si(per_iter("bits_down"), "bit")};
+    std::vector<std::string> row = {s.Cell(r, "name"),
+                                    s.Cell(r, "algorithm"),
+                                    s.Cell(r, "status"),
+                                    s.Cell(r, "iterations"),
+                                    Si(s.Number(r, "total_bits"), "bit"),
+                                    Si(per_iter("bits_up"), "bit"),
+                                    Si(per_iter("bits_down"), "bit")};
     if (base_bits) {
       const std::optional<double> bits = s.Number(r, "total_bits");
       if (bits && *base_bits > 0) {
@@ -108,8 +113,8 @@ std::string RunReport(const std::string& dir) {
   out += Table(header, rows);
 
   out += "## Time and quality\n\n";
-  header = {"algorithm", "time/iter", "compute/iter", "communication/iter", "simulated time",
-            "final loss"};
+  header = {"algorithm",          "time/iter",      "compute/iter",
+            "communication/iter", "simulated time", "final loss"};
   const std::vector<std::pair<const char*, const char*>> optional_columns = {
       {"final_dist_to_opt_sq", "final ‖x−x*‖²"},
       {"final_test_accuracy", "final test accuracy"},
@@ -120,10 +125,12 @@ std::string RunReport(const std::string& dir) {
   }
   rows.clear();
   for (size_t r = 0; r < s.size(); ++r) {
-    std::vector<std::string> row = {
-        s.Cell(r, "name"), Si(s.Number(r, "mean_iter_time_s"), "s"),
-        Si(s.Number(r, "mean_compute_time_s"), "s"), Si(s.Number(r, "mean_comm_time_s"), "s"),
-        Si(s.Number(r, "sim_time_s"), "s"), Num(s.Number(r, "final_loss"))};
+    std::vector<std::string> row = {s.Cell(r, "name"),
+                                    Si(s.Number(r, "mean_iter_time_s"), "s"),
+                                    Si(s.Number(r, "mean_compute_time_s"), "s"),
+                                    Si(s.Number(r, "mean_comm_time_s"), "s"),
+                                    Si(s.Number(r, "sim_time_s"), "s"),
+                                    Num(s.Number(r, "final_loss"))};
     for (const auto& [column, title] : optional_columns) {
       if (s.HasNumbers(column)) row.push_back(Num(s.Number(r, column)));
     }
@@ -199,13 +206,16 @@ std::string SweepReport(const std::string& dir) {
   out += "## Mean time per iteration\n\n";
   out += grid([&](size_t r) { return Si(t.Number(r, "mean_iter_time_s"), "s"); }, false);
   if (!view.baseline().empty()) {
-    out += fmt::format("## Speed-up over {}\n\nTime per iteration of {} divided by the entry's "
-                       "(above 1: the entry is faster).\n\n",
-                       view.BaselineTitle(), view.BaselineTitle());
-    out += grid([&](size_t r) {
-      const std::optional<double> s = view.Speedup(r);
-      return s ? fmt::format("{:.3g}x", *s) : std::string();
-    }, true);
+    out += fmt::format(
+        "## Speed-up over {}\n\nTime per iteration of {} divided by the entry's "
+        "(above 1: the entry is faster).\n\n",
+        view.BaselineTitle(), view.BaselineTitle());
+    out += grid(
+        [&](size_t r) {
+          const std::optional<double> s = view.Speedup(r);
+          return s ? fmt::format("{:.3g}x", *s) : std::string();
+        },
+        true);
     out += "## Crossover: where compression stops paying off\n\n";
     std::vector<std::vector<std::string>> rows;
     for (const SweepCurve& c : view.curves()) {
@@ -222,8 +232,8 @@ std::string SweepReport(const std::string& dir) {
       const std::vector<Crossing> crossings = view.Crossings(c);
       for (const Crossing& x : crossings) {
         if (!verdict.empty()) verdict += "; ";
-        verdict += fmt::format("{} above {}", x.stops_paying ? "slower" : "faster",
-                               view.XText(x.x));
+        verdict +=
+            fmt::format("{} above {}", x.stops_paying ? "slower" : "faster", view.XText(x.x));
       }
       if (crossings.empty()) {
         verdict = *first > 1 ? "faster over the whole range" : "never faster in this range";
@@ -282,8 +292,8 @@ std::string WriteReport(const std::string& dir) {
   } else if (fs::exists(fs::path(dir) / "summary.csv")) {
     text = RunReport(dir);
   } else {
-    throw UserError(fmt::format(
-        "{}: neither a run folder (summary.csv) nor a sweep folder (sweep.csv)", dir));
+    throw UserError(
+        fmt::format("{}: neither a run folder (summary.csv) nor a sweep folder (sweep.csv)", dir));
   }
   const std::string path = (fs::path(dir) / "report.md").string();
   WriteFileAtomic(path, text);

@@ -68,8 +68,9 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
 
 TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   // SGD 1 s per iteration; dore (x / 1e9)^0.5 s: faster below 1 Gbit/s, slower above.
-  std::string csv = "point,bandwidth,name,algorithm,status,iterations,total_bits,final_loss,"
-                    "mean_iter_time_s\n";
+  std::string csv =
+      "point,bandwidth,name,algorithm,status,iterations,total_bits,final_loss,"
+      "mean_iter_time_s\n";
   for (int k = 0; k < 5; ++k) {
     const double x = std::pow(10.0, 7 + 0.75 * k);
     csv += fmt::format("{},{},sgd,sgd,ok,10,6400,0.5,1\n", k, x);
@@ -90,8 +91,7 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| dore | ok | 20 bit | 96.9% | 0.5 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("![mean time per iteration](plots/time_per_iteration.png)"),
-            std::string::npos);
+  EXPECT_NE(md.find("![mean time per iteration](plots/time_per_iteration.png)"), std::string::npos);
   EXPECT_EQ(md.find("plots/speedup.png"), std::string::npos);  // not made
 }
 

@@ -21,8 +21,8 @@ std::string FormatSi(double x, const std::string& unit) {
   static constexpr struct {
     double factor;
     const char* prefix;
-  } kPrefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
-                   {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}};
+  } kPrefixes[] = {{1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
+                   {1, ""},     {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}};
   for (const auto& p : kPrefixes) {
     if (std::fabs(x) >= p.factor * 0.9995 || p.factor == 1e-9) {
       return fmt::format("{:.3g} {}{}", x / p.factor, p.prefix, unit);

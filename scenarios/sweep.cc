@@ -151,8 +151,8 @@ void ParseRange(const json& spec, const std::string& pointer, bool log, SweepAxi
     }
   }
   if (units[0] != units[1]) {
-    errors.Add(pointer, fmt::format("from and to have different units ({} and {})",
-                                    Shown(spec[0]), Shown(spec[1])));
+    errors.Add(pointer, fmt::format("from and to have different units ({} and {})", Shown(spec[0]),
+                                    Shown(spec[1])));
     return;
   }
   const json& n_json = spec[2];
@@ -170,9 +170,9 @@ void ParseRange(const json& spec, const std::string& pointer, bool log, SweepAxi
   axis.scale = log ? "log" : "linear";
   for (int64_t i = 0; i < n; ++i) {
     const double t = n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1);
-    double x = log ? std::pow(10.0, std::log10(ends[0]) +
-                                        t * (std::log10(ends[1]) - std::log10(ends[0])))
-                   : ends[0] + t * (ends[1] - ends[0]);
+    double x =
+        log ? std::pow(10.0, std::log10(ends[0]) + t * (std::log10(ends[1]) - std::log10(ends[0])))
+            : ends[0] + t * (ends[1] - ends[0]);
     if (i == 0) x = ends[0];
     if (i == n - 1 && n > 1) x = ends[1];
     axis.values.push_back(NumberJson(x));
@@ -196,8 +196,9 @@ void ParseAxis(const json& a, const std::string& pointer, SweepAxis& axis, Error
   axis.pointer = a["pointer"].get<std::string>();
   std::vector<std::string> tokens;
   if (!SplitPointer(axis.pointer, &tokens)) {
-    errors.Add(JoinPointer(pointer, "pointer"),
-               fmt::format("expected a JSON pointer such as \"/workers\", got \"{}\"", axis.pointer));
+    errors.Add(
+        JoinPointer(pointer, "pointer"),
+        fmt::format("expected a JSON pointer such as \"/workers\", got \"{}\"", axis.pointer));
     return;
   }
   axis.name = tokens.back();
@@ -231,8 +232,8 @@ void ParseAxis(const json& a, const std::string& pointer, SweepAxis& axis, Error
     if (units.size() > 1) errors.Add(JoinPointer(pointer, "values"), "values mix units");
   } else {
     const bool log = a.contains("logspace");
-    ParseRange(a[log ? "logspace" : "linspace"], JoinPointer(pointer, log ? "logspace" : "linspace"),
-               log, axis, errors);
+    ParseRange(a[log ? "logspace" : "linspace"],
+               JoinPointer(pointer, log ? "logspace" : "linspace"), log, axis, errors);
   }
 }
 
@@ -249,11 +250,16 @@ uint64_t Fnv1a64(const std::string& text) {
 
 std::string UnitName(Unit unit) {
   switch (unit) {
-    case Unit::kBitsPerSecond: return "bit/s";
-    case Unit::kSeconds: return "s";
-    case Unit::kBits: return "bit";
-    case Unit::kFlopsPerSecond: return "FLOP/s";
-    case Unit::kNone: return "";
+    case Unit::kBitsPerSecond:
+      return "bit/s";
+    case Unit::kSeconds:
+      return "s";
+    case Unit::kBits:
+      return "bit";
+    case Unit::kFlopsPerSecond:
+      return "FLOP/s";
+    case Unit::kNone:
+      return "";
   }
   return "";
 }
@@ -334,8 +340,8 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
   } else if (doc["base"].is_object()) {
     sweep.base = doc["base"];
   } else {
-    errors.Add("/base", fmt::format("expected a scenario file name or object, got {}",
-                                    Shown(doc["base"])));
+    errors.Add("/base",
+               fmt::format("expected a scenario file name or object, got {}", Shown(doc["base"])));
   }
   if (doc.contains("set")) {
     if (!doc["set"].is_object()) {
@@ -359,7 +365,8 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
     if (doc["target_loss"].is_number()) {
       sweep.target_loss = doc["target_loss"].get<double>();
     } else {
-      errors.Add("/target_loss", fmt::format("expected a number, got {}", Shown(doc["target_loss"])));
+      errors.Add("/target_loss",
+                 fmt::format("expected a number, got {}", Shown(doc["target_loss"])));
     }
   }
   if (!doc.contains("axes") || !doc["axes"].is_array() || doc["axes"].empty()) {
@@ -374,13 +381,14 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
       ParseAxis(doc["axes"][i], pointer, axis, errors);
       if (errors.size() != before) continue;
       if (!names.insert(axis.name).second) {
-        errors.Add(pointer, fmt::format("axis name \"{}\" is used twice; give one a \"name\"",
-                                        axis.name));
+        errors.Add(pointer,
+                   fmt::format("axis name \"{}\" is used twice; give one a \"name\"", axis.name));
       }
       for (const std::string& r : reserved) {
         if (axis.name == r) {
           errors.Add(pointer, fmt::format("axis name \"{}\" is a sweep.csv column; give the axis "
-                                          "another \"name\"", r));
+                                          "another \"name\"",
+                                          r));
         }
       }
       json probe = sweep.base;
@@ -391,9 +399,10 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
     if (sweep.zip) {
       for (size_t i = 1; i < sweep.axes.size(); ++i) {
         if (sweep.axes[i].values.size() != sweep.axes[0].values.size()) {
-          errors.Add("/axes", fmt::format("\"combine\": \"zip\" needs axes of equal length, got {} "
-                                          "and {} values",
-                                          sweep.axes[0].values.size(), sweep.axes[i].values.size()));
+          errors.Add("/axes",
+                     fmt::format("\"combine\": \"zip\" needs axes of equal length, got {} "
+                                 "and {} values",
+                                 sweep.axes[0].values.size(), sweep.axes[i].values.size()));
           break;
         }
       }

@@ -7,7 +7,7 @@
 //                                                 // inline scenario object
 //     "set": {"/iterations": 20},                 // optional overrides applied to the base first
 //     "combine": "cartesian",                     // or "zip" (axes advance together)
-//     "target_loss": 0.5,                         // optional, for time-to-target (see sweep_point.h)
+//     "target_loss": 0.5,                         // optional (time to target, sweep_point.h)
 //     "axes": [
 //       {"pointer": "/network/topology/server_bandwidth", "name": "bandwidth",
 //        "logspace": ["10Mbps", "10Gbps", 13]},     // or "linspace": [from, to, n]
@@ -33,10 +33,10 @@
 namespace commsim {
 
 struct SweepAxis {
-  std::string name;     // column name in sweep.csv
-  std::string pointer;  // JSON pointer into the scenario document
-  Unit unit = Unit::kNone;  // when the values were given as quantities
-  std::string scale = "list";  // "list", "linear" or "log": how the values were generated
+  std::string name;                    // column name in sweep.csv
+  std::string pointer;                 // JSON pointer into the scenario document
+  Unit unit = Unit::kNone;             // when the values were given as quantities
+  std::string scale = "list";          // "list", "linear" or "log": how the values were generated
   std::vector<nlohmann::json> values;  // written into the scenario at `pointer`
   std::vector<std::string> cells;      // each value as a sweep.csv cell (SI number or text)
 };
@@ -45,11 +45,11 @@ struct Sweep {
   std::string file;      // origin, for messages
   std::string base_dir;  // directory relative data paths of the base scenario resolve against
   std::string name;
-  nlohmann::json base;   // the base scenario with `set` applied
+  nlohmann::json base;  // the base scenario with `set` applied
   std::vector<SweepAxis> axes;
   bool zip = false;
   std::optional<double> target_loss;
-  std::string fingerprint;  // 16 hex digits
+  std::string fingerprint;   // 16 hex digits
   nlohmann::json canonical;  // what the fingerprint hashes; written as sweep.resolved.json
 
   size_t size() const;  // number of points

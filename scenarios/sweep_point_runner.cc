@@ -1,5 +1,5 @@
-// ScenarioPointRunner and ValidateSweepPoints (sweep_point.h): the glue to the scenario runner, kept
-// apart from the pure summary code so that tests of the latter need no simulator.
+// ScenarioPointRunner and ValidateSweepPoints (sweep_point.h): the glue to the scenario runner,
+// kept apart from the pure summary code so that tests of the latter need no simulator.
 #include <fmt/format.h>
 
 #include "scenarios/runner.h"
@@ -14,8 +14,8 @@ void ValidateSweepPoints(const Sweep& sweep) {
     try {
       ParseScenario(sweep.PointScenario(k), "scenario", sweep.base_dir);
     } catch (const UserError& e) {
-      throw UserError(fmt::format("{}: point {} ({}): {}", sweep.file, k, sweep.DescribePoint(k),
-                                  e.what()));
+      throw UserError(
+          fmt::format("{}: point {} ({}): {}", sweep.file, k, sweep.DescribePoint(k), e.what()));
     }
   }
 }

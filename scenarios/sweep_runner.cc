@@ -6,6 +6,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <exception>
@@ -54,7 +55,8 @@ void RemoveLeftovers(const fs::path& folder) {
       const size_t at = name.rfind(tag);
       if (at == std::string::npos) continue;
       const std::string pid_text = name.substr(at + std::string(tag).size());
-      if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos)
+        continue;
       const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
       if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
     }
@@ -149,7 +151,8 @@ void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, boo
   }
   const CsvTable table = ParseCsv(summary, fmt::format("point {} summary", point));
   if (table.size() == 0) {
-    throw UserError(fmt::format("{}: point {}: the run produced no summary rows", sweep.file, point));
+    throw UserError(
+        fmt::format("{}: point {}: the run produced no summary rows", sweep.file, point));
   }
   std::vector<std::string> header = {"point"};
   for (const SweepAxis& axis : sweep.axes) header.push_back(axis.name);
@@ -170,7 +173,8 @@ std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir) {
   std::vector<CsvTable> tables;
   for (size_t k = 0; k < sweep.size(); ++k) {
     const std::string file = PointFile(dir, k);
-    if (!fs::exists(file)) throw UserError(fmt::format("{}: missing (point {} has not run)", file, k));
+    if (!fs::exists(file))
+      throw UserError(fmt::format("{}: missing (point {} has not run)", file, k));
     CsvTable table = ReadCsvFile(file);
     const std::vector<std::string> cells = sweep.PointCells(k);
     for (size_t r = 0; r < table.size(); ++r) {
@@ -179,9 +183,10 @@ std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir) {
         match = match && table.Cell(r, sweep.axes[a].name) == cells[a];
       }
       if (!match) {
-        throw UserError(fmt::format("{}: its axis values are not those of point {} ({}); re-run "
-                                    "with --restart",
-                                    file, k, sweep.DescribePoint(k)));
+        throw UserError(
+            fmt::format("{}: its axis values are not those of point {} ({}); re-run "
+                        "with --restart",
+                        file, k, sweep.DescribePoint(k)));
       }
     }
     for (const std::string& column : table.header()) {

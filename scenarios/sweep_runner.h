@@ -5,7 +5,8 @@
 //   sweep.resolved.json    the canonical sweep (base scenario after `set`, axes with their values)
 //   axes.csv               name,pointer,unit,scale of every axis (for plots and reports)
 //   points/<K>.csv         point K's rows: point,<axis columns>,<summary.csv columns>; written
-//                          atomically when the point finishes, so a present file is a finished point
+//                          atomically when the point finishes, so a present file is a finished
+//                          point
 //   runs/<K>/              point K's run folder (only with keep_runs)
 //   sweep.csv              every point's rows in point order: identical whatever `jobs` is and
 //                          however often the sweep was interrupted and resumed
@@ -30,9 +31,9 @@ using PointRunner =
     std::function<std::string(const nlohmann::json& scenario_doc, const std::string& run_dir)>;
 
 struct SweepOptions {
-  int jobs = 1;            // points run in parallel; <= 0 means one per hardware thread
-  bool keep_runs = false;  // write runs/<K>/ for every point
-  bool restart = false;    // discard results of a different (or the same) earlier sweep
+  int jobs = 1;                  // points run in parallel; <= 0 means one per hardware thread
+  bool keep_runs = false;        // write runs/<K>/ for every point
+  bool restart = false;          // discard results of a different (or the same) earlier sweep
   Progress* progress = nullptr;  // may be null
 };
 

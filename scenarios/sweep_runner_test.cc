@@ -96,7 +96,8 @@ TEST_F(SweepRunnerTest, ParallelJobsGiveTheSameFileAsOneJob) {
   RunSweep(sweep, Dir("one"), {.jobs = 1}, Fake());
   RunSweep(sweep, Dir("three"), {.jobs = 3, .keep_runs = true}, Fake(5));
   EXPECT_EQ(Read(Dir("one") + "/sweep.csv"), Read(Dir("three") + "/sweep.csv"));
-  for (int k = 0; k < 9; ++k) EXPECT_TRUE(fs::exists(Dir("three") + fmt::format("/runs/{}/summary.csv", k)));
+  for (int k = 0; k < 9; ++k)
+    EXPECT_TRUE(fs::exists(Dir("three") + fmt::format("/runs/{}/summary.csv", k)));
 }
 
 TEST_F(SweepRunnerTest, RerunSkipsStoredPointsAndCleansDeadWritersLeftovers) {
@@ -110,10 +111,11 @@ TEST_F(SweepRunnerTest, RerunSkipsStoredPointsAndCleansDeadWritersLeftovers) {
   const std::string leftover = PointFile(Dir("a"), 3) + fmt::format(".tmp.{}", dead);
   std::ofstream(leftover) << "point,bandw";  // a write cut short by kill -9
   int calls = 0;
-  const SweepStats stats = RunSweep(sweep, Dir("a"), {}, [&](const json& doc, const std::string& d) {
-    ++calls;
-    return Fake()(doc, d);
-  });
+  const SweepStats stats =
+      RunSweep(sweep, Dir("a"), {}, [&](const json& doc, const std::string& d) {
+        ++calls;
+        return Fake()(doc, d);
+      });
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(stats.skipped, 4u);
   EXPECT_EQ(stats.ran, 1u);

@@ -87,11 +87,14 @@ TEST(SweepTest, ValueListsKeepTheirJsonAndReportQuantitiesInSiUnits) {
 }
 
 TEST(SweepTest, FingerprintIgnoresFormattingButNotContent) {
-  const Sweep a = Parse(R"({"base": {"workers": 4}, "axes": [{"pointer": "/seed", "values": [1, 2]}]})");
+  const Sweep a =
+      Parse(R"({"base": {"workers": 4}, "axes": [{"pointer": "/seed", "values": [1, 2]}]})");
   const Sweep b = Parse(R"({ "axes": [ {"values": [1, 2], "pointer": "/seed"} ],
                              "base": {"workers": 4}, "name": "other", "description": "x" })");
-  const Sweep c = Parse(R"({"base": {"workers": 5}, "axes": [{"pointer": "/seed", "values": [1, 2]}]})");
-  const Sweep d = Parse(R"({"base": {"workers": 4}, "axes": [{"pointer": "/seed", "values": [1, 3]}]})");
+  const Sweep c =
+      Parse(R"({"base": {"workers": 5}, "axes": [{"pointer": "/seed", "values": [1, 2]}]})");
+  const Sweep d =
+      Parse(R"({"base": {"workers": 4}, "axes": [{"pointer": "/seed", "values": [1, 3]}]})");
   EXPECT_EQ(a.fingerprint.size(), 16u);
   EXPECT_EQ(a.fingerprint, b.fingerprint);
   EXPECT_NE(a.fingerprint, c.fingerprint);
@@ -102,8 +105,9 @@ TEST(SweepTest, ErrorsNamePointerExpectationAndSuggestion) {
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axis": []})"),
             "s.json: /axis: unknown key; did you mean \"axes\"?\n"
             "s.json: /axes: expected a non-empty array of axes");
-  EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/w", "logspace": ["10Mbps", "1s", 3]}]})"),
-            "s.json: /axes/0/logspace: from and to have different units (\"10Mbps\" and \"1s\")");
+  EXPECT_EQ(
+      ErrorOf(R"({"base": {}, "axes": [{"pointer": "/w", "logspace": ["10Mbps", "1s", 3]}]})"),
+      "s.json: /axes/0/logspace: from and to have different units (\"10Mbps\" and \"1s\")");
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/w", "logspace": [0, 1, 3]}]})"),
             "s.json: /axes/0/logspace: logspace needs positive from and to");
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/w", "linspace": [0, 1, 0]}]})"),
@@ -120,8 +124,9 @@ TEST(SweepTest, ErrorsNamePointerExpectationAndSuggestion) {
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/x/name", "values": [1]}]})"),
             "s.json: /axes/0: axis name \"name\" is a sweep.csv column; give the axis another "
             "\"name\"");
-  EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/a", "values": [1], "linspace": [1, 2, 2]}]})"),
-            "s.json: /axes/0: expected exactly one of \"values\", \"linspace\", \"logspace\"");
+  EXPECT_EQ(
+      ErrorOf(R"({"base": {}, "axes": [{"pointer": "/a", "values": [1], "linspace": [1, 2, 2]}]})"),
+      "s.json: /axes/0: expected exactly one of \"values\", \"linspace\", \"logspace\"");
 }
 
 TEST(SweepTest, BaseFileIsResolvedAgainstTheSweepFolder) {
