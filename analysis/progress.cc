@@ -9,13 +9,25 @@
 namespace commsim {
 
 Progress::Progress(std::string label, std::string unit, std::FILE* out, Mode mode, Clock clock,
-                   double line_interval_s)
+                   double line_interval_s, double tick_s)
     : label_(std::move(label)),
       unit_(std::move(unit)),
       out_(out),
       mode_(mode),
       clock_(std::move(clock)),
-      line_interval_s_(line_interval_s) {}
+      line_interval_s_(line_interval_s),
+      tick_s_(tick_s) {}
+
+Progress::~Progress() { StopTicker(); }
+
+void Progress::StopTicker() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    finished_ = true;
+  }
+  wake_.notify_all();
+  if (ticker_.joinable()) ticker_.join();
+}
 
 Progress::Mode Progress::ModeFor(std::FILE* out, bool quiet) {
   if (quiet) return Mode::kQuiet;
@@ -46,26 +58,42 @@ void Progress::Start(size_t total, size_t already_done) {
   } else {
     PrintLocked(false);
   }
+  if (tick_s_ > 0 && !ticker_.joinable()) {
+    ticker_ = std::thread([this] {
+      std::unique_lock<std::mutex> lock(mu_);
+      while (!finished_) {
+        wake_.wait_for(lock, std::chrono::duration<double>(tick_s_));
+        if (!finished_) PeriodicLocked();
+      }
+    });
+  }
+}
+
+void Progress::PeriodicLocked() {
+  if (mode_ == Mode::kTerminal) {
+    PrintLocked(false);
+  } else if (mode_ == Mode::kLines && clock_() - last_line_s_ >= line_interval_s_ &&
+             skipped_ + done_ < total_) {
+    last_line_s_ = clock_();
+    PrintLocked(false);
+  }
 }
 
 void Progress::Advance(size_t steps) {
   std::lock_guard<std::mutex> lock(mu_);
   done_ += steps;
-  if (mode_ == Mode::kQuiet) return;
-  const double now = clock_();
-  if (mode_ == Mode::kTerminal) {
-    PrintLocked(false);
-  } else if (now - last_line_s_ >= line_interval_s_ && skipped_ + done_ < total_) {
-    last_line_s_ = now;
-    PrintLocked(false);
-  }
+  PeriodicLocked();
 }
 
 void Progress::Finish() {
+  bool print = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    print = !finished_ && mode_ != Mode::kQuiet;
+  }
+  StopTicker();
   std::lock_guard<std::mutex> lock(mu_);
-  if (finished_ || mode_ == Mode::kQuiet) return;
-  finished_ = true;
-  PrintLocked(true);
+  if (print) PrintLocked(true);
 }
 
 std::string Progress::Status() const {

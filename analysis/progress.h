@@ -9,10 +9,12 @@
 #ifndef COMMSIM_ANALYSIS_PROGRESS_H_
 #define COMMSIM_ANALYSIS_PROGRESS_H_
 
+#include <condition_variable>
 #include <cstdio>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace commsim {
 
@@ -23,7 +25,8 @@ class Progress {
 
   // `label` starts each line ("sweep"); `unit` names the steps ("points").
   Progress(std::string label, std::string unit, std::FILE* out, Mode mode,
-           Clock clock = SteadyClock(), double line_interval_s = 10.0);
+           Clock clock = SteadyClock(), double line_interval_s = 10.0, double tick_s = 0.0);
+  ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
@@ -42,6 +45,8 @@ class Progress {
  private:
   std::string StatusLocked() const;
   void PrintLocked(bool final);
+  void PeriodicLocked();
+  void StopTicker();
 
   const std::string label_;
   const std::string unit_;
@@ -49,7 +54,10 @@ class Progress {
   const Mode mode_;
   const Clock clock_;
   const double line_interval_s_;
+  const double tick_s_;
   mutable std::mutex mu_;
+  std::condition_variable wake_;
+  std::thread ticker_;
   size_t total_ = 0;
   size_t skipped_ = 0;
   size_t done_ = 0;  // in this session

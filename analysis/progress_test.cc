@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <cstdlib>
 #include <string>
 
@@ -75,6 +78,21 @@ TEST(ProgressTest, TerminalModeRewritesOneLine) {
             "\rrun: 1/2 entries (50%), elapsed 1.0s, ETA 1.0s\x1b[K"
             "\rrun: 2/2 entries (100%), elapsed 1.0s\x1b[K"
             "\rrun: 2/2 entries (100%), elapsed 1.0s\x1b[K\n");
+}
+
+TEST(ProgressTest, BackgroundTicksRefreshTheLineWhileAStepRuns) {
+  Capture c;
+  {
+    Progress p("sweep", "points", c.out, Progress::Mode::kTerminal, Progress::SteadyClock(), 10.0,
+               /*tick_s=*/0.005);
+    p.Start(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    p.Finish();
+  }
+  const std::string text = c.Text();
+  // Start, at least one tick, and the final line.
+  EXPECT_GE(std::count(text.begin(), text.end(), '\r'), 3) << text;
+  EXPECT_EQ(text.back(), '\n');
 }
 
 TEST(ProgressTest, DurationsAndModeSelection) {
