@@ -1,6 +1,8 @@
 #include "sim/engine.h"
 
+#include <cstring>
 #include <limits>
+#include <new>
 #include <utility>
 
 #include "sim/check.h"
@@ -16,21 +18,14 @@ constexpr size_t kArity = 4;
 Engine::Engine() = default;
 Engine::~Engine() = default;
 
-EventId Engine::Schedule(SimTime delay, Handler h) {
-  COMMSIM_CHECK(delay >= SimTime::Zero(), "negative delay {} ps", delay.ps());
-  return ScheduleAt(now_ + delay, std::move(h));
-}
-
-EventId Engine::ScheduleAt(SimTime t, Handler h) {
+EventId Engine::Enqueue(SimTime t) {
   COMMSIM_CHECK(t >= now_, "scheduling in the past: t={} ps, now={} ps", t.ps(), now_.ps());
-  COMMSIM_CHECK(static_cast<bool>(h), "scheduling an empty handler");
+  COMMSIM_CHECK(next_seq_ <= kMaxSeq, "more than {} events scheduled on one engine", kMaxSeq);
   const uint32_t slot = AllocSlot();
   const uint64_t seq = next_seq_++;
-  Slot& s = SlotAt(slot);
-  s.handler = std::move(h);
-  s.seq = seq;
+  SlotAt(slot).seq = seq;
   ++live_;
-  Push(Record{t.ps(), seq, slot});
+  Push(Record{t.ps(), seq << kSlotBits | slot});
   return EventId{slot, seq};
 }
 
@@ -64,17 +59,30 @@ uint32_t Engine::AllocSlot() {
     return slot;
   }
   if (slots_used_ == chunks_.size() * kChunkSize) {
-    COMMSIM_CHECK(slots_used_ < std::numeric_limits<uint32_t>::max() - kChunkSize,
-                  "too many pending events");
+    COMMSIM_CHECK(slots_used_ <= kSlotMask, "more than {} events pending", kSlotMask + 1);
     chunks_.push_back(std::make_unique<Slot[]>(kChunkSize));
   }
   return slots_used_++;
 }
 
+void Engine::AlignedFree::operator()(Record* p) const {
+  ::operator delete[](p, std::align_val_t{64});
+}
+
+void Engine::GrowHeap() {
+  const size_t capacity = heap_capacity_ == 0 ? 256 : heap_capacity_ * 2;
+  Record* fresh = static_cast<Record*>(
+      ::operator new[]((capacity + kRootOffset) * sizeof(Record), std::align_val_t{64}));
+  if (heap_size_ > 0) std::memcpy(fresh + kRootOffset, heap_, heap_size_ * sizeof(Record));
+  heap_storage_.reset(fresh);
+  heap_ = fresh + kRootOffset;
+  heap_capacity_ = capacity;
+}
+
 void Engine::Push(const Record& r) {
-  size_t i = heap_.size();
-  heap_.push_back(r);
-  Record* h = heap_.data();
+  if (heap_size_ == heap_capacity_) GrowHeap();
+  Record* h = heap_;
+  size_t i = heap_size_++;
   while (i > 0) {
     const size_t parent = (i - 1) / kArity;
     if (!Before(r, h[parent])) break;
@@ -84,42 +92,64 @@ void Engine::Push(const Record& r) {
   h[i] = r;
 }
 
+// Bottom-up deletion: walk the hole at the root down along the smallest children to a leaf, then
+// sift the former last record up from there. The last record usually belongs near the bottom, so
+// this saves most comparisons against it.
 void Engine::PopTop() {
-  const Record last = heap_.back();
-  heap_.pop_back();
-  const size_t n = heap_.size();
+  Record* h = heap_;
+  const size_t n = --heap_size_;
   if (n == 0) return;
-  Record* h = heap_.data();
+  const Record last = h[n];
   size_t i = 0;
   while (true) {
     const size_t first = i * kArity + 1;
-    if (first >= n) break;
-    size_t best = first;
-    const size_t end = first + kArity < n ? first + kArity : n;
-    for (size_t c = first + 1; c < end; ++c) {
-      if (Before(h[c], h[best])) best = c;
+    if (first + kArity <= n) {
+      size_t best = first;
+      if (Before(h[first + 1], h[best])) best = first + 1;
+      if (Before(h[first + 2], h[best])) best = first + 2;
+      if (Before(h[first + 3], h[best])) best = first + 3;
+      h[i] = h[best];
+      i = best;
+    } else {
+      if (first < n) {
+        size_t best = first;
+        for (size_t c = first + 1; c < n; ++c) {
+          if (Before(h[c], h[best])) best = c;
+        }
+        h[i] = h[best];
+        i = best;
+      }
+      break;
     }
-    if (!Before(h[best], last)) break;
-    h[i] = h[best];
-    i = best;
+  }
+  while (i > 0) {
+    const size_t parent = (i - 1) / kArity;
+    if (!Before(last, h[parent])) break;
+    h[i] = h[parent];
+    i = parent;
   }
   h[i] = last;
 }
 
 bool Engine::Step(int64_t limit_ps) {
-  while (!heap_.empty()) {
-    const Record top = heap_.front();
+  while (heap_size_ > 0) {
+    const Record top = heap_[0];
     if (top.time_ps > limit_ps) return false;
     PopTop();
-    Slot& s = SlotAt(top.slot);
-    if (s.seq != top.seq) continue;  // cancelled; the slot may already serve another event
-    s.seq = 0;                       // running: Cancel of this id is now a no-op
+    // The next event's slot is a likely cache miss in a large queue: fetch it while this one runs.
+    if (heap_size_ > 0)
+      __builtin_prefetch(&SlotAt(static_cast<uint32_t>(heap_[0].key & kSlotMask)));
+    const uint32_t slot = static_cast<uint32_t>(top.key & kSlotMask);
+    Slot& s = SlotAt(slot);
+    if (s.seq != top.key >> kSlotBits)
+      continue;  // cancelled; the slot may already serve another event
+    s.seq = 0;   // running: Cancel of this id is now a no-op
     --live_;
     now_ = SimTime::FromPs(top.time_ps);
     ++events_processed_;
     s.handler();  // slots never move, so handlers may schedule freely
     s.handler.Reset();
-    free_slots_.push_back(top.slot);
+    free_slots_.push_back(slot);
     return true;
   }
   return false;

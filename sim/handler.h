@@ -21,16 +21,11 @@ class Handler {
   static constexpr size_t kInlineBytes = 48;
 
   Handler() = default;
-  template <class F, class D = std::decay_t<F>,
-            class = std::enable_if_t<!std::is_same_v<D, Handler> && std::is_invocable_r_v<void, D&>>>
+  template <
+      class F, class D = std::decay_t<F>,
+      class = std::enable_if_t<!std::is_same_v<D, Handler> && std::is_invocable_r_v<void, D&>>>
   Handler(F&& f) {  // NOLINT: implicit by design, like std::function.
-    if constexpr (kFitsInline<D>) {
-      ::new (static_cast<void*>(buf_)) D(std::forward<F>(f));
-      ops_ = &kInlineOps<D>;
-    } else {
-      *reinterpret_cast<D**>(buf_) = new D(std::forward<F>(f));
-      ops_ = &kHeapOps<D>;
-    }
+    Construct<D>(std::forward<F>(f));
   }
   Handler(Handler&& other) noexcept : ops_(other.ops_) {
     if (ops_ != nullptr) {
@@ -63,23 +58,45 @@ class Handler {
   }
   void Reset() {
     if (ops_ != nullptr) {
-      ops_->destroy(buf_);
+      if (ops_->destroy != nullptr) ops_->destroy(buf_);
       ops_ = nullptr;
+    }
+  }
+  // Replaces the callable in place (no temporary Handler, no relocation).
+  template <class F, class D = std::decay_t<F>>
+  void Emplace(F&& f) {
+    Reset();
+    if constexpr (std::is_same_v<D, Handler>) {
+      *this = std::move(f);
+    } else {
+      Construct<D>(std::forward<F>(f));
     }
   }
 
  private:
+  template <class D, class F>
+  void Construct(F&& f) {
+    static_assert(std::is_invocable_r_v<void, D&>, "a Handler wraps a void() callable");
+    if constexpr (kFitsInline<D>) {
+      ::new (static_cast<void*>(buf_)) D(std::forward<F>(f));
+      ops_ = &kInlineOps<D>;
+    } else {
+      *reinterpret_cast<D**>(buf_) = new D(std::forward<F>(f));
+      ops_ = &kHeapOps<D>;
+    }
+  }
+
   struct Ops {
     void (*invoke)(void* buf);
     void (*relocate)(void* dst, void* src);  // move-construct into dst, destroy src
-    void (*destroy)(void* buf);
+    void (*destroy)(void* buf);              // nullptr when there is nothing to destroy
     bool is_inline;
   };
 
   template <class D>
-  static constexpr bool kFitsInline = sizeof(D) <= kInlineBytes &&
-                                      alignof(D) <= alignof(std::max_align_t) &&
-                                      std::is_nothrow_move_constructible_v<D>;
+  static constexpr bool kFitsInline =
+      sizeof(D) <= kInlineBytes &&
+      alignof(D) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<D>;
 
   template <class D>
   static constexpr Ops kInlineOps = {
@@ -89,7 +106,9 @@ class Handler {
         ::new (dst) D(std::move(*s));
         s->~D();
       },
-      [](void* buf) { std::launder(static_cast<D*>(buf))->~D(); },
+      std::is_trivially_destructible_v<D>
+          ? nullptr
+          : +[](void* buf) { std::launder(static_cast<D*>(buf))->~D(); },
       true,
   };
   template <class D>
