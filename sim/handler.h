@@ -67,6 +67,7 @@ class Handler {
   void Emplace(F&& f) {
     Reset();
     if constexpr (std::is_same_v<D, Handler>) {
+      static_assert(!std::is_lvalue_reference_v<F>, "pass a Handler by std::move");
       *this = std::move(f);
     } else {
       Construct<D>(std::forward<F>(f));

@@ -203,7 +203,9 @@ TEST(NetworkTest, RandomTrafficNeverExceedsCapacityAndIsDeterministic) {
     return x.link < y.link || (x.link == y.link && x.start < y.start);
   });
   for (size_t i = 1; i < a.size(); ++i) {
-    if (a[i].link == a[i - 1].link) EXPECT_GE(a[i].start, a[i - 1].end);  // one unit at a time
+    if (a[i].link == a[i - 1].link) {
+      EXPECT_GE(a[i].start, a[i - 1].end);  // one unit at a time
+    }
   }
 }
 
