@@ -104,6 +104,12 @@ void Engine::PopTop() {
   while (true) {
     const size_t first = i * kArity + 1;
     if (first + kArity <= n) {
+      // The hole moves to one of these four children next; fetch all their children (four
+      // adjacent lines) now, so the misses of the next level overlap with this comparison.
+      const size_t grand = first * kArity + 1;
+      if (grand < n) {
+        for (size_t k = 0; k < kArity * kArity; k += kArity) __builtin_prefetch(h + grand + k);
+      }
       size_t best = first;
       if (Before(h[first + 1], h[best])) best = first + 1;
       if (Before(h[first + 2], h[best])) best = first + 2;

@@ -80,10 +80,12 @@ class Engine {
   // Heap position of the root: the four children of logical node i sit at physical 4i+4..4i+7,
   // one 64-byte line.
   static constexpr size_t kRootOffset = 3;
-  struct Slot {
+  // One cache line: the seq check and the handler call touch the same line.
+  struct alignas(64) Slot {
     Handler handler;
     uint64_t seq = 0;  // seq of the event owning this slot; 0 when free or running
   };
+  static_assert(sizeof(Slot) == 64);
   static constexpr int kChunkBits = 10;
   static constexpr uint32_t kChunkSize = 1u << kChunkBits;
 

@@ -1,6 +1,6 @@
 // Handler: a move-only `void()` callable with inline storage, the payload of every engine event.
 //
-// Callables up to kInlineBytes (and alignof <= alignof(std::max_align_t)) that are nothrow
+// Callables up to kInlineBytes (and alignof <= kInlineAlign = 8) that are nothrow
 // move-constructible live inside the Handler, so scheduling them does not allocate; larger ones
 // fall back to one heap allocation. An empty Handler must not be invoked (checked).
 // Unlike std::function, Handler accepts move-only captures (e.g. std::unique_ptr).
@@ -19,6 +19,7 @@ namespace commsim {
 class Handler {
  public:
   static constexpr size_t kInlineBytes = 48;
+  static constexpr size_t kInlineAlign = 8;
 
   Handler() = default;
   template <
@@ -97,7 +98,7 @@ class Handler {
   template <class D>
   static constexpr bool kFitsInline =
       sizeof(D) <= kInlineBytes &&
-      alignof(D) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<D>;
+      alignof(D) <= kInlineAlign&& std::is_nothrow_move_constructible_v<D>;
 
   template <class D>
   static constexpr Ops kInlineOps = {
@@ -120,7 +121,8 @@ class Handler {
       false,
   };
 
-  alignas(std::max_align_t) unsigned char buf_[kInlineBytes];
+  // 8-byte alignment keeps sizeof(Handler) at 56, so an engine slot (handler + seq) is 64 bytes.
+  alignas(kInlineAlign) unsigned char buf_[kInlineBytes];
   const Ops* ops_ = nullptr;
 };
 
