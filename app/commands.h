@@ -9,6 +9,7 @@
 namespace commsim::app {
 
 void AddListCommand(CLI::App& app);
+void AddNetCommand(CLI::App& app);
 void AddSweepCommand(CLI::App& app);   // sweep, sweep-point (app/cmd_sweep.cc)
 void AddPlotCommand(CLI::App& app);    // app/cmd_plot.cc
 void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
