@@ -47,7 +47,7 @@ class SyntheticQuadratic final : public Objective {
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   const Optimum* optimum() const override { return &optimum_; }
   double flops_per_sample() const override;
-  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
+  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
 
   const Eigen::VectorXd& lambda() const { return lambda_; }
   // c_ij for tests.
