@@ -55,7 +55,7 @@ TEST(TrainingTest, MlpReachesNinetyPercentOnMnist) {
   Rng init(DeriveSeed(7, 0, "init"));
   f->InitialPoint(init, x);
   const double loss0 = f->Loss(x);
-  TrainSgd(*f, x, 300, 16, 0.1);
+  TrainSgd(*f, x, 400, 32, 0.3);
   EXPECT_LT(f->Loss(x), 0.5 * loss0);
   const std::optional<double> accuracy = f->TestAccuracy(x);
   ASSERT_TRUE(accuracy.has_value());
