@@ -10,8 +10,9 @@ void AddDataCommand(CLI::App& app) {
   auto* data = app.add_subcommand("data", "Manage the built-in data sets");
   data->require_subcommand(1);
   auto* build = data->add_subcommand(
-      "build", "Convert the raw downloads (data/raw, from scripts/fetch_data.sh) into the binary "
-               "cache data/cache/*.bin; skips what is up to date");
+      "build",
+      "Convert the raw downloads (data/raw, from scripts/fetch_data.sh) into the binary "
+      "cache data/cache/*.bin; skips what is up to date");
   struct Options {
     bool quiet = false;
     bool force = false;

@@ -12,8 +12,7 @@ namespace commsim {
 namespace {
 
 constexpr std::array<std::string_view, 2> kModes = {"fixed", "flops"};
-constexpr std::array<std::string_view, 5> kDevices = {"cpu_core", "v100", "a100", "h100",
-                                                      "custom"};
+constexpr std::array<std::string_view, 5> kDevices = {"cpu_core", "v100", "a100", "h100", "custom"};
 
 }  // namespace
 
@@ -44,23 +43,23 @@ ComputeTimeModel::ComputeTimeModel(const ComputeTimeConfig& config, double flops
                                    int workers, uint64_t /*seed*/)
     : config_(config),
       flops_per_sample_(flops_per_sample),
-      flops_per_s_(config.device == "custom" ? config.flops_per_s
-                                             : DevicePeakFlops(config.device)),
+      flops_per_s_(config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)),
       log_sigma_(std::sqrt(std::log1p(config.jitter * config.jitter))) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   COMMSIM_CHECK(flops_per_s_ > 0.0, "device {}", config.device);
   const size_t n = config.slowdown.size();
   if (n != 0 && n != 1 && n != static_cast<size_t>(workers)) {
-    throw UserError(fmt::format("compute: /slowdown has {} entries, expected 1 or one per worker "
-                                "({})", n, workers));
+    throw UserError(
+        fmt::format("compute: /slowdown has {} entries, expected 1 or one per worker "
+                    "({})",
+                    n, workers));
   }
   slowdown_.assign(static_cast<size_t>(workers), n == 1 ? config.slowdown[0] : 1.0);
   if (n == static_cast<size_t>(workers)) slowdown_ = config.slowdown;
 }
 
 double ComputeTimeModel::MeanSeconds(int worker, int64_t batch) const {
-  COMMSIM_CHECK(worker >= 0 && static_cast<size_t>(worker) < slowdown_.size(), "worker {}",
-                worker);
+  COMMSIM_CHECK(worker >= 0 && static_cast<size_t>(worker) < slowdown_.size(), "worker {}", worker);
   double seconds = config_.seconds;
   if (config_.mode == "flops") {
     COMMSIM_CHECK(batch >= 1, "batch {}", batch);

@@ -37,8 +37,10 @@ DataObjective::DataObjective(std::shared_ptr<const ProblemData> data, double l2,
 void DataObjective::RequireClasses(std::string_view model, int min_classes, int max_classes) const {
   const Dataset& train = data_->train;
   if (!train.is_classification()) {
-    throw UserError(fmt::format("model {}: needs a classification data set, '{}' is a regression "
-                                "set", model, train.name));
+    throw UserError(
+        fmt::format("model {}: needs a classification data set, '{}' is a regression "
+                    "set",
+                    model, train.name));
   }
   if (train.num_classes < min_classes || train.num_classes > max_classes) {
     throw UserError(fmt::format("model {}: needs {} classes, data set '{}' has {}", model,
@@ -102,7 +104,8 @@ double DataObjective::Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   return loss;
 }
 
-std::optional<double> DataObjective::TestAccuracy(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+std::optional<double> DataObjective::TestAccuracy(
+    const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const Dataset& test = data_->test;
   if (!test.is_classification() || test.num_samples() == 0) return std::nullopt;
   int64_t correct = 0;

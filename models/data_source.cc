@@ -100,7 +100,8 @@ Dataset SyntheticClassificationSource::Load(uint64_t seed) const {
   const auto n = static_cast<Eigen::Index>(config_.samples);
   const auto d = static_cast<Eigen::Index>(config_.features);
   Eigen::MatrixXd means(d, config_.classes);
-  for (Eigen::Index i = 0; i < means.size(); ++i) means.data()[i] = config_.separation * rng.Normal();
+  for (Eigen::Index i = 0; i < means.size(); ++i)
+    means.data()[i] = config_.separation * rng.Normal();
   data.features.resize(d, n);
   data.targets.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -128,6 +129,8 @@ Dataset CsvSource::Load(uint64_t) const {
                                                      : config_.delimiter[0];
   return LoadCsv(config_.path, options);
 }
+
+Dataset BuiltinSource::Load(uint64_t) const { return LoadBuiltin(config_.cache_name); }
 
 Dataset LoadBuiltin(std::string_view name) {
   return ReadDatasetCache(CachePath(DataDir(), name), name);

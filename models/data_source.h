@@ -54,11 +54,11 @@ struct SyntheticClassificationConfig final : ConfigBase<SyntheticClassificationC
 };
 
 // --- a built-in set read from the cache (mnist, breast_cancer, digits, wine, iris, diabetes).
-// Name is a tag type with `static constexpr const char* kName` (the cache file's name) and
-// `static constexpr bool kStandardize` (the default of `standardize`).
-template <class Name>
-struct BuiltinDataConfig final : ConfigBase<BuiltinDataConfig<Name>> {
-  DataOptions options{Name::kStandardize, 0.2, 0};
+// `cache_name` is not a parameter: the registry entry of each built-in set fills it in (with its
+// default for `standardize`), so one config type serves them all.
+struct BuiltinDataConfig final : ConfigBase<BuiltinDataConfig> {
+  std::string cache_name;
+  DataOptions options;
   void Describe(ParamVisitor& v) override { options.Describe(v); }
 };
 
@@ -105,15 +105,14 @@ class SyntheticClassificationSource final : public DataSource {
   SyntheticClassificationConfig config_;
 };
 
-template <class Name>
 class BuiltinSource final : public DataSource {
  public:
-  explicit BuiltinSource(const BuiltinDataConfig<Name>& c) : config_(c) {}
+  explicit BuiltinSource(const BuiltinDataConfig& c) : config_(c) {}
   Dataset Load(uint64_t seed) const override;
   const DataOptions& options() const override { return config_.options; }
 
  private:
-  BuiltinDataConfig<Name> config_;
+  BuiltinDataConfig config_;
 };
 
 class LibsvmSource final : public DataSource {
@@ -138,11 +137,6 @@ class CsvSource final : public DataSource {
 
 // Reads the cached built-in set `name` from DataDir().
 Dataset LoadBuiltin(std::string_view name);
-
-template <class Name>
-Dataset BuiltinSource<Name>::Load(uint64_t) const {
-  return LoadBuiltin(Name::kName);
-}
 
 }  // namespace commsim
 

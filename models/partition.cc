@@ -15,8 +15,10 @@ namespace {
 std::vector<std::vector<int64_t>> ShuffledByClass(const Dataset& train, std::string_view who,
                                                   Rng& rng) {
   if (!train.is_classification()) {
-    throw UserError(fmt::format("partition {}: needs a classification data set, '{}' is a "
-                                "regression set (use iid)", who, train.name));
+    throw UserError(
+        fmt::format("partition {}: needs a classification data set, '{}' is a "
+                    "regression set (use iid)",
+                    who, train.name));
   }
   std::vector<std::vector<int64_t>> by_class(static_cast<size_t>(train.num_classes));
   for (int64_t i = 0; i < train.num_samples(); ++i) {
@@ -68,8 +70,10 @@ Shards ByLabelPartitioner::Split(const Dataset& train, int workers, Rng& rng) co
   const int classes = train.num_classes;
   const auto c = static_cast<int>(config_.classes_per_worker);
   if (c > classes) {
-    throw UserError(fmt::format("partition by_label: classes_per_worker = {} exceeds the {} "
-                                "classes of '{}'", c, classes, train.name));
+    throw UserError(
+        fmt::format("partition by_label: classes_per_worker = {} exceeds the {} "
+                    "classes of '{}'",
+                    c, classes, train.name));
   }
   if (static_cast<int64_t>(workers) * c < classes) {
     throw UserError(fmt::format(
@@ -120,9 +124,10 @@ Shards DirichletPartitioner::Split(const Dataset& train, int workers, Rng& rng) 
     int64_t begin = 0;
     for (int w = 0; w < workers; ++w) {
       cumulative += share[static_cast<size_t>(w)];
-      const int64_t end = w + 1 == workers
-                              ? n
-                              : std::min<int64_t>(n, std::llround(cumulative / total * static_cast<double>(n)));
+      const int64_t end =
+          w + 1 == workers
+              ? n
+              : std::min<int64_t>(n, std::llround(cumulative / total * static_cast<double>(n)));
       std::vector<int64_t>& shard = shards[static_cast<size_t>(w)];
       shard.insert(shard.end(), members.begin() + begin, members.begin() + std::max(begin, end));
       begin = std::max(begin, end);
@@ -131,8 +136,9 @@ Shards DirichletPartitioner::Split(const Dataset& train, int workers, Rng& rng) 
   // Nobody may be left without data: an empty worker takes the last sample of the largest shard.
   for (std::vector<int64_t>& shard : shards) {
     if (!shard.empty()) continue;
-    auto largest = std::max_element(shards.begin(), shards.end(),
-                                     [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    auto largest = std::max_element(shards.begin(), shards.end(), [](const auto& a, const auto& b) {
+      return a.size() < b.size();
+    });
     if (largest->size() < 2) break;  // fewer samples than workers; BuildProblem reports it
     shard.push_back(largest->back());
     largest->pop_back();

@@ -85,7 +85,8 @@ TEST(PartitionTest, DirichletCoversOnceAndSkewsWithSmallAlpha) {
       EXPECT_FALSE(s.empty());
       std::vector<int> count(10, 0);
       for (int64_t i : s) ++count[static_cast<size_t>(d.label(i))];
-      mean_share += *std::max_element(count.begin(), count.end()) / static_cast<double>(s.size()) / 8;
+      mean_share +=
+          *std::max_element(count.begin(), count.end()) / static_cast<double>(s.size()) / 8;
     }
     return mean_share;
   };

