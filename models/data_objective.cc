@@ -54,15 +54,25 @@ void DataObjective::RequireClasses(std::string_view model, int min_classes, int 
 double DataObjective::MeanLoss(const Dataset& set, int64_t begin, int64_t count,
                                const Eigen::Ref<const Eigen::VectorXd>& x,
                                Eigen::VectorXd* grad) const {
+  return ChunkedLoss(set.features.middleCols(begin, count), set.targets.segment(begin, count), x,
+                     grad);
+}
+
+double DataObjective::ChunkedLoss(const Eigen::Ref<const Eigen::MatrixXd>& features,
+                                  const Eigen::Ref<const Eigen::VectorXd>& targets,
+                                  const Eigen::Ref<const Eigen::VectorXd>& x,
+                                  Eigen::VectorXd* grad) const {
+  const int64_t count = features.cols();
   COMMSIM_CHECK(count > 0, "empty sample range");
+  const int64_t chunk = eval_chunk();
+  if (count <= chunk) return BatchLoss(x, features, targets, grad);
   if (grad != nullptr) grad->setZero(x.size());
   Eigen::VectorXd chunk_grad;
   double total = 0.0;
-  const int64_t chunk = eval_chunk();
-  for (int64_t start = begin; start < begin + count; start += chunk) {
-    const int64_t m = std::min(chunk, begin + count - start);
+  for (int64_t start = 0; start < count; start += chunk) {
+    const int64_t m = std::min(chunk, count - start);
     const double weight = static_cast<double>(m) / static_cast<double>(count);
-    total += weight * BatchLoss(x, set.features.middleCols(start, m), set.targets.segment(start, m),
+    total += weight * BatchLoss(x, features.middleCols(start, m), targets.segment(start, m),
                                 grad != nullptr ? &chunk_grad : nullptr);
     if (grad != nullptr) *grad += weight * chunk_grad;
   }
@@ -87,7 +97,7 @@ double DataObjective::Gradient(int worker, const Eigen::Ref<const Eigen::VectorX
       features.col(j) = data_->train.features.col(begin + picks[static_cast<size_t>(j)]);
       targets[j] = data_->train.targets[begin + picks[static_cast<size_t>(j)]];
     }
-    loss = BatchLoss(x, features, targets, &g);
+    loss = ChunkedLoss(features, targets, x, &g);
   }
   grad = g;
   if (l2_ > 0.0) {

@@ -47,11 +47,16 @@ class DataObjective : public Objective {
   // chunks; grad (if non-null) receives its gradient. Used by Loss(), full-shard passes, tests.
   double MeanLoss(const Dataset& set, int64_t begin, int64_t count,
                   const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::VectorXd* grad) const;
+  // The same over the columns of a matrix, evaluated eval_chunk() samples at a time.
+  double ChunkedLoss(const Eigen::Ref<const Eigen::MatrixXd>& features,
+                     const Eigen::Ref<const Eigen::VectorXd>& targets,
+                     const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::VectorXd* grad) const;
 
   const ProblemData& data() const { return *data_; }
 
  protected:
-  // Samples per chunk in full passes (bounds scratch memory).
+  // Samples per BatchLoss call in full passes and large mini-batches: bounds scratch memory,
+  // which keeps big networks' temporaries in reused heap memory instead of fresh pages.
   virtual int64_t eval_chunk() const { return 4096; }
   void set_optimum(Optimum optimum) { optimum_ = std::move(optimum); }
   // Throws UserError unless the data set is a classification set with the given class count

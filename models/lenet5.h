@@ -39,7 +39,7 @@ class LeNet5 final : public DataObjective {
                           const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
 
  protected:
-  int64_t eval_chunk() const override { return 256; }
+  int64_t eval_chunk() const override { return 64; }
 
  private:
   static constexpr int kLayers = 5;
