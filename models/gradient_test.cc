@@ -87,7 +87,7 @@ TEST(GradientTest, MlpWithTwoHiddenLayers) {
 }
 
 TEST(GradientTest, LeNet5OnRandomImages) {
-  Dataset images = RandomDataset(28 * 28, 6, 10, 10);
+  Dataset images = RandomDataset(28 * 28, 3, 10, 10);
   images.image_shape = {1, 28, 28};
   LeNet5 f(LeNet5Config{}, Partitioned(images, 1));
   EXPECT_EQ(f.dim(), 61706);
@@ -100,7 +100,7 @@ TEST(GradientTest, LeNet5OnRandomImages) {
   Rng pick(13);
   const int64_t bounds[] = {0, 156, 2572, 50692, 60856, 61706};
   for (int l = 0; l < 5; ++l) {
-    for (int k = 0; k < 30; ++k) {
+    for (int k = 0; k < 16; ++k) {
       coords.push_back(bounds[l] + static_cast<int64_t>(pick.UniformInt(
                                        static_cast<uint64_t>(bounds[l + 1] - bounds[l]))));
     }
