@@ -48,9 +48,10 @@ void BenchNetwork(const std::string& model, double budget_s) {
     Rng rng(2);
     const double s = TimePerCall([&] { f->Gradient(0, x, batch, rng, g); }, budget_s);
     const double samples_per_s = static_cast<double>(batch) / s;
-    fmt::print("{:<8} d={:<8} batch {:>4}: {:>9.3f} ms/gradient {:>10.0f} samples/s {:>6.2f} GFLOP/s\n",
-               model, f->dim(), batch, s * 1e3, samples_per_s,
-               samples_per_s * f->flops_per_sample() * 1e-9);
+    fmt::print(
+        "{:<8} d={:<8} batch {:>4}: {:>9.3f} ms/gradient {:>10.0f} samples/s {:>6.2f} GFLOP/s\n",
+        model, f->dim(), batch, s * 1e3, samples_per_s,
+        samples_per_s * f->flops_per_sample() * 1e-9);
   }
 }
 
@@ -63,16 +64,17 @@ void BenchQuadratic(double budget_s) {
   Eigen::VectorXd x = Eigen::VectorXd::Constant(c.dim, 0.5), g(c.dim);
   std::vector<double> src(d, 1.0), dst(d, 0.0);
   Rng rng(3);
-  const double memcpy_s = TimePerCall(
-      [&] { std::memcpy(dst.data(), src.data(), d * sizeof(double)); }, budget_s);
+  const double memcpy_s =
+      TimePerCall([&] { std::memcpy(dst.data(), src.data(), d * sizeof(double)); }, budget_s);
   const double full_s = TimePerCall([&] { f.Gradient(1, x, 0, rng, g); }, budget_s);
   const double noisy_s = TimePerCall([&] { f.Gradient(1, x, 32, rng, g); }, budget_s);
   const double mb = static_cast<double>(d) * sizeof(double) / 1e6;
-  fmt::print("memcpy of d={} doubles ({:.0f} MB): {:8.2f} ms, {:5.1f} GB/s (read + write)\n", d,
-             mb, memcpy_s * 1e3, 2 * mb / memcpy_s * 1e-3);
-  fmt::print("synthetic_quadratic full gradient: {:8.2f} ms, {:5.1f} GB/s (4 reads + 1 write), "
-             "time ratio to memcpy {:.2f}\n",
-             full_s * 1e3, 5 * mb / full_s * 1e-3, full_s / memcpy_s);
+  fmt::print("memcpy of d={} doubles ({:.0f} MB): {:8.2f} ms, {:5.1f} GB/s (read + write)\n", d, mb,
+             memcpy_s * 1e3, 2 * mb / memcpy_s * 1e-3);
+  fmt::print(
+      "synthetic_quadratic full gradient: {:8.2f} ms, {:5.1f} GB/s (4 reads + 1 write), "
+      "time ratio to memcpy {:.2f}\n",
+      full_s * 1e3, 5 * mb / full_s * 1e-3, full_s / memcpy_s);
   fmt::print("synthetic_quadratic noisy (batch 32): {:8.2f} ms, time ratio to memcpy {:.2f}\n",
              noisy_s * 1e3, noisy_s / memcpy_s);
 }

@@ -52,8 +52,8 @@ TEST(ModelComponentsTest, JsonSpecBuildsTheProblem) {
   ReadComponent(json{{"name", "mlp"}, {"hidden", {32, 16}}}, "/model", spec.model, errors);
   ReadComponent(json{{"name", "digits"}, {"standardize", true}, {"test_fraction", 0.25}}, "/data",
                 spec.data, errors);
-  ReadComponent(json{{"name", "by_label"}, {"classes_per_worker", 3}}, "/partition",
-                spec.partition, errors);
+  ReadComponent(json{{"name", "by_label"}, {"classes_per_worker", 3}}, "/partition", spec.partition,
+                errors);
   ASSERT_TRUE(errors.empty()) << errors.Format("t.json");
   std::shared_ptr<const Objective> f;
   try {
@@ -86,8 +86,11 @@ TEST(ModelComponentsTest, BadValuesAreReportedWithPointers) {
 TEST(ModelComponentsTest, ComputeConfigReadsUnits) {
   ComputeTimeConfig c;
   ErrorList errors;
-  ReadConfig(json{{"mode", "flops"}, {"device", "custom"}, {"flops_per_s", 2e12},
-                  {"slowdown", {1, 2}}, {"seconds", "5ms"}},
+  ReadConfig(json{{"mode", "flops"},
+                  {"device", "custom"},
+                  {"flops_per_s", 2e12},
+                  {"slowdown", {1, 2}},
+                  {"seconds", "5ms"}},
              "/compute", c, errors);
   ASSERT_TRUE(errors.empty()) << errors.Format("t.json");
   EXPECT_DOUBLE_EQ(c.seconds, 0.005);
