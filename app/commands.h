@@ -13,6 +13,7 @@ void AddNetCommand(CLI::App& app);
 void AddSweepCommand(CLI::App& app);   // sweep, sweep-point (app/cmd_sweep.cc)
 void AddPlotCommand(CLI::App& app);    // app/cmd_plot.cc
 void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
+void AddDataCommand(CLI::App& app);
 
 }  // namespace commsim::app
 

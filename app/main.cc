@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   commsim::app::AddNetCommand(app);
   commsim::app::AddPlotCommand(app);
   commsim::app::AddReportCommand(app);
+  commsim::app::AddDataCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
