@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scenarios/component_kinds.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -37,14 +38,18 @@ class ErrorList {
 
 // Reads `obj` (at JSON pointer `pointer`) into `config`. `ignore` lists keys handled by the caller
 // (e.g. "name" of a component) that are therefore not unknown.
+// Nested components are looked up in `kinds` (default: every kind of the program).
 void ReadConfig(const nlohmann::json& obj, const std::string& pointer, Config& config,
-                ErrorList& errors, std::initializer_list<std::string_view> ignore = {});
+                ErrorList& errors, std::initializer_list<std::string_view> ignore = {},
+                const ComponentKinds& kinds = AllComponentKinds());
 
 // Reads a component object {"name": "...", <params>} or a bare string "name" into spec, whose
 // `kind` must already be set (it selects the registry; see component_kinds.h). An unknown name is
-// an error with a did-you-mean over the registry's names.
+// an error with a did-you-mean over the registry's names. When the object has no "name" and `spec`
+// already holds a component, its parameters are read on top of that component's current config
+// (so `"uplink": {"block": 128}` tweaks an algorithm's default compressor).
 void ReadComponent(const nlohmann::json& value, const std::string& pointer, ComponentSpec& spec,
-                   ErrorList& errors);
+                   ErrorList& errors, const ComponentKinds& kinds = AllComponentKinds());
 
 // The config with every field written out (defaults included): the "resolved" form.
 nlohmann::json WriteConfig(Config& config);
@@ -52,6 +57,9 @@ nlohmann::json WriteComponent(const ComponentSpec& spec);
 
 // Parses a number or a unit string into SI base units. nullopt and `error` set on failure.
 std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std::string* error);
+
+// "/a/b" + "c" -> "/a/b/c", escaping '~' and '/' in the key as JSON pointers require.
+std::string JoinPointer(std::string_view pointer, std::string_view key);
 
 // The closest candidate by edit distance, or "" when none is close enough to suggest.
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);

@@ -1,0 +1,42 @@
+// Output files of a run, written atomically (temp name, then rename).
+//
+// metrics.csv columns (fixed order, then the union of `extra` keys in sorted order):
+//   algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,comm_time_s,loss,dist_to_opt_sq,
+//   test_accuracy,consensus_dist,density,bits_up,bits_down,cum_bits,status
+// Optional values are empty cells. Numbers use the shortest text that round-trips, so the same run
+// gives byte-identical files.
+#ifndef COMMSIM_ANALYSIS_WRITERS_H_
+#define COMMSIM_ANALYSIS_WRITERS_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "analysis/records.h"
+
+namespace commsim {
+
+std::string MetricsCsv(const RunResult& result);
+// One row per algorithm: name,algorithm,family,status,iterations,final_loss,final_dist_to_opt_sq,
+// final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,
+// mean_iter_time_s,mean_compute_time_s,mean_comm_time_s,sim_time_s,bits_fraction_of_sgd, then the
+// union of summary `extra` keys, sorted. (Plots, reports and sweeps read this, not the JSON.)
+std::string SummaryCsv(const RunResult& result);
+// The header line of SummaryCsv without extras, and one row's cells, for sweep tables.
+std::vector<std::string> SummaryColumns(const RunResult& result);
+std::vector<std::string> SummaryCells(const RunSummary& s, const std::vector<std::string>& columns);
+// {"algorithms": [ {summary fields...}, ... ]}; optional fields are null.
+nlohmann::json SummaryJson(const RunResult& result);
+
+// Writes `content` to `path` through `path.tmp.<pid>` + rename. Throws UserError on I/O failure.
+void WriteFileAtomic(const std::string& path, const std::string& content);
+
+// Publishes a finished output folder: `staging` (a sibling temp folder holding every file) replaces
+// `dir` in one rename, so a reader never sees a half-written run. Throws UserError on failure.
+void PublishDirectory(const std::string& staging, const std::string& dir);
+// A fresh staging folder next to `dir` (created, empty).
+std::string MakeStagingDirectory(const std::string& dir);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ANALYSIS_WRITERS_H_

@@ -1,0 +1,27 @@
+#include "scenarios/component_kinds.h"
+
+#include <algorithm>
+
+namespace commsim {
+
+ComponentKinds& ComponentKinds::Add(ComponentKind kind) {
+  kinds_.push_back(std::move(kind));
+  return *this;
+}
+
+const ComponentKind* ComponentKinds::Find(std::string_view kind) const {
+  auto it = std::find_if(kinds_.begin(), kinds_.end(),
+                         [&](const ComponentKind& k) { return k.kind == kind; });
+  return it == kinds_.end() ? nullptr : &*it;
+}
+
+const ComponentKinds& AllComponentKinds() {
+  // One line per kind: ComponentKinds::FromRegistry("<kind>", <Kind>Registry()).
+  static const ComponentKinds kinds = [] {
+    ComponentKinds k;
+    return k;
+  }();
+  return kinds;
+}
+
+}  // namespace commsim

@@ -1,0 +1,176 @@
+#include "scenarios/json_config.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+using nlohmann::json;
+
+struct Inner final : ConfigBase<Inner> {
+  int64_t block = 256;
+  std::string p = "inf";
+  void Describe(ParamVisitor& v) override {
+    static constexpr std::array<std::string_view, 2> kP = {"2", "inf"};
+    v.Int("block", block, Range::AtLeast(1), "block size");
+    v.Text("p", p, kP, "norm");
+  }
+};
+
+struct Other final : ConfigBase<Other> {
+  double scale = 1.0;
+  void Describe(ParamVisitor& v) override { v.Real("scale", scale, Range::Positive(), "s"); }
+};
+
+struct Outer final : ConfigBase<Outer> {
+  double alpha = 0.1;
+  double bandwidth_bps = 1e9;
+  double latency_s = 0;
+  int64_t mtu_bits = 0;
+  bool flag = false;
+  std::vector<double> slowdown;
+  ComponentSpec uplink{"thing", "inner", std::make_unique<Inner>()};
+  void Describe(ParamVisitor& v) override {
+    v.Real("alpha", alpha, Range::OpenClosed(0, 1), "step");
+    v.Real("bandwidth", bandwidth_bps, Range::Positive(), "bw", Unit::kBitsPerSecond);
+    v.Real("latency", latency_s, Range::NonNegative(), "lat", Unit::kSeconds);
+    v.Int("mtu", mtu_bits, Range::NonNegative(), "mtu", Unit::kBits);
+    v.Bool("flag", flag, "f");
+    v.RealList("slowdown", slowdown, Range::Positive(), "per worker");
+    v.Component("uplink", uplink, "compressor");
+  }
+  void Validate(ParamProblems& problems) const override {
+    if (flag && alpha > 0.5) problems.Add("alpha", "must be <= 0.5 when flag is set");
+  }
+};
+
+ComponentKinds TestKinds() {
+  ComponentKinds kinds;
+  kinds.Add({"thing", [] { return std::vector<std::string>{"inner", "other"}; },
+             [](std::string_view name) -> std::unique_ptr<Config> {
+               if (name == "inner") return std::make_unique<Inner>();
+               if (name == "other") return std::make_unique<Other>();
+               return nullptr;
+             }});
+  return kinds;
+}
+
+TEST(JsonConfigTest, ReadsValuesWithUnits) {
+  Outer c;
+  ErrorList errors;
+  ReadConfig(json::parse(R"({"alpha": 0.5, "bandwidth": "200Mbps", "latency": "50us",
+                             "mtu": "1500B", "flag": true, "slowdown": [1, 2.5],
+                             "uplink": {"block": 128}})"),
+             "/x", c, errors, {}, TestKinds());
+  ASSERT_TRUE(errors.empty()) << errors.Format("f.json");
+  EXPECT_EQ(c.alpha, 0.5);
+  EXPECT_DOUBLE_EQ(c.bandwidth_bps, 2e8);
+  EXPECT_DOUBLE_EQ(c.latency_s, 50e-6);
+  EXPECT_EQ(c.mtu_bits, 12000);
+  EXPECT_TRUE(c.flag);
+  EXPECT_EQ(c.slowdown, (std::vector<double>{1, 2.5}));
+  EXPECT_EQ(c.uplink.name, "inner");
+  EXPECT_EQ(static_cast<Inner&>(*c.uplink.config).block, 128);
+}
+
+TEST(JsonConfigTest, ReportsEveryProblemWithPointerExpectedAndFound) {
+  Outer c;
+  ErrorList errors;
+  ReadConfig(json::parse(R"({"alpha": 1.5, "bandwith": 3, "latency": -1, "flag": 1,
+                             "uplink": {"name": "inner", "p": 3}})"),
+             "/algorithms/2", c, errors, {}, TestKinds());
+  const std::string text = errors.Format("s.json");
+  EXPECT_NE(text.find("s.json: /algorithms/2/alpha: must be in (0, 1], got 1.5"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/algorithms/2/bandwith: unknown key; did you mean \"bandwidth\"?"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/algorithms/2/latency: must be >= 0, got -1"), std::string::npos) << text;
+  EXPECT_NE(text.find("/algorithms/2/flag: expected true or false, got 1"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/algorithms/2/uplink/p: expected one of 2, inf, got 3"), std::string::npos)
+      << text;
+  EXPECT_EQ(errors.size(), 5u);
+  EXPECT_THROW(errors.ThrowIfAny("s.json"), UserError);
+}
+
+TEST(JsonConfigTest, UnknownComponentNameSuggestsClosest) {
+  ComponentSpec spec("thing", "", nullptr);
+  ErrorList errors;
+  ReadComponent(json::parse(R"({"name": "inenr"})"), "/u", spec, errors, TestKinds());
+  EXPECT_EQ(errors.Format("f"),
+            "f: /u/name: unknown thing \"inenr\"; did you mean \"inner\"? (known: inner, other)");
+}
+
+TEST(JsonConfigTest, ComponentByBareNameAndSwitchingKinds) {
+  Outer c;
+  ErrorList errors;
+  ReadConfig(json::parse(R"({"uplink": {"name": "other", "scale": 2}})"), "", c, errors, {},
+             TestKinds());
+  ASSERT_TRUE(errors.empty()) << errors.Format("f");
+  EXPECT_EQ(c.uplink.name, "other");
+  EXPECT_EQ(static_cast<Other&>(*c.uplink.config).scale, 2.0);
+  Outer d;
+  ReadConfig(json::parse(R"({"uplink": "other"})"), "", d, errors, {}, TestKinds());
+  ASSERT_TRUE(errors.empty());
+  EXPECT_EQ(d.uplink.name, "other");
+}
+
+TEST(JsonConfigTest, CrossFieldValidation) {
+  Outer c;
+  ErrorList errors;
+  ReadConfig(json::parse(R"({"flag": true, "alpha": 0.9})"), "", c, errors, {}, TestKinds());
+  EXPECT_EQ(errors.Format("f"), "f: /alpha: must be <= 0.5 when flag is set");
+}
+
+TEST(JsonConfigTest, WriteRoundTripsThroughRead) {
+  Outer c;
+  c.alpha = 0.25;
+  c.slowdown = {1, 3};
+  static_cast<Inner&>(*c.uplink.config).p = "2";
+  const json written = WriteConfig(c);
+  Outer d;
+  ErrorList errors;
+  ReadConfig(written, "", d, errors, {}, TestKinds());
+  ASSERT_TRUE(errors.empty()) << errors.Format("f");
+  EXPECT_EQ(WriteConfig(d), written);
+  EXPECT_EQ(written["uplink"]["name"], "inner");
+}
+
+TEST(QuantityTest, UnitsAndErrors) {
+  std::string error;
+  EXPECT_DOUBLE_EQ(*ParseQuantity(json("10Gbps"), Unit::kBitsPerSecond, &error), 1e10);
+  EXPECT_DOUBLE_EQ(*ParseQuantity(json("2 ms"), Unit::kSeconds, &error), 2e-3);
+  EXPECT_DOUBLE_EQ(*ParseQuantity(json(1e9), Unit::kBitsPerSecond, &error), 1e9);
+  EXPECT_DOUBLE_EQ(*ParseQuantity(json("15.7TFLOPS"), Unit::kFlopsPerSecond, &error), 15.7e12);
+  EXPECT_FALSE(ParseQuantity(json("10 parsecs"), Unit::kSeconds, &error).has_value());
+  EXPECT_NE(error.find("seconds"), std::string::npos);
+  EXPECT_FALSE(ParseQuantity(json("5"), Unit::kNone, &error).has_value());
+}
+
+TEST(LoadJsonFileTest, SyntaxErrorNamesFileLineAndColumn) {
+  const std::string path = ::testing::TempDir() + "/bad.json";
+  std::ofstream(path) << "{\n  \"a\": 1,\n  \"b\": ]\n}\n";
+  try {
+    LoadJsonFile(path);
+    FAIL() << "expected UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":3:"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(LoadJsonFile(path + ".missing"), UserError);
+}
+
+TEST(DidYouMeanTest, ClosestOrNothing) {
+  EXPECT_EQ(DidYouMean("dor", {"dore", "diana", "sgd"}), "dore");
+  EXPECT_EQ(DidYouMean("zzzzzzzz", {"dore", "diana"}), "");
+  EXPECT_EQ(JoinPointer("/a", "b/c~"), "/a/b~1c~0");
+}
+
+}  // namespace
+}  // namespace commsim

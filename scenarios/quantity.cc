@@ -1,0 +1,87 @@
+// Number-or-unit-string parsing for Unit-tagged config fields.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "scenarios/json_config.h"
+
+namespace commsim {
+namespace {
+
+struct Suffix {
+  const char* text;
+  double factor;
+};
+
+// Case-sensitive where case carries meaning (m vs M, b vs B); rates also accept lower case.
+constexpr Suffix kSecondSuffixes[] = {{"", 1},       {"s", 1},     {"ms", 1e-3}, {"us", 1e-6},
+                                      {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12},
+                                      {"min", 60},   {"h", 3600}};
+constexpr Suffix kRateSuffixes[] = {
+    {"", 1},        {"bps", 1},      {"kbps", 1e3},  {"Kbps", 1e3},   {"Mbps", 1e6},
+    {"mbps", 1e6},  {"Gbps", 1e9},   {"gbps", 1e9},  {"Tbps", 1e12},  {"tbps", 1e12},
+    {"bit/s", 1},   {"kbit/s", 1e3}, {"Mbit/s", 1e6}, {"Gbit/s", 1e9}, {"Tbit/s", 1e12},
+    {"B/s", 8},     {"kB/s", 8e3},   {"MB/s", 8e6},  {"GB/s", 8e9}};
+constexpr Suffix kBitSuffixes[] = {{"", 1},         {"bit", 1},         {"bits", 1},
+                                   {"kbit", 1e3},   {"Mbit", 1e6},      {"Gbit", 1e9},
+                                   {"B", 8},        {"kB", 8e3},        {"KB", 8e3},
+                                   {"MB", 8e6},     {"GB", 8e9},        {"KiB", 8.0 * 1024},
+                                   {"MiB", 8.0 * 1024 * 1024},          {"GiB", 8.0 * 1024 * 1024 * 1024}};
+constexpr Suffix kFlopSuffixes[] = {{"", 1},          {"FLOPS", 1},      {"flop/s", 1},
+                                    {"GFLOPS", 1e9},  {"TFLOPS", 1e12},  {"PFLOPS", 1e15},
+                                    {"Gflop/s", 1e9}, {"Tflop/s", 1e12}, {"Pflop/s", 1e15}};
+
+template <size_t N>
+const Suffix* FindSuffix(const Suffix (&table)[N], const std::string& s) {
+  for (const Suffix& suffix : table) {
+    if (s == suffix.text) return &suffix;
+  }
+  return nullptr;
+}
+
+const char* UnitExamples(Unit unit) {
+  switch (unit) {
+    case Unit::kSeconds: return "seconds, e.g. 0.002, \"2ms\", \"50us\"";
+    case Unit::kBitsPerSecond: return "bit/s, e.g. 1e9, \"1Gbps\", \"200Mbps\"";
+    case Unit::kBits: return "bits, e.g. 12000, \"1500B\", \"1MiB\"";
+    case Unit::kFlopsPerSecond: return "FLOP/s, e.g. 1.5e13, \"15.7TFLOPS\"";
+    case Unit::kNone: return "a number";
+  }
+  return "a number";
+}
+
+}  // namespace
+
+std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std::string* error) {
+  if (value.is_number()) return value.get<double>();
+  if (!value.is_string() || unit == Unit::kNone) {
+    *error = std::string("expected ") + UnitExamples(unit);
+    return std::nullopt;
+  }
+  const std::string text = value.get<std::string>();
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double number = std::strtod(begin, &end);
+  std::string suffix(end == begin ? text : std::string(end));
+  while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.front()))) {
+    suffix.erase(suffix.begin());
+  }
+  const Suffix* found = nullptr;
+  if (end != begin) {
+    switch (unit) {
+      case Unit::kSeconds: found = FindSuffix(kSecondSuffixes, suffix); break;
+      case Unit::kBitsPerSecond: found = FindSuffix(kRateSuffixes, suffix); break;
+      case Unit::kBits: found = FindSuffix(kBitSuffixes, suffix); break;
+      case Unit::kFlopsPerSecond: found = FindSuffix(kFlopSuffixes, suffix); break;
+      case Unit::kNone: break;
+    }
+  }
+  if (found == nullptr || !std::isfinite(number)) {
+    *error = std::string("expected ") + UnitExamples(unit);
+    return std::nullopt;
+  }
+  return number * found->factor;
+}
+
+}  // namespace commsim

@@ -1,0 +1,60 @@
+// Scenario: everything one `commsim run` needs, parsed and validated from JSON.
+//
+// Top-level keys (all optional except `algorithms`; defaults in parentheses):
+//   name ("scenario"), seed (1), workers (8), iterations (100), batch (0 = full shard),
+//   metrics_every (1), divergence_loss (1e12), header_bits (0),
+//   model, data, partition (components; see `commsim list`), compute (compute-time model),
+//   network {topology (component, default star), mtu (0 = whole messages), downlink
+//            ("unicast" | "multicast"), broadcast (false)},
+//   step {size, schedule, ...} (default for every entry),
+//   algorithms: [ {name, label?, step?, <algorithm parameters>} ... ]
+// The resolved form (every default filled in) is written as scenario.resolved.json.
+#ifndef COMMSIM_SCENARIOS_SCENARIO_H_
+#define COMMSIM_SCENARIOS_SCENARIO_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "algorithms/step_schedule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct AlgorithmEntry {
+  std::string label;
+  ComponentSpec algorithm;  // kind "algorithm"
+  StepConfig step;
+};
+
+struct Scenario {
+  std::string file;  // origin, for messages
+  nlohmann::json resolved;  // the scenario with every default filled in
+  std::string name = "scenario";
+  uint64_t seed = 1;
+  int64_t workers = 8;
+  int64_t iterations = 100;
+  int64_t batch = 0;
+  int64_t metrics_every = 1;
+  double divergence_loss = 1e12;
+  int64_t header_bits = 0;
+  ComponentSpec model;      // kind "model"
+  ComponentSpec data;       // kind "dataset"
+  ComponentSpec partition;  // kind "partition"
+  std::unique_ptr<Config> compute;  // models' ComputeTimeConfig
+  ComponentSpec topology;           // kind "topology"
+  int64_t mtu_bits = 0;
+  bool multicast_downlink = false;
+  bool broadcast = false;
+  StepConfig step;
+  std::vector<AlgorithmEntry> algorithms;
+};
+
+// Parses a scenario document. `origin` names it in messages; relative data paths are resolved
+// against `base_dir`. Throws UserError listing every problem.
+Scenario ParseScenario(const nlohmann::json& doc, const std::string& origin,
+                       const std::string& base_dir);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SCENARIOS_SCENARIO_H_
