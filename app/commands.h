@@ -9,6 +9,7 @@
 namespace commsim::app {
 
 void AddListCommand(CLI::App& app);
+void AddCompressCommand(CLI::App& app);
 
 }  // namespace commsim::app
 
