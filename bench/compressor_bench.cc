@@ -3,13 +3,13 @@
 //
 // Throughput is in GB/s of fp32 input (4 bytes per element, as the issue asks), and memcpy copies
 // a 4d-byte buffer, so "enc/memcpy" = memcpy time / encode time. (The encoders actually read the
-// fp64 vector, 8 bytes per element.) Each figure is the best of --reps runs.
+// fp64 vector, 8 bytes per element.) Each figure is the best of --reps runs, in thread CPU time.
 // Usage: compressor_bench [--dims 1000000,11173962] [--reps 3]
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -22,31 +22,39 @@
 namespace commsim {
 namespace {
 
+// CPU time of this thread: the machine is shared, and wall time counts the time other processes
+// hold the core. Both memcpy and the codecs are measured the same way.
+double ThreadSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 double BestSeconds(int reps, const std::function<void()>& f) {
   double best = 1e300;
   for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = ThreadSeconds();
     f();
-    const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    best = std::min(best, ThreadSeconds() - t0);
   }
   return best;
 }
 
-const char* kVariants[] = {
-    R"({"name": "identity"})",
-    R"({"name": "block_ternary", "p": "inf", "block": 256, "coding": "fixed2"})",
-    R"({"name": "block_ternary", "p": "inf", "block": 256, "coding": "packed"})",
-    R"({"name": "block_ternary", "p": "inf", "block": 256, "coding": "sparse"})",
-    R"({"name": "block_ternary", "p": "inf", "block": 256, "coding": "entropy"})",
-    R"({"name": "block_ternary", "p": "2", "block": 256, "coding": "sparse"})",
-    R"({"name": "qsgd", "levels": 15, "bucket": 512, "coding": "fixed"})",
-    R"({"name": "qsgd", "levels": 15, "bucket": 512, "coding": "elias"})",
-    R"({"name": "top_k", "fraction": 0.01, "index_coding": "fixed"})",
-    R"({"name": "top_k", "fraction": 0.01, "index_coding": "golomb"})",
-    R"({"name": "rand_k", "fraction": 0.01})",
-    R"({"name": "scaled_sign", "block": 256})",
-    R"({"name": "dithered", "levels": 15})",
+// Label and compressor JSON (block_ternary p = inf b = 256, qsgd s = 15 b = 512, k = 1% of d).
+const char* kVariants[][2] = {
+    {"identity", R"({"name": "identity"})"},
+    {"block_ternary inf fixed2", R"({"name": "block_ternary", "coding": "fixed2"})"},
+    {"block_ternary inf packed", R"({"name": "block_ternary", "coding": "packed"})"},
+    {"block_ternary inf sparse", R"({"name": "block_ternary", "coding": "sparse"})"},
+    {"block_ternary inf entropy", R"({"name": "block_ternary", "coding": "entropy"})"},
+    {"block_ternary 2 sparse", R"({"name": "block_ternary", "p": 2, "coding": "sparse"})"},
+    {"qsgd fixed", R"({"name": "qsgd", "coding": "fixed"})"},
+    {"qsgd elias", R"({"name": "qsgd", "coding": "elias"})"},
+    {"top_k 1% fixed", R"({"name": "top_k", "index_coding": "fixed"})"},
+    {"top_k 1% golomb", R"({"name": "top_k", "index_coding": "golomb"})"},
+    {"rand_k 1%", R"({"name": "rand_k"})"},
+    {"scaled_sign l1 b=256", R"({"name": "scaled_sign"})"},
+    {"dithered s=15", R"({"name": "dithered"})"},
 };
 
 void Run(int64_t d, int reps) {
@@ -63,10 +71,10 @@ void Run(int64_t d, int reps) {
   const double copy_gbs = bytes / t_copy / 1e9;
   fmt::print("\nd = {}: memcpy {:.2f} GB/s ({:.2f} ms for {:.1f} MB)\n", d, copy_gbs, t_copy * 1e3,
              bytes / 1e6);
-  fmt::print("{:<58} {:>8} {:>9} {:>9} {:>9} {:>9}\n", "compressor", "bits/elt", "enc GB/s",
+  fmt::print("{:<44} {:>8} {:>9} {:>9} {:>9} {:>9}\n", "compressor", "bits/elt", "enc GB/s",
              "enc/mcpy", "dec GB/s", "dec/mcpy");
   Eigen::VectorXd out(d);
-  for (const char* text : kVariants) {
+  for (const auto& [label, text] : kVariants) {
     const ComponentSpec spec = ParseCompressorArg(text);
     const std::unique_ptr<Compressor> c = CompressorRegistry().Make(spec);
     Message m;
@@ -75,7 +83,7 @@ void Run(int64_t d, int reps) {
     const double t_dec = BestSeconds(reps, [&] { c->Decode(m, out); });
     benchmark::DoNotOptimize(out.data());
     const double enc_gbs = bytes / t_enc / 1e9, dec_gbs = bytes / t_dec / 1e9;
-    fmt::print("{:<58} {:>8.3f} {:>9.2f} {:>8.0f}% {:>9.2f} {:>8.0f}%\n", text,
+    fmt::print("{:<44} {:>8.3f} {:>9.2f} {:>8.0f}% {:>9.2f} {:>8.0f}%\n", label,
                static_cast<double>(m.payload_bits) / static_cast<double>(d), enc_gbs,
                100 * enc_gbs / copy_gbs, dec_gbs, 100 * dec_gbs / copy_gbs);
   }

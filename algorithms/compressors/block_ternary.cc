@@ -19,14 +19,36 @@ namespace {
 constexpr std::string_view kPChoices[] = {"2", "inf"};
 constexpr std::string_view kCodings[] = {"fixed2", "packed", "sparse", "entropy"};
 
+// The 2-bit code of one element: 0 -> 00, +1 -> 01, -1 -> 11. `scale` is 2^53 / norm.
+// Branch-free: the Bernoulli outcome is unpredictable, a branch on it mispredicts half the time.
+inline uint64_t DrawCode(double x, double scale, Rng& rng) {
+  const uint64_t keep = static_cast<double>(rng.NextU64() >> 11) < std::abs(x) * scale;
+  const uint64_t negative = std::signbit(x);
+  return keep | ((keep & negative) << 1);
+}
+
 // Draws the symbols of one block (-1, 0, +1) into sym. REQUIRES: norm > 0.
 void DrawSymbols(const double* x, int64_t n, float norm, Rng& rng, int8_t* sym) {
   const double scale = 0x1p53 / static_cast<double>(norm);
+  Rng local = rng;  // a local copy stays in registers (stores to sym may alias the state)
   for (int64_t j = 0; j < n; ++j) {
-    const double t = std::abs(x[j]) * scale;
-    const bool keep = static_cast<double>(rng.NextU64() >> 11) < t;
-    sym[j] = static_cast<int8_t>(keep ? (x[j] < 0 ? -1 : 1) : 0);
+    const uint64_t code = DrawCode(x[j], scale, local);
+    sym[j] = static_cast<int8_t>(static_cast<int>(code & 1) - static_cast<int>(code & 2));
   }
+  rng = local;
+}
+
+// fixed2 fast path: draws and packs 32 codes per 64-bit field. REQUIRES: norm > 0.
+void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w) {
+  const double scale = 0x1p53 / static_cast<double>(norm);
+  Rng local = rng;
+  for (int64_t j = 0; j < n; j += 32) {
+    const int m = static_cast<int>(std::min<int64_t>(32, n - j));
+    uint64_t word = 0;
+    for (int k = 0; k < m; ++k) word |= DrawCode(x[j + k], scale, local) << (2 * k);
+    w.Put(word, 2 * m);
+  }
+  rng = local;
 }
 
 }  // namespace
@@ -46,14 +68,7 @@ BlockTernary::BlockTernary(const BlockTernaryConfig& config)
 }
 
 float BlockTernary::BlockNorm(const double* x, int64_t n) const {
-  double norm = 0.0;
-  if (p_inf_) {
-    for (int64_t j = 0; j < n; ++j) norm = std::max(norm, std::abs(x[j]));
-  } else {
-    for (int64_t j = 0; j < n; ++j) norm += x[j] * x[j];
-    norm = std::sqrt(norm);
-  }
-  return Fp32Up(Name(), norm);
+  return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
 Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
@@ -61,15 +76,26 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
-  std::vector<int8_t> sym(static_cast<size_t>(coding_ == Coding::kEntropy ? d : block_));
+  std::vector<int8_t> sym(static_cast<size_t>(
+      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : block_)));
+  std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
   w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
   for (int64_t b = 0; b < nb; ++b) {
     const int64_t begin = b * block_;
     const int64_t n = std::min(block_, d - begin);
     const double* xb = x.data() + begin;
     const float norm = BlockNorm(xb, n);
+    if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
     int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
     w.PutFloat(norm);
+    if (coding_ == Coding::kFixed2) {
+      if (norm > 0.0f) {
+        DrawFixed2(xb, n, norm, rng, w);
+      } else {
+        w.PutZeros(2 * n);
+      }
+      continue;
+    }
     if (norm > 0.0f) {
       DrawSymbols(xb, n, norm, rng, s);
     } else {
@@ -77,16 +103,7 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
     }
     switch (coding_) {
       case Coding::kFixed2:
-        for (int64_t j = 0; j < n; j += 32) {
-          const int64_t m = std::min<int64_t>(32, n - j);
-          uint64_t word = 0;
-          for (int64_t k = 0; k < m; ++k) {
-            // 0 -> 00, +1 -> 01, -1 -> 11
-            word |= static_cast<uint64_t>(s[j + k] & 3) << (2 * k);
-          }
-          w.Put(word, static_cast<int>(2 * m));
-        }
-        break;
+        break;  // handled above
       case Coding::kPacked:
         for (int64_t j = 0; j < n; j += 5) {
           unsigned byte = 0;
@@ -117,7 +134,7 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
     for (int64_t b = 0; b < nb; ++b) {
       const int64_t begin = b * block_;
       const int64_t n = std::min(block_, d - begin);
-      if (BlockNorm(x.data() + begin, n) == 0.0f) continue;
+      if (norms[static_cast<size_t>(b)] == 0.0f) continue;
       for (int64_t j = begin; j < begin + n; ++j) enc.Encode(model, sym[j] + 1);
     }
     enc.Finish();
@@ -141,11 +158,12 @@ void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> ou
         for (int64_t j = 0; j < n; j += 32) {
           const int m = static_cast<int>(std::min<int64_t>(32, n - j));
           const uint64_t word = r.Get(2 * m);
-          for (int k = 0; k < m; ++k) {
-            const unsigned code = (word >> (2 * k)) & 3;
-            if (code == 2) throw DecodeError("corrupted message: invalid ternary code 10");
-            o[j + k] = code == 0 ? 0.0 : (code == 1 ? norm : -norm);
+          // Code 10 (high bit set, low bit clear) is invalid.
+          if ((word >> 1) & ~word & 0x5555555555555555ULL) {
+            throw DecodeError("corrupted message: invalid ternary code 10");
           }
+          const double value[4] = {0.0, norm, 0.0, -norm};  // branch-free lookup
+          for (int k = 0; k < m; ++k) o[j + k] = value[(word >> (2 * k)) & 3];
         }
         break;
       case Coding::kPacked:

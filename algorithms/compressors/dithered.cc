@@ -45,11 +45,13 @@ Message Dithered::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) c
       z[j] = static_cast<int32_t>(std::floor(a + dither.Uniform()));
     }
   } else {
+    Rng local = rng;
     for (int64_t j = 0; j < d; ++j) {
       const double a = std::min(std::abs(x[j]) * scale, s);
-      const int32_t m = static_cast<int32_t>(std::floor(a + rng.Uniform()));
+      const int32_t m = static_cast<int32_t>(std::floor(a + local.Uniform()));
       z[j] = x[j] < 0 ? -m : m;
     }
+    rng = local;
   }
   PutVectorSourceCode(w, z);
   return w.Finish();

@@ -1,5 +1,7 @@
 #include "algorithms/compressors/identity.h"
 
+#include <bit>
+
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/compressors/wire.h"
@@ -24,7 +26,13 @@ Message Identity::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*
   if (config_.precision == 64) {
     for (Eigen::Index i = 0; i < d; ++i) w.PutDouble(x[i]);
   } else {
-    for (Eigen::Index i = 0; i < d; ++i) w.PutFloat(Fp32Nearest(Name(), x[i]));
+    Eigen::Index i = 0;
+    for (; i + 1 < d; i += 2) {  // two values per 64-bit field
+      const uint64_t lo = std::bit_cast<uint32_t>(Fp32Nearest(Name(), x[i]));
+      const uint64_t hi = std::bit_cast<uint32_t>(Fp32Nearest(Name(), x[i + 1]));
+      w.Put(lo | (hi << 32), 64);
+    }
+    if (i < d) w.PutFloat(Fp32Nearest(Name(), x[i]));
   }
   return w.Finish();
 }

@@ -35,14 +35,7 @@ Qsgd::Qsgd(const QsgdConfig& config)
 }
 
 float Qsgd::BucketNorm(const double* x, int64_t n) const {
-  double norm = 0.0;
-  if (norm_inf_) {
-    for (int64_t j = 0; j < n; ++j) norm = std::max(norm, std::abs(x[j]));
-  } else {
-    for (int64_t j = 0; j < n; ++j) norm += x[j] * x[j];
-    norm = std::sqrt(norm);
-  }
-  return Fp32Up(Name(), norm);
+  return Fp32Up(Name(), norm_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
 Message Qsgd::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
@@ -65,19 +58,34 @@ Message Qsgd::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const
       continue;
     }
     const double scale = s / static_cast<double>(norm);
-    for (int64_t j = 0; j < n; ++j) {
-      const double a = std::min(std::abs(v[j]) * scale, s);
+    Rng local = rng;  // stays in registers (stores to level may alias the state)
+    auto draw = [&](double vj) {
+      const double a = std::min(std::abs(vj) * scale, s);
       const double fl = std::floor(a);
-      const int64_t xi = static_cast<int64_t>(fl) + (rng.Uniform() < a - fl ? 1 : 0);
-      level[j] = v[j] < 0 ? -xi : xi;
-    }
+      return static_cast<int64_t>(fl) + static_cast<int64_t>(local.Uniform() < a - fl);
+    };
     if (!elias_) {
-      for (int64_t j = 0; j < n; ++j) {
-        const uint64_t mag = static_cast<uint64_t>(std::abs(level[j]));
-        w.Put((level[j] < 0 ? 1u : 0u) | (mag << 1), 1 + level_bits);
+      // Fields of 1 + level_bits bits, packed into 64-bit words before writing.
+      const int field = 1 + level_bits;
+      const int per_word = 64 / field;
+      for (int64_t j = 0; j < n; j += per_word) {
+        const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
+        uint64_t word = 0;
+        for (int k = 0; k < m; ++k) {
+          const uint64_t xi = static_cast<uint64_t>(draw(v[j + k]));
+          const uint64_t negative = static_cast<uint64_t>(std::signbit(v[j + k])) & (xi != 0);
+          word |= ((xi << 1) | negative) << (k * field);
+        }
+        w.Put(word, m * field);
       }
+      rng = local;
       continue;
     }
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t xi = draw(v[j]);
+      level[j] = v[j] < 0 ? -xi : xi;
+    }
+    rng = local;
     int64_t pos = 0;
     while (pos < n && level[pos] == 0) ++pos;
     PutEliasOmega(w, static_cast<uint64_t>(pos) + 1);

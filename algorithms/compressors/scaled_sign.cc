@@ -1,6 +1,7 @@
 #include "algorithms/compressors/scaled_sign.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "algorithms/coding/bit_reader.h"
@@ -18,13 +19,8 @@ void ScaledSignConfig::Describe(ParamVisitor& v) {
 }
 
 float ScaledSign::BlockScale(const double* x, int64_t n) const {
-  double acc = 0.0;
-  if (l2_) {
-    for (int64_t j = 0; j < n; ++j) acc += x[j] * x[j];
-    return Fp32Nearest(Name(), std::sqrt(acc) / std::sqrt(static_cast<double>(n)));
-  }
-  for (int64_t j = 0; j < n; ++j) acc += std::abs(x[j]);
-  return Fp32Nearest(Name(), acc / static_cast<double>(n));
+  if (l2_) return Fp32Nearest(Name(), std::sqrt(SumSquares(x, n) / static_cast<double>(n)));
+  return Fp32Nearest(Name(), SumAbs(x, n) / static_cast<double>(n));
 }
 
 Message ScaledSign::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
@@ -41,7 +37,8 @@ Message ScaledSign::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rn
     for (int64_t j = 0; j < n; j += 64) {
       const int m = static_cast<int>(std::min<int64_t>(64, n - j));
       uint64_t word = 0;
-      for (int k = 0; k < m; ++k) word |= static_cast<uint64_t>(xb[j + k] < 0) << k;
+      // The sign bit of the double (so -0.0 counts as negative; its block scale decides the value).
+      for (int k = 0; k < m; ++k) word |= (std::bit_cast<uint64_t>(xb[j + k]) >> 63) << k;
       w.Put(word, m);
     }
   }
@@ -60,7 +57,8 @@ void ScaledSign::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out)
     for (int64_t j = 0; j < n; j += 64) {
       const int m = static_cast<int>(std::min<int64_t>(64, n - j));
       const uint64_t word = r.Get(m);
-      for (int k = 0; k < m; ++k) o[j + k] = (word >> k) & 1 ? -sigma : sigma;
+      const double value[2] = {sigma, -sigma};  // branch-free lookup
+      for (int k = 0; k < m; ++k) o[j + k] = value[(word >> k) & 1];
     }
   }
   r.ExpectEnd();
