@@ -48,7 +48,7 @@ Message Dithered::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) c
     Rng local = rng;
     for (int64_t j = 0; j < d; ++j) {
       const double a = std::min(std::abs(x[j]) * scale, s);
-      const int32_t m = static_cast<int32_t>(std::floor(a + local.Uniform()));
+      const int32_t m = static_cast<int32_t>(a + local.Uniform());  // truncation = floor here
       z[j] = x[j] < 0 ? -m : m;
     }
     rng = local;

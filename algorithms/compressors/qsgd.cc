@@ -61,8 +61,8 @@ Message Qsgd::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const
     Rng local = rng;  // stays in registers (stores to level may alias the state)
     auto draw = [&](double vj) {
       const double a = std::min(std::abs(vj) * scale, s);
-      const double fl = std::floor(a);
-      return static_cast<int64_t>(fl) + static_cast<int64_t>(local.Uniform() < a - fl);
+      const int64_t fl = static_cast<int64_t>(a);  // floor for a >= 0, without a libm call
+      return fl + static_cast<int64_t>(local.Uniform() < a - static_cast<double>(fl));
     };
     if (!elias_) {
       // Fields of 1 + level_bits bits, packed into 64-bit words before writing.
@@ -112,11 +112,24 @@ void Qsgd::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const
     double* o = out.data() + begin;
     const double unit = static_cast<double>(ReadScale(r)) / static_cast<double>(levels_);
     if (!elias_) {
-      for (int64_t j = 0; j < n; ++j) {
-        const uint64_t field = r.Get(1 + level_bits);
-        const int64_t mag = static_cast<int64_t>(field >> 1);
-        if (mag > levels_) throw DecodeError(fmt::format("corrupted message: level {}", mag));
-        o[j] = (field & 1 ? -unit : unit) * static_cast<double>(mag);
+      // Several fields per read; the stream is the same as one field after another.
+      const int field = 1 + level_bits;
+      const int per_word = 64 / field;
+      const uint64_t mask = (uint64_t{1} << field) - 1;
+      uint64_t max_mag = 0;
+      const double signed_units[2] = {unit, -unit};  // branch-free sign
+      for (int64_t j = 0; j < n; j += per_word) {
+        const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
+        const uint64_t word = r.Get(m * field);
+        for (int k = 0; k < m; ++k) {
+          const uint64_t f = (word >> (k * field)) & mask;
+          const uint64_t mag = f >> 1;
+          max_mag = std::max(max_mag, mag);
+          o[j + k] = signed_units[f & 1] * static_cast<double>(mag);
+        }
+      }
+      if (max_mag > static_cast<uint64_t>(levels_)) {
+        throw DecodeError(fmt::format("corrupted message: level {} > {}", max_mag, levels_));
       }
       continue;
     }

@@ -53,6 +53,34 @@ TEST(TopKTest, KeepsTheLargestMagnitudesLikeAFullSort) {
   }
 }
 
+// Reference by full stable sort (ties: lower index first).
+std::vector<uint32_t> SortedTopK(const Eigen::VectorXd& x, int64_t k) {
+  std::vector<uint32_t> order(static_cast<size_t>(x.size()));
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return std::abs(x[a]) > std::abs(x[b]); });
+  order.resize(static_cast<size_t>(k));
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+TEST(TopKTest, SampledThresholdPathSelectsExactlyTheTopK) {
+  const int64_t d = 300000, k = 3000;
+  const TopK c(TopKCfg(k, 0.01, "fixed"));
+  const int64_t stride = d / (1 << 16);
+  Eigen::VectorXd gaussian = Gaussian(d, 9);
+  Eigen::VectorXd ties(d), skewed(d);
+  for (int64_t i = 0; i < d; ++i) {
+    ties[i] = (i % 7 == 0) ? 5.0 : gaussian[i] * 0.1;  // many exact ties at the threshold
+    // Sampled positions hold the largest values: the estimated threshold keeps fewer than k
+    // candidates and the selection falls back to all of x.
+    skewed[i] = (i % stride == 0) ? 1.0 + static_cast<double>(i) / d : 1e-3 * gaussian[i];
+  }
+  for (const Eigen::VectorXd* x : {&gaussian, &ties, &skewed}) {
+    EXPECT_EQ(c.Select(*x), SortedTopK(*x, k));
+  }
+}
+
 TEST(TopKTest, TiesGoToTheLowerIndex) {
   Eigen::VectorXd x(6);
   x << 1.0, -2.0, 2.0, 0.5, -2.0, 2.0;

@@ -1,8 +1,8 @@
 #include "algorithms/compressors/top_k.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
-#include <numeric>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
@@ -26,19 +26,55 @@ TopK::TopK(const TopKConfig& config) : config_(config), golomb_(config.index_cod
 
 int64_t TopK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
 
+namespace {
+
+// The k-th largest of `mags` (reorders it). REQUIRES: 1 <= k <= mags.size().
+double KthLargest(std::vector<double>& mags, int64_t k) {
+  std::nth_element(mags.begin(), mags.begin() + (k - 1), mags.end(), std::greater<double>());
+  return mags[static_cast<size_t>(k - 1)];
+}
+
+}  // namespace
+
 std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const int64_t d = x.size();
   const int64_t k = KFor(d);
-  std::vector<uint32_t> idx(static_cast<size_t>(d));
-  std::iota(idx.begin(), idx.end(), 0u);
-  if (k < d) {
-    const double* p = x.data();
-    std::nth_element(idx.begin(), idx.begin() + k, idx.end(), [p](uint32_t a, uint32_t b) {
-      const double fa = std::abs(p[a]), fb = std::abs(p[b]);
-      return fa > fb || (fa == fb && a < b);
-    });
-    idx.resize(static_cast<size_t>(k));
-    std::sort(idx.begin(), idx.end());
+  const double* p = x.data();
+  // Candidates in increasing index order: all of x, or (for small k / large d) the entries at or
+  // above a threshold estimated from a strided sample, when that provably holds the top k.
+  std::vector<uint32_t> cand;
+  constexpr int64_t kSample = 1 << 16;
+  if (d > 4 * kSample && 8 * k < d) {
+    const int64_t stride = d / kSample;
+    std::vector<double> sample;
+    sample.reserve(static_cast<size_t>(kSample + 1));
+    for (int64_t i = 0; i < d; i += stride) sample.push_back(std::abs(p[i]));
+    const int64_t rank = std::min<int64_t>(
+        static_cast<int64_t>(sample.size()),
+        2 * k * static_cast<int64_t>(sample.size()) / d + 32);  // aim at about 2k candidates
+    const double guess = KthLargest(sample, rank);
+    for (int64_t i = 0; i < d; ++i) {
+      if (std::abs(p[i]) >= guess) cand.push_back(static_cast<uint32_t>(i));
+    }
+    // Every entry outside cand is below guess <= every candidate: enough candidates suffice.
+    if (static_cast<int64_t>(cand.size()) < k) cand.clear();
+  }
+  if (cand.empty()) {
+    cand.resize(static_cast<size_t>(d));
+    for (int64_t i = 0; i < d; ++i) cand[i] = static_cast<uint32_t>(i);
+  }
+  if (static_cast<int64_t>(cand.size()) == k) return cand;
+  // tau = the k-th largest magnitude; take every |x_i| > tau and the lowest-index ties at tau.
+  std::vector<double> mags(cand.size());
+  for (size_t j = 0; j < cand.size(); ++j) mags[j] = std::abs(p[cand[j]]);
+  const double tau = KthLargest(mags, k);
+  int64_t ties = k;
+  for (uint32_t i : cand) ties -= std::abs(p[i]) > tau;
+  std::vector<uint32_t> idx;
+  idx.reserve(static_cast<size_t>(k));
+  for (uint32_t i : cand) {
+    const double m = std::abs(p[i]);
+    if (m > tau || (m == tau && ties-- > 0)) idx.push_back(i);
   }
   return idx;
 }

@@ -2,7 +2,9 @@
 //
 // Biased, contractive: ||x - C(x)||^2 <= (1 - k/d) ||x||^2 (plus the fp32 rounding of kept values).
 // k = `k` when k > 0 (clamped to d), else max(1, round(fraction * d)). Selection is
-// std::nth_element over indices (O(d)), never a full sort. Deterministic; uses no randomness.
+// a threshold pass: a strided sample estimates a magnitude threshold that keeps about 2k
+// candidates, std::nth_element finds the k-th largest among them (O(d)), never a full sort.
+// Deterministic; uses no randomness.
 // Payload: the k indices in increasing order, then the k values as fp32:
 //   fixed   k ceil(log2 d) + 32k bits (exact)
 //   golomb  gaps between consecutive indices (first: the index) Golomb-coded with
