@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>

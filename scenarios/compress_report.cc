@@ -97,8 +97,8 @@ Eigen::VectorXd MakeCompressInput(const CompressOptions& options) {
       x[i] = rng.Uniform() < 0.1 ? rng.Normal() : 0.0;
     }
   } else {
-    throw UserError(fmt::format("--dist: expected gaussian, laplace or sparse, got \"{}\"",
-                                options.dist));
+    throw UserError(
+        fmt::format("--dist: expected gaussian, laplace or sparse, got \"{}\"", options.dist));
   }
   return x;
 }

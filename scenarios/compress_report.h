@@ -19,8 +19,8 @@ namespace commsim {
 
 struct CompressOptions {
   ComponentSpec compressor;
-  int64_t dim = 0;          // 0: the input file's length (generated inputs need dim >= 1)
-  std::string input_path;   // empty: generate from `dist`
+  int64_t dim = 0;                // 0: the input file's length (generated inputs need dim >= 1)
+  std::string input_path;         // empty: generate from `dist`
   std::string dist = "gaussian";  // gaussian | laplace | sparse (10% nonzero gaussian entries)
   uint64_t seed = 1;
 };

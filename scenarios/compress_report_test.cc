@@ -35,14 +35,17 @@ TEST(CompressReportTest, ParsesJsonObjectsAndBareNames) {
 }
 
 TEST(CompressReportTest, BadCompressorArgumentsNameThePointer) {
-  EXPECT_NE(ErrorOf([] { ParseCompressorArg(R"({"name": "top_kk"})"); })
-                .find(R"(--compressor: /name: unknown compressor "top_kk"; did you mean "top_k"?)"),
+  EXPECT_NE(ErrorOf([] {
+              ParseCompressorArg(R"({"name": "top_kk"})");
+            }).find(R"(--compressor: /name: unknown compressor "top_kk"; did you mean "top_k"?)"),
             std::string::npos);
-  EXPECT_NE(ErrorOf([] { ParseCompressorArg(R"({"name": "qsgd", "levels": 0})"); })
-                .find("--compressor: /levels:"),
+  EXPECT_NE(ErrorOf([] {
+              ParseCompressorArg(R"({"name": "qsgd", "levels": 0})");
+            }).find("--compressor: /levels:"),
             std::string::npos);
-  EXPECT_NE(ErrorOf([] { ParseCompressorArg(R"({"name": "identity", "precision": 48})"); })
-                .find("--compressor: /precision: must be 32 or 64, got 48"),
+  EXPECT_NE(ErrorOf([] {
+              ParseCompressorArg(R"({"name": "identity", "precision": 48})");
+            }).find("--compressor: /precision: must be 32 or 64, got 48"),
             std::string::npos);
 }
 

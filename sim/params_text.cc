@@ -71,8 +71,7 @@ class TextDescriber final : public ParamVisitor {
   }
 
  private:
-  void Add(std::string_view key, std::string value, std::string constraint,
-           std::string_view help) {
+  void Add(std::string_view key, std::string value, std::string constraint, std::string_view help) {
     rows_.push_back({std::string(key), std::move(value), std::move(constraint), std::string(help)});
   }
   std::vector<Row> rows_;

@@ -91,7 +91,8 @@ TEST(ArithmeticTest, TruncatedOrExtendedStreamIsADecodeError) {
   }
   Message longer = m;
   longer.payload_bits += 1;
-  if (longer.words.size() * 64 < static_cast<size_t>(longer.payload_bits)) longer.words.push_back(0);
+  if (longer.words.size() * 64 < static_cast<size_t>(longer.payload_bits))
+    longer.words.push_back(0);
   EXPECT_THROW(DecodeAll(longer, symbols.size(), 3), DecodeError);
 }
 

@@ -45,19 +45,20 @@ int64_t BitReader::CountZeros(int64_t limit) {
     throw DecodeError(
         fmt::format("corrupted message: run of more than {} zero bits before bit {}", limit, pos_));
   }
-  throw DecodeError(fmt::format("truncated message: stream ended inside a unary code at bit {}",
-                                pos_));
+  throw DecodeError(
+      fmt::format("truncated message: stream ended inside a unary code at bit {}", pos_));
 }
 
 void BitReader::ExpectEnd() const {
   if (pos_ != size_) {
-    throw DecodeError(fmt::format("corrupted message: decoding ended at bit {} of {}", pos_, size_));
+    throw DecodeError(
+        fmt::format("corrupted message: decoding ended at bit {} of {}", pos_, size_));
   }
 }
 
 void BitReader::ThrowTruncated(int64_t n) const {
-  throw DecodeError(fmt::format("truncated message: need {} bits at bit {}, only {} left", n, pos_,
-                                remaining()));
+  throw DecodeError(
+      fmt::format("truncated message: need {} bits at bit {}, only {} left", n, pos_, remaining()));
 }
 
 }  // namespace commsim

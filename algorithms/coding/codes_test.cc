@@ -109,7 +109,7 @@ TEST(GolombTest, LengthsMatchTheDefinition) {
   EXPECT_EQ(g5.Bits(4), 1 + 3);
   EXPECT_EQ(g5.Bits(5), 2 + 2);
   EXPECT_EQ(g5.Bits(12), 3 + 2);
-  EXPECT_EQ(GolombCode(1).Bits(9), 10);  // unary
+  EXPECT_EQ(GolombCode(1).Bits(9), 10);      // unary
   EXPECT_EQ(GolombCode(8).Bits(17), 3 + 3);  // Rice(3)
 }
 

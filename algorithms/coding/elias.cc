@@ -47,7 +47,8 @@ void PutEliasOmega(BitWriter& w, uint64_t x) {
 uint64_t GetEliasOmega(BitReader& r) {
   uint64_t n = 1;
   while (r.GetBit()) {
-    if (n > 63) throw DecodeError(fmt::format("corrupted message: Elias-omega group of {} bits", n));
+    if (n > 63)
+      throw DecodeError(fmt::format("corrupted message: Elias-omega group of {} bits", n));
     n = (uint64_t{1} << n) | r.Get(static_cast<int>(n));
   }
   return n;

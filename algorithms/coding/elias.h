@@ -3,7 +3,8 @@
 // With N = floor(log2 x):
 //   gamma: N zero bits, a one bit, then the N low bits of x            -> 2N + 1 bits
 //   delta: gamma(N + 1), then the N low bits of x                     -> N + 2*floor(log2(N+1)) + 1
-//   omega: the recursive groups x_k = x, x_{i-1} = floor(log2 x_i) down to 1; each group as a one bit
+//   omega: the recursive groups x_k = x, x_{i-1} = floor(log2 x_i) down to 1; each group as a one
+//   bit
 //          followed by its bits below the leading one; then a zero bit -> sum of group lengths + 1
 // Bit lengths equal the textbook codes (the bit order inside a field follows BitWriter's
 // least-significant-first packing). Decoders throw DecodeError on truncation and on codes whose

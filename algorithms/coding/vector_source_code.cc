@@ -142,7 +142,8 @@ void GetVectorSourceCode(BitReader& r, std::span<int32_t> z) {
         }
       }
     } else {
-      const GolombCode code(GolombParameterFor(static_cast<double>(s.count) / static_cast<double>(free)));
+      const GolombCode code(
+          GolombParameterFor(static_cast<double>(s.count) / static_cast<double>(free)));
       size_t t = 0;
       int64_t rank = -1;
       for (int64_t j = 0; j < s.count; ++j) {

@@ -32,7 +32,8 @@ std::vector<int32_t> Draw(size_t d, double p0, int max_level, uint64_t seed) {
     if (rng.Uniform() < p0) {
       v = 0;
     } else {
-      const int32_t level = 1 + static_cast<int32_t>(rng.UniformInt(static_cast<uint64_t>(max_level)));
+      const int32_t level =
+          1 + static_cast<int32_t>(rng.UniformInt(static_cast<uint64_t>(max_level)));
       v = rng.Uniform() < 0.5 ? -level : level;
     }
   }

@@ -120,7 +120,8 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
         for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
         w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
         for (int64_t j = 0; j < n; ++j) {
-          if (s[j] != 0) w.Put((s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1), 1 + index_bits);
+          if (s[j] != 0)
+            w.Put((s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1), 1 + index_bits);
         }
         break;
       }
@@ -258,7 +259,8 @@ Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) c
     }
     case Coding::kSparse:
       e.payload_bits = head + sparse_bits;
-      e.bits_formula = "sum over nonzero blocks of 32 + ceil(log2(|B|+1)) + E[nnz_B]*(1 + ceil(log2 |B|))";
+      e.bits_formula =
+          "sum over nonzero blocks of 32 + ceil(log2(|B|+1)) + E[nnz_B]*(1 + ceil(log2 |B|))";
       break;
     case Coding::kEntropy:
       e.payload_bits = head + EntropyBits(hist.data(), 3);

@@ -85,7 +85,8 @@ TEST(BlockTernaryTest, SparseBitsFollowTheNonzeroCount) {
   for (int64_t begin = 0; begin < d; begin += b) {
     const int64_t n = std::min(b, d - begin);
     const int64_t nnz = (q.segment(begin, n).array() != 0.0).count();
-    bits += 32 + CeilLog2(static_cast<uint64_t>(n) + 1) + nnz * (1 + CeilLog2(static_cast<uint64_t>(n)));
+    bits += 32 + CeilLog2(static_cast<uint64_t>(n) + 1) +
+            nnz * (1 + CeilLog2(static_cast<uint64_t>(n)));
   }
   EXPECT_EQ(m.payload_bits, bits);
 }

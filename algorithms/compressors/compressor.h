@@ -12,8 +12,8 @@
 //     corrupted message throws DecodeError and never reads out of bounds.
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
-//     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding of
-//     values on the wire. Algorithms use it for theory defaults (e.g. DIANA alpha <= 1/(omega+1)).
+//     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
+//     of values on the wire. Algorithms use it for theory defaults (DIANA: alpha <= 1/(omega+1)).
 //   - Expected(x) gives closed forms for one input (expected payload bits, expected squared error,
 //     expected nonzeros), printed by `commsim compress` next to the measured values.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_COMPRESSOR_H_
@@ -39,8 +39,8 @@ struct Message {
 
 // Closed-form expectations of one compressor for one input x.
 struct Expectation {
-  double payload_bits = 0.0;  // E[payload bits], exact or approximate as bits_formula says
-  std::string bits_formula;   // e.g. "32*ceil(d/b) + 2d (exact)"
+  double payload_bits = 0.0;   // E[payload bits], exact or approximate as bits_formula says
+  std::string bits_formula;    // e.g. "32*ceil(d/b) + 2d (exact)"
   double squared_error = 0.0;  // E||Q(x) - x||^2 for this x (with the fp32 values on the wire)
   double nonzeros = 0.0;       // E[number of nonzero entries of Q(x)]
 };

@@ -143,7 +143,8 @@ TEST_P(ContractTest, ReportedBitsAreTheBitsWrittenAndDecodeConsumesExactlyThem) 
     // One extra (zero) bit must be rejected: the decoder checks where the stream ends.
     Message longer = m;
     longer.payload_bits += 1;
-    if (longer.payload_bits > 64 * static_cast<int64_t>(longer.words.size())) longer.words.push_back(0);
+    if (longer.payload_bits > 64 * static_cast<int64_t>(longer.words.size()))
+      longer.words.push_back(0);
     Eigen::VectorXd out(d);
     EXPECT_THROW(compressor_->Decode(longer, out), DecodeError) << "d = " << d;
   }
@@ -255,6 +256,7 @@ TEST_P(ContractTest, MonteCarloErrorMatchesTheClosedFormAndTheBound) {
   const double err_se = std::sqrt(std::max(err_sq / trials - err_mean * err_mean, 0.0) / trials);
   const Expectation expected = compressor_->Expected(x);
   EXPECT_NEAR(err_mean, expected.squared_error, 4 * err_se + 1e-9 * x.squaredNorm());
+  EXPECT_LE(err_mean, (compressor_->ErrorFactor(d) + 1e-6) * x.squaredNorm() + 4 * err_se);
   // ErrorFactor ignores the fp32 rounding of norms and values (relative 2^-23 at most).
   EXPECT_LE(expected.squared_error, (compressor_->ErrorFactor(d) + 1e-6) * x.squaredNorm());
   if (compressor_->unbiased()) {

@@ -123,8 +123,8 @@ Expectation Dithered::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const
   for (const auto& [v, c] : hist) counts.push_back(c);
   e.payload_bits = (config_.subtractive ? 96.0 : 32.0) +
                    EntropyBits(counts.data(), static_cast<int>(counts.size()));
-  e.bits_formula = config_.subtractive ? "96 + d*H(expected z) (approx.)"
-                                       : "32 + d*H(expected z) (approx.)";
+  e.bits_formula =
+      config_.subtractive ? "96 + d*H(expected z) (approx.)" : "32 + d*H(expected z) (approx.)";
   return e;
 }
 

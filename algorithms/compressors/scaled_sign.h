@@ -1,11 +1,12 @@
 // scaled_sign: per block, the block's mean magnitude times the sign of each element.
 //
 // Per block B (size `block`, the last may be shorter): sigma = ||x_B||_1 / |B| (scale "l1") or
-// ||x_B||_2 / sqrt(|B|) (scale "l2"), rounded to the nearest fp32; Q(x)_j = sigma * sign(x_j) with
-// sign(+0) = +1 (the sign
-// bit decides, so -0.0 maps to -sigma). Biased, deterministic. Payload: exactly 32 + |B| bits per block.
-// l1: ||Q(x) - x||^2 = ||x||^2 - sum_B ||x_B||_1^2 / |B| <= (1 - 1/b) ||x||^2 (contractive);
-// l2: ||Q(x) - x||^2 = 2 sum_B ||x_B||_2 (||x_B||_2 - ||x_B||_1 / sqrt|B|) <= 2 (1 - 1/sqrt b) ||x||^2.
+// ||x_B||_2 / sqrt(|B|) (scale "l2"), rounded to the nearest fp32; Q(x)_j = sigma * sign(x_j),
+// where the sign bit decides (+0 -> +sigma, -0 -> -sigma). Biased, deterministic.
+// Payload: exactly 32 + |B| bits per block.
+// l1: ||Q(x) - x||^2 = ||x||^2 - sum_B ||x_B||_1^2 / |B| <= (1 - 1/b) ||x||^2 (contractive).
+// l2: ||Q(x) - x||^2 = 2 sum_B ||x_B||_2 (||x_B||_2 - ||x_B||_1 / sqrt|B|)
+//                    <= 2 (1 - 1/sqrt b) ||x||^2.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_SCALED_SIGN_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_SCALED_SIGN_H_
 

@@ -17,7 +17,8 @@ void PutIndices(BitWriter& w, std::span<const uint32_t> idx, int64_t d, bool gol
     return;
   }
   if (idx.empty()) return;
-  const GolombCode code(GolombParameterFor(static_cast<double>(idx.size()) / static_cast<double>(d)));
+  const GolombCode code(
+      GolombParameterFor(static_cast<double>(idx.size()) / static_cast<double>(d)));
   int64_t prev = -1;
   for (uint32_t i : idx) {
     code.Put(w, static_cast<uint64_t>(i - prev - 1));

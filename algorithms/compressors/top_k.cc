@@ -1,8 +1,8 @@
 #include "algorithms/compressors/top_k.h"
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
@@ -19,7 +19,8 @@ constexpr std::string_view kIndexCodings[] = {"fixed", "golomb"};
 void TopKConfig::Describe(ParamVisitor& v) {
   v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
   v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
-  v.Text("index_coding", index_coding, kIndexCodings, "indices as fixed-width fields or golomb gaps");
+  v.Text("index_coding", index_coding, kIndexCodings,
+         "indices as fixed-width fields or golomb gaps");
 }
 
 TopK::TopK(const TopKConfig& config) : config_(config), golomb_(config.index_coding == "golomb") {}
@@ -125,7 +126,8 @@ Expectation TopK::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   }
   e.squared_error = std::max(e.squared_error, 0.0);
   e.payload_bits = 32.0 * static_cast<double>(k) + index_bits;
-  e.bits_formula = golomb_ ? "32k + golomb gaps (exact for this x)" : "32k + k*ceil(log2 d) (exact)";
+  e.bits_formula =
+      golomb_ ? "32k + golomb gaps (exact for this x)" : "32k + k*ceil(log2 d) (exact)";
   return e;
 }
 

@@ -21,8 +21,8 @@
 namespace commsim {
 
 struct TopKConfig final : ConfigBase<TopKConfig> {
-  int64_t k = 0;            // 0: use fraction
-  double fraction = 0.01;   // of d, used when k == 0
+  int64_t k = 0;                       // 0: use fraction
+  double fraction = 0.01;              // of d, used when k == 0
   std::string index_coding = "fixed";  // fixed | golomb
   void Describe(ParamVisitor& v) override;
 };

@@ -23,8 +23,8 @@ void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::Ve
   if (bad == 0) return;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!std::isfinite(p[i])) {
-      throw UserError(fmt::format("{}: input has a non-finite value ({}) at index {}", compressor,
-                                  p[i], i));
+      throw UserError(
+          fmt::format("{}: input has a non-finite value ({}) at index {}", compressor, p[i], i));
     }
   }
 }
@@ -45,8 +45,8 @@ void ThrowOutsideFp32(std::string_view compressor, double v) {
 float ReadScale(BitReader& r) {
   const float f = r.GetFloat();
   if (!(f >= 0.0f) || !std::isfinite(f)) {
-    throw DecodeError(fmt::format("corrupted message: invalid scale {} before bit {}", f,
-                                  r.position()));
+    throw DecodeError(
+        fmt::format("corrupted message: invalid scale {} before bit {}", f, r.position()));
   }
   return f;
 }

@@ -20,7 +20,8 @@ float Fp32Up(std::string_view compressor, double v);
 [[noreturn]] void ThrowOutsideFp32(std::string_view compressor, double v);
 inline float Fp32Nearest(std::string_view compressor, double v) {
   const float f = static_cast<float>(v);
-  if (!std::isfinite(f)) [[unlikely]] ThrowOutsideFp32(compressor, v);
+  if (!std::isfinite(f)) [[unlikely]]
+    ThrowOutsideFp32(compressor, v);
   return f;
 }
 
