@@ -1,12 +1,19 @@
 #include <fmt/format.h>
 
+#include <memory>
+#include <string_view>
+
 #include "algorithms/registry.h"
 #include "app/commands.h"
+#include "models/compute_time.h"
+#include "models/registry.h"
 #include "sim/params_text.h"
+#include "sim/topology_registry.h"
 
 namespace commsim::app {
 namespace {
 
+// One section per registry: each entry's name and help, then its parameters with defaults.
 template <class R>
 void PrintSection(std::string_view title, const R& registry) {
   fmt::print("{}:\n", title);
@@ -17,11 +24,22 @@ void PrintSection(std::string_view title, const R& registry) {
   }
 }
 
+void PrintAll() {
+  PrintSection("topologies (built for n = workers on star kinds, n = nodes otherwise)",
+               TopologyRegistry());
+  PrintSection("compressors", CompressorRegistry());
+  PrintSection("models", ModelRegistry());
+  PrintSection("datasets", DatasetRegistry());
+  PrintSection("partitions", PartitionRegistry());
+  ComputeTimeConfig compute;
+  fmt::print("compute (scenario key \"compute\"):\n{}", DescribeParams(compute, "      "));
+}
+
 }  // namespace
 
 void AddListCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List the registered components and their parameters");
-  cmd->callback([] { PrintSection("compressors", CompressorRegistry()); });
+  cmd->callback([] { PrintAll(); });
 }
 
 }  // namespace commsim::app

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "algorithms/registry.h"
+#include "sim/topology_registry.h"
+#include "models/registry.h"
 
 namespace commsim {
 
@@ -22,6 +24,10 @@ const ComponentKinds& AllComponentKinds() {
   static const ComponentKinds kinds = [] {
     ComponentKinds k;
     k.Add(ComponentKinds::FromRegistry(std::string(kCompressorKind), CompressorRegistry()));
+    k.Add(ComponentKinds::FromRegistry(kTopologyKind, TopologyRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kModelKind), ModelRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kDatasetKind), DatasetRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kPartitionKind), PartitionRegistry()));
     return k;
   }();
   return kinds;

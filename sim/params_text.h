@@ -1,19 +1,23 @@
-// Plain-text description of a config's parameters (for `commsim list` and help output).
+// Plain-text description of a config's parameters, for `commsim list` and help output.
 //
-// DescribeParams walks Config::Describe and prints one line per parameter:
-//   "  key   type = default   range/choices   help"
-// The config is only read (Describe takes a non-const reference because the same walk also
-// writes when reading JSON).
+// DescribeParams walks Describe() and returns one line per field:
+//   "  <key>  <type>  default <value>  <range>  <help>"
+// e.g. "  bandwidth  real bit/s  default 1e+09  > 0  bandwidth of every link, each direction".
+// Columns are aligned within one config. The config is only read (Describe takes it non-const).
 #ifndef COMMSIM_SIM_PARAMS_TEXT_H_
 #define COMMSIM_SIM_PARAMS_TEXT_H_
 
 #include <string>
+#include <string_view>
 
 #include "sim/params.h"
 
 namespace commsim {
 
-// One line per parameter, each prefixed with `indent`; "" when the config has no parameters.
+// "bit/s", "s", "bits", "flop/s", or "" for Unit::kNone.
+std::string_view UnitSymbol(Unit unit);
+
+// One line per field, each ending in '\n'; "  (no parameters)\n" when there are none.
 std::string DescribeParams(Config& config, std::string_view indent = "  ");
 
 }  // namespace commsim
