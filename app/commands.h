@@ -14,6 +14,7 @@ void AddSweepCommand(CLI::App& app);   // sweep, sweep-point (app/cmd_sweep.cc)
 void AddPlotCommand(CLI::App& app);    // app/cmd_plot.cc
 void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
 void AddDataCommand(CLI::App& app);
+void AddCompressCommand(CLI::App& app);
 
 }  // namespace commsim::app
 

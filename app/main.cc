@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   commsim::app::AddPlotCommand(app);
   commsim::app::AddReportCommand(app);
   commsim::app::AddDataCommand(app);
+  commsim::app::AddCompressCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
