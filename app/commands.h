@@ -9,6 +9,8 @@
 namespace commsim::app {
 
 void AddListCommand(CLI::App& app);
+void AddNetCommand(CLI::App& app);
+void AddDataCommand(CLI::App& app);
 
 }  // namespace commsim::app
 

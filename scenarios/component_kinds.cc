@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "sim/topology_registry.h"
+#include "models/registry.h"
+
 namespace commsim {
 
 ComponentKinds& ComponentKinds::Add(ComponentKind kind) {
@@ -19,6 +22,10 @@ const ComponentKinds& AllComponentKinds() {
   // One line per kind: ComponentKinds::FromRegistry("<kind>", <Kind>Registry()).
   static const ComponentKinds kinds = [] {
     ComponentKinds k;
+    k.Add(ComponentKinds::FromRegistry(kTopologyKind, TopologyRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kModelKind), ModelRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kDatasetKind), DatasetRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kPartitionKind), PartitionRegistry()));
     return k;
   }();
   return kinds;
