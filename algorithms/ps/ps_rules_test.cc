@@ -60,14 +60,14 @@ class HeterogeneousQuadratic final : public Objective {
 constexpr int kWorkers = 4;
 constexpr int64_t kDim = 300;
 
-struct Run {
+struct Trajectory {
   std::vector<Eigen::VectorXd> models;  // Model() after each round
   double final_dist_sq = 0;
 };
 
 // One synchronous PS loop. `each_round` may inspect the rule after every round.
 template <class Check = std::nullptr_t>
-Run Step(PsRule& rule, const Objective& objective, int rounds, double step, Check each_round = {}) {
+Trajectory Step(PsRule& rule, const Objective& objective, int rounds, double step, Check each_round = {}) {
   Eigen::VectorXd x0 = Eigen::VectorXd::Zero(objective.dim());
   rule.Init(kWorkers, x0, objective);
   std::vector<Rng> encode, batch;
@@ -78,7 +78,7 @@ Run Step(PsRule& rule, const Objective& objective, int rounds, double step, Chec
   Rng server(7, kWorkers, "downlink");
   Eigen::VectorXd grad(objective.dim());
   std::vector<Message> uplinks(kWorkers);
-  Run run;
+  Trajectory run;
   for (int k = 0; k < rounds; ++k) {
     for (int w = 0; w < kWorkers; ++w) {
       objective.Gradient(w, rule.WorkerPoint(w), 0, batch[w], grad);
@@ -100,7 +100,7 @@ ComponentSpec Exact64() {
   return spec;
 }
 
-double MaxDeviation(const Run& a, const Run& b) {
+double MaxDeviation(const Trajectory& a, const Trajectory& b) {
   double worst = 0;
   for (size_t k = 0; k < a.models.size(); ++k) {
     worst = std::max(worst, (a.models[k] - b.models[k]).norm());
@@ -115,7 +115,7 @@ TEST(PsRulesTest, WithIdentityCompressionDoreDianaDoubleSqueezeFollowSgd) {
   sgd_config.uplink = Exact64();
   sgd_config.downlink = Exact64();
   SgdRule sgd(sgd_config);
-  const Run reference = Step(sgd, objective, 150, step);
+  const Trajectory reference = Step(sgd, objective, 150, step);
 
   DoreConfig dore_config;
   dore_config.uplink = Exact64();
