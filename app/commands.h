@@ -8,6 +8,7 @@
 
 namespace commsim::app {
 
+void AddRunCommand(CLI::App& app);
 void AddListCommand(CLI::App& app);
 void AddNetCommand(CLI::App& app);
 void AddSweepCommand(CLI::App& app);   // sweep, sweep-point (app/cmd_sweep.cc)

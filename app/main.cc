@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   CLI::App app{"commsim: discrete-event network simulator for communication-compressed learning"};
   app.set_version_flag("--version", "commsim " COMMSIM_VERSION);
   app.require_subcommand(0, 1);
+  commsim::app::AddRunCommand(app);
   commsim::app::AddListCommand(app);
   commsim::app::AddNetCommand(app);
   commsim::app::AddPlotCommand(app);
