@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   commsim::app::AddRunCommand(app);
   commsim::app::AddListCommand(app);
   commsim::app::AddNetCommand(app);
+  commsim::app::AddSweepCommand(app);
   commsim::app::AddPlotCommand(app);
   commsim::app::AddReportCommand(app);
   commsim::app::AddDataCommand(app);

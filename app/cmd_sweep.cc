@@ -1,0 +1,107 @@
+// `commsim sweep FILE` and `commsim sweep-point FILE --point K --out DIR`.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "analysis/plot.h"
+#include "analysis/progress.h"
+#include "analysis/report.h"
+#include "app/commands.h"
+#include "scenarios/sweep.h"
+#include "scenarios/sweep_point.h"
+#include "scenarios/sweep_runner.h"
+
+namespace commsim::app {
+namespace {
+
+struct SweepArgs {
+  std::string file;
+  std::string out;
+  int jobs = 0;
+  bool keep_runs = false;
+  bool restart = false;
+  bool no_plots = false;
+  bool quiet = false;
+  size_t point = 0;
+};
+
+std::string DefaultOut(const Sweep &sweep) {
+  return (std::filesystem::path("results") / sweep.name).string();
+}
+
+void RunSweepCommand(const SweepArgs &args) {
+  const Sweep sweep = LoadSweep(args.file);
+  const std::string out = args.out.empty() ? DefaultOut(sweep) : args.out;
+  ValidateSweepPoints(sweep);
+  Progress progress("sweep", "points", stderr, Progress::ModeFor(stderr, args.quiet),
+                    Progress::SteadyClock(), /*line_interval_s=*/10.0, /*tick_s=*/1.0);
+  SweepOptions options;
+  options.jobs = args.jobs;
+  options.keep_runs = args.keep_runs;
+  options.restart = args.restart;
+  options.progress = &progress;
+  const auto start = std::chrono::steady_clock::now();
+  const SweepStats stats =
+      RunSweep(sweep, out, options, ScenarioPointRunner(sweep));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  fmt::print("sweep: {} points ({} run now, {} from an earlier run) in {} -> "
+             "{}/sweep.csv\n",
+             stats.points, stats.ran, stats.skipped, FormatDuration(seconds),
+             out);
+  if (!args.no_plots && PlotSweepFolder(out))
+    fmt::print("plots: {}/plots\n", out);
+  fmt::print("report: {}\n", WriteReport(out));
+}
+
+} // namespace
+
+void AddSweepCommand(CLI::App &app) {
+  auto args = std::make_shared<SweepArgs>();
+  auto *cmd =
+      app.add_subcommand("sweep", "Run a sweep file: every point x algorithm; "
+                                  "resumable, parallel over points");
+  cmd->add_option("FILE", args->file, "sweep file (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out,
+                  "output folder (default: results/<sweep name>)");
+  cmd->add_option("--jobs", args->jobs,
+                  "points run in parallel (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--keep-runs", args->keep_runs,
+                "also keep every point's run folder in runs/<K>/");
+  cmd->add_flag("--restart", args->restart,
+                "discard the results already in the output folder (needed "
+                "after editing the sweep)");
+  cmd->add_flag("--no-plots", args->no_plots, "do not render plots at the end");
+  cmd->add_flag("--quiet", args->quiet, "no progress output");
+  cmd->callback([args] { RunSweepCommand(*args); });
+
+  auto *point = app.add_subcommand("sweep-point",
+                                   "Run one point of a sweep into a sweep "
+                                   "folder (to spread points over machines)");
+  point->add_option("FILE", args->file, "sweep file (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  point
+      ->add_option("--point", args->point,
+                   "point index (0-based, as in sweep.csv)")
+      ->required();
+  point->add_option("--out", args->out, "sweep output folder")->required();
+  point->add_flag("--keep-runs", args->keep_runs,
+                  "also write the point's run folder runs/<K>/");
+  point->callback([args] {
+    const Sweep sweep = LoadSweep(args->file);
+    PrepareSweepFolder(sweep, args->out, /*restart=*/false);
+    RunSweepPoint(sweep, args->point, args->out, args->keep_runs,
+                  ScenarioPointRunner(sweep));
+    fmt::print("point {} -> {}\n", args->point,
+               PointFile(args->out, args->point));
+  });
+}
+
+} // namespace commsim::app

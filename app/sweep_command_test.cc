@@ -1,0 +1,119 @@
+// `commsim sweep` through the built program: kill -9 mid-sweep, re-run, same sweep.csv.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kPoints = 12;
+
+// A small linear-regression scenario (inline base) swept over 12 bandwidths.
+constexpr const char* kSweep = R"({
+  "name": "tiny_bandwidth",
+  "base": {
+    "name": "tiny", "seed": 3, "workers": 4, "iterations": 300, "metrics_every": 10,
+    "model": {"name": "linear_regression"},
+    "data": {"name": "synthetic_regression", "samples": 400, "features": 300, "noise": 0.1},
+    "partition": {"name": "iid"},
+    "network": {"topology": {"name": "star", "worker_bandwidth": "1Gbps",
+                             "server_bandwidth": "1Gbps"}},
+    "compute": {"mode": "fixed", "seconds": "1ms"},
+    "step": {"size": 0.1},
+    "algorithms": [{"name": "sgd"}, {"name": "dore"}]
+  },
+  "combine": "zip",
+  "axes": [
+    {"name": "bandwidth", "pointer": "/network/topology/server_bandwidth",
+     "logspace": ["10Mbps", "10Gbps", 12]},
+    {"pointer": "/network/topology/worker_bandwidth", "logspace": ["10Mbps", "10Gbps", 12]}
+  ]
+})";
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+pid_t Spawn(const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(COMMSIM_BINARY));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    ::execv(COMMSIM_BINARY, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int Wait(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+size_t StoredPoints(const fs::path& dir) {
+  size_t n = 0;
+  std::error_code ec;
+  for (int k = 0; k < kPoints; ++k) n += fs::exists(dir / "points" / fmt::format("{}.csv", k), ec);
+  return n;
+}
+
+TEST(SweepCommandTest, KillNineThenRerunGivesTheUninterruptedSweepCsv) {
+  const fs::path root = fs::temp_directory_path() / fmt::format("sweep_command_test_{}", ::getpid());
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const std::string file = (root / "tiny_sweep.json").string();
+  std::ofstream(file) << kSweep;
+  const fs::path killed = root / "killed";
+  const fs::path clean = root / "clean";
+  const std::vector<std::string> common = {"--jobs", "1", "--no-plots", "--quiet"};
+  auto args = [&](const fs::path& out) {
+    std::vector<std::string> a = {"sweep", file, "--out", out.string()};
+    a.insert(a.end(), common.begin(), common.end());
+    return a;
+  };
+
+  const pid_t victim = Spawn(args(killed));
+  for (int i = 0; i < 4000 && StoredPoints(killed) < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ::kill(victim, SIGKILL);
+  EXPECT_EQ(Wait(victim), -SIGKILL);
+  const size_t stored = StoredPoints(killed);
+  EXPECT_GE(stored, 2u);
+  EXPECT_LT(stored, static_cast<size_t>(kPoints)) << "the sweep ended before the kill";
+  EXPECT_FALSE(fs::exists(killed / "sweep.csv"));
+
+  EXPECT_EQ(Wait(Spawn(args(killed))), 0);
+  EXPECT_EQ(Wait(Spawn(args(clean))), 0);
+  const std::string resumed = Read(killed / "sweep.csv");
+  EXPECT_EQ(std::count(resumed.begin(), resumed.end(), '\n'), 1 + 2 * kPoints);
+  EXPECT_EQ(resumed, Read(clean / "sweep.csv"));
+
+  // Editing the sweep is refused for the same folder without --restart.
+  std::ofstream(file) << std::string(kSweep).replace(std::string(kSweep).find("\"seed\": 3"), 9,
+                                                     "\"seed\": 4");
+  EXPECT_EQ(Wait(Spawn(args(killed))), 1);
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace commsim
