@@ -5,28 +5,16 @@
 #include <cmath>
 #include <numbers>
 
+#include "algorithms/decentralized/test_support.h"
 #include "sim/error.h"
 #include "sim/rng.h"
 
 namespace commsim {
 namespace {
 
-std::vector<std::vector<int>> Ring(int n) {
-  std::vector<std::vector<int>> nb(n);
-  for (int i = 0; i < n; ++i) nb[i] = {(i + n - 1) % n, (i + 1) % n};
-  return nb;
-}
-
-std::vector<std::vector<int>> Torus(int rows, int cols) {
-  std::vector<std::vector<int>> nb(rows * cols);
-  for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) {
-      nb[r * cols + c] = {((r + rows - 1) % rows) * cols + c, ((r + 1) % rows) * cols + c,
-                          r * cols + (c + cols - 1) % cols, r * cols + (c + 1) % cols};
-    }
-  }
-  return nb;
-}
+using testing::RandomNeighbours;
+std::vector<std::vector<int>> Ring(int n) { return testing::RingNeighbours(n); }
+std::vector<std::vector<int>> Torus(int r, int c) { return testing::TorusNeighbours(r, c); }
 
 std::vector<std::vector<int>> Complete(int n) {
   std::vector<std::vector<int>> nb(n);
@@ -79,19 +67,7 @@ TEST(MixingTest, AutoEqualsTheRegularWeightsOnRegularGraphs) {
 }
 
 TEST(MixingTest, MetropolisOnARandomGraphIsDoublyStochastic) {
-  Rng rng(42);
-  const int n = 30;
-  std::vector<std::vector<int>> nb(n);
-  auto link = [&](int i, int j) {
-    nb[i].push_back(j);
-    nb[j].push_back(i);
-  };
-  for (int i = 0; i + 1 < n; ++i) link(i, i + 1);  // a path keeps it connected
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 2; j < n; ++j) {
-      if (rng.Bernoulli(0.15)) link(i, j);
-    }
-  }
+  const std::vector<std::vector<int>> nb = RandomNeighbours(30, 0.15, 42);
   for (std::string_view kind : {"metropolis", "max_degree"}) {
     const MixingMatrix w = BuildMixing(kind, nb);
     const Eigen::MatrixXd d = w.Dense();
