@@ -43,6 +43,19 @@ class Registry {
     return *this;
   }
 
+  // The same, with registry-specific defaults applied to the fresh config (e.g. `qsgd` is `sgd`
+  // with another default uplink compressor).
+  template <class Impl, class Cfg>
+  Registry& Add(std::string name, std::string help, void (*set_defaults)(Cfg&)) {
+    Add<Impl, Cfg>(std::move(name), std::move(help));
+    entries_.back().make_config = [set_defaults] {
+      auto config = std::make_unique<Cfg>();
+      set_defaults(*config);
+      return std::unique_ptr<Config>(std::move(config));
+    };
+    return *this;
+  }
+
   const Entry* Find(std::string_view name) const {
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const Entry& e) { return e.name == name; });
