@@ -16,6 +16,8 @@ void ChocoConfig::Describe(ParamVisitor& v) {
   v.Component("compressor", compressor, "Q applied to x_half - x-hat (any compressor)");
   v.Real("gamma_c", gamma_c, Range::OpenClosed(0, 1),
          "consensus step size (tune with `commsim tune-consensus`)");
+  v.Text("rescale", rescale, ChocoRescaleChoices(),
+         "auto: divide an unbiased Q by tau = 1 + omega (CHOCO's contraction); none: use Q as is");
   common.Describe(v);
   v.Real("mu", common.mu, Range::NonNegative(),
          "l1 weight of the proximal step, added to the model's own l1 (0 = the model's only)");
@@ -29,10 +31,13 @@ void SetMalcomDefaults(ChocoConfig& config) {
 void ChocoAlgorithm::Run(const RunSetup& setup, std::vector<IterationRecord>* records,
                          RunSummary* summary) const {
   const double gamma_c = config_.gamma_c;
+  const std::string rescale = config_.rescale;
   RunDecentralized(
       setup, config_.algorithm, config_.common, config_.compressor,
-      [gamma_c](const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0) {
-        return std::make_unique<ChocoRule>(context, gamma_c, x0);
+      [gamma_c, &rescale](const NodeRuleContext& context,
+                          const Eigen::Ref<const Eigen::VectorXd>& x0) {
+        const double tau = ChocoScale(rescale, *context.compressor, context.dim);
+        return std::make_unique<ChocoRule>(context, gamma_c, x0, tau);
       },
       records, summary);
 }

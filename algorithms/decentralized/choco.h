@@ -23,6 +23,7 @@ struct ChocoConfig final : ConfigBase<ChocoConfig> {
   ChocoConfig();
   ComponentSpec compressor;  // default: qsgd, 15 levels (4 bits), fixed coding
   double gamma_c = 0.3;
+  std::string rescale = "auto";
   DecentralizedOptions common;
   // The registry name this config runs as ("choco" or "malcom"); set by the registry's defaults,
   // not a parameter.

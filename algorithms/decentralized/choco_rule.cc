@@ -1,13 +1,27 @@
 #include "algorithms/decentralized/choco_rule.h"
 
+#include <array>
+
 #include "models/objective.h"
 #include "sim/check.h"
 
 namespace commsim {
 
+namespace {
+constexpr std::array<std::string_view, 2> kRescale = {"auto", "none"};
+}  // namespace
+
+std::span<const std::string_view> ChocoRescaleChoices() { return kRescale; }
+
+double ChocoScale(std::string_view rescale, const Compressor& q, int64_t dim) {
+  COMMSIM_CHECK(rescale == "auto" || rescale == "none", "unknown rescale {}", rescale);
+  return rescale == "auto" && q.unbiased() ? 1.0 + q.ErrorFactor(dim) : 1.0;
+}
+
 ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
-                     const Eigen::Ref<const Eigen::VectorXd>& x0)
-    : context_(context), gamma_c_(gamma_c), scratch_(context.dim) {
+                     const Eigen::Ref<const Eigen::VectorXd>& x0, double tau)
+    : context_(context), gamma_c_(gamma_c), inv_tau_(1.0 / tau), scratch_(context.dim) {
+  COMMSIM_CHECK(tau >= 1.0, "tau {} < 1", tau);
   COMMSIM_CHECK(context.mixing != nullptr && context.compressor != nullptr, "incomplete context");
   COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);
   COMMSIM_CHECK(x0.size() == context.dim, "x0 has {} entries, dim is {}", x0.size(), context.dim);
@@ -34,12 +48,14 @@ const Message& ChocoRule::Step(int node, int64_t t) {
   scratch_.noalias() = s.x_half - s.x_hat;
   s.outbox = context_.compressor->Encode(scratch_, s.compress_rng);
   context_.compressor->Decode(s.outbox, scratch_);
+  if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
   s.x_hat += scratch_;
   return s.outbox;
 }
 
 void ChocoRule::Deliver(int node, int slot, const Message& message) {
   context_.compressor->Decode(message, scratch_);
+  if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
   nodes_[node].replicas[slot] += scratch_;
 }
 

@@ -21,6 +21,8 @@ class ExactCompressor final : public Compressor {
  public:
   std::string_view Name() const override { return "exact64"; }
   bool unbiased() const override { return true; }
+  double ErrorFactor(int64_t) const override { return 0.0; }
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&) const override {
     Message m;
     for (Eigen::Index j = 0; j < x.size(); ++j) m.words.push_back(std::bit_cast<uint64_t>(x[j]));
@@ -39,6 +41,8 @@ class TopKCompressor final : public Compressor {
   explicit TopKCompressor(int k) : k_(k) {}
   std::string_view Name() const override { return "top_k_test"; }
   bool unbiased() const override { return false; }
+  double ErrorFactor(int64_t dim) const override { return 1.0 - std::min<double>(k_, dim) / dim; }
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&) const override {
     std::vector<int> idx(x.size());
     std::iota(idx.begin(), idx.end(), 0);
@@ -71,6 +75,8 @@ class RandomHalfCompressor final : public Compressor {
  public:
   std::string_view Name() const override { return "random_half_test"; }
   bool unbiased() const override { return true; }
+  double ErrorFactor(int64_t) const override { return 1.0; }  // E||Q(x) - x||^2 = ||x||^2
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override {
     Message m;
     for (Eigen::Index j = 0; j < x.size(); ++j) {

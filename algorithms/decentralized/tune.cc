@@ -40,9 +40,10 @@ ConsensusTuning TuneConsensus(const MixingMatrix& mixing, const Compressor& comp
 
   NodeRuleContext ctx{.mixing = &mixing, .compressor = &compressor, .dim = options.dim,
                       .seed = options.seed};
+  const double tau = ChocoScale(options.rescale, compressor, options.dim);
   for (double gamma_c : out.grid) {
     COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);
-    ChocoRule rule(ctx, gamma_c, Eigen::VectorXd::Zero(options.dim));
+    ChocoRule rule(ctx, gamma_c, Eigen::VectorXd::Zero(options.dim), tau);
     for (int i = 0; i < n; ++i) rule.SetX(i, start[i]);
     const double spread0 = Spread(rule, mean);
     std::vector<double> curve = {1.0};

@@ -1,6 +1,7 @@
 // TuneConsensus: the CHOCO-SGD recipe for the consensus step gamma_c — run CHOCO-gossip (no
 // gradients) from random vectors for a few hundred rounds at each gamma_c of a grid and keep the one
-// with the lowest final consensus error.
+// with the lowest final consensus error. The same rule as the `choco`/`malcom` algorithms (with
+// options.rescale applied to the compressor), without gradients.
 //
 // Contract: deterministic given options.seed (node i starts from N(0, I) drawn from
 // DeriveSeed(seed, i, "tune")); the error after round r is
@@ -10,6 +11,7 @@
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_TUNE_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "algorithms/compressors/compressor.h"
@@ -22,6 +24,7 @@ struct TuneOptions {
   int64_t rounds = 300;
   std::vector<double> grid;  // empty: DefaultConsensusGrid()
   uint64_t seed = 1;
+  std::string rescale = "auto";  // see ChocoScale (choco_rule.h)
 };
 
 struct ConsensusTuning {
