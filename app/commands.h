@@ -9,6 +9,7 @@
 namespace commsim::app {
 
 void AddListCommand(CLI::App& app);
+void AddNetCommand(CLI::App& app);
 
 }  // namespace commsim::app
 

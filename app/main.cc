@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "commsim " COMMSIM_VERSION);
   app.require_subcommand(0, 1);
   commsim::app::AddListCommand(app);
+  commsim::app::AddNetCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/topology_registry.h"
+
 namespace commsim {
 
 ComponentKinds& ComponentKinds::Add(ComponentKind kind) {
@@ -19,6 +21,7 @@ const ComponentKinds& AllComponentKinds() {
   // One line per kind: ComponentKinds::FromRegistry("<kind>", <Kind>Registry()).
   static const ComponentKinds kinds = [] {
     ComponentKinds k;
+    k.Add(ComponentKinds::FromRegistry(kTopologyKind, TopologyRegistry()));
     return k;
   }();
   return kinds;

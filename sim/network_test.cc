@@ -1,0 +1,213 @@
+#include "sim/network.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "sim/rng.h"
+#include "sim/topology_graph.h"
+#include "sim/topology_star.h"
+
+namespace commsim {
+namespace {
+
+SimTime Sec(double s) { return SimTime::FromSeconds(s); }
+
+// A path h0 - h1 - ... - h(n-1) with equal links.
+Topology Line(int n, double bandwidth_bps, double latency_s) {
+  ExplicitConfig c;
+  for (int i = 0; i + 1 < n; ++i) c.edges.insert(c.edges.end(), {double(i), double(i + 1)});
+  c.links.bandwidth_bps = bandwidth_bps;
+  c.links.latency_s = latency_s;
+  return ExplicitBuilder(c).Build(n);
+}
+
+Topology Star(int n, double worker_bps, double worker_lat, double server_bps, double server_lat) {
+  StarConfig c;
+  c.workers.worker_bandwidth_bps = worker_bps;
+  c.workers.worker_latency_s = worker_lat;
+  c.server_bandwidth_bps = server_bps;
+  c.server_latency_s = server_lat;
+  return StarBuilder(c).Build(n);
+}
+
+TEST(NetworkTest, OneMessageOverOneLinkIsLatencyPlusTransmitExactly) {
+  for (double bps : {1e9, 3e9, 7.5e6}) {
+    for (int64_t mtu : {int64_t{0}, int64_t{8000}}) {
+      const Topology t = Line(2, bps, 25e-6);
+      Engine engine;
+      Network net(engine, t, NetworkOptions{mtu});
+      SimTime arrived;
+      net.Send(0, 1, 1'000'000, [&] { arrived = engine.Now(); });
+      engine.Run();
+      // 1e6 bits = 125 packets of 8000: the packet times add up to the message time when exact.
+      // Each packet's time is rounded up to 1 ps on its own.
+      const SimTime expected =
+          Sec(25e-6) + (mtu == 0 ? TransmitTime(1'000'000, bps) : TransmitTime(8000, bps) * 125);
+      EXPECT_EQ(arrived, expected) << bps << " " << mtu;
+      EXPECT_EQ(net.link_stats(0).bits, 1'000'000);
+      EXPECT_EQ(net.link_stats(0).messages, 1);
+      EXPECT_EQ(net.link_stats(1).bits, 0);
+      EXPECT_EQ(net.bits_sent_total(), 1'000'000);
+      EXPECT_EQ(engine.events_processed(), 1u);  // the train is booked at once
+    }
+  }
+}
+
+TEST(NetworkTest, TwoHopsPipelinePacketsButStoreAndForwardWholeMessages) {
+  const double bps = 1e9, lat = 5e-6;
+  const int64_t m = 1'000'000;
+  const Topology t = Line(3, bps, lat);
+  for (int64_t mtu : {int64_t{0}, int64_t{10'000}, int64_t{12'000}}) {
+    Engine engine;
+    Network net(engine, t, NetworkOptions{mtu});
+    SimTime arrived;
+    net.Send(0, 2, m, [&] { arrived = engine.Now(); });
+    engine.Run();
+    // Whole: 2 M/B + 2 lat. Packets: M/B + MTU/B + 2 lat, also when the last packet is short
+    // (1e6 = 83 * 12000 + 4000): it queues behind the full one before it.
+    const int64_t unit = mtu == 0 ? m : mtu;
+    EXPECT_EQ(arrived, Sec(m / bps + unit / bps + 2 * lat)) << mtu;
+    EXPECT_EQ(net.link_stats(2).bits, m);
+    EXPECT_EQ(net.link_stats(2).packets, mtu == 0 ? 1 : (m + mtu - 1) / mtu);
+  }
+}
+
+// n workers send M bits to the server at t = 0 through a switch whose server link has bandwidth B.
+TEST(NetworkTest, IncastOnStarClosedForm) {
+  const int n = 4;
+  const int64_t m = 1'200'000, mtu = 12'000;
+  const double b = 1e9, lw = 10e-6, ls = 3e-6;
+  const Topology t = Star(n, b, lw, b, ls);
+  for (int64_t unit : {int64_t{0}, mtu}) {
+    Engine engine;
+    Network net(engine, t, NetworkOptions{unit});
+    std::vector<SimTime> arrivals;
+    for (int w = 0; w < n; ++w) net.Send(w, n, m, [&] { arrivals.push_back(engine.Now()); });
+    engine.Run();
+    ASSERT_EQ(arrivals.size(), static_cast<size_t>(n));
+    // Store-and-forward pays one worker-link transmit time of the whole message; packets pay one
+    // packet's.
+    const double first_unit_s = (unit == 0 ? m : unit) / b;
+    EXPECT_EQ(arrivals.back(), Sec(n * m / b + lw + ls + first_unit_s)) << unit;
+    const LinkStats& server_in = net.link_stats(2 * n + 1);
+    EXPECT_EQ(server_in.bits, n * m);
+    EXPECT_EQ(server_in.messages, n);
+    EXPECT_EQ(server_in.busy_time, Sec(n * m / b));
+  }
+}
+
+// The server sends M bits to each of n workers: unicast serialises n copies on the server link,
+// multicast sends one copy to the switch, which replicates it.
+TEST(NetworkTest, DownlinkUnicastAndMulticastClosedForms) {
+  const int n = 5;
+  const int64_t m = 2'000'000, mtu = 10'000;
+  const double b = 1e9, lw = 4e-6, ls = 6e-6;
+  const Topology t = Star(n, b, lw, b, ls);
+  std::vector<int> workers;
+  for (int w = 0; w < n; ++w) workers.push_back(w);
+  for (int64_t unit : {int64_t{0}, mtu}) {
+    const double last_unit_s = (unit == 0 ? m : unit) / b;
+    {
+      Engine engine;
+      Network net(engine, t, NetworkOptions{unit});
+      SimTime last;
+      for (int w : workers) net.Send(n, w, m, [&] { last = std::max(last, engine.Now()); });
+      engine.Run();
+      EXPECT_EQ(last, Sec(n * m / b + ls + lw + last_unit_s)) << unit;
+      EXPECT_EQ(net.link_stats(2 * n).bits, n * m);
+    }
+    {
+      Engine engine;
+      Network net(engine, t, NetworkOptions{unit});
+      std::map<int, SimTime> got;
+      net.Multicast(n, workers, m, [&](int dst) { got[dst] = engine.Now(); });
+      engine.Run();
+      ASSERT_EQ(got.size(), static_cast<size_t>(n));
+      for (int w : workers) EXPECT_EQ(got[w], Sec(m / b + ls + lw + last_unit_s)) << unit;
+      EXPECT_EQ(net.link_stats(2 * n).bits, m);  // one copy on the server link
+      for (int w : workers) EXPECT_EQ(net.link_stats(2 * w + 1).bits, m);
+      EXPECT_EQ(net.bits_sent_total(), m);
+      EXPECT_EQ(net.link_bits_total(), (n + 1) * m);
+      EXPECT_EQ(net.messages_in_flight(), 0);
+    }
+  }
+}
+
+TEST(NetworkTest, ZeroBitsPayLatencyAndSelfSendsDeliverNow) {
+  const Topology t = Line(3, 1e9, 7e-6);
+  Engine engine;
+  Network net(engine, t, NetworkOptions{1000});
+  std::vector<std::pair<int, SimTime>> got;
+  net.Send(0, 2, 0, [&] { got.push_back({0, engine.Now()}); });
+  net.Send(1, 1, 5000, [&] { got.push_back({1, engine.Now()}); });
+  const int dsts[] = {0, 2};
+  net.Multicast(0, dsts, 0, [&](int dst) { got.push_back({10 + dst, engine.Now()}); });
+  engine.Run();
+  EXPECT_EQ(got,
+            (std::vector<std::pair<int, SimTime>>{
+                {1, SimTime::Zero()}, {10, SimTime::Zero()}, {0, Sec(14e-6)}, {12, Sec(14e-6)}}));
+  EXPECT_EQ(net.bits_sent_total(), 0);
+}
+
+TEST(NetworkTest, DeliveryHandlersMaySendAgain) {
+  const Topology t = Line(2, 1e6, 1e-3);
+  Engine engine;
+  Network net(engine, t);
+  int bounces = 0;
+  std::function<void(int)> bounce = [&](int at) {
+    if (++bounces == 6) return;
+    net.Send(at, 1 - at, 1000, [&, at] { bounce(1 - at); });
+  };
+  bounce(1);
+  engine.Run();
+  EXPECT_EQ(bounces, 6);
+  EXPECT_EQ(engine.Now(), Sec(5 * (1e-3 + 1e-3)));
+  EXPECT_EQ(net.link_stats(0).messages + net.link_stats(1).messages, 5);
+}
+
+// Random traffic with packets on a random graph: no link is ever booked beyond its capacity, and
+// the same calls give the same trace.
+TEST(NetworkTest, RandomTrafficNeverExceedsCapacityAndIsDeterministic) {
+  ErdosRenyiConfig c;
+  c.p = 0.25;
+  c.seed = 3;
+  const Topology t = ErdosRenyiBuilder(c).Build(12);
+  auto run = [&](std::vector<HopRecord>& trace) {
+    Engine engine;
+    Network net(engine, t, NetworkOptions{1500});
+    net.set_trace(&trace);
+    Rng rng(DeriveSeed(5, 0, "traffic"));
+    for (int i = 0; i < 300; ++i) {
+      const SimTime at = SimTime::FromNs(static_cast<int64_t>(rng.UniformInt(200'000)));
+      const int s = static_cast<int>(rng.UniformInt(12)), d = static_cast<int>(rng.UniformInt(12));
+      const int64_t bits = static_cast<int64_t>(rng.UniformInt(40'000));
+      engine.ScheduleAt(at, [&net, s, d, bits] { net.Send(s, d, bits, [] {}); });
+    }
+    engine.Run();
+    for (size_t l = 0; l < t.links().size(); ++l) {
+      const LinkStats& st = net.link_stats(static_cast<int>(l));
+      EXPECT_LE(st.busy_time, engine.Now());
+      EXPECT_GE(st.busy_time, TransmitTime(st.bits, t.links()[l].bandwidth_bps));
+    }
+    EXPECT_EQ(net.messages_in_flight(), 0);
+  };
+  std::vector<HopRecord> a, b;
+  run(a);
+  run(b);
+  ASSERT_GT(a.size(), 300u);
+  EXPECT_EQ(a, b);
+  std::stable_sort(a.begin(), a.end(), [](const HopRecord& x, const HopRecord& y) {
+    return x.link < y.link || (x.link == y.link && x.start < y.start);
+  });
+  for (size_t i = 1; i < a.size(); ++i) {
+    if (a[i].link == a[i - 1].link) {
+      EXPECT_GE(a[i].start, a[i - 1].end);  // one unit at a time
+    }
+  }
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,39 @@
+#include "sim/params_text.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+
+namespace commsim {
+namespace {
+
+struct Demo final : ConfigBase<Demo> {
+  int64_t rows = 0;
+  double bandwidth_bps = 1e9;
+  bool flag = true;
+  std::string mode = "fast";
+  std::vector<double> latencies_s = {1e-06, 0.5};
+  void Describe(ParamVisitor& v) override {
+    static constexpr std::array<std::string_view, 2> kModes = {"fast", "slow"};
+    v.Int("rows", rows, Range::NonNegative(), "grid rows");
+    v.Real("bandwidth", bandwidth_bps, Range::Positive(), "link rate", Unit::kBitsPerSecond);
+    v.Bool("flag", flag, "a switch");
+    v.Text("mode", mode, kModes, "how");
+    v.RealList("latencies", latencies_s, Range::NonNegative(), "per link", Unit::kSeconds);
+  }
+};
+
+TEST(ParamsTextTest, OneAlignedLinePerField) {
+  Demo demo;
+  EXPECT_EQ(DescribeParams(demo),
+            "  rows       integer         default 0             >= 0               grid rows\n"
+            "  bandwidth  real bit/s      default 1e+09         > 0                link rate\n"
+            "  flag       bool            default true                             a switch\n"
+            "  mode       text            default fast          one of fast, slow  how\n"
+            "  latencies  list of real s  default [1e-06, 0.5]  >= 0               per link\n");
+  EmptyConfig empty;
+  EXPECT_EQ(DescribeParams(empty, "    "), "    (no parameters)\n");
+}
+
+}  // namespace
+}  // namespace commsim

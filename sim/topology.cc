@@ -1,0 +1,169 @@
+#include "sim/topology.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "sim/check.h"
+#include "sim/error.h"
+#include "sim/time.h"
+
+namespace commsim {
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                    boost::property<boost::edge_weight_t, int64_t>>;
+constexpr int64_t kUnreached = std::numeric_limits<int64_t>::max();
+
+[[noreturn]] void Fail(const TopologyShape& s, const std::string& message) {
+  throw UserError(fmt::format("topology {}: {}", s.kind, message));
+}
+
+void CheckShape(const TopologyShape& s) {
+  if (s.num_hosts < 1) Fail(s, fmt::format("needs at least 1 host, got {}", s.num_hosts));
+  if (s.num_switches < 0) Fail(s, fmt::format("switches must be >= 0, got {}", s.num_switches));
+  const int nodes = s.num_hosts + s.num_switches;
+  if (s.server && (*s.server < 0 || *s.server >= s.num_hosts)) {
+    Fail(s, fmt::format("server must be a host in [0, {}), got {}", s.num_hosts, *s.server));
+  }
+  for (size_t k = 0; k < s.edges.size(); ++k) {
+    const Edge& e = s.edges[k];
+    for (int end : {e.a, e.b}) {
+      if (end < 0 || end >= nodes) {
+        Fail(s, fmt::format("edge {} ({}-{}): node {} is not in [0, {})", k, e.a, e.b, end, nodes));
+      }
+    }
+    if (e.a == e.b) Fail(s, fmt::format("edge {}: joins node {} to itself", k, e.a));
+    if (!(e.bandwidth_bps > 0) || !std::isfinite(e.bandwidth_bps)) {
+      Fail(s, fmt::format("edge {} ({}-{}): bandwidth must be > 0 bit/s, got {}", k, e.a, e.b,
+                          e.bandwidth_bps));
+    }
+    if (!(e.latency_s >= 0) || !std::isfinite(e.latency_s)) {
+      Fail(s, fmt::format("edge {} ({}-{}): latency must be >= 0 s, got {}", k, e.a, e.b,
+                          e.latency_s));
+    }
+  }
+  if (!s.neighbours.empty() && s.neighbours.size() != static_cast<size_t>(s.num_hosts)) {
+    Fail(s, "neighbour lists must be given for every host");
+  }
+  if (!s.node_names.empty() && s.node_names.size() != static_cast<size_t>(nodes)) {
+    Fail(s, "node names must be given for every node");
+  }
+}
+
+}  // namespace
+
+Topology Topology::Create(TopologyShape shape) {
+  CheckShape(shape);
+  Topology t;
+  t.kind_ = std::move(shape.kind);
+  t.num_hosts_ = shape.num_hosts;
+  t.num_nodes_ = shape.num_hosts + shape.num_switches;
+  t.server_ = shape.server;
+  t.links_.reserve(2 * shape.edges.size());
+  for (const Edge& e : shape.edges) {
+    t.links_.push_back(Link{e.a, e.b, e.bandwidth_bps, e.latency_s});
+    t.links_.push_back(Link{e.b, e.a, e.bandwidth_bps, e.latency_s});
+  }
+  if (shape.neighbours.empty()) {
+    t.neighbours_.assign(t.num_hosts_, {});
+    for (const Link& l : t.links_) {
+      if (l.from < t.num_hosts_ && l.to < t.num_hosts_) t.neighbours_[l.from].push_back(l.to);
+    }
+  } else {
+    t.neighbours_ = std::move(shape.neighbours);
+  }
+  for (std::vector<int>& list : t.neighbours_) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  t.node_names_ = std::move(shape.node_names);
+  if (t.node_names_.empty()) {
+    for (int v = 0; v < t.num_nodes_; ++v) {
+      t.node_names_.push_back(v < t.num_hosts_ ? fmt::format("h{}", v)
+                                               : fmt::format("s{}", v - t.num_hosts_));
+    }
+  }
+  t.ComputeRoutes();
+  return t;
+}
+
+const std::vector<int>& Topology::neighbours(int host) const {
+  COMMSIM_CHECK(host >= 0 && host < num_hosts_, "host {} out of range", host);
+  return neighbours_[host];
+}
+
+const std::string& Topology::node_name(int node) const {
+  COMMSIM_CHECK(node >= 0 && node < num_nodes_, "node {} out of range", node);
+  return node_names_[node];
+}
+
+std::span<const int> Topology::Route(int src_host, int dst_host) const {
+  COMMSIM_CHECK(src_host >= 0 && src_host < num_hosts_ && dst_host >= 0 && dst_host < num_hosts_,
+                "route {} -> {} outside hosts [0, {})", src_host, dst_host, num_hosts_);
+  const size_t pair = static_cast<size_t>(src_host) * num_hosts_ + dst_host;
+  return std::span<const int>(route_links_.data() + route_begin_[pair],
+                              route_links_.data() + route_begin_[pair + 1]);
+}
+
+// Integer weights make ties exact: latency in picoseconds scaled by num_nodes, plus one per hop,
+// so a path with fewer hops wins only among paths of equal latency.
+void Topology::ComputeRoutes() {
+  const int64_t scale = num_nodes_;
+  int64_t max_latency_ps = 0;
+  for (const Link& l : links_) {
+    max_latency_ps = std::max(max_latency_ps, SimTime::FromSeconds(l.latency_s).ps());
+  }
+  if (max_latency_ps > (int64_t{1} << 62) / scale / scale) {
+    throw UserError(
+        fmt::format("topology {}: link latencies up to {} s on {} nodes are too large "
+                    "to route",
+                    kind_, static_cast<double>(max_latency_ps) * 1e-12, num_nodes_));
+  }
+  std::vector<int64_t> weight(links_.size());
+  Graph g(num_nodes_);
+  for (size_t id = 0; id < links_.size(); ++id) {
+    weight[id] = SimTime::FromSeconds(links_[id].latency_s).ps() * scale + 1;
+    boost::add_edge(links_[id].from, links_[id].to, weight[id], g);
+  }
+  std::vector<int64_t> dist(num_nodes_);
+  std::vector<int> pred_link(num_nodes_);
+  std::vector<int> path;
+  route_begin_.assign(static_cast<size_t>(num_hosts_) * num_hosts_ + 1, 0);
+  route_links_.clear();
+  for (int src = 0; src < num_hosts_; ++src) {
+    boost::dijkstra_shortest_paths(
+        g, src,
+        boost::distance_map(
+            boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g)))
+            .distance_inf(kUnreached));
+    for (int v = 0; v < num_nodes_; ++v) {
+      if (dist[v] == kUnreached) {
+        throw UserError(fmt::format("topology {}: the graph is disconnected: {} cannot reach {}",
+                                    kind_, node_names_[src], node_names_[v]));
+      }
+    }
+    // Deterministic predecessor: the smallest node id on some shortest path, then smallest link.
+    std::fill(pred_link.begin(), pred_link.end(), -1);
+    for (size_t id = 0; id < links_.size(); ++id) {
+      const Link& l = links_[id];
+      if (l.to == src || dist[l.from] + weight[id] != dist[l.to]) continue;
+      int& best = pred_link[l.to];
+      if (best < 0 || l.from < links_[best].from) best = static_cast<int>(id);
+    }
+    for (int dst = 0; dst < num_hosts_; ++dst) {
+      path.clear();
+      for (int v = dst; v != src; v = links_[pred_link[v]].from) path.push_back(pred_link[v]);
+      route_links_.insert(route_links_.end(), path.rbegin(), path.rend());
+      route_begin_[static_cast<size_t>(src) * num_hosts_ + dst + 1] =
+          static_cast<int64_t>(route_links_.size());
+    }
+  }
+}
+
+}  // namespace commsim

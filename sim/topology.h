@@ -1,0 +1,96 @@
+// Topology: an immutable network graph of hosts and switches with precomputed routes.
+//
+// Contract:
+//   - Nodes 0..num_hosts()-1 are hosts (they run agents); nodes num_hosts()..num_nodes()-1 are
+//     switches (they only forward). server(), when set, is a host index.
+//   - Every undirected edge is full duplex: edge k becomes directional links 2k (a->b) and
+//     2k+1 (b->a), each with its own bandwidth_bps (> 0) and latency_s (>= 0).
+//   - Route(src, dst) is a shortest path by total latency; ties go to fewer hops, then to the
+//     smallest predecessor node id at each step (then the smallest link id). All routes from one
+//     source form a tree, so the union of routes to several destinations is a multicast tree.
+//     Routes between every pair of hosts are computed once, at construction.
+//   - neighbours(h): the hosts h talks to directly in decentralized algorithms, sorted. By default
+//     the hosts joined to h by one edge; a builder may set them (star: workers <-> server).
+//   - The graph must be connected; Create() throws UserError otherwise, or for bad values.
+#ifndef COMMSIM_SIM_TOPOLOGY_H_
+#define COMMSIM_SIM_TOPOLOGY_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace commsim {
+
+// One direction of a full-duplex edge.
+struct Link {
+  int from = 0;
+  int to = 0;
+  double bandwidth_bps = 0;
+  double latency_s = 0;
+};
+
+// A full-duplex edge between nodes a and b.
+struct Edge {
+  int a = 0;
+  int b = 0;
+  double bandwidth_bps = 0;
+  double latency_s = 0;
+};
+
+// Everything a builder decides; Topology::Create validates it and computes routes.
+struct TopologyShape {
+  std::string kind;  // registry name, for messages and output
+  int num_hosts = 0;
+  int num_switches = 0;
+  std::optional<int> server;
+  std::vector<Edge> edges;
+  // Empty = hosts joined by an edge. Otherwise one sorted list per host.
+  std::vector<std::vector<int>> neighbours;
+  // Empty = "h<i>" for hosts, "s<k>" for switches. Otherwise one name per node.
+  std::vector<std::string> node_names;
+};
+
+class Topology {
+ public:
+  // Throws UserError naming the edge and the field for a bad value, or for a disconnected graph.
+  static Topology Create(TopologyShape shape);
+
+  const std::string& kind() const { return kind_; }
+  int num_nodes() const { return num_nodes_; }
+  int num_hosts() const { return num_hosts_; }
+  std::optional<int> server() const { return server_; }
+  const std::vector<int>& neighbours(int host) const;
+  const std::vector<Link>& links() const { return links_; }
+  const std::string& node_name(int node) const;
+  // Link ids from src_host to dst_host, in order; empty when src == dst.
+  std::span<const int> Route(int src_host, int dst_host) const;
+
+ private:
+  Topology() = default;
+  void ComputeRoutes();
+
+  std::string kind_;
+  int num_nodes_ = 0;
+  int num_hosts_ = 0;
+  std::optional<int> server_;
+  std::vector<Link> links_;
+  std::vector<std::vector<int>> neighbours_;
+  std::vector<std::string> node_names_;
+  // Route(s, d) = route_links_[route_begin_[s * num_hosts_ + d] .. route_begin_[... + 1]).
+  std::vector<int64_t> route_begin_;
+  std::vector<int> route_links_;
+};
+
+// A topology kind, configured from JSON (see topology_registry.h). `n` is the number of workers
+// for star kinds and the number of nodes otherwise. Throws UserError for bad parameters.
+class TopologyBuilder {
+ public:
+  virtual ~TopologyBuilder() = default;
+  virtual Topology Build(int n) const = 0;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_TOPOLOGY_H_

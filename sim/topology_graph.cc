@@ -1,0 +1,142 @@
+#include "sim/topology_graph.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+#include "sim/rng.h"
+
+namespace commsim {
+namespace {
+
+bool Connected(int n, const std::vector<Edge>& edges) {
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  int components = n;
+  for (const Edge& e : edges) {
+    const int a = find(e.a);
+    const int b = find(e.b);
+    if (a != b) {
+      parent[a] = b;
+      --components;
+    }
+  }
+  return components == 1;
+}
+
+}  // namespace
+
+void ErdosRenyiConfig::Describe(ParamVisitor& v) {
+  v.Real("p", p, Range::OpenClosed(0, 1), "probability of each edge");
+  v.Int("seed", seed, Range::NonNegative(), "seed of the graph draw");
+  links.Describe(v);
+}
+
+Topology ErdosRenyiBuilder::Build(int n) const {
+  CheckCount("erdos_renyi", "nodes", n, 1);
+  config_.links.Check("erdos_renyi");
+  if (!(config_.p > 0 && config_.p <= 1)) {
+    ThrowTopologyError("erdos_renyi", "p", fmt::format("must be in (0, 1], got {}", config_.p));
+  }
+  Rng rng(static_cast<uint64_t>(config_.seed), 0, "erdos_renyi");
+  TopologyShape shape;
+  shape.kind = "erdos_renyi";
+  shape.num_hosts = n;
+  for (int draw = 0; draw < kMaxDraws; ++draw) {
+    shape.edges.clear();
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        if (rng.Bernoulli(config_.p)) {
+          shape.edges.push_back({i, j, config_.links.bandwidth_bps, config_.links.latency_s});
+        }
+      }
+    }
+    if (Connected(n, shape.edges)) return Topology::Create(std::move(shape));
+  }
+  ThrowTopologyError("erdos_renyi", "p",
+                     fmt::format("{} is too small: no connected graph on {} nodes in {} draws",
+                                 config_.p, n, kMaxDraws));
+}
+
+void ExplicitConfig::Describe(ParamVisitor& v) {
+  v.RealList("edges", edges, Range::NonNegative(),
+             "node-id pairs, flattened: [a0, b0, a1, b1, ...]; hosts first, then switches");
+  v.Int("switches", switches, Range::NonNegative(), "switch nodes after the hosts");
+  v.Int("server", server, Range::AtLeast(-1), "host index of the parameter server (-1 = none)");
+  links.Describe(v);
+  v.RealList("bandwidths", bandwidths_bps, Range::Positive(),
+             "per-edge bandwidths (empty = bandwidth for all)", Unit::kBitsPerSecond);
+  v.RealList("latencies", latencies_s, Range::NonNegative(),
+             "per-edge latencies (empty = latency for all)", Unit::kSeconds);
+}
+
+void ExplicitConfig::Validate(ParamProblems& problems) const {
+  if (edges.size() % 2 != 0) {
+    problems.Add("edges", fmt::format("expected node-id pairs (an even count), got {} values",
+                                      edges.size()));
+  }
+  for (size_t i = 0; i < edges.size(); ++i) {
+    if (edges[i] != std::floor(edges[i])) {
+      problems.Add("edges", fmt::format("entry {} is {}, expected a node id", i, edges[i]));
+    }
+  }
+  const size_t count = edges.size() / 2;
+  for (const auto& [key, list] :
+       {std::pair{"bandwidths", &bandwidths_bps}, std::pair{"latencies", &latencies_s}}) {
+    if (!list->empty() && list->size() != count) {
+      problems.Add(key, fmt::format("expected {} values (one per edge) or none, got {}", count,
+                                    list->size()));
+    }
+  }
+}
+
+Topology ExplicitBuilder::Build(int n) const {
+  CheckCount("explicit", "nodes", n, 1);
+  config_.links.Check("explicit");
+  ParamProblems problems;
+  config_.Validate(problems);
+  if (!problems.empty()) {
+    ThrowTopologyError("explicit", problems.problems()[0].key, problems.problems()[0].message);
+  }
+  if (config_.switches < 0) {
+    ThrowTopologyError("explicit", "switches",
+                       fmt::format("must be >= 0, got {}", config_.switches));
+  }
+  const int64_t nodes = n + config_.switches;
+  if (config_.server < -1 || config_.server >= n) {
+    ThrowTopologyError("explicit", "server",
+                       fmt::format("must be -1 or a host in [0, {}), got {}", n, config_.server));
+  }
+  TopologyShape shape;
+  shape.kind = "explicit";
+  shape.num_hosts = n;
+  shape.num_switches = static_cast<int>(config_.switches);
+  if (config_.server >= 0) shape.server = static_cast<int>(config_.server);
+  for (size_t k = 0; k < config_.edges.size() / 2; ++k) {
+    const double a = config_.edges[2 * k];
+    const double b = config_.edges[2 * k + 1];
+    for (double end : {a, b}) {
+      if (end < 0 || end >= static_cast<double>(nodes)) {
+        ThrowTopologyError("explicit", fmt::format("edges[{}]", k),
+                           fmt::format("node {} is not in [0, {}) ({} hosts + {} switches)", end,
+                                       nodes, n, config_.switches));
+      }
+    }
+    Edge e{static_cast<int>(a), static_cast<int>(b), config_.links.bandwidth_bps,
+           config_.links.latency_s};
+    if (!config_.bandwidths_bps.empty()) e.bandwidth_bps = config_.bandwidths_bps[k];
+    if (!config_.latencies_s.empty()) e.latency_s = config_.latencies_s[k];
+    CheckBandwidth("explicit", fmt::format("bandwidths[{}]", k), e.bandwidth_bps);
+    CheckLatency("explicit", fmt::format("latencies[{}]", k), e.latency_s);
+    shape.edges.push_back(e);
+  }
+  return Topology::Create(std::move(shape));
+}
+
+}  // namespace commsim

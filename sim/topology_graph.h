@@ -1,0 +1,61 @@
+// General-graph topologies: `erdos_renyi` (random, connected) and `explicit` (an edge list).
+//
+// erdos_renyi, Build(n): each pair i < j is an edge with probability p, drawn in lexicographic
+//   order from Rng(DeriveSeed(seed, 0, "erdos_renyi")); a disconnected draw is discarded and the
+//   same stream draws again, up to 1000 times (then UserError: p is too small for n).
+// explicit, Build(n): n hosts plus `switches` switch nodes (ids n .. n + switches - 1); `edges`
+//   lists node-id pairs flat ([a0, b0, a1, b1, ...]); `bandwidths`/`latencies` optionally give
+//   one value per edge, else `bandwidth`/`latency` apply. `server` = -1 means none. The graph
+//   must be connected. neighbours = hosts joined by an edge.
+#ifndef COMMSIM_SIM_TOPOLOGY_GRAPH_H_
+#define COMMSIM_SIM_TOPOLOGY_GRAPH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/topology.h"
+#include "sim/topology_links.h"
+
+namespace commsim {
+
+struct ErdosRenyiConfig final : ConfigBase<ErdosRenyiConfig> {
+  double p = 0.5;
+  int64_t seed = 1;
+  UniformLinks links;
+  void Describe(ParamVisitor& v) override;
+};
+
+class ErdosRenyiBuilder final : public TopologyBuilder {
+ public:
+  static constexpr int kMaxDraws = 1000;
+  explicit ErdosRenyiBuilder(const ErdosRenyiConfig& config) : config_(config) {}
+  Topology Build(int n) const override;
+
+ private:
+  ErdosRenyiConfig config_;
+};
+
+struct ExplicitConfig final : ConfigBase<ExplicitConfig> {
+  std::vector<double> edges;  // node-id pairs, flattened
+  int64_t switches = 0;
+  int64_t server = -1;
+  UniformLinks links;
+  std::vector<double> bandwidths_bps;
+  std::vector<double> latencies_s;
+  void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;
+};
+
+class ExplicitBuilder final : public TopologyBuilder {
+ public:
+  explicit ExplicitBuilder(const ExplicitConfig& config) : config_(config) {}
+  Topology Build(int n) const override;
+
+ private:
+  ExplicitConfig config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_TOPOLOGY_GRAPH_H_

@@ -1,0 +1,52 @@
+#include "sim/topology_links.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "sim/error.h"
+
+namespace commsim {
+
+void UniformLinks::Describe(ParamVisitor& v) {
+  v.Real("bandwidth", bandwidth_bps, Range::Positive(), "bandwidth of every link, each direction",
+         Unit::kBitsPerSecond);
+  v.Real("latency", latency_s, Range::NonNegative(), "one-way latency of every link",
+         Unit::kSeconds);
+}
+
+void UniformLinks::Check(std::string_view kind) const {
+  CheckBandwidth(kind, "bandwidth", bandwidth_bps);
+  CheckLatency(kind, "latency", latency_s);
+}
+
+void ThrowTopologyError(std::string_view kind, std::string_view field, std::string_view message) {
+  throw UserError(fmt::format("topology {}: {}: {}", kind, field, message));
+}
+
+void CheckBandwidth(std::string_view kind, std::string_view field, double bandwidth_bps) {
+  if (!(bandwidth_bps > 0) || !std::isfinite(bandwidth_bps)) {
+    ThrowTopologyError(kind, field, fmt::format("must be > 0 bit/s, got {}", bandwidth_bps));
+  }
+}
+
+void CheckLatency(std::string_view kind, std::string_view field, double latency_s) {
+  if (!(latency_s >= 0) || !std::isfinite(latency_s)) {
+    ThrowTopologyError(kind, field, fmt::format("must be >= 0 s, got {}", latency_s));
+  }
+}
+
+void CheckCount(std::string_view kind, std::string_view what, int n, int min) {
+  if (n < min) ThrowTopologyError(kind, what, fmt::format("must be >= {}, got {}", min, n));
+}
+
+void CheckListSize(std::string_view kind, std::string_view field, const std::vector<double>& list,
+                   size_t n, std::string_view per) {
+  if (!list.empty() && list.size() != n) {
+    ThrowTopologyError(
+        kind, field,
+        fmt::format("expected {} values (one per {}) or none, got {}", n, per, list.size()));
+  }
+}
+
+}  // namespace commsim

@@ -1,0 +1,40 @@
+// Shared pieces of the topology builders: link parameter fields and their checks.
+//
+// Builders validate their own fields (naming them: "topology ring: bandwidth: must be > 0 bit/s,
+// got 0") before Topology::Create checks the assembled graph, so errors read in the user's terms
+// even when a config is built in C++ rather than read from JSON (where Describe() ranges apply).
+#ifndef COMMSIM_SIM_TOPOLOGY_LINKS_H_
+#define COMMSIM_SIM_TOPOLOGY_LINKS_H_
+
+#include <string_view>
+#include <vector>
+
+#include "sim/params.h"
+
+namespace commsim {
+
+inline constexpr double kDefaultBandwidthBps = 1e9;
+inline constexpr double kDefaultLatencyS = 10e-6;
+
+// One bandwidth and one latency for every link of a uniform topology.
+struct UniformLinks {
+  double bandwidth_bps = kDefaultBandwidthBps;
+  double latency_s = kDefaultLatencyS;
+
+  void Describe(ParamVisitor& v);
+  void Check(std::string_view kind) const;
+};
+
+[[noreturn]] void ThrowTopologyError(std::string_view kind, std::string_view field,
+                                     std::string_view message);
+void CheckBandwidth(std::string_view kind, std::string_view field, double bandwidth_bps);
+void CheckLatency(std::string_view kind, std::string_view field, double latency_s);
+// REQUIRES-style check on the node/worker count passed to Build(); `what` is "nodes"/"workers".
+void CheckCount(std::string_view kind, std::string_view what, int n, int min);
+// An optional per-item list must be empty or hold exactly `n` entries.
+void CheckListSize(std::string_view kind, std::string_view field, const std::vector<double>& list,
+                   size_t n, std::string_view per);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_TOPOLOGY_LINKS_H_

@@ -1,0 +1,82 @@
+#include "sim/topology_regular.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace commsim {
+namespace {
+
+TopologyShape Plain(std::string kind, int n) {
+  TopologyShape shape;
+  shape.kind = std::move(kind);
+  shape.num_hosts = n;
+  return shape;
+}
+
+}  // namespace
+
+Topology RingBuilder::Build(int n) const {
+  CheckCount("ring", "nodes", n, 1);
+  config_.links.Check("ring");
+  TopologyShape shape = Plain("ring", n);
+  const int edges = n == 1 ? 0 : (n == 2 ? 1 : n);
+  for (int i = 0; i < edges; ++i) {
+    shape.edges.push_back({i, (i + 1) % n, config_.links.bandwidth_bps, config_.links.latency_s});
+  }
+  return Topology::Create(std::move(shape));
+}
+
+void TorusConfig::Describe(ParamVisitor& v) {
+  v.Int("rows", rows, Range::NonNegative(),
+        "rows of the grid; must divide the node count (0 = squarest factorisation)");
+  links.Describe(v);
+}
+
+Topology TorusBuilder::Build(int n) const {
+  CheckCount("torus", "nodes", n, 1);
+  config_.links.Check("torus");
+  int rows = static_cast<int>(config_.rows);
+  if (config_.rows < 0) {
+    ThrowTopologyError("torus", "rows", fmt::format("must be >= 0, got {}", config_.rows));
+  }
+  if (rows == 0) {
+    for (int r = 1; r * r <= n; ++r) {
+      if (n % r == 0) rows = r;
+    }
+  } else if (config_.rows > n || n % rows != 0) {
+    ThrowTopologyError("torus", "rows",
+                       fmt::format("{} does not divide the node count {}", config_.rows, n));
+  }
+  const int cols = n / rows;
+  TopologyShape shape = Plain("torus", n);
+  std::set<std::pair<int, int>> seen;
+  auto add = [&](int a, int b) {
+    if (a == b || !seen.insert({std::min(a, b), std::max(a, b)}).second) return;
+    shape.edges.push_back({a, b, config_.links.bandwidth_bps, config_.links.latency_s});
+  };
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      add(r * cols + c, r * cols + (c + 1) % cols);
+      add(r * cols + c, ((r + 1) % rows) * cols + c);
+    }
+  }
+  return Topology::Create(std::move(shape));
+}
+
+Topology CompleteBuilder::Build(int n) const {
+  CheckCount("complete", "nodes", n, 1);
+  config_.links.Check("complete");
+  TopologyShape shape = Plain("complete", n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      shape.edges.push_back({i, j, config_.links.bandwidth_bps, config_.links.latency_s});
+    }
+  }
+  return Topology::Create(std::move(shape));
+}
+
+}  // namespace commsim

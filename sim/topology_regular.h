@@ -1,0 +1,66 @@
+// Regular decentralized topologies with uniform links: `ring`, `torus` and `complete`.
+//
+// Build(n): n hosts, no switches, no server; neighbours = hosts joined by an edge.
+//   ring:     edge i joins i and (i + 1) mod n (link 2i goes "clockwise" i -> i+1). n = 2 gives
+//             one edge, n = 1 none.
+//   torus:    rows x cols = n, node (r, c) = r * cols + c, each joined to its right and lower
+//             neighbours with wrap-around (duplicate edges of 2-wide dimensions merged). rows = 0
+//             picks the squarest factorisation (rows = largest divisor of n <= sqrt(n)).
+//   complete: every pair i < j, in lexicographic order.
+#ifndef COMMSIM_SIM_TOPOLOGY_REGULAR_H_
+#define COMMSIM_SIM_TOPOLOGY_REGULAR_H_
+
+#include <cstdint>
+
+#include "sim/params.h"
+#include "sim/topology.h"
+#include "sim/topology_links.h"
+
+namespace commsim {
+
+struct RingConfig final : ConfigBase<RingConfig> {
+  UniformLinks links;
+  void Describe(ParamVisitor& v) override { links.Describe(v); }
+};
+
+class RingBuilder final : public TopologyBuilder {
+ public:
+  explicit RingBuilder(const RingConfig& config) : config_(config) {}
+  Topology Build(int n) const override;
+
+ private:
+  RingConfig config_;
+};
+
+struct TorusConfig final : ConfigBase<TorusConfig> {
+  int64_t rows = 0;
+  UniformLinks links;
+  void Describe(ParamVisitor& v) override;
+};
+
+class TorusBuilder final : public TopologyBuilder {
+ public:
+  explicit TorusBuilder(const TorusConfig& config) : config_(config) {}
+  Topology Build(int n) const override;
+
+ private:
+  TorusConfig config_;
+};
+
+struct CompleteConfig final : ConfigBase<CompleteConfig> {
+  UniformLinks links;
+  void Describe(ParamVisitor& v) override { links.Describe(v); }
+};
+
+class CompleteBuilder final : public TopologyBuilder {
+ public:
+  explicit CompleteBuilder(const CompleteConfig& config) : config_(config) {}
+  Topology Build(int n) const override;
+
+ private:
+  CompleteConfig config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_TOPOLOGY_REGULAR_H_

@@ -1,0 +1,94 @@
+#include "sim/topology_star.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace commsim {
+namespace {
+
+// Workers 0..n-1, server n; neighbours form the parameter-server star.
+TopologyShape PsShape(std::string kind, int n) {
+  TopologyShape shape;
+  shape.kind = std::move(kind);
+  shape.num_hosts = n + 1;
+  shape.server = n;
+  shape.neighbours.resize(n + 1);
+  for (int i = 0; i < n; ++i) {
+    shape.neighbours[i] = {n};
+    shape.neighbours[n].push_back(i);
+    shape.node_names.push_back(fmt::format("w{}", i));
+  }
+  shape.node_names.push_back("server");
+  return shape;
+}
+
+}  // namespace
+
+void WorkerLinks::Describe(ParamVisitor& v) {
+  v.Real("worker_bandwidth", worker_bandwidth_bps, Range::Positive(),
+         "bandwidth of each worker's link, each direction", Unit::kBitsPerSecond);
+  v.Real("worker_latency", worker_latency_s, Range::NonNegative(),
+         "one-way latency of each worker's link", Unit::kSeconds);
+  v.RealList("worker_bandwidths", worker_bandwidths_bps, Range::Positive(),
+             "per-worker bandwidths (empty = worker_bandwidth for all)", Unit::kBitsPerSecond);
+  v.RealList("worker_latencies", worker_latencies_s, Range::NonNegative(),
+             "per-worker latencies (empty = worker_latency for all)", Unit::kSeconds);
+}
+
+void WorkerLinks::Check(std::string_view kind, int n) const {
+  CheckBandwidth(kind, "worker_bandwidth", worker_bandwidth_bps);
+  CheckLatency(kind, "worker_latency", worker_latency_s);
+  CheckListSize(kind, "worker_bandwidths", worker_bandwidths_bps, n, "worker");
+  CheckListSize(kind, "worker_latencies", worker_latencies_s, n, "worker");
+  for (size_t i = 0; i < worker_bandwidths_bps.size(); ++i) {
+    CheckBandwidth(kind, fmt::format("worker_bandwidths[{}]", i), worker_bandwidths_bps[i]);
+  }
+  for (size_t i = 0; i < worker_latencies_s.size(); ++i) {
+    CheckLatency(kind, fmt::format("worker_latencies[{}]", i), worker_latencies_s[i]);
+  }
+}
+
+double WorkerLinks::bandwidth_bps(int worker) const {
+  return worker_bandwidths_bps.empty() ? worker_bandwidth_bps : worker_bandwidths_bps[worker];
+}
+
+double WorkerLinks::latency_s(int worker) const {
+  return worker_latencies_s.empty() ? worker_latency_s : worker_latencies_s[worker];
+}
+
+void StarConfig::Describe(ParamVisitor& v) {
+  workers.Describe(v);
+  v.Real("server_bandwidth", server_bandwidth_bps, Range::Positive(),
+         "bandwidth of the switch-server link, each direction", Unit::kBitsPerSecond);
+  v.Real("server_latency", server_latency_s, Range::NonNegative(),
+         "one-way latency of the switch-server link", Unit::kSeconds);
+}
+
+Topology StarBuilder::Build(int n) const {
+  CheckCount("star", "workers", n, 1);
+  config_.workers.Check("star", n);
+  CheckBandwidth("star", "server_bandwidth", config_.server_bandwidth_bps);
+  CheckLatency("star", "server_latency", config_.server_latency_s);
+  TopologyShape shape = PsShape("star", n);
+  shape.num_switches = 1;
+  const int sw = n + 1;
+  for (int i = 0; i < n; ++i) {
+    shape.edges.push_back({i, sw, config_.workers.bandwidth_bps(i), config_.workers.latency_s(i)});
+  }
+  shape.edges.push_back({n, sw, config_.server_bandwidth_bps, config_.server_latency_s});
+  shape.node_names.push_back("switch");
+  return Topology::Create(std::move(shape));
+}
+
+Topology StarDirectBuilder::Build(int n) const {
+  CheckCount("star_direct", "workers", n, 1);
+  config_.workers.Check("star_direct", n);
+  TopologyShape shape = PsShape("star_direct", n);
+  for (int i = 0; i < n; ++i) {
+    shape.edges.push_back({i, n, config_.workers.bandwidth_bps(i), config_.workers.latency_s(i)});
+  }
+  return Topology::Create(std::move(shape));
+}
+
+}  // namespace commsim

@@ -1,0 +1,204 @@
+#include "sim/topology.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/error.h"
+#include "sim/topology_graph.h"
+#include "sim/topology_registry.h"
+#include "sim/topology_regular.h"
+#include "sim/topology_star.h"
+
+namespace commsim {
+namespace {
+
+std::vector<int> RouteOf(const Topology& t, int s, int d) {
+  std::span<const int> r = t.Route(s, d);
+  return std::vector<int>(r.begin(), r.end());
+}
+
+// Every route starts at src, ends at dst, and each link starts where the previous one ended.
+void ExpectRoutesAreChains(const Topology& t) {
+  for (int s = 0; s < t.num_hosts(); ++s) {
+    for (int d = 0; d < t.num_hosts(); ++d) {
+      std::span<const int> r = t.Route(s, d);
+      if (s == d) {
+        EXPECT_TRUE(r.empty());
+        continue;
+      }
+      ASSERT_FALSE(r.empty());
+      int at = s;
+      for (int id : r) {
+        EXPECT_EQ(t.links()[id].from, at);
+        at = t.links()[id].to;
+      }
+      EXPECT_EQ(at, d);
+    }
+  }
+}
+
+std::string ErrorOf(const TopologyBuilder& b, int n) {
+  try {
+    b.Build(n);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TopologyTest, StarLayoutLinksAndRoutes) {
+  StarConfig c;
+  c.workers.worker_bandwidth_bps = 1e9;
+  c.server_bandwidth_bps = 1e10;
+  const Topology t = StarBuilder(c).Build(3);
+  EXPECT_EQ(t.num_hosts(), 4);
+  EXPECT_EQ(t.num_nodes(), 5);
+  EXPECT_EQ(t.server(), 3);
+  EXPECT_EQ(t.node_name(3), "server");
+  EXPECT_EQ(t.node_name(4), "switch");
+  ASSERT_EQ(t.links().size(), 8u);
+  EXPECT_EQ(t.links()[6].from, 3);  // server -> switch
+  EXPECT_EQ(t.links()[6].bandwidth_bps, 1e10);
+  EXPECT_EQ(t.links()[2].bandwidth_bps, 1e9);
+  EXPECT_EQ(RouteOf(t, 1, 3), (std::vector<int>{2, 7}));
+  EXPECT_EQ(RouteOf(t, 3, 2), (std::vector<int>{6, 5}));
+  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));
+  EXPECT_EQ(t.neighbours(0), std::vector<int>{3});
+  EXPECT_EQ(t.neighbours(3), (std::vector<int>{0, 1, 2}));
+  ExpectRoutesAreChains(t);
+}
+
+TEST(TopologyTest, StarDirectAndPerWorkerLists) {
+  StarDirectConfig c;
+  c.workers.worker_bandwidths_bps = {1e6, 2e6};
+  c.workers.worker_latencies_s = {1e-3, 2e-3};
+  const Topology t = StarDirectBuilder(c).Build(2);
+  EXPECT_EQ(t.num_nodes(), 3);
+  EXPECT_EQ(RouteOf(t, 1, 2), std::vector<int>{2});
+  EXPECT_EQ(t.links()[3].bandwidth_bps, 2e6);
+  EXPECT_EQ(t.links()[3].latency_s, 2e-3);
+  EXPECT_EQ(RouteOf(t, 0, 1), (std::vector<int>{0, 3}));
+  c.workers.worker_latencies_s = {1e-3};
+  EXPECT_EQ(ErrorOf(StarDirectBuilder(c), 2),
+            "topology star_direct: worker_latencies: expected 2 values (one per worker) or none, "
+            "got 1");
+}
+
+TEST(TopologyTest, RingRoutesShortestWayWithSmallestPredecessorTieBreak) {
+  const Topology t = RingBuilder(RingConfig{}).Build(6);
+  EXPECT_EQ(t.links().size(), 12u);
+  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 2}));
+  // 0 -> 3: 0-1-2-3 and 0-5-4-3 tie; 3's predecessor is the smaller id, 2.
+  EXPECT_EQ(RouteOf(t, 0, 3), (std::vector<int>{0, 2, 4}));
+  EXPECT_EQ(RouteOf(t, 0, 4), (std::vector<int>{11, 9}));  // 0->5 is edge 5 reversed
+  EXPECT_EQ(t.neighbours(0), (std::vector<int>{1, 5}));
+  ExpectRoutesAreChains(t);
+  EXPECT_EQ(RingBuilder(RingConfig{}).Build(2).links().size(), 2u);
+  EXPECT_EQ(RingBuilder(RingConfig{}).Build(1).links().size(), 0u);
+}
+
+TEST(TopologyTest, RoutesMinimiseLatencyNotHops) {
+  ExplicitConfig c;
+  c.edges = {0, 2, 0, 1, 1, 2};
+  c.latencies_s = {5e-3, 1e-3, 1e-3};
+  const Topology t = ExplicitBuilder(c).Build(3);
+  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{2, 4}));
+  c.latencies_s = {2e-3, 1e-3, 1e-3};  // equal latency: fewer hops wins
+  EXPECT_EQ(RouteOf(ExplicitBuilder(c).Build(3), 0, 2), std::vector<int>{0});
+}
+
+TEST(TopologyTest, TorusShapes) {
+  const Topology t = TorusBuilder(TorusConfig{}).Build(12);  // squarest: 3 x 4
+  EXPECT_EQ(t.links().size(), 2u * 24);
+  for (int h = 0; h < 12; ++h) EXPECT_EQ(t.neighbours(h).size(), 4u);
+  EXPECT_EQ(t.neighbours(0), (std::vector<int>{1, 3, 4, 8}));
+  ExpectRoutesAreChains(t);
+  const Topology small = TorusBuilder(TorusConfig{}).Build(4);  // 2 x 2: merged duplicates
+  EXPECT_EQ(small.links().size(), 8u);
+  TorusConfig bad;
+  bad.rows = 5;
+  EXPECT_EQ(ErrorOf(TorusBuilder(bad), 12),
+            "topology torus: rows: 5 does not divide the node "
+            "count 12");
+}
+
+TEST(TopologyTest, CompleteAndErdosRenyi) {
+  const Topology k = CompleteBuilder(CompleteConfig{}).Build(5);
+  EXPECT_EQ(k.links().size(), 20u);
+  EXPECT_EQ(k.neighbours(2), (std::vector<int>{0, 1, 3, 4}));
+  ErdosRenyiConfig c;
+  c.p = 0.3;
+  c.seed = 11;
+  const Topology a = ErdosRenyiBuilder(c).Build(20);
+  const Topology b = ErdosRenyiBuilder(c).Build(20);
+  ASSERT_EQ(a.links().size(), b.links().size());
+  for (size_t i = 0; i < a.links().size(); ++i) EXPECT_EQ(a.links()[i].to, b.links()[i].to);
+  ExpectRoutesAreChains(a);  // connected: every pair has a route
+  c.p = 1.0;
+  EXPECT_EQ(ErdosRenyiBuilder(c).Build(6).links().size(), 30u);
+  c.p = 0.001;
+  EXPECT_EQ(ErrorOf(ErdosRenyiBuilder(c), 30),
+            "topology erdos_renyi: p: 0.001 is too small: no connected graph on 30 nodes in 1000 "
+            "draws");
+}
+
+TEST(TopologyTest, ExplicitWithSwitchesAndServer) {
+  ExplicitConfig c;
+  c.edges = {0, 3, 1, 3, 2, 3};  // three hosts on one switch
+  c.switches = 1;
+  c.server = 2;
+  const Topology t = ExplicitBuilder(c).Build(3);
+  EXPECT_EQ(t.num_nodes(), 4);
+  EXPECT_EQ(t.server(), 2);
+  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));
+  EXPECT_TRUE(t.neighbours(0).empty());  // hosts are joined only through the switch
+}
+
+TEST(TopologyTest, BadInputNamesTheField) {
+  RingConfig ring;
+  ring.links.bandwidth_bps = 0;
+  EXPECT_EQ(ErrorOf(RingBuilder(ring), 4), "topology ring: bandwidth: must be > 0 bit/s, got 0");
+  ring.links.bandwidth_bps = -1e9;
+  EXPECT_EQ(ErrorOf(RingBuilder(ring), 4),
+            "topology ring: bandwidth: must be > 0 bit/s, got -1000000000");
+  StarConfig star;
+  star.server_latency_s = -1e-6;
+  EXPECT_EQ(ErrorOf(StarBuilder(star), 4),
+            "topology star: server_latency: must be >= 0 s, got -1e-06");
+  EXPECT_EQ(ErrorOf(StarBuilder(StarConfig{}), 0), "topology star: workers: must be >= 1, got 0");
+  EXPECT_EQ(ErrorOf(CompleteBuilder(CompleteConfig{}), -2),
+            "topology complete: nodes: must be >= 1, got -2");
+  ExplicitConfig c;
+  c.edges = {0, 1, 2, 3};
+  EXPECT_EQ(ErrorOf(ExplicitBuilder(c), 4),
+            "topology explicit: the graph is disconnected: h0 cannot reach h2");
+  c.edges = {0, 1, 2};
+  EXPECT_EQ(ErrorOf(ExplicitBuilder(c), 4),
+            "topology explicit: edges: expected node-id pairs (an even count), got 3 values");
+  c.edges = {0, 7};
+  EXPECT_EQ(ErrorOf(ExplicitBuilder(c), 4),
+            "topology explicit: edges[0]: node 7 is not in [0, 4) (4 hosts + 0 switches)");
+  c.edges = {0, 1, 1, 2, 2, 3};
+  c.bandwidths_bps = {1e9, -5, 1e9};
+  EXPECT_EQ(ErrorOf(ExplicitBuilder(c), 4),
+            "topology explicit: bandwidths[1]: must be > 0 bit/s, got -5");
+}
+
+TEST(TopologyRegistryTest, EveryKindBuildsAConnectedDefault) {
+  const Registry<TopologyBuilder>& r = TopologyRegistry();
+  EXPECT_EQ(r.names(), (std::vector<std::string>{"star", "star_direct", "ring", "torus", "complete",
+                                                 "erdos_renyi", "explicit"}));
+  for (const std::string& name : r.names()) {
+    if (name == "explicit") continue;  // its default has no edges
+    const Topology t = BuildTopology(r.DefaultSpec(kTopologyKind, name), 6);
+    EXPECT_EQ(t.kind(), name);
+    EXPECT_GE(t.num_hosts(), 6);
+    ExpectRoutesAreChains(t);
+  }
+  EXPECT_EQ(BuildTopology(r.DefaultSpec(kTopologyKind, "explicit"), 1).num_nodes(), 1);
+}
+
+}  // namespace
+}  // namespace commsim
