@@ -4,5 +4,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 "$root/scripts/bootstrap.sh"
 "$root/scripts/build.sh"
+"$root/build/bin/commsim" data build --quiet
 cd "$root/build"
 ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" "$@"

@@ -1,8 +1,11 @@
 #include <fmt/format.h>
 
+#include <memory>
 #include <string_view>
 
 #include "app/commands.h"
+#include "models/compute_time.h"
+#include "models/registry.h"
 #include "sim/params_text.h"
 #include "sim/topology_registry.h"
 
@@ -14,19 +17,27 @@ template <class R>
 void PrintSection(std::string_view title, const R& registry) {
   fmt::print("{}:\n", title);
   for (const auto& entry : registry.entries()) {
-    fmt::print("  {}  {}\n", entry.name, entry.help);
-    fmt::print("{}", DescribeParams(*entry.make_config(), "      "));
+    fmt::print("  {:<14} {}\n", entry.name, entry.help);
+    const std::unique_ptr<Config> config = entry.make_config();
+    fmt::print("{}", DescribeParams(*config, "      "));
   }
+}
+
+void PrintAll() {
+  PrintSection("topologies (built for n = workers on star kinds, n = nodes otherwise)",
+               TopologyRegistry());
+  PrintSection("models", ModelRegistry());
+  PrintSection("datasets", DatasetRegistry());
+  PrintSection("partitions", PartitionRegistry());
+  ComputeTimeConfig compute;
+  fmt::print("compute (scenario key \"compute\"):\n{}", DescribeParams(compute, "      "));
 }
 
 }  // namespace
 
 void AddListCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List the registered components and their parameters");
-  cmd->callback([] {
-    PrintSection("topologies (built for n = workers on star kinds, n = nodes otherwise)",
-                 TopologyRegistry());
-  });
+  cmd->callback([] { PrintAll(); });
 }
 
 }  // namespace commsim::app

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   commsim::app::AddListCommand(app);
   commsim::app::AddNetCommand(app);
+  commsim::app::AddDataCommand(app);
   commsim::app::AddTuneConsensusCommand(app);
   try {
     app.parse(argc, argv);

@@ -56,6 +56,14 @@ TEST(NetCommandTest, BadSpecIsAUserErrorNamingFileAndField) {
   EXPECT_NE(missing.out.find("does_not_exist.json"), std::string::npos) << missing.out;
 }
 
+TEST(NetCommandTest, ResolvedSpecFillsInDefaults) {
+  const Result r = RunCommsim("net --resolved scenarios/net/ring_allreduce.json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"pattern\": \"ring_allreduce\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"mtu\": 72000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"bandwidth\": 10000000000"), std::string::npos) << r.out;
+}
+
 TEST(NetCommandTest, ListShowsTopologiesWithParameters) {
   const Result r = RunCommsim("list");
   ASSERT_EQ(r.status, 0);

@@ -5,8 +5,8 @@
 //     the per-sample loss + the smooth regulariser (l2), and R(x) = the non-smooth regulariser (l1)
 //     handled by Prox(). Worker w's local objective f_w is the same mean over its own shard.
 //   - Gradient(w, x, batch, rng, grad): stochastic gradient of f_w at x on a mini-batch of `batch`
-//     samples drawn with `rng` (batch <= 0 or >= shard size: the full shard); returns the mini-batch
-//     loss. Deterministic given the Rng state.
+//     samples drawn with `rng` (batch <= 0 or >= shard size: the full shard); returns the
+//     mini-batch loss. Deterministic given the Rng state.
 //   - All methods are const and thread-safe: one Objective is shared by simulations running in
 //     parallel threads; scratch memory is per call.
 //   - Convex objectives that know their optimum return it from optimum() (x*, F(x*) + R(x*)).

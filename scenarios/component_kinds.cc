@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/topology_registry.h"
+#include "models/registry.h"
 
 namespace commsim {
 
@@ -22,6 +23,9 @@ const ComponentKinds& AllComponentKinds() {
   static const ComponentKinds kinds = [] {
     ComponentKinds k;
     k.Add(ComponentKinds::FromRegistry(kTopologyKind, TopologyRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kModelKind), ModelRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kDatasetKind), DatasetRegistry()));
+    k.Add(ComponentKinds::FromRegistry(std::string(kPartitionKind), PartitionRegistry()));
     return k;
   }();
   return kinds;

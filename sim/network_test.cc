@@ -8,6 +8,7 @@
 
 #include "sim/rng.h"
 #include "sim/topology_graph.h"
+#include "sim/topology_regular.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
@@ -134,6 +135,52 @@ TEST(NetworkTest, DownlinkUnicastAndMulticastClosedForms) {
       EXPECT_EQ(net.messages_in_flight(), 0);
     }
   }
+}
+
+// Whole messages reach the switch at the same instant; the shared link serves them in send order.
+TEST(NetworkTest, EqualTimeArrivalsAreServedInSendOrder) {
+  const int n = 6;
+  const int64_t m = 500'000;
+  const double b = 1e9, lat = 1e-6;
+  const Topology t = Star(n, b, lat, b, lat);
+  Engine engine;
+  Network net(engine, t);
+  std::vector<std::pair<int, SimTime>> got;
+  for (int w : {3, 1, 5, 0, 4, 2}) {
+    net.Send(w, n, m, [&, w] { got.push_back({w, engine.Now()}); });
+  }
+  engine.Run();
+  const std::vector<int> order = {3, 1, 5, 0, 4, 2};
+  ASSERT_EQ(got.size(), order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    EXPECT_EQ(got[i].first, order[i]);
+    EXPECT_EQ(got[i].second, Sec(m / b + lat + (i + 1) * m / b + lat));
+  }
+}
+
+// On a ring, a multicast tree shares route prefixes: each link of the union carries one copy.
+TEST(NetworkTest, MulticastOnRingSendsOneCopyPerTreeLink) {
+  const double b = 1e8, lat = 2e-6;
+  const int64_t m = 100'000;
+  RingConfig c;
+  c.links.bandwidth_bps = b;
+  c.links.latency_s = lat;
+  const Topology t = RingBuilder(c).Build(6);
+  Engine engine;
+  Network net(engine, t);
+  std::map<int, SimTime> got;
+  const int dsts[] = {2, 3, 4};
+  net.Multicast(0, dsts, m, [&](int dst) { got[dst] = engine.Now(); });
+  engine.Run();
+  const SimTime hop = Sec(m / b + lat);
+  EXPECT_EQ(got[2], hop * 2);
+  EXPECT_EQ(got[3], hop * 3);  // 0-1-2-3 (tie broken towards the smaller predecessor)
+  EXPECT_EQ(got[4], hop * 2);  // 0-5-4
+  for (int link = 0; link < 12; ++link) {
+    const bool in_tree = link == 0 || link == 2 || link == 4 || link == 11 || link == 9;
+    EXPECT_EQ(net.link_stats(link).bits, in_tree ? m : 0) << link;
+  }
+  EXPECT_EQ(net.bits_sent_total(), m);
 }
 
 TEST(NetworkTest, ZeroBitsPayLatencyAndSelfSendsDeliverNow) {

@@ -51,6 +51,13 @@ void CheckShape(const TopologyShape& s) {
   if (!s.neighbours.empty() && s.neighbours.size() != static_cast<size_t>(s.num_hosts)) {
     Fail(s, "neighbour lists must be given for every host");
   }
+  for (size_t h = 0; h < s.neighbours.size(); ++h) {
+    for (int other : s.neighbours[h]) {
+      if (other < 0 || other >= s.num_hosts || other == static_cast<int>(h)) {
+        Fail(s, fmt::format("host {} lists {} as a neighbour", h, other));
+      }
+    }
+  }
   if (!s.node_names.empty() && s.node_names.size() != static_cast<size_t>(nodes)) {
     Fail(s, "node names must be given for every node");
   }

@@ -1,0 +1,68 @@
+// Compute-time model: how long one worker's local step takes (the scenario's `compute` key).
+//
+//   mode "fixed":  seconds
+//   mode "flops":  flops_per_sample x batch / device FLOP/s
+// times the worker's slowdown factor (stragglers), times an optional random jitter: a
+// log-normal factor with mean 1 and relative standard deviation `jitter`, drawn from the Rng the
+// caller passes (derive it per worker with DeriveSeed), so runs are reproducible.
+//
+// Device presets (peak FP32 throughput, non-tensor-core, from the vendors' data sheets):
+//   cpu_core  96 GFLOP/s   one x86 core at 3 GHz with AVX2: 2 FMA units x 8 fp32 lanes x 2 flops
+//                          x 3e9 cycles/s (Intel Optimization Reference Manual: 2 x 256-bit FMA
+//                          ports on Haswell and later)
+//   v100      15.7 TFLOP/s NVIDIA Tesla V100 SXM2 data sheet (2017/2020)
+//   a100      19.5 TFLOP/s NVIDIA A100 Tensor Core GPU data sheet (2020/2021), FP32
+//   h100      67 TFLOP/s   NVIDIA H100 Tensor Core GPU data sheet (2022/2023), SXM5 FP32
+//   custom    flops_per_s
+// Peaks are upper bounds: real training reaches a fraction of them; use `custom` (or a
+// slowdown) to model a measured rate.
+#ifndef COMMSIM_MODELS_COMPUTE_TIME_H_
+#define COMMSIM_MODELS_COMPUTE_TIME_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/rng.h"
+#include "sim/time.h"
+
+namespace commsim {
+
+struct ComputeTimeConfig final : ConfigBase<ComputeTimeConfig> {
+  std::string mode = "fixed";
+  double seconds = 0.0;
+  std::string device = "cpu_core";
+  double flops_per_s = 1e11;
+  std::vector<double> slowdown;  // per worker; empty = 1 for all, one entry = all workers
+  double jitter = 0.0;
+  void Describe(ParamVisitor& v) override;
+};
+
+// Peak FLOP/s of a preset name ("cpu_core", "v100", "a100", "h100"); 0 for unknown names.
+double DevicePeakFlops(std::string_view device);
+
+class ComputeTimeModel {
+ public:
+  // Throws UserError when slowdown has neither 0, 1 nor `workers` entries. `seed` is reserved:
+  // the jitter draws come from the Rng passed to Sample().
+  ComputeTimeModel(const ComputeTimeConfig& config, double flops_per_sample, int workers,
+                   uint64_t seed);
+  // Time of one local step of `worker` on `batch` samples. REQUIRES: batch >= 1 in flops mode.
+  SimTime Sample(int worker, int64_t batch, Rng& rng) const;
+  // The jitter-free time, in seconds.
+  double MeanSeconds(int worker, int64_t batch) const;
+  double flops_per_s() const { return flops_per_s_; }
+
+ private:
+  ComputeTimeConfig config_;
+  double flops_per_sample_;
+  double flops_per_s_;
+  std::vector<double> slowdown_;
+  double log_sigma_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_MODELS_COMPUTE_TIME_H_

@@ -1,0 +1,235 @@
+#include "models/data/text_formats.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <utility>
+#include <vector>
+
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool ParseDouble(std::string_view text, double& value) {
+  text = Trim(text);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(value);
+}
+
+std::string Shown(std::string_view text) {
+  text = Trim(text);
+  if (text.empty()) return "an empty field";
+  if (text.size() > 40) return fmt::format("'{}...'", text.substr(0, 40));
+  return fmt::format("'{}'", text);
+}
+
+// Raw rows before the labels are resolved.
+struct RawRows {
+  std::vector<double> values;  // features, sample after sample
+  std::vector<double> labels;
+  std::vector<int64_t> lines;  // line number of each sample
+};
+
+Dataset Finish(RawRows rows, int64_t num_features, std::string_view origin,
+               const LabelOptions& options) {
+  const auto n = static_cast<int64_t>(rows.labels.size());
+  if (n == 0) throw UserError(fmt::format("{}: no samples found", origin));
+  Dataset data;
+  data.name = std::string(origin);
+  if (options.classification) {
+    bool plus_minus_one = options.num_classes == 0;
+    for (double y : rows.labels) plus_minus_one = plus_minus_one && (y == 1.0 || y == -1.0);
+    int max_label = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double& y = rows.labels[static_cast<size_t>(i)];
+      if (plus_minus_one) {
+        y = y > 0 ? 1.0 : 0.0;
+        continue;
+      }
+      if (y != std::round(y)) {
+        throw UserError(fmt::format("{}:{}: label {} is not an integer class", origin,
+                                    rows.lines[static_cast<size_t>(i)], y));
+      }
+      if (y < 0 || (options.num_classes > 0 && y >= options.num_classes)) {
+        throw UserError(fmt::format(
+            "{}:{}: label {} out of range, expected an integer in [0, {}){}", origin,
+            rows.lines[static_cast<size_t>(i)], y,
+            options.num_classes > 0 ? fmt::format("{}", options.num_classes) : "classes",
+            options.num_classes > 0 ? "" : " (or all labels -1/+1)"));
+      }
+      max_label = std::max(max_label, static_cast<int>(y));
+    }
+    data.num_classes = plus_minus_one ? 2 : std::max(options.num_classes, max_label + 1);
+    if (data.num_classes < 2) data.num_classes = 2;
+  }
+  data.features = Eigen::Map<const Eigen::MatrixXd>(rows.values.data(), num_features, n);
+  data.targets = Eigen::Map<const Eigen::VectorXd>(rows.labels.data(), n);
+  return data;
+}
+
+std::ifstream OpenOrThrow(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UserError(fmt::format("{}: cannot open data file", path));
+  return in;
+}
+
+std::vector<std::string_view> SplitFields(std::string_view line, char delimiter) {
+  std::vector<std::string_view> fields;
+  if (delimiter == ' ') {
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i >= line.size()) break;
+      size_t j = i;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+      fields.push_back(line.substr(i, j - i));
+      i = j;
+    }
+    return fields;
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t pos = line.find(delimiter, start);
+    fields.push_back(line.substr(start, pos == std::string_view::npos ? pos : pos - start));
+    if (pos == std::string_view::npos) break;
+    start = pos + 1;
+  }
+  return fields;
+}
+
+}  // namespace
+
+Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptions& options) {
+  struct Entry {
+    int64_t sample;
+    int64_t index;
+    double value;
+  };
+  std::vector<Entry> entries;
+  RawRows rows;
+  int64_t max_index = 0;
+  std::string line;
+  for (int64_t line_no = 1; std::getline(in, line); ++line_no) {
+    std::string_view text = line;
+    if (const size_t hash = text.find('#'); hash != std::string_view::npos)
+      text = text.substr(0, hash);
+    const std::vector<std::string_view> tokens = SplitFields(Trim(text), ' ');
+    if (tokens.empty()) continue;
+    double label = 0;
+    if (!ParseDouble(tokens[0], label)) {
+      throw UserError(fmt::format("{}:{}: expected a numeric label first, got {}", origin, line_no,
+                                  Shown(tokens[0])));
+    }
+    const auto sample = static_cast<int64_t>(rows.labels.size());
+    for (size_t t = 1; t < tokens.size(); ++t) {
+      const size_t colon = tokens[t].find(':');
+      if (colon == std::string_view::npos) {
+        throw UserError(
+            fmt::format("{}:{}: expected index:value, got {}", origin, line_no, Shown(tokens[t])));
+      }
+      if (tokens[t].substr(0, colon) == "qid") continue;
+      double index = 0, value = 0;
+      if (!ParseDouble(tokens[t].substr(0, colon), index) || index != std::round(index) ||
+          index < 1) {
+        throw UserError(fmt::format("{}:{}: expected a feature index >= 1, got {}", origin, line_no,
+                                    Shown(tokens[t].substr(0, colon))));
+      }
+      if (!ParseDouble(tokens[t].substr(colon + 1), value)) {
+        throw UserError(fmt::format("{}:{}: feature {}: expected a number, got {}", origin, line_no,
+                                    static_cast<int64_t>(index),
+                                    Shown(tokens[t].substr(colon + 1))));
+      }
+      if (options.num_features > 0 && index > static_cast<double>(options.num_features)) {
+        throw UserError(
+            fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}", origin,
+                        line_no, static_cast<int64_t>(index), options.num_features));
+      }
+      max_index = std::max(max_index, static_cast<int64_t>(index));
+      entries.push_back({sample, static_cast<int64_t>(index) - 1, value});
+    }
+    rows.labels.push_back(label);
+    rows.lines.push_back(line_no);
+  }
+  const int64_t d = options.num_features > 0 ? options.num_features : max_index;
+  if (d == 0 && !rows.labels.empty()) throw UserError(fmt::format("{}: no features found", origin));
+  rows.values.assign(static_cast<size_t>(d) * rows.labels.size(), 0.0);
+  for (const Entry& e : entries) rows.values[static_cast<size_t>(e.sample * d + e.index)] = e.value;
+  return Finish(std::move(rows), d, origin, options.labels);
+}
+
+Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& options) {
+  RawRows rows;
+  int64_t columns = -1;
+  int64_t columns_line = 0;
+  bool header_pending = options.header;
+  std::string line;
+  for (int64_t line_no = 1; std::getline(in, line); ++line_no) {
+    const std::string_view text = Trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    if (header_pending) {
+      header_pending = false;
+      continue;
+    }
+    const std::vector<std::string_view> fields = SplitFields(text, options.delimiter);
+    const auto count = static_cast<int64_t>(fields.size());
+    if (columns < 0) {
+      columns = count;
+      columns_line = line_no;
+      const int64_t label_col =
+          options.label_column < 0 ? count + options.label_column : options.label_column;
+      if (count < 2 || label_col < 0 || label_col >= count) {
+        throw UserError(fmt::format(
+            "{}:{}: label_column {} does not exist: the row has {} column(s), expected at least "
+            "2 with the label column among them",
+            origin, line_no, options.label_column, count));
+      }
+    } else if (count != columns) {
+      throw UserError(fmt::format("{}:{}: {}: expected {} columns (as on line {}), found {}",
+                                  origin, line_no,
+                                  count < columns ? "missing column" : "inconsistent feature count",
+                                  columns, columns_line, count));
+    }
+    const int64_t label_col =
+        options.label_column < 0 ? columns + options.label_column : options.label_column;
+    for (int64_t c = 0; c < count; ++c) {
+      double value = 0;
+      if (!ParseDouble(fields[static_cast<size_t>(c)], value)) {
+        throw UserError(fmt::format("{}:{}: column {}: expected a number, got {}", origin, line_no,
+                                    c + 1, Shown(fields[static_cast<size_t>(c)])));
+      }
+      if (c == label_col) {
+        rows.labels.push_back(value);
+      } else {
+        rows.values.push_back(value);
+      }
+    }
+    rows.lines.push_back(line_no);
+  }
+  return Finish(std::move(rows), std::max<int64_t>(columns - 1, 0), origin, options.labels);
+}
+
+Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options) {
+  std::ifstream in = OpenOrThrow(path);
+  return ParseLibsvm(in, path, options);
+}
+
+Dataset LoadCsv(const std::string& path, const CsvOptions& options) {
+  std::ifstream in = OpenOrThrow(path);
+  return ParseCsv(in, path, options);
+}
+
+}  // namespace commsim

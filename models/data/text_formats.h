@@ -1,0 +1,49 @@
+// Readers for users' own data files: LIBSVM/SVMlight (sparse "label idx:value ...") and CSV
+// (dense, one sample per row, a configurable label column). Both are densified in memory.
+//
+// Contract: every problem is a UserError "<file>:<line>: <what>, expected ..., got ..." (or
+// "<file>: ..." for whole-file problems such as an empty file), covering: a missing column, a
+// non-numeric value, a label that is not an integer class or is out of range, an inconsistent
+// feature count. Empty lines and lines starting with '#' are skipped.
+// Class labels: with num_classes > 0 they must be integers in [0, num_classes); with
+// num_classes == 0 they are inferred: labels all in {-1, +1} map to {0, 1}, otherwise they must
+// be integers >= 0 and num_classes = max + 1.
+#ifndef COMMSIM_MODELS_DATA_TEXT_FORMATS_H_
+#define COMMSIM_MODELS_DATA_TEXT_FORMATS_H_
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <string_view>
+
+#include "models/dataset.h"
+
+namespace commsim {
+
+struct LabelOptions {
+  bool classification = true;  // false: targets are real-valued (regression)
+  int num_classes = 0;         // 0 = infer (see above)
+};
+
+struct LibsvmOptions {
+  LabelOptions labels;
+  int64_t num_features = 0;  // 0 = the largest index seen; else indices above it are errors
+};
+
+struct CsvOptions {
+  LabelOptions labels;
+  char delimiter = ',';       // ' ' means any run of blanks or tabs
+  bool header = false;        // skip the first non-comment line
+  int64_t label_column = -1;  // 0-based; negative counts from the end (-1 = last column)
+};
+
+Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options);
+Dataset LoadCsv(const std::string& path, const CsvOptions& options);
+
+// The same readers on a stream; `origin` names it in messages (usually the file name).
+Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptions& options);
+Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& options);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_MODELS_DATA_TEXT_FORMATS_H_

@@ -1,0 +1,139 @@
+#include "models/data_source.h"
+
+#include <array>
+
+#include "models/data/cache.h"
+#include "models/data/text_formats.h"
+
+namespace commsim {
+namespace {
+
+constexpr std::array<std::string_view, 2> kTasks = {"classification", "regression"};
+constexpr std::array<std::string_view, 4> kDelimiters = {",", ";", "tab", "space"};
+
+void DescribeTask(ParamVisitor& v, std::string& task, int64_t& classes) {
+  v.Text("task", task, kTasks, "classification (integer labels) or regression (real targets)");
+  v.Int("classes", classes, Range::AtLeast(0),
+        "number of classes (0 = infer: -1/+1 labels or 0..max label)");
+}
+
+LabelOptions Labels(const std::string& task, int64_t classes) {
+  return LabelOptions{task == "classification", static_cast<int>(classes)};
+}
+
+}  // namespace
+
+void DataOptions::Describe(ParamVisitor& v) {
+  v.Bool("standardize", standardize,
+         "scale every feature to zero mean and unit variance (training-set statistics)");
+  v.Real("test_fraction", test_fraction, Range::ClosedOpen(0.0, 1.0),
+         "fraction of the samples held out as the test set (seeded, stratified by class)");
+  v.Int("max_samples", max_samples, Range::AtLeast(0),
+        "use a seeded random subset of this many samples (0 = all)");
+}
+
+void SyntheticRegressionConfig::Describe(ParamVisitor& v) {
+  v.Int("samples", samples, Range::AtLeast(1), "number of samples (rows of A)");
+  v.Int("features", features, Range::AtLeast(1), "number of features (columns of A)");
+  v.Real("noise", noise, Range::NonNegative(), "standard deviation of the Gaussian label noise");
+  v.Int("seed_offset", seed_offset, Range::AtLeast(0),
+        "added to the scenario seed's data stream: another draw of the same problem");
+  options.Describe(v);
+}
+
+void SyntheticClassificationConfig::Describe(ParamVisitor& v) {
+  v.Int("samples", samples, Range::AtLeast(2), "number of samples");
+  v.Int("features", features, Range::AtLeast(1), "number of features");
+  v.Int("classes", classes, Range::AtLeast(2), "number of classes");
+  v.Real("separation", separation, Range::NonNegative(),
+         "standard deviation of the class means (unit-variance noise around them)");
+  v.Int("seed_offset", seed_offset, Range::AtLeast(0), "another draw of the same problem");
+  options.Describe(v);
+}
+
+void LibsvmDataConfig::Describe(ParamVisitor& v) {
+  v.Text("path", path, {}, "LIBSVM/SVMlight file: 'label index:value ...', indices from 1");
+  DescribeTask(v, task, classes);
+  v.Int("features", features, Range::AtLeast(0),
+        "number of features (0 = the largest index in the file)");
+  options.Describe(v);
+}
+
+void LibsvmDataConfig::Validate(ParamProblems& problems) const {
+  if (path.empty()) problems.Add("path", "a data file path is required");
+}
+
+void CsvDataConfig::Describe(ParamVisitor& v) {
+  v.Text("path", path, {}, "CSV file, one sample per row");
+  v.Int("label_column", label_column, Range::Any(),
+        "0-based column of the label; negative counts from the end (-1 = last)");
+  v.Bool("header", header, "the first row holds column names");
+  v.Text("delimiter", delimiter, kDelimiters, "field separator");
+  DescribeTask(v, task, classes);
+  options.Describe(v);
+}
+
+void CsvDataConfig::Validate(ParamProblems& problems) const {
+  if (path.empty()) problems.Add("path", "a data file path is required");
+}
+
+Dataset SyntheticRegressionSource::Load(uint64_t seed) const {
+  Rng rng(seed, static_cast<uint64_t>(config_.seed_offset), "synthetic_regression");
+  Dataset data;
+  data.name = "synthetic_regression";
+  const auto n = static_cast<Eigen::Index>(config_.samples);
+  const auto d = static_cast<Eigen::Index>(config_.features);
+  data.features.resize(d, n);
+  for (Eigen::Index i = 0; i < data.features.size(); ++i) data.features.data()[i] = rng.Normal();
+  Eigen::VectorXd x_true(d);
+  for (Eigen::Index j = 0; j < d; ++j) x_true[j] = rng.Normal();
+  data.targets.noalias() = data.features.transpose() * x_true;
+  for (Eigen::Index i = 0; i < n; ++i) data.targets[i] += config_.noise * rng.Normal();
+  return data;
+}
+
+Dataset SyntheticClassificationSource::Load(uint64_t seed) const {
+  Rng rng(seed, static_cast<uint64_t>(config_.seed_offset), "synthetic_classification");
+  Dataset data;
+  data.name = "synthetic_classification";
+  data.num_classes = static_cast<int>(config_.classes);
+  const auto n = static_cast<Eigen::Index>(config_.samples);
+  const auto d = static_cast<Eigen::Index>(config_.features);
+  Eigen::MatrixXd means(d, config_.classes);
+  for (Eigen::Index i = 0; i < means.size(); ++i)
+    means.data()[i] = config_.separation * rng.Normal();
+  data.features.resize(d, n);
+  data.targets.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto label = static_cast<Eigen::Index>(i % config_.classes);
+    data.targets[i] = static_cast<double>(label);
+    for (Eigen::Index j = 0; j < d; ++j) data.features(j, i) = means(j, label) + rng.Normal();
+  }
+  return data;
+}
+
+Dataset LibsvmSource::Load(uint64_t) const {
+  LibsvmOptions options;
+  options.labels = Labels(config_.task, config_.classes);
+  options.num_features = config_.features;
+  return LoadLibsvm(config_.path, options);
+}
+
+Dataset CsvSource::Load(uint64_t) const {
+  CsvOptions options;
+  options.labels = Labels(config_.task, config_.classes);
+  options.header = config_.header;
+  options.label_column = config_.label_column;
+  options.delimiter = config_.delimiter == "tab"     ? '\t'
+                      : config_.delimiter == "space" ? ' '
+                                                     : config_.delimiter[0];
+  return LoadCsv(config_.path, options);
+}
+
+Dataset BuiltinSource::Load(uint64_t) const { return LoadBuiltin(config_.cache_name); }
+
+Dataset LoadBuiltin(std::string_view name) {
+  return ReadDatasetCache(CachePath(DataDir(), name), name);
+}
+
+}  // namespace commsim

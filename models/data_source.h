@@ -1,0 +1,143 @@
+// DataSource: where a problem's samples come from (the "dataset" component kind).
+//
+// Contract for every implementation:
+//   - Load(seed) returns all samples before the train/test split; synthetic sources generate them
+//     from `seed` only (same seed -> same data), file sources ignore it.
+//   - options() carries the choices every source shares: standardisation, the test fraction and
+//     an optional cap on the number of samples (a seeded random subset), applied by BuildProblem.
+//   - Bad files and missing caches are UserErrors naming the file (and line) and the fix.
+#ifndef COMMSIM_MODELS_DATA_SOURCE_H_
+#define COMMSIM_MODELS_DATA_SOURCE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "models/dataset.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct DataOptions {
+  bool standardize = false;
+  double test_fraction = 0.2;
+  int64_t max_samples = 0;  // 0 = all
+
+  void Describe(ParamVisitor& v);
+};
+
+class DataSource {
+ public:
+  virtual ~DataSource() = default;
+  virtual Dataset Load(uint64_t seed) const = 0;
+  virtual const DataOptions& options() const = 0;
+};
+
+// --- synthetic_regression: the DORE paper's convex test, b = A x_true + noise, A Gaussian.
+struct SyntheticRegressionConfig final : ConfigBase<SyntheticRegressionConfig> {
+  int64_t samples = 1200;
+  int64_t features = 500;
+  double noise = 0.1;
+  int64_t seed_offset = 0;
+  DataOptions options{false, 0.0, 0};
+  void Describe(ParamVisitor& v) override;
+};
+
+// --- synthetic_classification: Gaussian blobs, class means drawn N(0, separation^2 I).
+struct SyntheticClassificationConfig final : ConfigBase<SyntheticClassificationConfig> {
+  int64_t samples = 1000;
+  int64_t features = 20;
+  int64_t classes = 2;
+  double separation = 1.0;
+  int64_t seed_offset = 0;
+  DataOptions options{false, 0.2, 0};
+  void Describe(ParamVisitor& v) override;
+};
+
+// --- a built-in set read from the cache (mnist, breast_cancer, digits, wine, iris, diabetes).
+// `cache_name` is not a parameter: the registry entry of each built-in set fills it in (with its
+// default for `standardize`), so one config type serves them all.
+struct BuiltinDataConfig final : ConfigBase<BuiltinDataConfig> {
+  std::string cache_name;
+  DataOptions options;
+  void Describe(ParamVisitor& v) override { options.Describe(v); }
+};
+
+// --- libsvm / csv: users' own files.
+struct LibsvmDataConfig final : ConfigBase<LibsvmDataConfig> {
+  std::string path;
+  std::string task = "classification";
+  int64_t classes = 0;
+  int64_t features = 0;
+  DataOptions options;
+  void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;
+};
+
+struct CsvDataConfig final : ConfigBase<CsvDataConfig> {
+  std::string path;
+  int64_t label_column = -1;
+  bool header = false;
+  std::string delimiter = ",";
+  std::string task = "classification";
+  int64_t classes = 0;
+  DataOptions options;
+  void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;
+};
+
+class SyntheticRegressionSource final : public DataSource {
+ public:
+  explicit SyntheticRegressionSource(const SyntheticRegressionConfig& c) : config_(c) {}
+  Dataset Load(uint64_t seed) const override;
+  const DataOptions& options() const override { return config_.options; }
+
+ private:
+  SyntheticRegressionConfig config_;
+};
+
+class SyntheticClassificationSource final : public DataSource {
+ public:
+  explicit SyntheticClassificationSource(const SyntheticClassificationConfig& c) : config_(c) {}
+  Dataset Load(uint64_t seed) const override;
+  const DataOptions& options() const override { return config_.options; }
+
+ private:
+  SyntheticClassificationConfig config_;
+};
+
+class BuiltinSource final : public DataSource {
+ public:
+  explicit BuiltinSource(const BuiltinDataConfig& c) : config_(c) {}
+  Dataset Load(uint64_t seed) const override;
+  const DataOptions& options() const override { return config_.options; }
+
+ private:
+  BuiltinDataConfig config_;
+};
+
+class LibsvmSource final : public DataSource {
+ public:
+  explicit LibsvmSource(const LibsvmDataConfig& c) : config_(c) {}
+  Dataset Load(uint64_t seed) const override;
+  const DataOptions& options() const override { return config_.options; }
+
+ private:
+  LibsvmDataConfig config_;
+};
+
+class CsvSource final : public DataSource {
+ public:
+  explicit CsvSource(const CsvDataConfig& c) : config_(c) {}
+  Dataset Load(uint64_t seed) const override;
+  const DataOptions& options() const override { return config_.options; }
+
+ private:
+  CsvDataConfig config_;
+};
+
+// Reads the cached built-in set `name` from DataDir().
+Dataset LoadBuiltin(std::string_view name);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_MODELS_DATA_SOURCE_H_

@@ -1,0 +1,56 @@
+// Dataset: samples held in memory as an Eigen matrix, one column per sample.
+//
+// Contract:
+//   - features is (num_features x num_samples), column-major, so a contiguous range of samples is
+//     a column block and a mini-batch is a gathered matrix usable directly in GEMMs.
+//   - targets holds one value per sample: the class index 0..num_classes-1 (as a double) for a
+//     classification set, the real-valued response for a regression set (num_classes == 0).
+//   - image_shape, when not empty, is {channels, height, width} of a sample (MNIST: {1, 28, 28}).
+// The helpers here (split, standardisation, reordering) never change a sample's (features, target)
+// pairing, and every random choice comes from the Rng passed in.
+#ifndef COMMSIM_MODELS_DATASET_H_
+#define COMMSIM_MODELS_DATASET_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/rng.h"
+
+namespace commsim {
+
+struct Dataset {
+  std::string name;  // for messages: "mnist", "data/my.csv", ...
+  Eigen::MatrixXd features;
+  Eigen::VectorXd targets;
+  int num_classes = 0;  // 0 = regression
+  std::vector<int> image_shape;
+
+  int64_t num_samples() const { return features.cols(); }
+  int64_t num_features() const { return features.rows(); }
+  bool is_classification() const { return num_classes > 0; }
+  int label(int64_t i) const { return static_cast<int>(targets[i]); }
+};
+
+// The samples `indices` (in that order) of `data`.
+Dataset Subset(const Dataset& data, std::span<const int64_t> indices);
+
+struct TrainTest {
+  Dataset train;
+  Dataset test;
+};
+
+// Shuffles the samples with `rng` and puts round(test_fraction * N) of them in the test set
+// (stratified per class for classification sets, so every class keeps its share).
+// REQUIRES: 0 <= test_fraction < 1.
+TrainTest SplitTrainTest(const Dataset& data, double test_fraction, Rng& rng);
+
+// Scales each feature to zero mean and unit variance using the training set's statistics and
+// applies the same affine map to the test set. Constant features are centred only.
+void Standardize(Dataset& train, Dataset& test);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_MODELS_DATASET_H_

@@ -1,0 +1,105 @@
+#include "models/mlp.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "models/nn_ops.h"
+
+namespace commsim {
+
+void MlpConfig::Describe(ParamVisitor& v) {
+  v.RealList("hidden", hidden, Range::AtLeast(1), "widths of the hidden layers, e.g. [128, 64]");
+  v.Real("l2", l2, Range::NonNegative(), "weight decay: adds (l2/2)||x||^2");
+}
+
+void MlpConfig::Validate(ParamProblems& problems) const {
+  for (size_t i = 0; i < hidden.size(); ++i) {
+    if (hidden[i] != std::floor(hidden[i])) {
+      problems.Add("hidden", fmt::format("entry {} must be a whole number, got {}", i, hidden[i]));
+    }
+  }
+}
+
+Mlp::Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data)
+    : DataObjective(std::move(data), config.l2, 0.0) {
+  RequireClasses("mlp", 2, 1 << 20);
+  widths_.push_back(this->data().train.num_features());
+  for (double h : config.hidden) widths_.push_back(static_cast<int64_t>(h));
+  widths_.push_back(this->data().train.num_classes);
+  for (size_t l = 0; l + 1 < widths_.size(); ++l) {
+    offsets_.push_back(dim_);
+    dim_ += widths_[l] * widths_[l + 1] + widths_[l + 1];
+  }
+}
+
+double Mlp::flops_per_sample() const {
+  double macs = 0.0;
+  for (size_t l = 0; l + 1 < widths_.size(); ++l) {
+    macs += static_cast<double>(widths_[l] * widths_[l + 1]);
+  }
+  return 6.0 * macs;
+}
+
+void Mlp::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {
+  x0.setZero();
+  for (size_t l = 0; l + 1 < widths_.size(); ++l) {
+    const double stddev = std::sqrt(2.0 / static_cast<double>(widths_[l]));
+    for (int64_t i = 0; i < widths_[l] * widths_[l + 1]; ++i) {
+      x0[offsets_[l] + i] = stddev * rng.Normal();
+    }
+  }
+}
+
+void Mlp::Forward(const Eigen::Ref<const Eigen::VectorXd>& x,
+                  const Eigen::Ref<const Eigen::MatrixXd>& features,
+                  std::vector<Eigen::MatrixXd>& activations) const {
+  const size_t layers = widths_.size() - 1;
+  activations.resize(layers + 1);
+  activations[0] = features;
+  for (size_t l = 0; l < layers; ++l) {
+    const Eigen::Map<const Eigen::MatrixXd> w(x.data() + offsets_[l], widths_[l + 1], widths_[l]);
+    const Eigen::Map<const Eigen::VectorXd> b(x.data() + offsets_[l] + w.size(), widths_[l + 1]);
+    Eigen::MatrixXd& z = activations[l + 1];
+    z.resize(widths_[l + 1], features.cols());
+    z.noalias() = w * activations[l];
+    z.colwise() += b;
+    if (l + 1 < layers) z = z.cwiseMax(0.0);
+  }
+}
+
+double Mlp::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
+                      const Eigen::Ref<const Eigen::MatrixXd>& features,
+                      const Eigen::Ref<const Eigen::VectorXd>& targets,
+                      Eigen::VectorXd* grad) const {
+  std::vector<Eigen::MatrixXd> act;
+  Forward(x, features, act);
+  const size_t layers = widths_.size() - 1;
+  Eigen::MatrixXd delta;
+  const double loss = SoftmaxCrossEntropy(act[layers], targets, grad != nullptr ? &delta : nullptr);
+  if (grad == nullptr) return loss;
+  grad->resize(dim_);
+  for (size_t l = layers; l-- > 0;) {
+    const Eigen::Map<const Eigen::MatrixXd> w(x.data() + offsets_[l], widths_[l + 1], widths_[l]);
+    Eigen::Map<Eigen::MatrixXd> dw(grad->data() + offsets_[l], widths_[l + 1], widths_[l]);
+    Eigen::Map<Eigen::VectorXd> db(grad->data() + offsets_[l] + w.size(), widths_[l + 1]);
+    dw.noalias() = delta * act[l].transpose();
+    db = delta.rowwise().sum();
+    if (l > 0) {
+      Eigen::MatrixXd below(widths_[l], delta.cols());
+      below.noalias() = w.transpose() * delta;
+      // ReLU: the post-activation is positive exactly where the pre-activation was.
+      delta = (act[l].array() > 0.0).select(below, 0.0);
+    }
+  }
+  return loss;
+}
+
+Eigen::VectorXi Mlp::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
+                             const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+  std::vector<Eigen::MatrixXd> act;
+  Forward(x, features, act);
+  return ArgmaxColumns(act.back());
+}
+
+}  // namespace commsim

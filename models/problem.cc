@@ -1,0 +1,62 @@
+#include "models/problem.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "models/registry.h"
+#include "sim/check.h"
+#include "sim/error.h"
+
+namespace commsim {
+
+std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_spec,
+                                                    const ComponentSpec& partition_spec,
+                                                    int workers, uint64_t seed) {
+  COMMSIM_CHECK(workers >= 1, "workers {}", workers);
+  const std::unique_ptr<DataSource> source = DatasetRegistry().Make(data_spec);
+  const std::unique_ptr<Partitioner> partitioner = PartitionRegistry().Make(partition_spec);
+  const DataOptions& options = source->options();
+  Dataset all = source->Load(DeriveSeed(seed, 0, "dataset"));
+  if (options.max_samples > 0 && options.max_samples < all.num_samples()) {
+    Rng rng(seed, 0, "max_samples");
+    std::vector<int64_t> order(static_cast<size_t>(all.num_samples()));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    order.resize(static_cast<size_t>(options.max_samples));
+    all = Subset(all, order);
+  }
+  Rng split_rng(seed, 0, "train_test_split");
+  TrainTest sets = SplitTrainTest(all, options.test_fraction, split_rng);
+  if (options.standardize) Standardize(sets.train, sets.test);
+  if (sets.train.num_samples() < workers) {
+    throw UserError(fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
+                                data_spec.name, sets.train.num_samples(), workers));
+  }
+  Rng partition_rng(seed, 0, "partition");
+  const Shards shards = partitioner->Split(sets.train, workers, partition_rng);
+  for (size_t w = 0; w < shards.size(); ++w) {
+    if (shards[w].empty()) {
+      throw UserError(fmt::format("partition {}: worker {} received no samples of '{}'",
+                                  partition_spec.name, w, data_spec.name));
+    }
+  }
+  return std::make_shared<const ProblemData>(
+      MakeProblemData(sets.train, std::move(sets.test), shards));
+}
+
+std::shared_ptr<const Objective> BuildProblem(const ProblemSpec& spec, int workers, uint64_t seed) {
+  const std::unique_ptr<ModelFactory> factory = ModelRegistry().Make(spec.model);
+  std::shared_ptr<const ProblemData> data;
+  if (factory->needs_data()) data = BuildProblemData(spec.data, spec.partition, workers, seed);
+  return factory->Build(std::move(data), workers, seed);
+}
+
+ProblemSpec DefaultProblemSpec() {
+  return ProblemSpec{ModelRegistry().DefaultSpec(kModelKind, "linear_regression"),
+                     DatasetRegistry().DefaultSpec(kDatasetKind, "synthetic_regression"),
+                     PartitionRegistry().DefaultSpec(kPartitionKind, "iid")};
+}
+
+}  // namespace commsim
