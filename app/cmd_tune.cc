@@ -18,6 +18,8 @@ void AddTuneConsensusCommand(CLI::App& app) {
   cmd->add_option("--compressor", request->compressor_json,
                   "compressor JSON or name, e.g. '{\"name\": \"top_k\", \"fraction\": 0.01}'");
   cmd->add_option("--mixing", request->mixing, "mixing matrix kind (default auto)");
+  cmd->add_option("--graph", request->graph,
+                  "gossip graph: auto, topology, ring, torus, complete (default auto)");
   cmd->add_option("--rescale", request->options.rescale,
                   "auto: CHOCO's tau = 1 + omega for unbiased compressors; none (default auto)");
   cmd->add_option("--dim", request->options.dim, "vector dimension (default 1000)");

@@ -1,6 +1,7 @@
 #include "scenarios/tune_consensus.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -61,8 +62,13 @@ TuneReport RunTuneConsensus(const TuneRequest& request) {
       ReadOption("--topology", request.topology_json, std::string(kTopologyKind));
   const ComponentSpec compressor_spec =
       ReadOption("--compressor", request.compressor_json, std::string(kCompressorKind));
+  if (std::find(GraphChoices().begin(), GraphChoices().end(), request.graph) ==
+      GraphChoices().end()) {
+    throw UserError(fmt::format("--graph: expected one of {}, got \"{}\"",
+                                fmt::join(GraphChoices(), ", "), request.graph));
+  }
   const Topology topology = BuildTopology(topology_spec, static_cast<int>(request.nodes));
-  const MixingMatrix mixing = MixingForTopology(request.mixing, topology);
+  const MixingMatrix mixing = MixingForTopology(request.mixing, request.graph, topology);
   const std::unique_ptr<Compressor> compressor = CompressorRegistry().Make(compressor_spec);
 
   TuneReport report;

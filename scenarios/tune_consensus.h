@@ -19,6 +19,7 @@ struct TuneRequest {
   int64_t nodes = 8;
   std::string compressor_json = "\"qsgd\"";
   std::string mixing = "auto";
+  std::string graph = "auto";  // see MixingForTopology
   TuneOptions options;
 };
 

@@ -60,7 +60,11 @@ TEST(TuneConsensusCommandTest, BadInputNamesTheOption) {
   EXPECT_NE(ErrorOf(r).find("qsgd"), std::string::npos) << ErrorOf(r);  // did-you-mean
   r.compressor_json = "qsgd";
   r.topology_json = "star";
+  r.graph = "topology";
   EXPECT_NE(ErrorOf(r).find("parameter server"), std::string::npos) << ErrorOf(r);
+  r.graph = "grid";
+  EXPECT_NE(ErrorOf(r).find("--graph: expected one of"), std::string::npos) << ErrorOf(r);
+  r.graph = "auto";
   r.topology_json = "ring";
   r.mixing = "torus";
   EXPECT_NE(ErrorOf(r).find("4 neighbours"), std::string::npos) << ErrorOf(r);

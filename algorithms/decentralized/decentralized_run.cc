@@ -17,6 +17,8 @@ namespace commsim {
 namespace {
 
 constexpr std::array<std::string_view, 2> kLossAt = {"average", "nodes"};
+constexpr std::array<std::string_view, 5> kGraphChoices = {"auto", "topology", "ring", "torus",
+                                                           "complete"};
 
 double NonzeroFraction(const Eigen::Ref<const Eigen::VectorXd>& x) {
   return x.size() == 0 ? 0.0
@@ -27,24 +29,37 @@ double NonzeroFraction(const Eigen::Ref<const Eigen::VectorXd>& x) {
 }  // namespace
 
 std::span<const std::string_view> LossAtChoices() { return kLossAt; }
+std::span<const std::string_view> GraphChoices() { return kGraphChoices; }
+
+int GossipNodes(const Topology& topology) {
+  return topology.num_hosts() - (topology.server().has_value() ? 1 : 0);
+}
 
 void DecentralizedOptions::Describe(ParamVisitor& v) {
   v.Text("mixing", mixing, MixingKinds(),
          "gossip weights W: auto = metropolis (= 1/3 on a ring, 1/5 on a torus, 1/n complete)");
+  v.Text("graph", graph, kGraphChoices,
+         "who gossips with whom: the topology's links, or a logical ring/torus/complete graph "
+         "routed over it (auto: topology, or ring on a topology with a server)");
   v.Text("loss_at", loss_at, kLossAt,
          "evaluate the loss at the node average x-bar, or average it over the nodes' models");
 }
 
-MixingMatrix MixingForTopology(std::string_view kind, const Topology& topology) {
-  if (topology.server().has_value()) {
+MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view graph,
+                               const Topology& topology) {
+  const bool has_server = topology.server().has_value();
+  if (graph == "auto") graph = has_server ? "ring" : "topology";
+  if (graph != "topology") return BuildMixing(mixing_kind, LogicalGraph(graph, GossipNodes(topology)));
+  if (has_server) {
     throw UserError(fmt::format(
-        "topology '{}' has a parameter server; decentralized algorithms need a peer-to-peer graph "
-        "(ring, torus, complete, erdos_renyi or explicit)",
+        "topology '{}' has a parameter server, so its links do not form a gossip graph; use a "
+        "peer-to-peer topology (ring, torus, complete, erdos_renyi, explicit) or set \"graph\" "
+        "to ring, torus or complete to gossip over the workers through it",
         topology.kind()));
   }
   std::vector<std::vector<int>> neighbours(topology.num_hosts());
   for (int h = 0; h < topology.num_hosts(); ++h) neighbours[h] = topology.neighbours(h);
-  return BuildMixing(kind, neighbours);
+  return BuildMixing(mixing_kind, neighbours);
 }
 
 void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
@@ -55,11 +70,11 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
   const Objective& objective = *setup.objective;
   MixingMatrix mixing;
   try {
-    mixing = MixingForTopology(options.mixing, *setup.topology);
-    if (setup.topology->num_hosts() != objective.num_workers()) {
+    mixing = MixingForTopology(options.mixing, options.graph, *setup.topology);
+    if (GossipNodes(*setup.topology) != objective.num_workers()) {
       throw UserError(fmt::format("the topology has {} nodes but the problem is split over {} "
                                   "workers",
-                                  setup.topology->num_hosts(), objective.num_workers()));
+                                  GossipNodes(*setup.topology), objective.num_workers()));
     }
   } catch (const UserError& e) {
     throw UserError(fmt::format("{} ({}): {}", setup.label, algorithm, e.what()));

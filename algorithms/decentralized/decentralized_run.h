@@ -40,9 +40,10 @@ std::span<const std::string_view> LossAtChoices();
 // Fields every decentralized config shares.
 struct DecentralizedOptions {
   std::string mixing = "auto";
+  std::string graph = "auto";
   std::string loss_at = "average";
   double mu = 0.0;  // l1 weight added to the model's own for the proximal step and the loss
-  // Declares mixing and loss_at (mu is declared by the algorithms that expose it).
+  // Declares mixing, graph and loss_at (mu is declared by the algorithms that expose it).
   void Describe(ParamVisitor& v);
 };
 
@@ -54,9 +55,22 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                       const RuleFactory& make_rule, std::vector<IterationRecord>* records,
                       RunSummary* summary);
 
-// The mixing matrix over the topology's hosts (used by RunDecentralized and tune-consensus).
-// Throws UserError for a topology with a server or a bad graph.
-MixingMatrix MixingForTopology(std::string_view kind, const Topology& topology);
+// Choices of the graph field: "auto", "topology", and LogicalGraphKinds().
+std::span<const std::string_view> GraphChoices();
+
+// The gossip nodes of a topology: its hosts, without the server if it has one (a star's server
+// sits at host index n, after the workers 0..n-1, so node i is host i either way).
+int GossipNodes(const Topology& topology);
+
+// The mixing matrix of `mixing_kind` over the gossip graph `graph`:
+//   topology  the hosts' own neighbour lists (Topology::neighbours); needs a peer-to-peer topology
+//   ring | torus | complete  a logical graph over the gossip nodes, whose messages are routed over
+//             the physical topology (e.g. a ring of workers talking through a star's switch)
+//   auto      topology when the topology has no server, else ring
+// Throws UserError for a bad graph (see BuildMixing) or graph "topology" on a topology with a
+// server.
+MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view graph,
+                               const Topology& topology);
 
 }  // namespace commsim
 

@@ -68,18 +68,12 @@ Outcome RunAlgorithm(const Algorithm& algorithm, const RunSetup& setup) {
   return r;
 }
 
-ChocoConfig ChocoWith(std::string_view compressor) {
-  ChocoConfig c;
-  c.compressor = CompressorSpec(compressor);
-  return c;
-}
-
 TEST(DecentralizedRunTest, EventRunEqualsThePlainLoopAndKeepsReplicasExact) {
   const int n = 8, dim = 30;
   const QuadraticObjective objective(n, dim, 3, 0.0, 0.3);
   const Topology topology = Torus(n);  // 2 x 4: mixed degrees through merged edges
   RunSetup setup = MakeSetup(objective, topology, 25);
-  const MixingMatrix w = MixingForTopology("auto", topology);
+  const MixingMatrix w = MixingForTopology("auto", "auto", topology);
   const std::unique_ptr<Compressor> q = CompressorRegistry().Make(CompressorSpec("top_k"));
   NodeRuleContext ctx{.mixing = &w, .compressor = q.get(), .objective = &objective, .dim = dim,
                       .step = setup.step, .seed = setup.seed};
@@ -202,6 +196,18 @@ TEST(DecentralizedRunTest, SummaryHasSpectrumAndMetrics) {
   EXPECT_EQ(r.records[0].density, 0.0);  // x0 = 0
 }
 
+TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
+  const int n = 4, dim = 100;
+  const QuadraticObjective objective(n, dim, 1);
+  StarConfig sc;  // default graph "auto": a ring over the 4 workers; the server stays idle
+  const Topology star = StarBuilder(sc).Build(n);
+  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), MakeSetup(objective, star, 2));
+  EXPECT_EQ(r.records.back().bits_up, n * 2 * 32 * dim);
+  EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 1.0 - 1.0 / 3.0, 1e-12);  // ring of 4: 1/3
+  // Each worker's two copies leave on its one uplink, one after the other, then cross the switch.
+  EXPECT_GT(r.records.back().iter_time_s, 2 * (32.0 * dim / sc.workers.worker_bandwidth_bps));
+}
+
 std::string RunError(const Algorithm& algorithm, const RunSetup& setup) {
   try {
     Outcome r = RunAlgorithm(algorithm, setup);
@@ -215,7 +221,9 @@ TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {
   const QuadraticObjective objective(4, 3, 1);
   StarConfig sc;
   const Topology star = StarBuilder(sc).Build(4);
-  EXPECT_NE(RunError(ChocoAlgorithm(ChocoConfig{}), MakeSetup(objective, star, 1))
+  ChocoConfig on_links;
+  on_links.common.graph = "topology";
+  EXPECT_NE(RunError(ChocoAlgorithm(on_links), MakeSetup(objective, star, 1))
                 .find("entry (choco): topology 'star' has a parameter server"),
             std::string::npos);
   const Topology ring5 = Ring(5);

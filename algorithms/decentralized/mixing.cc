@@ -48,9 +48,48 @@ void RequireDegree(std::string_view kind, const std::vector<std::vector<int>>& n
   }
 }
 
+constexpr std::array<std::string_view, 3> kGraphs = {"ring", "torus", "complete"};
+
 }  // namespace
 
 std::span<const std::string_view> MixingKinds() { return kKinds; }
+std::span<const std::string_view> LogicalGraphKinds() { return kGraphs; }
+
+std::vector<std::vector<int>> LogicalGraph(std::string_view kind, int n) {
+  COMMSIM_CHECK(n >= 1, "a graph needs a node");
+  std::vector<std::vector<int>> nb(n);
+  auto link = [&](int i, int j) {
+    if (i == j) return;
+    nb[i].push_back(j);
+    nb[j].push_back(i);
+  };
+  if (kind == "ring") {
+    for (int i = 0; i + 1 < n; ++i) link(i, i + 1);
+    if (n > 2) link(n - 1, 0);
+  } else if (kind == "torus") {
+    int rows = 1;
+    for (int r = 1; r * r <= n; ++r) {
+      if (n % r == 0) rows = r;
+    }
+    const int cols = n / rows;
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < cols; ++c) {
+        link(r * cols + c, r * cols + (c + 1) % cols);
+        link(r * cols + c, ((r + 1) % rows) * cols + c);
+      }
+    }
+  } else {
+    COMMSIM_CHECK(kind == "complete", "unknown graph kind {}", kind);
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) link(i, j);
+    }
+  }
+  for (auto& l : nb) {
+    std::sort(l.begin(), l.end());
+    l.erase(std::unique(l.begin(), l.end()), l.end());
+  }
+  return nb;
+}
 
 int MixingMatrix::SlotOf(int of, int node) const {
   const std::vector<int>& nb = neighbours_[of];

@@ -63,6 +63,14 @@ class MixingMatrix {
 // REQUIRES: kind is one of MixingKinds(). Throws UserError for bad graphs (see the contract).
 MixingMatrix BuildMixing(std::string_view kind, const std::vector<std::vector<int>>& neighbours);
 
+// Logical gossip graphs over nodes 0..n-1 (sorted neighbour lists, duplicates merged):
+//   ring      i <-> i +- 1 (mod n)
+//   torus     rows x cols = n, rows = the largest divisor of n <= sqrt(n), wrap-around
+//   complete  every pair
+std::span<const std::string_view> LogicalGraphKinds();
+// REQUIRES: kind is one of LogicalGraphKinds(), n >= 1.
+std::vector<std::vector<int>> LogicalGraph(std::string_view kind, int n);
+
 }  // namespace commsim
 
 #endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_MIXING_H_

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -85,6 +86,21 @@ TEST(MixingTest, MetropolisOnARandomGraphIsDoublyStochastic) {
   EXPECT_DOUBLE_EQ(w.weight(0, 0),
                    1.0 / (1.0 + std::max(w.neighbours(0).size(), w.neighbours(j).size())));
   EXPECT_EQ(w.SlotOf(j, 0), 0);
+}
+
+TEST(MixingTest, LogicalGraphs) {
+  std::vector<std::vector<int>> ring = Ring(5);
+  for (auto& l : ring) std::sort(l.begin(), l.end());
+  EXPECT_EQ(LogicalGraph("ring", 5), ring);
+  EXPECT_EQ(LogicalGraph("ring", 2), (std::vector<std::vector<int>>{{1}, {0}}));
+  std::vector<std::vector<int>> torus = Torus(4, 4);
+  for (auto& l : torus) std::sort(l.begin(), l.end());
+  EXPECT_EQ(LogicalGraph("torus", 16), torus);
+  const auto t8 = LogicalGraph("torus", 8);  // 2 x 4: the two vertical links merge
+  for (const auto& l : t8) EXPECT_EQ(l.size(), 3u);
+  EXPECT_EQ(LogicalGraph("complete", 4)[2], (std::vector<int>{0, 1, 3}));
+  EXPECT_NEAR(BuildMixing("auto", LogicalGraph("torus", 16)).ComputeSpectrum().spectral_gap, 0.4,
+              1e-12);
 }
 
 TEST(MixingTest, BadGraphsAreClearErrors) {

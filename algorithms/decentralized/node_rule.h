@@ -32,7 +32,7 @@ struct NodeRuleContext {
   const Compressor* compressor = nullptr;
   const Objective* objective = nullptr;  // nullptr: gossip only (no gradient step)
   int64_t dim = 0;
-  StepConfig step;
+  StepConfig step = StepConfig();
   int64_t batch = 0;      // samples per node per round; <= 0: full shard
   double prox_l1 = 0.0;   // lambda of the proximal step; 0 = none
   uint64_t seed = 1;

@@ -11,8 +11,9 @@
 //     is done and all its neighbours' messages have arrived; the round ends at the last combine.
 // Records: IterationTiming{round start, round end, slowest compute, bits_up = round's wire bits,
 // bits_down = 0} through the RunRecorder, which stops the run on divergence.
-// REQUIRES: the topology's hosts are the rule's nodes and mixing.neighbours(i) are the hosts
-// node i exchanges messages with.
+// REQUIRES: node i of the rule is host i of the topology (hosts beyond the nodes, e.g. a star's
+// server, stay idle); mixing.neighbours(i) are the nodes i exchanges messages with, routed over
+// the topology.
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_ROUND_DRIVER_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_ROUND_DRIVER_H_
 

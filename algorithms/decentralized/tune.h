@@ -22,7 +22,7 @@ namespace commsim {
 struct TuneOptions {
   int64_t dim = 1000;
   int64_t rounds = 300;
-  std::vector<double> grid;  // empty: DefaultConsensusGrid()
+  std::vector<double> grid = {};  // empty: DefaultConsensusGrid()
   uint64_t seed = 1;
   std::string rescale = "auto";  // see ChocoScale (choco_rule.h)
 };
