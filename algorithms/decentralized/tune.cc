@@ -63,8 +63,18 @@ ConsensusTuning TuneConsensus(const MixingMatrix& mixing, const Compressor& comp
     out.curves.push_back(std::move(curve));
     out.bits.push_back(bits);
   }
+  // Lowest final error; among grid values that reach the numerical floor, the fastest to get
+  // there (their final errors differ only by rounding noise).
+  auto rounds_to_floor = [&](size_t g) {
+    const std::vector<double>& c = out.curves[g];
+    for (size_t r = 0; r < c.size(); ++r) {
+      if (c[r] <= kConsensusFloor) return r;
+    }
+    return std::numeric_limits<size_t>::max();
+  };
   for (size_t g = 1; g < out.grid.size(); ++g) {
-    if (out.final_error[g] < out.final_error[out.best]) out.best = g;
+    const size_t rg = rounds_to_floor(g), rb = rounds_to_floor(out.best);
+    if (rg != rb ? rg < rb : out.final_error[g] < out.final_error[out.best]) out.best = g;
   }
   return out;
 }

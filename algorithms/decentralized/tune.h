@@ -7,6 +7,8 @@
 // DeriveSeed(seed, i, "tune")); the error after round r is
 //   e_r = sum_i ||x_i - mean x||^2 / sum_i ||x_i^0 - mean x^0||^2     (mean x is preserved by gossip);
 // a gamma_c whose error becomes non-finite or exceeds 1e6 is reported as diverged (error = +inf).
+// The best gamma_c has the lowest final error, except that among those reaching
+// kConsensusFloor (where only rounding noise is left) the one that got there first wins.
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_TUNE_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_TUNE_H_
 
@@ -18,6 +20,8 @@
 #include "algorithms/decentralized/mixing.h"
 
 namespace commsim {
+
+inline constexpr double kConsensusFloor = 1e-20;
 
 struct TuneOptions {
   int64_t dim = 1000;
