@@ -96,13 +96,15 @@ std::string FormatTuneReport(const TuneRequest& request, const TuneReport& repor
   for (size_t g = 0; g < t.grid.size(); ++g) {
     const bool diverged = !std::isfinite(t.final_error[g]);
     const std::string rate =
-        diverged ? "-"
-                 : fmt::format("{:.4f}", std::pow(t.final_error[g], 1.0 / static_cast<double>(rounds)));
+        diverged
+            ? "-"
+            : fmt::format("{:.4f}", std::pow(t.final_error[g], 1.0 / static_cast<double>(rounds)));
     const size_t done = t.curves[g].size() - 1;
     out += fmt::format(
         "  {:>8.4g}  {:>12}  {:>10}  {:>14.1f}{}\n", t.grid[g],
-        diverged ? fmt::format("diverged@{}", done) : fmt::format("{:.3e}", t.final_error[g]),
-        rate, static_cast<double>(t.bits[g]) / static_cast<double>(request.nodes * std::max<size_t>(done, 1)),
+        diverged ? fmt::format("diverged@{}", done) : fmt::format("{:.3e}", t.final_error[g]), rate,
+        static_cast<double>(t.bits[g]) /
+            static_cast<double>(request.nodes * std::max<size_t>(done, 1)),
         g == t.best ? "  <- best" : "");
   }
   out += fmt::format("\nbest: \"gamma_c\": {}\n", t.best_gamma());

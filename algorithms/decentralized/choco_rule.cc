@@ -28,12 +28,11 @@ ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
   const int n = context.mixing->num_nodes();
   nodes_.reserve(n);
   for (int i = 0; i < n; ++i) {
-    nodes_.push_back(Node{x0, Eigen::VectorXd::Zero(context.dim),
-                          Eigen::VectorXd::Zero(context.dim),
-                          std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
-                                                       Eigen::VectorXd::Zero(context.dim)),
-                          Message{}, Rng(context.seed, i, "batch"),
-                          Rng(context.seed, i, "compress")});
+    nodes_.push_back(
+        Node{x0, Eigen::VectorXd::Zero(context.dim), Eigen::VectorXd::Zero(context.dim),
+             std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
+                                          Eigen::VectorXd::Zero(context.dim)),
+             Message{}, Rng(context.seed, i, "batch"), Rng(context.seed, i, "compress")});
   }
 }
 

@@ -6,7 +6,8 @@
 //   Step:    x_half = x_i - gamma_t grad_i(x_i);  q_i = Q(x_half - x-hat_i) / tau;  x-hat_i += q_i;
 //            send q_i (encoded once, the same message to every neighbour)
 //   Deliver: replica_i(x-hat_j) += q_j   (decoded from j's message)
-//   Combine: s_i = w_ii x-hat_i + sum_j w_ij replica_i(x-hat_j);  x_i = x_half + gamma_c (s_i - x-hat_i)
+//   Combine: s_i = w_ii x-hat_i + sum_j w_ij replica_i(x-hat_j);  x_i = x_half + gamma_c (s_i -
+//   x-hat_i)
 //            then x_i = prox_{gamma_t lambda ||.||_1}(x_i) when lambda > 0.
 // tau >= 1 rescales the decoded vector (sender and receivers alike): the CHOCO paper's
 // tau = 1 + omega turns an unbiased compressor with E||Q(x) - x||^2 <= omega ||x||^2 into a

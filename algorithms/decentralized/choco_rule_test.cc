@@ -55,8 +55,12 @@ TEST(ChocoRuleTest, EveryReplicaEqualsItsOwnersCopyBitForBitEveryRound) {
   const MixingMatrix w = BuildMixing("metropolis", testing::RandomNeighbours(n, 0.3, 3));
   const RandomHalfCompressor q;
   const QuadraticObjective objective(n, dim, 7, 0.01, 0.5);
-  NodeRuleContext ctx{.mixing = &w, .compressor = &q, .objective = &objective, .dim = dim,
-                      .prox_l1 = 0.01, .seed = 3};
+  NodeRuleContext ctx{.mixing = &w,
+                      .compressor = &q,
+                      .objective = &objective,
+                      .dim = dim,
+                      .prox_l1 = 0.01,
+                      .seed = 3};
   ctx.step.size = 0.1;
   ChocoRule rule(ctx, 0.3, Eigen::VectorXd::Zero(dim));
   for (int t = 0; t < 30; ++t) {

@@ -21,9 +21,9 @@ constexpr std::array<std::string_view, 5> kGraphChoices = {"auto", "topology", "
                                                            "complete"};
 
 double NonzeroFraction(const Eigen::Ref<const Eigen::VectorXd>& x) {
-  return x.size() == 0 ? 0.0
-                       : static_cast<double>((x.array() != 0.0).count()) /
-                             static_cast<double>(x.size());
+  return x.size() == 0
+             ? 0.0
+             : static_cast<double>((x.array() != 0.0).count()) / static_cast<double>(x.size());
 }
 
 }  // namespace
@@ -49,7 +49,8 @@ MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view gr
                                const Topology& topology) {
   const bool has_server = topology.server().has_value();
   if (graph == "auto") graph = has_server ? "ring" : "topology";
-  if (graph != "topology") return BuildMixing(mixing_kind, LogicalGraph(graph, GossipNodes(topology)));
+  if (graph != "topology")
+    return BuildMixing(mixing_kind, LogicalGraph(graph, GossipNodes(topology)));
   if (has_server) {
     throw UserError(fmt::format(
         "topology '{}' has a parameter server, so its links do not form a gossip graph; use a "
@@ -72,9 +73,10 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
   try {
     mixing = MixingForTopology(options.mixing, options.graph, *setup.topology);
     if (GossipNodes(*setup.topology) != objective.num_workers()) {
-      throw UserError(fmt::format("the topology has {} nodes but the problem is split over {} "
-                                  "workers",
-                                  GossipNodes(*setup.topology), objective.num_workers()));
+      throw UserError(
+          fmt::format("the topology has {} nodes but the problem is split over {} "
+                      "workers",
+                      GossipNodes(*setup.topology), objective.num_workers()));
     }
   } catch (const UserError& e) {
     throw UserError(fmt::format("{} ({}): {}", setup.label, algorithm, e.what()));
@@ -90,9 +92,13 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
   Eigen::VectorXd x0(dim);
   Rng init_rng(setup.seed, 0, "init");
   objective.InitialPoint(init_rng, x0);
-  NodeRuleContext context{.mixing = &mixing, .compressor = compressor.get(),
-                          .objective = &objective, .dim = dim, .step = setup.step,
-                          .batch = setup.batch, .prox_l1 = objective.l1() + options.mu,
+  NodeRuleContext context{.mixing = &mixing,
+                          .compressor = compressor.get(),
+                          .objective = &objective,
+                          .dim = dim,
+                          .step = setup.step,
+                          .batch = setup.batch,
+                          .prox_l1 = objective.l1() + options.mu,
                           .seed = setup.seed};
   const std::unique_ptr<NodeRule> rule = make_rule(context, x0);
   const int n = rule->num_nodes();

@@ -75,8 +75,12 @@ TEST(DecentralizedRunTest, EventRunEqualsThePlainLoopAndKeepsReplicasExact) {
   RunSetup setup = MakeSetup(objective, topology, 25);
   const MixingMatrix w = MixingForTopology("auto", "auto", topology);
   const std::unique_ptr<Compressor> q = CompressorRegistry().Make(CompressorSpec("top_k"));
-  NodeRuleContext ctx{.mixing = &w, .compressor = q.get(), .objective = &objective, .dim = dim,
-                      .step = setup.step, .seed = setup.seed};
+  NodeRuleContext ctx{.mixing = &w,
+                      .compressor = q.get(),
+                      .objective = &objective,
+                      .dim = dim,
+                      .step = setup.step,
+                      .seed = setup.seed};
   ChocoRule timed(ctx, 0.2, Eigen::VectorXd::Zero(dim));
   ChocoRule plain(ctx, 0.2, Eigen::VectorXd::Zero(dim));
   RunRecorder recorder(setup, "choco", "decentralized");
@@ -130,7 +134,8 @@ TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
   mc.common.mu = 2.0;
   const Outcome c = RunAlgorithm(*registry.Make(malcom), setup);
   EXPECT_NE(c.records.back().loss, a.records.back().loss);
-  EXPECT_LT(c.records.back().extra.at("node_density"), 0.5 * a.records.back().extra.at("node_density"));
+  EXPECT_LT(c.records.back().extra.at("node_density"),
+            0.5 * a.records.back().extra.at("node_density"));
 }
 
 TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
@@ -169,7 +174,8 @@ TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
   cc.seconds = 1e-3;
   const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
   setup.compute = &compute;
-  const Outcome r = RunAlgorithm(ChocoAlgorithm(ChocoConfig{}), setup);  // qsgd s = 15 fixed, b = 512
+  const Outcome r =
+      RunAlgorithm(ChocoAlgorithm(ChocoConfig{}), setup);  // qsgd s = 15 fixed, b = 512
   const int64_t message_bits = 2 * (32 + 512 * (1 + 4));
   for (size_t k = 1; k < r.records.size(); ++k) {
     EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);
@@ -187,7 +193,7 @@ TEST(DecentralizedRunTest, SummaryHasSpectrumAndMetrics) {
   const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
   EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 0.1953, 1e-4);
   EXPECT_NEAR(r.summary.extra.at("rho"), 0.8047, 1e-4);
-  ASSERT_EQ(r.records.size(), 4u);  // 0, 2, 4 and the last (5)
+  ASSERT_EQ(r.records.size(), 4u);              // 0, 2, 4 and the last (5)
   EXPECT_EQ(r.records[0].consensus_dist, 0.0);  // every node starts at x0
   EXPECT_GT(*r.records[3].consensus_dist, 0.0);
   EXPECT_TRUE(r.records[3].dist_to_opt_sq.has_value());

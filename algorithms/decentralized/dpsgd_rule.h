@@ -3,7 +3,8 @@
 // Round t with gamma_t = step.At(t), at node i:
 //   Step:    g_i = grad_i(x_i);  send Q(x_i) (default Q = identity: the full-precision model)
 //   Deliver: y_ij = decoded x_j
-//   Combine: x_i = w_ii x_i + sum_j w_ij y_ij - gamma_t g_i, then the l1 proximal step if lambda > 0.
+//   Combine: x_i = w_ii x_i + sum_j w_ij y_ij - gamma_t g_i, then the l1 proximal step if lambda >
+//   0.
 // The message is x_i itself, not the gradient step, so it can leave at the start of the round
 // while the gradient is computed (sends_before_compute).
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_DPSGD_RULE_H_

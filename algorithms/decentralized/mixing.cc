@@ -14,8 +14,8 @@
 namespace commsim {
 namespace {
 
-constexpr std::array<std::string_view, 6> kKinds = {"auto",  "metropolis", "max_degree",
-                                                    "ring",  "torus",      "uniform"};
+constexpr std::array<std::string_view, 6> kKinds = {"auto", "metropolis", "max_degree",
+                                                    "ring", "torus",      "uniform"};
 
 // Nodes not reachable from node 0 (breadth-first search), in increasing order.
 std::vector<int> Unreachable(const std::vector<std::vector<int>>& nb) {
@@ -40,10 +40,10 @@ std::vector<int> Unreachable(const std::vector<std::vector<int>>& nb) {
 void RequireDegree(std::string_view kind, const std::vector<std::vector<int>>& nb, size_t degree) {
   for (size_t i = 0; i < nb.size(); ++i) {
     if (nb[i].size() != degree) {
-      throw UserError(fmt::format(
-          "mixing '{}' needs every node to have {} neighbours, but node {} has {} (use "
-          "\"metropolis\" for this graph)",
-          kind, degree, i, nb[i].size()));
+      throw UserError(
+          fmt::format("mixing '{}' needs every node to have {} neighbours, but node {} has {} (use "
+                      "\"metropolis\" for this graph)",
+                      kind, degree, i, nb[i].size()));
     }
   }
 }
@@ -133,7 +133,8 @@ MixingMatrix BuildMixing(std::string_view kind, const std::vector<std::vector<in
     nb[i].erase(std::unique(nb[i].begin(), nb[i].end()), nb[i].end());
     for (int j : nb[i]) {
       if (j < 0 || j >= n) {
-        throw UserError(fmt::format("node {} lists neighbour {}, not a node in 0..{}", i, j, n - 1));
+        throw UserError(
+            fmt::format("node {} lists neighbour {}, not a node in 0..{}", i, j, n - 1));
       }
       if (j == i) throw UserError(fmt::format("node {} lists itself as a neighbour", i));
     }

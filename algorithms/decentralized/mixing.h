@@ -32,7 +32,8 @@ std::span<const std::string_view> MixingKinds();
 class MixingMatrix {
  public:
   int num_nodes() const { return static_cast<int>(neighbours_.size()); }
-  // Sorted neighbours of `node` (self excluded); weight(node, k) is the weight of neighbours(node)[k].
+  // Sorted neighbours of `node` (self excluded); weight(node, k) is the weight of
+  // neighbours(node)[k].
   const std::vector<int>& neighbours(int node) const { return neighbours_[node]; }
   double weight(int node, int k) const { return weights_[node][k]; }
   double self_weight(int node) const { return self_weight_[node]; }
@@ -43,8 +44,8 @@ class MixingMatrix {
   Eigen::MatrixXd Dense() const;
 
   struct Spectrum {
-    double lambda2 = 0;   // second largest eigenvalue
-    double lambda_n = 0;  // smallest eigenvalue
+    double lambda2 = 0;       // second largest eigenvalue
+    double lambda_n = 0;      // smallest eigenvalue
     double spectral_gap = 0;  // 1 - |lambda2|
     double rho = 0;           // max(|lambda2|, |lambda_n|)
   };

@@ -7,8 +7,8 @@
 //   Combine(i, t)     after Step(i, t) and all deg(i) deliveries: mix and finish the round.
 // Contract for every implementation:
 //   - The result does not depend on the order of deliveries within a round (each neighbour's
-//     message touches only that neighbour's slot; Combine sums the slots in neighbour order), so the
-//     event-driven driver and RunSynchronousRound give bit-identical states.
+//     message touches only that neighbour's slot; Combine sums the slots in neighbour order), so
+//     the event-driven driver and RunSynchronousRound give bit-identical states.
 //   - Randomness only from per-node streams DeriveSeed(seed, node, "batch"/"compress").
 //   - The proximal step of an l1 weight lambda (soft threshold by gamma_t * lambda) ends Combine
 //     when lambda > 0.
@@ -33,8 +33,8 @@ struct NodeRuleContext {
   const Objective* objective = nullptr;  // nullptr: gossip only (no gradient step)
   int64_t dim = 0;
   StepConfig step = StepConfig();
-  int64_t batch = 0;      // samples per node per round; <= 0: full shard
-  double prox_l1 = 0.0;   // lambda of the proximal step; 0 = none
+  int64_t batch = 0;     // samples per node per round; <= 0: full shard
+  double prox_l1 = 0.0;  // lambda of the proximal step; 0 = none
   uint64_t seed = 1;
 };
 

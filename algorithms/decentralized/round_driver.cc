@@ -106,7 +106,7 @@ void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule
     for (int i = 0; i < n; ++i) {
       SimTime compute;
       if (setup.compute != nullptr) {
-        const int64_t batch = setup.batch > 0           ? setup.batch
+        const int64_t batch = setup.batch > 0              ? setup.batch
                               : setup.objective != nullptr ? setup.objective->shard_size(i)
                                                            : 1;
         compute = setup.compute->Sample(i, batch, compute_rng[i]);
@@ -125,8 +125,11 @@ void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule
     engine.Run();
     COMMSIM_CHECK(rounds.combined() == n, "round {} ended with {} of {} nodes combined", it,
                   rounds.combined(), n);
-    const IterationTiming timing{.start = start, .end = engine.Now(), .compute = slowest,
-                                 .bits_up = rounds.bits(), .bits_down = 0};
+    const IterationTiming timing{.start = start,
+                                 .end = engine.Now(),
+                                 .compute = slowest,
+                                 .bits_up = rounds.bits(),
+                                 .bits_down = 0};
     if (!recorder.EndIteration(it, timing, evaluate)) break;
   }
 }

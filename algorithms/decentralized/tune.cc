@@ -19,7 +19,7 @@ double Spread(const NodeRule& rule, const Eigen::VectorXd& mean) {
 }  // namespace
 
 std::vector<double> DefaultConsensusGrid() {
-  return {1.0,  0.7,  0.5,  0.4,  0.3,   0.2,   0.15,  0.1,  0.07,
+  return {1.0,  0.7,  0.5,  0.4,  0.3,   0.2,  0.15,  0.1,   0.07,
           0.05, 0.04, 0.03, 0.02, 0.015, 0.01, 0.007, 0.005, 0.002};
 }
 
@@ -38,8 +38,8 @@ ConsensusTuning TuneConsensus(const MixingMatrix& mixing, const Compressor& comp
   }
   mean /= n;
 
-  NodeRuleContext ctx{.mixing = &mixing, .compressor = &compressor, .dim = options.dim,
-                      .seed = options.seed};
+  NodeRuleContext ctx{
+      .mixing = &mixing, .compressor = &compressor, .dim = options.dim, .seed = options.seed};
   const double tau = ChocoScale(options.rescale, compressor, options.dim);
   for (double gamma_c : out.grid) {
     COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);

@@ -1,11 +1,12 @@
 // TuneConsensus: the CHOCO-SGD recipe for the consensus step gamma_c — run CHOCO-gossip (no
-// gradients) from random vectors for a few hundred rounds at each gamma_c of a grid and keep the one
-// with the lowest final consensus error. The same rule as the `choco`/`malcom` algorithms (with
+// gradients) from random vectors for a few hundred rounds at each gamma_c of a grid and keep the
+// one with the lowest final consensus error. The same rule as the `choco`/`malcom` algorithms (with
 // options.rescale applied to the compressor), without gradients.
 //
 // Contract: deterministic given options.seed (node i starts from N(0, I) drawn from
 // DeriveSeed(seed, i, "tune")); the error after round r is
-//   e_r = sum_i ||x_i - mean x||^2 / sum_i ||x_i^0 - mean x^0||^2     (mean x is preserved by gossip);
+//   e_r = sum_i ||x_i - mean x||^2 / sum_i ||x_i^0 - mean x^0||^2     (mean x is preserved by
+//   gossip);
 // a gamma_c whose error becomes non-finite or exceeds 1e6 is reported as diverged (error = +inf).
 // The best gamma_c has the lowest final error, except that among those reaching
 // kConsensusFloor (where only rounding noise is left) the one that got there first wins.
@@ -33,7 +34,8 @@ struct TuneOptions {
 
 struct ConsensusTuning {
   std::vector<double> grid;
-  // curves[g][r]: relative error after r rounds at grid[g] (r = 0..rounds; stops early at divergence).
+  // curves[g][r]: relative error after r rounds at grid[g] (r = 0..rounds; stops early at
+  // divergence).
   std::vector<std::vector<double>> curves;
   std::vector<double> final_error;  // +inf when diverged
   std::vector<int64_t> bits;        // payload bits sent (one message per node per round)

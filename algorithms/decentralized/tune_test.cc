@@ -12,7 +12,8 @@ namespace {
 TEST(TuneConsensusTest, ExactGossipPrefersTheFullStepAndMatchesRhoSquared) {
   const MixingMatrix w = BuildMixing("ring", testing::RingNeighbours(8));
   const testing::ExactCompressor exact;
-  const ConsensusTuning t = TuneConsensus(w, exact, {.dim = 50, .rounds = 30, .grid = {1.0, 0.5, 0.1}});
+  const ConsensusTuning t =
+      TuneConsensus(w, exact, {.dim = 50, .rounds = 30, .grid = {1.0, 0.5, 0.1}});
   EXPECT_EQ(t.best_gamma(), 1.0);
   // Exact gossip contracts the spread by at most rho^2 per round.
   const double rho = w.ComputeSpectrum().rho;
