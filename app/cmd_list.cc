@@ -3,6 +3,7 @@
 #include <memory>
 #include <string_view>
 
+#include "algorithms/registry.h"
 #include "app/commands.h"
 #include "models/compute_time.h"
 #include "models/registry.h"
@@ -26,6 +27,7 @@ void PrintSection(std::string_view title, const R& registry) {
 void PrintAll() {
   PrintSection("topologies (built for n = workers on star kinds, n = nodes otherwise)",
                TopologyRegistry());
+  PrintSection("compressors", CompressorRegistry());
   PrintSection("models", ModelRegistry());
   PrintSection("datasets", DatasetRegistry());
   PrintSection("partitions", PartitionRegistry());

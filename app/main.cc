@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   commsim::app::AddListCommand(app);
   commsim::app::AddNetCommand(app);
   commsim::app::AddDataCommand(app);
+  commsim::app::AddCompressCommand(app);
   commsim::app::AddTuneConsensusCommand(app);
   try {
     app.parse(argc, argv);

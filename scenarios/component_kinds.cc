@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "algorithms/registry.h"
 #include "sim/topology_registry.h"
 #include "models/registry.h"
 
@@ -22,6 +23,7 @@ const ComponentKinds& AllComponentKinds() {
   // One line per kind: ComponentKinds::FromRegistry("<kind>", <Kind>Registry()).
   static const ComponentKinds kinds = [] {
     ComponentKinds k;
+    k.Add(ComponentKinds::FromRegistry(std::string(kCompressorKind), CompressorRegistry()));
     k.Add(ComponentKinds::FromRegistry(kTopologyKind, TopologyRegistry()));
     k.Add(ComponentKinds::FromRegistry(std::string(kModelKind), ModelRegistry()));
     k.Add(ComponentKinds::FromRegistry(std::string(kDatasetKind), DatasetRegistry()));

@@ -11,11 +11,18 @@
 //   - Encode rejects NaN/Inf input with a UserError naming the compressor; Decode of a truncated or
 //     corrupted message throws DecodeError and never reads out of bounds.
 //   - A Compressor object is immutable after construction and may be shared across threads.
+//   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
+//     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
+//     of values on the wire. Algorithms use it for theory defaults (DIANA: alpha <= 1/(omega+1)).
+//   - Expected(x) gives closed forms for one input (expected payload bits, expected squared error,
+//     expected nonzeros), printed by `commsim compress` next to the measured values.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_COMPRESSOR_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_COMPRESSOR_H_
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +37,14 @@ struct Message {
   std::vector<uint64_t> words;
 };
 
+// Closed-form expectations of one compressor for one input x.
+struct Expectation {
+  double payload_bits = 0.0;   // E[payload bits], exact or approximate as bits_formula says
+  std::string bits_formula;    // e.g. "32*ceil(d/b) + 2d (exact)"
+  double squared_error = 0.0;  // E||Q(x) - x||^2 for this x (with the fp32 values on the wire)
+  double nonzeros = 0.0;       // E[number of nonzero entries of Q(x)]
+};
+
 class Compressor {
  public:
   virtual ~Compressor() = default;
@@ -39,6 +54,9 @@ class Compressor {
   virtual Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const = 0;
   // REQUIRES: out.size() equals the encoded vector's dimension.
   virtual void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+  virtual double ErrorFactor(int64_t dim) const = 0;
+  // REQUIRES: x is finite.
+  virtual Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
 };
 
 }  // namespace commsim

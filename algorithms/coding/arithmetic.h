@@ -1,0 +1,77 @@
+// Adaptive arithmetic coding for small alphabets (Witten, Neal and Cleary style, 32-bit range).
+//
+// AdaptiveModel keeps a frequency count per symbol (all start at 1, +32 per coded symbol, halved
+// when the total passes 2^16), so encoder and decoder adapt identically without sending a table.
+// The encoder writes its bits straight into a BitWriter; it emits exactly (range renormalisations
+// + 2) bits. The decoder mirrors the encoder's state, so at Finish() it knows where the encoder's
+// last bit was and checks that position against the expected end: a truncated or extended
+// stream is a DecodeError. The decoder reads ahead of that point with BitReader::GetPadded and so
+// never reads outside the message.
+// Cost: within a few bits plus the model's learning cost of sum over symbols of the ideal code
+// length -log2(p) under the adaptive counts (about (K-1)/2 * log2(n) bits for n iid symbols).
+#ifndef COMMSIM_ALGORITHMS_CODING_ARITHMETIC_H_
+#define COMMSIM_ALGORITHMS_CODING_ARITHMETIC_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/coding/bit_reader.h"
+#include "algorithms/coding/bit_writer.h"
+
+namespace commsim {
+
+class AdaptiveModel {
+ public:
+  // REQUIRES: 2 <= alphabet_size <= 256.
+  explicit AdaptiveModel(int alphabet_size);
+  int size() const { return static_cast<int>(freq_.size()); }
+  uint32_t total() const { return total_; }
+  // Cumulative count below symbol s.
+  uint32_t Low(int s) const;
+  uint32_t Freq(int s) const { return freq_[s]; }
+  // The symbol whose interval [Low(s), Low(s) + Freq(s)) holds `count`. REQUIRES: count < total.
+  int Find(uint32_t count, uint32_t* low) const;
+  void Update(int s);
+
+ private:
+  std::vector<uint32_t> freq_;
+  uint32_t total_;
+};
+
+class ArithmeticEncoder {
+ public:
+  explicit ArithmeticEncoder(BitWriter& out) : out_(out) {}
+  // REQUIRES: 0 <= symbol < model.size(). Updates the model.
+  void Encode(AdaptiveModel& model, int symbol);
+  // Writes the final bits. Must be called exactly once, after the last Encode.
+  void Finish();
+
+ private:
+  void EmitBit(bool bit);
+  BitWriter& out_;
+  uint64_t low_ = 0;
+  uint64_t high_ = 0xFFFFFFFFu;
+  int64_t pending_ = 0;
+};
+
+class ArithmeticDecoder {
+ public:
+  // Starts decoding at the reader's current position.
+  explicit ArithmeticDecoder(BitReader& in);
+  int Decode(AdaptiveModel& model);
+  // Verifies that the encoder's stream ended exactly at `end_bit` (normally in.size()) and leaves
+  // the reader there. Throws DecodeError otherwise.
+  void Finish(int64_t end_bit);
+
+ private:
+  BitReader& in_;
+  int64_t start_;
+  int64_t shifts_ = 0;
+  uint64_t low_ = 0;
+  uint64_t high_ = 0xFFFFFFFFu;
+  uint64_t value_ = 0;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_CODING_ARITHMETIC_H_

@@ -1,0 +1,182 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "algorithms/coding/elias.h"
+#include "algorithms/coding/golomb.h"
+#include "sim/rng.h"
+
+namespace commsim {
+namespace {
+
+// Values covering small numbers, powers of two and their neighbours, and the 64-bit extremes.
+std::vector<uint64_t> TestValues() {
+  std::vector<uint64_t> v;
+  for (uint64_t x = 1; x <= 300; ++x) v.push_back(x);
+  for (int k = 1; k < 64; ++k) {
+    v.push_back((uint64_t{1} << k) - 1);
+    v.push_back(uint64_t{1} << k);
+    v.push_back((uint64_t{1} << k) + 1);
+  }
+  v.push_back(std::numeric_limits<uint64_t>::max());
+  return v;
+}
+
+template <class Put, class Get, class Bits>
+void CheckCode(Put put, Get get, Bits bits) {
+  const std::vector<uint64_t> values = TestValues();
+  BitWriter w;
+  int64_t expected = 0;
+  for (uint64_t x : values) {
+    const int64_t before = w.bits();
+    put(w, x);
+    ASSERT_EQ(w.bits() - before, bits(x)) << "x = " << x;
+    expected += bits(x);
+  }
+  const Message m = w.Finish();
+  ASSERT_EQ(m.payload_bits, expected);
+  BitReader r(m);
+  for (uint64_t x : values) ASSERT_EQ(get(r), x);
+  r.ExpectEnd();
+  // Every strict prefix of the last code word is a truncation error.
+  BitWriter one;
+  put(one, values.back());
+  Message last = one.Finish();
+  for (int64_t cut = 0; cut < last.payload_bits; ++cut) {
+    Message t = last;
+    t.payload_bits = cut;
+    BitReader rt(t);
+    EXPECT_THROW(get(rt), DecodeError) << "cut " << cut;
+  }
+}
+
+TEST(EliasTest, GammaLengthsAndRoundTrip) {
+  EXPECT_EQ(EliasGammaBits(1), 1);
+  EXPECT_EQ(EliasGammaBits(2), 3);
+  EXPECT_EQ(EliasGammaBits(7), 5);
+  EXPECT_EQ(EliasGammaBits(8), 7);
+  for (uint64_t x = 1; x < 5000; ++x) {
+    ASSERT_EQ(EliasGammaBits(x), 2 * static_cast<int>(std::floor(std::log2(x))) + 1);
+  }
+  CheckCode([](BitWriter& w, uint64_t x) { PutEliasGamma(w, x); }, GetEliasGamma, EliasGammaBits);
+}
+
+TEST(EliasTest, DeltaLengthsAndRoundTrip) {
+  EXPECT_EQ(EliasDeltaBits(1), 1);
+  EXPECT_EQ(EliasDeltaBits(2), 4);
+  EXPECT_EQ(EliasDeltaBits(4), 5);
+  EXPECT_EQ(EliasDeltaBits(16), 9);
+  EXPECT_EQ(EliasDeltaBits(17), 9);
+  CheckCode(PutEliasDelta, GetEliasDelta, EliasDeltaBits);
+}
+
+TEST(EliasTest, OmegaLengthsAndRoundTrip) {
+  // Textbook omega code lengths: 1 -> "0", 2 -> "10 0", 4 -> "10 100 0", 16 -> "10 100 10000 0".
+  EXPECT_EQ(EliasOmegaBits(1), 1);
+  EXPECT_EQ(EliasOmegaBits(2), 3);
+  EXPECT_EQ(EliasOmegaBits(3), 3);
+  EXPECT_EQ(EliasOmegaBits(4), 6);
+  EXPECT_EQ(EliasOmegaBits(7), 6);
+  EXPECT_EQ(EliasOmegaBits(8), 7);
+  EXPECT_EQ(EliasOmegaBits(16), 11);
+  EXPECT_EQ(EliasOmegaBits(100), 13);
+  CheckCode(PutEliasOmega, GetEliasOmega, EliasOmegaBits);
+}
+
+TEST(EliasTest, OverlongCodesAreDecodeErrors) {
+  BitWriter w;
+  w.PutZeros(64);  // a gamma prefix announcing a 64-bit payload
+  w.PutBit(true);
+  w.PutZeros(64);
+  const Message m = w.Finish();
+  BitReader r(m);
+  EXPECT_THROW(GetEliasGamma(r), DecodeError);
+  BitWriter ones;
+  for (int i = 0; i < 8; ++i) ones.Put(~uint64_t{0}, 64);  // omega groups that keep growing
+  const Message mo = ones.Finish();
+  BitReader ro(mo);
+  EXPECT_THROW(GetEliasOmega(ro), DecodeError);
+}
+
+TEST(GolombTest, LengthsMatchTheDefinition) {
+  // M = 5: b = 3, u = 3: remainders 0..2 take 2 bits, 3..4 take 3 bits.
+  const GolombCode g5(5);
+  EXPECT_EQ(g5.Bits(0), 1 + 2);
+  EXPECT_EQ(g5.Bits(2), 1 + 2);
+  EXPECT_EQ(g5.Bits(3), 1 + 3);
+  EXPECT_EQ(g5.Bits(4), 1 + 3);
+  EXPECT_EQ(g5.Bits(5), 2 + 2);
+  EXPECT_EQ(g5.Bits(12), 3 + 2);
+  EXPECT_EQ(GolombCode(1).Bits(9), 10);      // unary
+  EXPECT_EQ(GolombCode(8).Bits(17), 3 + 3);  // Rice(3)
+}
+
+TEST(GolombTest, RoundTripForManyParameters) {
+  Rng rng(3);
+  for (uint64_t m : {1, 2, 3, 5, 7, 8, 10, 64, 100, 1000}) {
+    const GolombCode code(m);
+    std::vector<uint64_t> values;
+    for (int i = 0; i < 2000; ++i) values.push_back(rng.UniformInt(20 * m));
+    values.push_back(0);
+    values.push_back(200 * m + m - 1);  // long unary run across words
+    BitWriter w;
+    int64_t bits = 0;
+    for (uint64_t v : values) {
+      code.Put(w, v);
+      bits += code.Bits(v);
+    }
+    const Message msg = w.Finish();
+    ASSERT_EQ(msg.payload_bits, bits);
+    BitReader r(msg);
+    for (uint64_t v : values) ASSERT_EQ(code.Get(r, 1'000'000), v) << "M = " << m;
+    r.ExpectEnd();
+  }
+}
+
+TEST(GolombTest, RiceIsGolombWithPowerOfTwo) {
+  BitWriter w;
+  PutRice(w, 37, 4);
+  const Message m = w.Finish();
+  EXPECT_EQ(m.payload_bits, 37 / 16 + 1 + 4);
+  BitReader r(m);
+  EXPECT_EQ(GetRice(r, 4, 100), 37u);
+}
+
+TEST(GolombTest, ValuesAboveTheLimitAndTruncationAreDecodeErrors) {
+  const GolombCode code(4);
+  BitWriter w;
+  code.Put(w, 50);
+  const Message m = w.Finish();
+  BitReader r(m);
+  EXPECT_THROW(code.Get(r, 49), DecodeError);
+  Message t = m;
+  t.payload_bits -= 1;
+  BitReader rt(t);
+  EXPECT_THROW(code.Get(rt, 100), DecodeError);
+}
+
+TEST(GolombTest, ParameterForGeometricSources) {
+  EXPECT_EQ(GolombParameterFor(1.0), 1u);
+  EXPECT_EQ(GolombParameterFor(0.5), 1u);
+  // p = 0.1: -log(1.9)/log(0.9) = 6.09 -> 7.
+  EXPECT_EQ(GolombParameterFor(0.1), 7u);
+  // p = 0.01: -log(1.99)/log(0.99) = 68.5 -> 69.
+  EXPECT_EQ(GolombParameterFor(0.01), 69u);
+}
+
+TEST(ZigZagTest, MapsSignedToUnsignedInterleaved) {
+  EXPECT_EQ(ZigZag(0), 0u);
+  EXPECT_EQ(ZigZag(-1), 1u);
+  EXPECT_EQ(ZigZag(1), 2u);
+  EXPECT_EQ(ZigZag(-2), 3u);
+  EXPECT_EQ(ZigZag(std::numeric_limits<int64_t>::min()), std::numeric_limits<uint64_t>::max());
+  for (int64_t v : {int64_t{0}, int64_t{5}, int64_t{-7}, std::numeric_limits<int64_t>::max(),
+                    std::numeric_limits<int64_t>::min()}) {
+    EXPECT_EQ(UnZigZag(ZigZag(v)), v);
+  }
+}
+
+}  // namespace
+}  // namespace commsim

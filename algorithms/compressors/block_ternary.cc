@@ -1,0 +1,273 @@
+#include "algorithms/compressors/block_ternary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "algorithms/coding/arithmetic.h"
+#include "algorithms/coding/bit_reader.h"
+#include "algorithms/coding/bit_writer.h"
+#include "algorithms/coding/elias.h"
+#include "algorithms/compressors/wire.h"
+
+namespace commsim {
+namespace {
+
+constexpr std::string_view kPChoices[] = {"2", "inf"};
+constexpr std::string_view kCodings[] = {"fixed2", "packed", "sparse", "entropy"};
+
+// The 2-bit code of one element: 0 -> 00, +1 -> 01, -1 -> 11. `scale` is 2^53 / norm.
+// Branch-free: the Bernoulli outcome is unpredictable, a branch on it mispredicts half the time.
+inline uint64_t DrawCode(double x, double scale, Rng& rng) {
+  const uint64_t keep = static_cast<double>(rng.NextU64() >> 11) < std::abs(x) * scale;
+  const uint64_t negative = std::signbit(x);
+  return keep | ((keep & negative) << 1);
+}
+
+// Draws the symbols of one block (-1, 0, +1) into sym. REQUIRES: norm > 0.
+void DrawSymbols(const double* x, int64_t n, float norm, Rng& rng, int8_t* sym) {
+  const double scale = 0x1p53 / static_cast<double>(norm);
+  Rng local = rng;  // a local copy stays in registers (stores to sym may alias the state)
+  for (int64_t j = 0; j < n; ++j) {
+    const uint64_t code = DrawCode(x[j], scale, local);
+    sym[j] = static_cast<int8_t>(static_cast<int>(code & 1) - static_cast<int>(code & 2));
+  }
+  rng = local;
+}
+
+// fixed2 fast path: draws and packs 32 codes per 64-bit field. REQUIRES: norm > 0.
+void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w) {
+  const double scale = 0x1p53 / static_cast<double>(norm);
+  Rng local = rng;
+  for (int64_t j = 0; j < n; j += 32) {
+    const int m = static_cast<int>(std::min<int64_t>(32, n - j));
+    uint64_t word = 0;
+    for (int k = 0; k < m; ++k) word |= DrawCode(x[j + k], scale, local) << (2 * k);
+    w.Put(word, 2 * m);
+  }
+  rng = local;
+}
+
+}  // namespace
+
+void BlockTernaryConfig::Describe(ParamVisitor& v) {
+  v.Text("p", p, kPChoices, "norm of each block: 2 or inf");
+  v.Int("block", block, Range::AtLeast(1), "block size b (elements per norm)");
+  v.Text("coding", coding, kCodings, "symbol coding: fixed2, packed, sparse or entropy");
+}
+
+BlockTernary::BlockTernary(const BlockTernaryConfig& config)
+    : p_inf_(config.p == "inf"), block_(config.block) {
+  const auto* it = std::find(std::begin(kCodings), std::end(kCodings), config.coding);
+  COMMSIM_CHECK(it != std::end(kCodings), "unknown coding {}", config.coding);
+  coding_ = static_cast<Coding>(it - std::begin(kCodings));
+  COMMSIM_CHECK(block_ >= 1 && (config.p == "2" || p_inf_), "bad block_ternary config");
+}
+
+float BlockTernary::BlockNorm(const double* x, int64_t n) const {
+  return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
+}
+
+Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
+  RequireFinite(Name(), x);
+  const int64_t d = x.size();
+  const int64_t nb = NumBlocks(d, block_);
+  BitWriter w;
+  std::vector<int8_t> sym(static_cast<size_t>(
+      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : block_)));
+  std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
+  w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
+  for (int64_t b = 0; b < nb; ++b) {
+    const int64_t begin = b * block_;
+    const int64_t n = std::min(block_, d - begin);
+    const double* xb = x.data() + begin;
+    const float norm = BlockNorm(xb, n);
+    if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
+    int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
+    w.PutFloat(norm);
+    if (coding_ == Coding::kFixed2) {
+      if (norm > 0.0f) {
+        DrawFixed2(xb, n, norm, rng, w);
+      } else {
+        w.PutZeros(2 * n);
+      }
+      continue;
+    }
+    if (norm > 0.0f) {
+      DrawSymbols(xb, n, norm, rng, s);
+    } else {
+      std::fill(s, s + n, int8_t{0});
+    }
+    switch (coding_) {
+      case Coding::kFixed2:
+        break;  // handled above
+      case Coding::kPacked:
+        for (int64_t j = 0; j < n; j += 5) {
+          unsigned byte = 0;
+          for (int64_t k = std::min<int64_t>(n, j + 5) - 1; k >= j; --k) {
+            byte = byte * 3 + static_cast<unsigned>(s[k] < 0 ? 2 : s[k]);
+          }
+          w.Put(byte, 8);
+        }
+        break;
+      case Coding::kSparse: {
+        if (norm == 0.0f) break;
+        const int index_bits = CeilLog2(static_cast<uint64_t>(n));
+        int64_t nnz = 0;
+        for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
+        w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
+        for (int64_t j = 0; j < n; ++j) {
+          if (s[j] != 0)
+            w.Put((s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1), 1 + index_bits);
+        }
+        break;
+      }
+      case Coding::kEntropy:
+        break;  // after all norms
+    }
+  }
+  if (coding_ == Coding::kEntropy) {
+    AdaptiveModel model(3);
+    ArithmeticEncoder enc(w);
+    for (int64_t b = 0; b < nb; ++b) {
+      const int64_t begin = b * block_;
+      const int64_t n = std::min(block_, d - begin);
+      if (norms[static_cast<size_t>(b)] == 0.0f) continue;
+      for (int64_t j = begin; j < begin + n; ++j) enc.Encode(model, sym[j] + 1);
+    }
+    enc.Finish();
+  }
+  return w.Finish();
+}
+
+void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  BitReader r(message);
+  const int64_t d = out.size();
+  const int64_t nb = NumBlocks(d, block_);
+  std::vector<float> norms(coding_ == Coding::kEntropy ? static_cast<size_t>(nb) : 0);
+  for (int64_t b = 0; b < nb; ++b) {
+    const int64_t begin = b * block_;
+    const int64_t n = std::min(block_, d - begin);
+    const float norm_f = ReadScale(r);
+    const double norm = norm_f;
+    double* o = out.data() + begin;
+    switch (coding_) {
+      case Coding::kFixed2:
+        for (int64_t j = 0; j < n; j += 32) {
+          const int m = static_cast<int>(std::min<int64_t>(32, n - j));
+          const uint64_t word = r.Get(2 * m);
+          // Code 10 (high bit set, low bit clear) is invalid.
+          if ((word >> 1) & ~word & 0x5555555555555555ULL) {
+            throw DecodeError("corrupted message: invalid ternary code 10");
+          }
+          const double value[4] = {0.0, norm, 0.0, -norm};  // branch-free lookup
+          for (int k = 0; k < m; ++k) o[j + k] = value[(word >> (2 * k)) & 3];
+        }
+        break;
+      case Coding::kPacked:
+        for (int64_t j = 0; j < n; j += 5) {
+          unsigned byte = static_cast<unsigned>(r.Get(8));
+          if (byte > 242) throw DecodeError(fmt::format("corrupted message: packed byte {}", byte));
+          for (int64_t k = j; k < std::min<int64_t>(n, j + 5); ++k) {
+            const unsigned t = byte % 3;
+            byte /= 3;
+            o[k] = t == 0 ? 0.0 : (t == 1 ? norm : -norm);
+          }
+        }
+        break;
+      case Coding::kSparse: {
+        std::fill(o, o + n, 0.0);
+        if (norm_f == 0.0f) break;
+        const int index_bits = CeilLog2(static_cast<uint64_t>(n));
+        const int64_t nnz = static_cast<int64_t>(r.Get(CeilLog2(static_cast<uint64_t>(n) + 1)));
+        if (nnz > n) throw DecodeError(fmt::format("corrupted message: block count {}", nnz));
+        int64_t prev = -1;
+        for (int64_t i = 0; i < nnz; ++i) {
+          const bool negative = r.GetBit();
+          const int64_t j = static_cast<int64_t>(r.Get(index_bits));
+          if (j <= prev || j >= n) throw DecodeError("corrupted message: bad sparse index");
+          o[j] = negative ? -norm : norm;
+          prev = j;
+        }
+        break;
+      }
+      case Coding::kEntropy:
+        norms[static_cast<size_t>(b)] = norm_f;
+        break;
+    }
+  }
+  if (coding_ == Coding::kEntropy) {
+    AdaptiveModel model(3);
+    ArithmeticDecoder dec(r);
+    for (int64_t b = 0; b < nb; ++b) {
+      const int64_t begin = b * block_;
+      const int64_t n = std::min(block_, d - begin);
+      const double norm = norms[static_cast<size_t>(b)];
+      for (int64_t j = begin; j < begin + n; ++j) {
+        out[j] = norm == 0.0 ? 0.0 : (dec.Decode(model) - 1) * norm;
+      }
+    }
+    dec.Finish(r.size());
+  }
+  r.ExpectEnd();
+}
+
+double BlockTernary::ErrorFactor(int64_t dim) const {
+  const double root_b = std::sqrt(static_cast<double>(std::min(block_, std::max<int64_t>(dim, 1))));
+  return p_inf_ ? (root_b - 1.0) / 2.0 : root_b - 1.0;
+}
+
+Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  const int64_t d = x.size();
+  const int64_t nb = NumBlocks(d, block_);
+  Expectation e;
+  std::array<double, 3> hist = {0, 0, 0};  // expected counts of -1, 0, +1 in nonzero blocks
+  double sparse_bits = 0.0;
+  for (int64_t b = 0; b < nb; ++b) {
+    const int64_t begin = b * block_;
+    const int64_t n = std::min(block_, d - begin);
+    const double* xb = x.data() + begin;
+    const double norm = BlockNorm(xb, n);
+    if (norm == 0.0) continue;
+    double l1 = 0.0, l2sq = 0.0;
+    for (int64_t j = 0; j < n; ++j) {
+      l1 += std::abs(xb[j]);
+      l2sq += xb[j] * xb[j];
+      const double prob = std::abs(xb[j]) / norm;
+      hist[xb[j] < 0 ? 0 : 2] += prob;
+      hist[1] += 1.0 - prob;
+    }
+    e.squared_error += l1 * norm - l2sq;
+    e.nonzeros += l1 / norm;
+    sparse_bits += CeilLog2(static_cast<uint64_t>(n) + 1) +
+                   l1 / norm * (1 + CeilLog2(static_cast<uint64_t>(n)));
+  }
+  const double head = 32.0 * static_cast<double>(nb);
+  switch (coding_) {
+    case Coding::kFixed2:
+      e.payload_bits = head + 2.0 * static_cast<double>(d);
+      e.bits_formula = "32*ceil(d/b) + 2d (exact)";
+      break;
+    case Coding::kPacked: {
+      const int64_t full = d / block_, rest = d % block_;
+      e.payload_bits = head + 8.0 * static_cast<double>(full * ((block_ + 4) / 5) + (rest + 4) / 5);
+      e.bits_formula = "sum over blocks of 32 + 8*ceil(|B|/5) (exact)";
+      break;
+    }
+    case Coding::kSparse:
+      e.payload_bits = head + sparse_bits;
+      e.bits_formula =
+          "sum over nonzero blocks of 32 + ceil(log2(|B|+1)) + E[nnz_B]*(1 + ceil(log2 |B|))";
+      break;
+    case Coding::kEntropy:
+      e.payload_bits = head + EntropyBits(hist.data(), 3);
+      e.bits_formula = "32*ceil(d/b) + n*H(expected symbol frequencies) (approx.)";
+      break;
+  }
+  return e;
+}
+
+}  // namespace commsim

@@ -1,0 +1,55 @@
+// block_ternary: DIANA/DORE "block p-quantization" (ALGORITHMS.md section 1).
+//
+// Splits x into blocks of `block` elements (the last may be shorter). Per block B with norm
+// n_B = ||x_B||_p (p = 2 or inf) rounded up to fp32: Q(x)_j = n_B * sign(x_j) * xi_j with
+// xi_j ~ Bernoulli(|x_j| / n_B) drawn as [ (rng() >> 11) < |x_j| * (2^53 / n_B) ]; an all-zero
+// block draws nothing and decodes to zeros. Unbiased.
+// E||Q(x) - x||^2 = sum_B (||x_B||_1 n_B - ||x_B||_2^2) <= C ||x||^2, C = sqrt(b) - 1 (p = 2) or
+// (sqrt(b) - 1) / 2 (p = inf).
+// Payload per block: 32 bits (n_B) plus the symbols {-1, 0, +1} in the chosen coding:
+//   fixed2  2 bits per element (00 = 0, 01 = +1, 11 = -1): exactly 32 ceil(d/b) + 2d in total
+//   packed  5 trits per byte: 8 ceil(|B| / 5) bits per block
+//   sparse  nonzero count in ceil(log2(|B|+1)) bits, then per nonzero a sign bit and its index in
+//           ceil(log2 |B|) bits (blocks with n_B = 0 send only the norm)
+//   entropy all norms first, then the symbols of the blocks with n_B > 0 through one adaptive
+//           arithmetic coder (algorithms/coding/arithmetic.h)
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_H_
+
+#include <string>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct BlockTernaryConfig final : ConfigBase<BlockTernaryConfig> {
+  std::string p = "inf";  // "2" or "inf"
+  int64_t block = 256;
+  std::string coding = "fixed2";  // fixed2 | packed | sparse | entropy
+  void Describe(ParamVisitor& v) override;
+};
+
+class BlockTernary final : public Compressor {
+ public:
+  enum class Coding { kFixed2, kPacked, kSparse, kEntropy };
+  explicit BlockTernary(const BlockTernaryConfig& config);
+  std::string_view Name() const override { return "block_ternary"; }
+  bool unbiased() const override { return true; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+
+  // The fp32 norm of one block as sent on the wire.
+  float BlockNorm(const double* x, int64_t n) const;
+
+ private:
+  bool p_inf_;
+  int64_t block_;
+  Coding coding_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_H_

@@ -1,0 +1,45 @@
+// dithered: MALCOM-PSGD's dithered quantizer with the vector source code [recon].
+//
+// Reconstructed from the paper's description (ALGORITHMS.md marks it [recon]); parameter names
+// follow the paper. With n = ||r||_2 rounded up to fp32 and a_j = s r_j / n:
+//   non-subtractive (default): z_j = sign(r_j) floor(|a_j| + u_j), u_j ~ U[0,1) from the Rng;
+//     decoded (n/s) z_j. Unbiased; E||Q(r) - r||^2 = (n/s)^2 sum_j f_j (1 - f_j), f_j = frac|a_j|,
+//     <= min(d/s^2, sqrt(d)/s) ||r||^2.
+//   subtractive: the encoder draws a 64-bit nonce from the Rng and sends it; the dither
+//     u_j ~ U[0,1) comes from Rng(DeriveSeed(dither_seed, nonce, "dither")), which the receiver
+//     regenerates. z_j = floor(a_j + u_j), decoded (n/s)(z_j - u_j + 1/2): unbiased with error
+//     uniform in [-n/2s, n/2s) on every coordinate, E||Q(r) - r||^2 = d (n/s)^2 / 12.
+// Payload: 32 (n) [+ 64 nonce when subtractive] + the vector source code of z
+// (algorithms/coding/vector_source_code.h), close to 32 + d H(empirical z); n = 0 sends only 32.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_DITHERED_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_DITHERED_H_
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct DitheredConfig final : ConfigBase<DitheredConfig> {
+  int64_t levels = 15;
+  bool subtractive = false;
+  int64_t dither_seed = 0;
+  void Describe(ParamVisitor& v) override;
+};
+
+class Dithered final : public Compressor {
+ public:
+  explicit Dithered(const DitheredConfig& config) : config_(config) {}
+  std::string_view Name() const override { return "dithered"; }
+  bool unbiased() const override { return true; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+
+ private:
+  DitheredConfig config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_DITHERED_H_

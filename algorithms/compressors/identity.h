@@ -1,0 +1,35 @@
+// identity: sends every value at full precision (fp32 by default, fp64 with precision 64).
+//
+// Biased only by the fp32 rounding (treated as unbiased). Payload: exactly 32d (or 64d) bits.
+// Values beyond the fp32 range are a UserError rather than a silent infinity.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_IDENTITY_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_IDENTITY_H_
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct IdentityConfig final : ConfigBase<IdentityConfig> {
+  int64_t precision = 32;  // bits per value: 32 or 64
+  void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;
+};
+
+class Identity final : public Compressor {
+ public:
+  explicit Identity(const IdentityConfig& config) : config_(config) {}
+  std::string_view Name() const override { return "identity"; }
+  bool unbiased() const override { return true; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t) const override { return 0.0; }
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+
+ private:
+  IdentityConfig config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_IDENTITY_H_

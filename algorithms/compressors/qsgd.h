@@ -1,0 +1,55 @@
+// qsgd: QSGD stochastic quantization with s levels per bucket (Alistarh et al., 2017).
+//
+// Per bucket v of `bucket` elements (the last may be shorter), with n = ||v||_2 (or ||v||_inf when
+// norm = "inf") rounded up to fp32: a_j = s |v_j| / n, xi_j = floor(a_j) + Bernoulli(frac(a_j))
+// (one rng.Uniform() per element of a nonzero bucket), Q(v)_j = n sign(v_j) xi_j / s. Unbiased;
+// E||Q(v) - v||^2 = sum_j (n/s)^2 f_j (1 - f_j) <= min(b/s^2, sqrt(b)/s) ||v||^2.
+// Default levels = 15: the 4-bit variant (levels 0..15 fit 4 bits).
+// Payload per bucket:
+//   fixed  32 + |B| (1 + ceil(log2(s+1))) bits: sign bit then level, for every element (exact)
+//   elias  the paper's code: 32 (norm); if n > 0: Elias-omega(first nonzero position + 1), then per
+//          nonzero a sign bit, Elias-omega(level) and Elias-omega(gap to the next nonzero position
+//          or to the bucket end). The paper bounds its expectation by
+//          (3 + 1.5 log2(2(s^2 + b) / (s(s + sqrt b)))) s(s + sqrt b) + 32 bits.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_H_
+
+#include <string>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct QsgdConfig final : ConfigBase<QsgdConfig> {
+  int64_t levels = 15;
+  int64_t bucket = 512;
+  std::string norm = "2";        // "2" or "inf"
+  std::string coding = "elias";  // elias | fixed
+  void Describe(ParamVisitor& v) override;
+};
+
+class Qsgd final : public Compressor {
+ public:
+  explicit Qsgd(const QsgdConfig& config);
+  std::string_view Name() const override { return "qsgd"; }
+  bool unbiased() const override { return true; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+
+  // The paper's bound on the expected elias payload of one bucket of n elements.
+  double EliasBound(int64_t n) const;
+
+ private:
+  float BucketNorm(const double* x, int64_t n) const;
+  int64_t levels_;
+  int64_t bucket_;
+  bool norm_inf_;
+  bool elias_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_H_

@@ -1,0 +1,114 @@
+#include "algorithms/compressors/qsgd.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "algorithms/coding/elias.h"
+
+namespace commsim {
+namespace {
+
+QsgdConfig Config(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
+  QsgdConfig c;
+  c.levels = s;
+  c.bucket = b;
+  c.norm = norm;
+  c.coding = coding;
+  return c;
+}
+
+Eigen::VectorXd Gaussian(int64_t d, uint64_t seed) {
+  Rng rng(seed);
+  Eigen::VectorXd x(d);
+  for (int64_t i = 0; i < d; ++i) x[i] = rng.Normal();
+  return x;
+}
+
+// Independent reference of Q_s: same Rng draws (one Uniform per element of a nonzero bucket).
+Eigen::VectorXd Reference(const Eigen::VectorXd& x, int64_t s, int64_t b, bool inf, Rng& rng) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(x.size());
+  for (int64_t begin = 0; begin < x.size(); begin += b) {
+    const int64_t n = std::min<int64_t>(b, x.size() - begin);
+    const Eigen::VectorXd v = x.segment(begin, n);
+    const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
+    float norm = static_cast<float>(exact);
+    if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+    if (norm == 0.0f) continue;
+    for (int64_t j = 0; j < n; ++j) {
+      const double a = std::min(std::abs(v[j]) * (static_cast<double>(s) / norm), double(s));
+      const double xi = std::floor(a) + (rng.Uniform() < a - std::floor(a) ? 1 : 0);
+      q[begin + j] = (v[j] < 0 ? -1.0 : 1.0) * (static_cast<double>(norm) / s) * xi;
+    }
+  }
+  return q;
+}
+
+TEST(QsgdTest, DecodedEqualsTheReferenceOperator) {
+  const Eigen::VectorXd x = Gaussian(1000, 1);
+  for (const char* norm : {"2", "inf"}) {
+    for (const char* coding : {"elias", "fixed"}) {
+      const Qsgd c(Config(7, 100, norm, coding));
+      Rng rng(4), ref(4);
+      Eigen::VectorXd out(x.size());
+      c.Decode(c.Encode(x, rng), out);
+      const Eigen::VectorXd expected = Reference(x, 7, 100, std::string(norm) == "inf", ref);
+      for (int64_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], expected[i]) << norm << coding << i;
+    }
+  }
+}
+
+TEST(QsgdTest, FixedCodingBitsAreExact) {
+  for (int64_t s : {1, 3, 15, 16}) {
+    for (int64_t d : {1, 511, 512, 1300}) {
+      const Qsgd c(Config(s, 512, "2", "fixed"));
+      Rng rng(2);
+      const int64_t nb = (d + 511) / 512;
+      EXPECT_EQ(c.Encode(Gaussian(d, 3), rng).payload_bits,
+                32 * nb + d * (1 + CeilLog2(static_cast<uint64_t>(s) + 1)))
+          << "s " << s << " d " << d;
+    }
+  }
+}
+
+TEST(QsgdTest, EliasCodingIsBelowThePaperBoundOnAverage) {
+  for (int64_t s : {1, 4, 15}) {
+    const int64_t b = 512, d = 512 * 20;
+    const Qsgd c(Config(s, b, "2", "elias"));
+    double total = 0.0;
+    Rng rng(5);
+    for (int t = 0; t < 10; ++t) total += c.Encode(Gaussian(d, 10 + t), rng).payload_bits;
+    const double s_d = static_cast<double>(s);
+    const double nnz = s_d * (s_d + std::sqrt(512.0));
+    const double bound = (3 + 1.5 * std::log2(2 * (s_d * s_d + 512) / nnz)) * nnz + 32;
+    EXPECT_LT(total / 10, 20 * bound) << "s " << s;
+    EXPECT_DOUBLE_EQ(c.EliasBound(512), bound);
+  }
+}
+
+TEST(QsgdTest, VarianceBoundAndExpectedNonzeros) {
+  const Eigen::VectorXd x = Gaussian(2048, 6);
+  for (int64_t s : {1, 2, 8, 64}) {
+    const Qsgd c(Config(s, 256, "2", "fixed"));
+    const double bound = std::min(256.0 / (s * s), std::sqrt(256.0) / s);
+    EXPECT_DOUBLE_EQ(c.ErrorFactor(1 << 20), bound);
+    const Expectation e = c.Expected(x);
+    EXPECT_LE(e.squared_error, bound * x.squaredNorm());
+    // E[nnz] <= s (s + sqrt b) per bucket (the paper's Lemma 3.1).
+    EXPECT_LE(e.nonzeros, 8 * s * (s + 16.0));
+  }
+}
+
+TEST(QsgdTest, CorruptLevelsAreDecodeErrors) {
+  const Qsgd c(Config(2, 4, "2", "fixed"));  // level field of 2 bits: 3 is out of range
+  BitWriter w;
+  w.PutFloat(1.0f);
+  for (int j = 0; j < 4; ++j) w.Put(3 << 1, 3);
+  const Message m = w.Finish();
+  Eigen::VectorXd out(4);
+  EXPECT_THROW(c.Decode(m, out), DecodeError);
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,69 @@
+#include "algorithms/compressors/rand_k.h"
+
+#include <cmath>
+#include <vector>
+
+#include "algorithms/coding/bit_reader.h"
+#include "algorithms/coding/bit_writer.h"
+#include "algorithms/compressors/sparse_wire.h"
+#include "algorithms/compressors/wire.h"
+
+namespace commsim {
+
+void RandKConfig::Describe(ParamVisitor& v) {
+  v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
+  v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
+  v.Bool("scale", scale, "multiply kept values by d/k (unbiased) instead of keeping them as is");
+}
+
+int64_t RandK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
+
+Message RandK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
+  RequireFinite(Name(), x);
+  COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "rand_k supports d < 2^32");
+  const int64_t d = x.size();
+  const uint64_t seed = rng.NextU64();
+  const std::vector<uint32_t> idx = SampleIndices(seed, KFor(d), d);
+  BitWriter w;
+  w.Reserve(64 + 32 * static_cast<int64_t>(idx.size()));
+  w.Put(seed, 64);
+  for (uint32_t i : idx) w.PutFloat(Fp32Nearest(Name(), x[i]));
+  return w.Finish();
+}
+
+void RandK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  BitReader r(message);
+  const int64_t d = out.size();
+  const int64_t k = KFor(d);
+  const uint64_t seed = r.Get(64);
+  if (r.remaining() != 32 * k) {
+    throw DecodeError("corrupted message: rand_k payload is not 64 + 32k bits");
+  }
+  const std::vector<uint32_t> idx = SampleIndices(seed, k, d);
+  const double factor = config_.scale ? static_cast<double>(d) / static_cast<double>(k) : 1.0;
+  out.setZero();
+  for (uint32_t i : idx) {
+    const float v = r.GetFloat();
+    if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
+    out[i] = factor * static_cast<double>(v);
+  }
+  r.ExpectEnd();
+}
+
+double RandK::ErrorFactor(int64_t dim) const {
+  const double ratio = static_cast<double>(KFor(dim)) / static_cast<double>(dim);
+  return config_.scale ? 1.0 / ratio - 1.0 : 1.0 - ratio;
+}
+
+Expectation RandK::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  const int64_t d = x.size();
+  const double k = static_cast<double>(KFor(d));
+  Expectation e;
+  e.payload_bits = 64.0 + 32.0 * k;
+  e.bits_formula = "64 + 32k (exact)";
+  e.squared_error = ErrorFactor(d) * x.squaredNorm();
+  e.nonzeros = k / static_cast<double>(d) * static_cast<double>((x.array() != 0.0).count());
+  return e;
+}
+
+}  // namespace commsim

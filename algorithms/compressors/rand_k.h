@@ -1,0 +1,41 @@
+// rand_k: keeps k coordinates drawn uniformly without replacement; optionally scaled by d/k.
+//
+// The encoder draws a 64-bit seed from the Rng and sends it; sender and receiver regenerate the
+// same k indices from it (SampleIndices), so indices cost nothing beyond the seed.
+// Payload: exactly 64 + 32k bits (seed, then the kept values as fp32 in increasing index order).
+// scale = false (default): contractive, E||x - C(x)||^2 = (1 - k/d) ||x||^2.
+// scale = true: values multiplied by d/k on decode; unbiased, E||Q(x) - x||^2 = (d/k - 1) ||x||^2.
+// k = `k` when k > 0 (clamped to d), else max(1, round(fraction * d)).
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_RAND_K_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_RAND_K_H_
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct RandKConfig final : ConfigBase<RandKConfig> {
+  int64_t k = 0;
+  double fraction = 0.01;
+  bool scale = false;
+  void Describe(ParamVisitor& v) override;
+};
+
+class RandK final : public Compressor {
+ public:
+  explicit RandK(const RandKConfig& config) : config_(config) {}
+  std::string_view Name() const override { return "rand_k"; }
+  bool unbiased() const override { return config_.scale; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  int64_t KFor(int64_t dim) const;
+
+ private:
+  RandKConfig config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_RAND_K_H_

@@ -1,0 +1,45 @@
+// scaled_sign: per block, the block's mean magnitude times the sign of each element.
+//
+// Per block B (size `block`, the last may be shorter): sigma = ||x_B||_1 / |B| (scale "l1") or
+// ||x_B||_2 / sqrt(|B|) (scale "l2"), rounded to the nearest fp32; Q(x)_j = sigma * sign(x_j),
+// where the sign bit decides (+0 -> +sigma, -0 -> -sigma). Biased, deterministic.
+// Payload: exactly 32 + |B| bits per block.
+// l1: ||Q(x) - x||^2 = ||x||^2 - sum_B ||x_B||_1^2 / |B| <= (1 - 1/b) ||x||^2 (contractive).
+// l2: ||Q(x) - x||^2 = 2 sum_B ||x_B||_2 (||x_B||_2 - ||x_B||_1 / sqrt|B|)
+//                    <= 2 (1 - 1/sqrt b) ||x||^2.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_SCALED_SIGN_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_SCALED_SIGN_H_
+
+#include <string>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct ScaledSignConfig final : ConfigBase<ScaledSignConfig> {
+  int64_t block = 256;
+  std::string scale = "l1";  // l1 | l2
+  void Describe(ParamVisitor& v) override;
+};
+
+class ScaledSign final : public Compressor {
+ public:
+  explicit ScaledSign(const ScaledSignConfig& config)
+      : block_(config.block), l2_(config.scale == "l2") {}
+  std::string_view Name() const override { return "scaled_sign"; }
+  bool unbiased() const override { return false; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  float BlockScale(const double* x, int64_t n) const;
+
+ private:
+  int64_t block_;
+  bool l2_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_SCALED_SIGN_H_

@@ -1,0 +1,51 @@
+// top_k: keeps the k entries of largest magnitude (ties: the lower index), zeroes the rest.
+//
+// Biased, contractive: ||x - C(x)||^2 <= (1 - k/d) ||x||^2 (plus the fp32 rounding of kept values).
+// k = `k` when k > 0 (clamped to d), else max(1, round(fraction * d)). Selection is
+// a threshold pass: a strided sample estimates a magnitude threshold that keeps about 2k
+// candidates, std::nth_element finds the k-th largest among them (O(d)), never a full sort.
+// Deterministic; uses no randomness.
+// Payload: the k indices in increasing order, then the k values as fp32:
+//   fixed   k ceil(log2 d) + 32k bits (exact)
+//   golomb  gaps between consecutive indices (first: the index) Golomb-coded with
+//           M = GolombParameterFor(k/d), + 32k bits
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_TOP_K_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_TOP_K_H_
+
+#include <string>
+#include <vector>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct TopKConfig final : ConfigBase<TopKConfig> {
+  int64_t k = 0;                       // 0: use fraction
+  double fraction = 0.01;              // of d, used when k == 0
+  std::string index_coding = "fixed";  // fixed | golomb
+  void Describe(ParamVisitor& v) override;
+};
+
+class TopK final : public Compressor {
+ public:
+  explicit TopK(const TopKConfig& config);
+  std::string_view Name() const override { return "top_k"; }
+  bool unbiased() const override { return false; }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+
+  int64_t KFor(int64_t dim) const;
+  // The k selected indices in increasing order.
+  std::vector<uint32_t> Select(const Eigen::Ref<const Eigen::VectorXd>& x) const;
+
+ private:
+  TopKConfig config_;
+  bool golomb_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_TOP_K_H_

@@ -1,0 +1,48 @@
+// Helpers shared by the compressors' encoders and decoders (input checks, fp32 scales, blocks).
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_WIRE_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_WIRE_H_
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+#include "algorithms/coding/bit_reader.h"
+
+namespace commsim {
+
+// Throws UserError "<compressor>: input has a non-finite value (nan) at index i".
+void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::VectorXd>& x);
+
+// The smallest fp32 value >= v (so probabilities |x_j| / norm never exceed 1), or the nearest.
+// REQUIRES: v >= 0 finite. Throws UserError when v exceeds the fp32 range.
+float Fp32Up(std::string_view compressor, double v);
+[[noreturn]] void ThrowOutsideFp32(std::string_view compressor, double v);
+inline float Fp32Nearest(std::string_view compressor, double v) {
+  const float f = static_cast<float>(v);
+  if (!std::isfinite(f)) [[unlikely]]
+    ThrowOutsideFp32(compressor, v);
+  return f;
+}
+
+// Reads a 32-bit scale (a norm) and checks that it is finite and >= 0; DecodeError otherwise.
+float ReadScale(BitReader& r);
+
+// Reductions with four independent accumulators (a single serial floating-point sum is bound
+// by the add latency); the order is fixed, so results are deterministic.
+double SumAbs(const double* x, int64_t n);
+double SumSquares(const double* x, int64_t n);
+double MaxAbs(const double* x, int64_t n);
+
+inline int64_t NumBlocks(int64_t d, int64_t b) { return (d + b - 1) / b; }
+
+// Number of elements of the k fraction of d: max(1, round(fraction * d)) or min(k, d) when k > 0.
+// REQUIRES: d >= 1.
+int64_t ResolveK(int64_t k, double fraction, int64_t d);
+
+// Shannon entropy in bits of a histogram (counts >= 0), times the total count: sum c log2(n/c).
+double EntropyBits(const double* counts, int size);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_WIRE_H_

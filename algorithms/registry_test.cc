@@ -1,0 +1,33 @@
+#include "algorithms/registry.h"
+
+#include <gtest/gtest.h>
+
+#include "algorithms/compressors/block_ternary.h"
+
+namespace commsim {
+namespace {
+
+TEST(CompressorRegistryTest, ListsEveryCompressorOnce) {
+  EXPECT_EQ(CompressorRegistry().names(),
+            (std::vector<std::string>{"identity", "block_ternary", "qsgd", "top_k", "rand_k",
+                                      "scaled_sign", "dithered"}));
+  for (const auto& entry : CompressorRegistry().entries()) EXPECT_FALSE(entry.help.empty());
+}
+
+TEST(CompressorRegistryTest, SpecDefaultsCanBeTweakedBeforeMaking) {
+  ComponentSpec spec = CompressorSpec("block_ternary");
+  EXPECT_EQ(spec.kind, "compressor");
+  EXPECT_EQ(spec.name, "block_ternary");
+  auto& cfg = static_cast<BlockTernaryConfig&>(*spec.config);
+  EXPECT_EQ(cfg.p, "inf");
+  EXPECT_EQ(cfg.block, 256);
+  EXPECT_EQ(cfg.coding, "fixed2");
+  cfg.block = 8;
+  const std::unique_ptr<Compressor> c = CompressorRegistry().Make(spec);
+  Rng rng(1);
+  // 2 blocks of 8: 2 * 32 + 2 * 16 bits.
+  EXPECT_EQ(c->Encode(Eigen::VectorXd::Ones(16), rng).payload_bits, 2 * 32 + 32);
+}
+
+}  // namespace
+}  // namespace commsim
