@@ -13,6 +13,7 @@ void AddListCommand(CLI::App& app);
 void AddNetCommand(CLI::App& app);
 void AddDataCommand(CLI::App& app);
 void AddCompressCommand(CLI::App& app);
+void AddTuneConsensusCommand(CLI::App& app);
 
 }  // namespace commsim::app
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   commsim::app::AddNetCommand(app);
   commsim::app::AddDataCommand(app);
   commsim::app::AddCompressCommand(app);
+  commsim::app::AddTuneConsensusCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
