@@ -7,6 +7,8 @@
 #include "algorithms/compressors/rand_k.h"
 #include "algorithms/compressors/scaled_sign.h"
 #include "algorithms/compressors/top_k.h"
+#include "algorithms/decentralized/choco.h"
+#include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/doublesqueeze.h"
@@ -49,6 +51,12 @@ const Registry<Algorithm>& AlgorithmRegistry() {
         "doublesqueeze", "parameter server: error-compensated compression both ways");
     r.Add<PsAlgorithm<DoreRule, DoreConfig>, DoreConfig>(
         "dore", "parameter server: gradient and model residuals compressed both ways");
+    r.Add<DpsgdAlgorithm, DpsgdConfig>("dpsgd", "D-PSGD: gossip full models, local SGD step");
+    r.Add<ChocoAlgorithm, ChocoConfig>(
+        "choco", "CHOCO-SGD: gossip compressed model differences with error-compensated copies");
+    r.Add<ChocoAlgorithm, ChocoConfig>(
+        "malcom", "MALCOM-PSGD [recon]: CHOCO + dithered/source-coded residuals + l1 proximal step",
+        &SetMalcomDefaults);
     return r;
   }();
   return registry;

@@ -16,6 +16,7 @@ void AddPlotCommand(CLI::App& app);    // app/cmd_plot.cc
 void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
 void AddDataCommand(CLI::App& app);
 void AddCompressCommand(CLI::App& app);
+void AddTuneConsensusCommand(CLI::App& app);
 
 }  // namespace commsim::app
 

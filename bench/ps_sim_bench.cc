@@ -5,7 +5,10 @@
 //   build/bench/ps_sim_bench [--dim D] [--workers N] [--iterations K] [--algorithms a,b,...]
 #include <fmt/format.h>
 
+#include <malloc.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -36,6 +39,10 @@ double MemcpySeconds(size_t doubles) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (std::getenv("COMMSIM_MMAP") == nullptr) {
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  }
   int64_t dim = 11173962;
   int workers = 8;
   int iterations = 3;

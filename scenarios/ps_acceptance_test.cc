@@ -116,6 +116,21 @@ TEST(PsAcceptanceTest, ResultsDoNotDependOnJobs) {
   }
 }
 
+TEST(PsAcceptanceTest, DoreMnistAccuracyWithinOnePointOfSgd) {
+  const Scenario s = LoadScenario(
+      std::string(COMMSIM_SOURCE_DIR) + "/scenarios/dore_mnist.json",
+      {"/metrics_every=400",
+       R"(/algorithms=[{"name":"sgd"},{"name":"dore","beta":1,"eta":1}])"});
+  RunOptions options;
+  options.jobs = 2;
+  const RunResult r = RunScenario(s, options);
+  const double sgd = *r.summaries[0].final_test_accuracy;
+  const double dore = *r.summaries[1].final_test_accuracy;
+  EXPECT_GT(sgd, 0.85);
+  EXPECT_NEAR(dore, sgd, 0.01);
+  EXPECT_LT(*r.summaries[1].bits_fraction_of_sgd, 0.1);
+}
+
 TEST(PsAcceptanceTest, DivergenceStopsOnlyThatAlgorithm) {
   const Scenario s = LoadScenario(
       std::string(COMMSIM_SOURCE_DIR) + "/scenarios/quickstart.json",

@@ -1,0 +1,70 @@
+// ChocoRule: CHOCO-SGD (Koloskova et al. 2019) per node, which is also MALCOM-PSGD's update
+// (MALCOM = this rule with the `dithered` compressor, a decreasing step and an l1 proximal step).
+//
+// State of node i: x_i, x-hat_i (its public copy), and one replica of x-hat_j per neighbour j.
+// Round t with gamma_t = step.At(t):
+//   Step:    x_half = x_i - gamma_t grad_i(x_i);  q_i = Q(x_half - x-hat_i) / tau;  x-hat_i += q_i;
+//            send q_i (encoded once, the same message to every neighbour)
+//   Deliver: replica_i(x-hat_j) += q_j   (decoded from j's message)
+//   Combine: s_i = w_ii x-hat_i + sum_j w_ij replica_i(x-hat_j);  x_i = x_half + gamma_c (s_i -
+//   x-hat_i)
+//            then x_i = prox_{gamma_t lambda ||.||_1}(x_i) when lambda > 0.
+// tau >= 1 rescales the decoded vector (sender and receivers alike): the CHOCO paper's
+// tau = 1 + omega turns an unbiased compressor with E||Q(x) - x||^2 <= omega ||x||^2 into a
+// contraction; without it the copies x-hat diverge whenever omega >= 1 (see ChocoScale).
+// x-hat and the replicas start at 0. Because sender and receivers add the same decoded vector to
+// the same starting value, every replica of x-hat_j equals x-hat_j bit for bit (tested).
+// Memory: (3 + deg_i) d doubles per node.
+#ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_RULE_H_
+#define COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_RULE_H_
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/decentralized/node_rule.h"
+#include "sim/rng.h"
+
+namespace commsim {
+
+class ChocoRule final : public NodeRule {
+ public:
+  // REQUIRES: 0 < gamma_c <= 1, tau >= 1. Every node starts at x0.
+  ChocoRule(const NodeRuleContext& context, double gamma_c,
+            const Eigen::Ref<const Eigen::VectorXd>& x0, double tau = 1.0);
+
+  int num_nodes() const override { return static_cast<int>(nodes_.size()); }
+  bool sends_before_compute() const override { return false; }
+  const Message& Step(int node, int64_t t) override;
+  void Deliver(int node, int slot, const Message& message) override;
+  void Combine(int node, int64_t t) override;
+  const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
+  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { nodes_[node].x = x; }
+
+  const Eigen::VectorXd& x_hat(int node) const { return nodes_[node].x_hat; }
+  // Node `node`'s replica of x-hat of its neighbour mixing.neighbours(node)[slot].
+  const Eigen::VectorXd& replica(int node, int slot) const { return nodes_[node].replicas[slot]; }
+
+ private:
+  struct Node {
+    Eigen::VectorXd x, x_half, x_hat;
+    std::vector<Eigen::VectorXd> replicas;
+    Message outbox;
+    Rng batch_rng, compress_rng;
+  };
+  NodeRuleContext context_;
+  double gamma_c_;
+  double inv_tau_;
+  std::vector<Node> nodes_;
+  Eigen::VectorXd scratch_;  // gradient, decoded messages, s_i
+};
+
+// The rescaling of `rescale` ("auto" or "none") for compressor q on vectors of dimension dim:
+// auto = 1 + q.ErrorFactor(dim) for unbiased compressors (the CHOCO paper's tau), 1 otherwise;
+// none = 1.
+std::span<const std::string_view> ChocoRescaleChoices();
+double ChocoScale(std::string_view rescale, const Compressor& q, int64_t dim);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_RULE_H_

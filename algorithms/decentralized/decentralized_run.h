@@ -1,0 +1,77 @@
+// RunDecentralized: the Run() shared by dpsgd, choco and malcom — checks the topology, builds the
+// mixing matrix and its spectrum, the compressor and the initial point, times the rounds on the
+// network (round_driver.h) and evaluates the per-iteration metrics.
+//
+// Metrics of a recorded iteration (x-bar = (1/n) sum_i x_i):
+//   loss            F(x-bar) + R(x-bar) + mu ||x-bar||_1  (loss_at "average"), or the mean of the
+//                   same over the nodes' x_i (loss_at "nodes")
+//   dist_to_opt_sq  ||x-bar - x*||^2 when the objective knows x*
+//   test_accuracy   at x-bar
+//   consensus_dist  (1/n) sum_i ||x_i - x-bar||^2
+//   density         fraction of nonzero entries of x-bar; extra "node_density": the mean over nodes
+//                   of the fraction of nonzeros of x_i
+// Summary extras: spectral_gap (1 - |lambda_2(W)|), rho (max(|lambda_2|, |lambda_n|)).
+// Bad input (UserError, prefixed with the entry's label): a topology with a server or whose host
+// count differs from the problem's workers, a node with no neighbours, a disconnected graph, a
+// mixing kind whose degree requirement fails.
+#ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_
+#define COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/decentralized/mixing.h"
+#include "algorithms/decentralized/node_rule.h"
+#include "sim/params.h"
+#include "sim/topology.h"
+
+namespace commsim {
+
+inline constexpr std::string_view kDecentralizedFamily = "decentralized";
+
+// Choices of the loss_at field.
+std::span<const std::string_view> LossAtChoices();
+
+// Fields every decentralized config shares.
+struct DecentralizedOptions {
+  std::string mixing = "auto";
+  std::string graph = "auto";
+  std::string loss_at = "average";
+  double mu = 0.0;  // l1 weight added to the model's own for the proximal step and the loss
+  // Declares mixing, graph and loss_at (mu is declared by the algorithms that expose it).
+  void Describe(ParamVisitor& v);
+};
+
+using RuleFactory = std::function<std::unique_ptr<NodeRule>(
+    const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0)>;
+
+void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
+                      const DecentralizedOptions& options, const ComponentSpec& compressor,
+                      const RuleFactory& make_rule, std::vector<IterationRecord>* records,
+                      RunSummary* summary);
+
+// Choices of the graph field: "auto", "topology", and LogicalGraphKinds().
+std::span<const std::string_view> GraphChoices();
+
+// The gossip nodes of a topology: its hosts, without the server if it has one (a star's server
+// sits at host index n, after the workers 0..n-1, so node i is host i either way).
+int GossipNodes(const Topology& topology);
+
+// The mixing matrix of `mixing_kind` over the gossip graph `graph`:
+//   topology  the hosts' own neighbour lists (Topology::neighbours); needs a peer-to-peer topology
+//   ring | torus | complete  a logical graph over the gossip nodes, whose messages are routed over
+//             the physical topology (e.g. a ring of workers talking through a star's switch)
+//   auto      topology when the topology has no server, else ring
+// Throws UserError for a bad graph (see BuildMixing) or graph "topology" on a topology with a
+// server.
+MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view graph,
+                               const Topology& topology);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_

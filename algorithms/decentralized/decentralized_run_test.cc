@@ -1,0 +1,246 @@
+// The decentralized algorithms run on the event engine: equality with the timing-free rule, the
+// replica invariant under network delivery order, MALCOM(mu = 0) == CHOCO, exact bit and time
+// formulas, summary extras, and bad-input errors.
+#include "algorithms/decentralized/decentralized_run.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include "algorithms/compressors/identity.h"
+#include "algorithms/compressors/qsgd.h"
+#include "algorithms/compressors/top_k.h"
+#include "algorithms/decentralized/choco.h"
+#include "algorithms/decentralized/choco_rule.h"
+#include "algorithms/decentralized/dpsgd.h"
+#include "algorithms/decentralized/round_driver.h"
+#include "algorithms/decentralized/test_support.h"
+#include "algorithms/registry.h"
+#include "algorithms/run_recorder.h"
+#include "models/compute_time.h"
+#include "sim/error.h"
+#include "sim/topology_regular.h"
+#include "sim/topology_star.h"
+
+namespace commsim {
+namespace {
+
+using testing::QuadraticObjective;
+
+constexpr double kBandwidthBps = 1e8;
+constexpr double kLatencyS = 1e-4;
+
+Topology Ring(int n) {
+  RingConfig c;
+  c.links.bandwidth_bps = kBandwidthBps;
+  c.links.latency_s = kLatencyS;
+  return RingBuilder(c).Build(n);
+}
+
+Topology Torus(int n) {
+  TorusConfig c;
+  c.links.bandwidth_bps = kBandwidthBps;
+  c.links.latency_s = kLatencyS;
+  return TorusBuilder(c).Build(n);
+}
+
+RunSetup MakeSetup(const Objective& objective, const Topology& topology, int64_t iterations) {
+  RunSetup s;
+  s.label = "entry";
+  s.seed = 7;
+  s.objective = &objective;
+  s.topology = &topology;
+  s.iterations = iterations;
+  s.step.size = 0.1;
+  return s;
+}
+
+struct Outcome {
+  std::vector<IterationRecord> records;
+  RunSummary summary;
+};
+
+Outcome RunAlgorithm(const Algorithm& algorithm, const RunSetup& setup) {
+  Outcome r;
+  algorithm.Run(setup, &r.records, &r.summary);
+  return r;
+}
+
+TEST(DecentralizedRunTest, EventRunEqualsThePlainLoopAndKeepsReplicasExact) {
+  const int n = 8, dim = 30;
+  const QuadraticObjective objective(n, dim, 3, 0.0, 0.3);
+  const Topology topology = Torus(n);  // 2 x 4: mixed degrees through merged edges
+  RunSetup setup = MakeSetup(objective, topology, 25);
+  const MixingMatrix w = MixingForTopology("auto", "auto", topology);
+  const std::unique_ptr<Compressor> q = CompressorRegistry().Make(CompressorSpec("top_k"));
+  NodeRuleContext ctx{.mixing = &w,
+                      .compressor = q.get(),
+                      .objective = &objective,
+                      .dim = dim,
+                      .step = setup.step,
+                      .seed = setup.seed};
+  ChocoRule timed(ctx, 0.2, Eigen::VectorXd::Zero(dim));
+  ChocoRule plain(ctx, 0.2, Eigen::VectorXd::Zero(dim));
+  RunRecorder recorder(setup, "choco", "decentralized");
+  int64_t round = 0;
+  int checked = 0;
+  auto evaluate = [&](IterationRecord& r) {
+    if (r.iteration > 0) RunSynchronousRound(plain, w, round++);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(0, std::memcmp(timed.x(i).data(), plain.x(i).data(), sizeof(double) * dim));
+      for (size_t k = 0; k < w.neighbours(i).size(); ++k) {
+        const Eigen::VectorXd& copy = timed.replica(i, static_cast<int>(k));
+        const Eigen::VectorXd& own = timed.x_hat(w.neighbours(i)[k]);
+        ASSERT_EQ(0, std::memcmp(copy.data(), own.data(), sizeof(double) * dim))
+            << "iteration " << r.iteration << " node " << i << " slot " << k;
+        ++checked;
+      }
+    }
+  };
+  recorder.Start(evaluate);
+  RunRounds(setup, w, timed, recorder, evaluate);
+  EXPECT_EQ(round, 25);
+  EXPECT_GT(checked, 25 * n * 2);
+}
+
+TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
+  const int n = 8, dim = 40;
+  const QuadraticObjective objective(n, dim, 5, 0.05, 0.5);
+  const Topology topology = Ring(n);
+  RunSetup setup = MakeSetup(objective, topology, 30);
+  setup.step.schedule = "inv_sqrt";
+  const Registry<Algorithm>& registry = AlgorithmRegistry();
+  ComponentSpec malcom = registry.DefaultSpec("algorithm", "malcom");
+  ComponentSpec choco = registry.DefaultSpec("algorithm", "choco");
+  auto& mc = static_cast<ChocoConfig&>(*malcom.config);
+  EXPECT_EQ(mc.compressor.name, "dithered");
+  EXPECT_EQ(mc.common.mu, 0.0);
+  static_cast<ChocoConfig&>(*choco.config).compressor = CompressorSpec("dithered");
+  const Outcome a = RunAlgorithm(*registry.Make(malcom), setup);
+  const Outcome b = RunAlgorithm(*registry.Make(choco), setup);
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (size_t k = 0; k < a.records.size(); ++k) {
+    EXPECT_EQ(a.records[k].loss, b.records[k].loss) << k;
+    EXPECT_EQ(a.records[k].consensus_dist, b.records[k].consensus_dist) << k;
+    EXPECT_EQ(a.records[k].cum_bits, b.records[k].cum_bits) << k;
+    EXPECT_EQ(a.records[k].sim_time_s, b.records[k].sim_time_s) << k;
+  }
+  EXPECT_EQ(a.summary.algorithm, "malcom");
+  EXPECT_EQ(b.summary.algorithm, "choco");
+  // With mu > 0 the trajectories part and the model gets sparser.
+  mc.common.mu = 2.0;
+  const Outcome c = RunAlgorithm(*registry.Make(malcom), setup);
+  EXPECT_NE(c.records.back().loss, a.records.back().loss);
+  EXPECT_LT(c.records.back().extra.at("node_density"),
+            0.5 * a.records.back().extra.at("node_density"));
+}
+
+TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
+  const int n = 6, dim = 1000;
+  const QuadraticObjective objective(n, dim, 1);
+  const Topology topology = Ring(n);
+  RunSetup setup = MakeSetup(objective, topology, 3);
+  setup.header_bits = 96;
+  ComputeTimeConfig cc;
+  cc.seconds = 2e-3;
+  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
+  setup.compute = &compute;
+  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+  const int64_t message_bits = 32 * dim + 96;  // identity fp32 + header
+  const double transfer_s = kLatencyS + message_bits / kBandwidthBps;
+  for (size_t k = 1; k < r.records.size(); ++k) {
+    EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);  // one copy per edge direction
+    EXPECT_EQ(r.records[k].bits_down, 0);
+    // Sent at the round start, so the transfer overlaps the 2 ms compute.
+    EXPECT_NEAR(r.records[k].iter_time_s, std::max(2e-3, transfer_s), 1e-11);
+  }
+  EXPECT_EQ(r.summary.total_bits, 3 * n * 2 * message_bits);
+  EXPECT_EQ(r.summary.family, "decentralized");
+
+  setup.broadcast = true;
+  const Outcome b = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+  EXPECT_EQ(b.records.back().bits_up, n * message_bits);  // one transmission per node
+}
+
+TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
+  const int n = 8, dim = 1024;
+  const QuadraticObjective objective(n, dim, 2);
+  const Topology topology = Ring(n);
+  RunSetup setup = MakeSetup(objective, topology, 4);
+  ComputeTimeConfig cc;
+  cc.seconds = 1e-3;
+  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
+  setup.compute = &compute;
+  const Outcome r =
+      RunAlgorithm(ChocoAlgorithm(ChocoConfig{}), setup);  // qsgd s = 15 fixed, b = 512
+  const int64_t message_bits = 2 * (32 + 512 * (1 + 4));
+  for (size_t k = 1; k < r.records.size(); ++k) {
+    EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);
+    EXPECT_NEAR(r.records[k].iter_time_s, 1e-3 + kLatencyS + message_bits / kBandwidthBps, 1e-11);
+    EXPECT_NEAR(r.records[k].compute_time_s, 1e-3, 1e-12);
+  }
+}
+
+TEST(DecentralizedRunTest, SummaryHasSpectrumAndMetrics) {
+  const int n = 8, dim = 10;
+  const QuadraticObjective objective(n, dim, 4, 0.2);
+  const Topology topology = Ring(n);
+  RunSetup setup = MakeSetup(objective, topology, 5);
+  setup.metrics_every = 2;
+  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+  EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 0.1953, 1e-4);
+  EXPECT_NEAR(r.summary.extra.at("rho"), 0.8047, 1e-4);
+  ASSERT_EQ(r.records.size(), 4u);              // 0, 2, 4 and the last (5)
+  EXPECT_EQ(r.records[0].consensus_dist, 0.0);  // every node starts at x0
+  EXPECT_GT(*r.records[3].consensus_dist, 0.0);
+  EXPECT_TRUE(r.records[3].dist_to_opt_sq.has_value());
+  EXPECT_LT(*r.records[3].dist_to_opt_sq, *r.records[0].dist_to_opt_sq);
+  EXPECT_TRUE(r.records[3].density.has_value());
+  EXPECT_EQ(r.records[0].density, 0.0);  // x0 = 0
+}
+
+TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
+  const int n = 4, dim = 100;
+  const QuadraticObjective objective(n, dim, 1);
+  StarConfig sc;  // default graph "auto": a ring over the 4 workers; the server stays idle
+  const Topology star = StarBuilder(sc).Build(n);
+  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), MakeSetup(objective, star, 2));
+  EXPECT_EQ(r.records.back().bits_up, n * 2 * 32 * dim);
+  EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 1.0 - 1.0 / 3.0, 1e-12);  // ring of 4: 1/3
+  // Each worker's two copies leave on its one uplink, one after the other, then cross the switch.
+  EXPECT_GT(r.records.back().iter_time_s, 2 * (32.0 * dim / sc.workers.worker_bandwidth_bps));
+}
+
+std::string RunError(const Algorithm& algorithm, const RunSetup& setup) {
+  try {
+    Outcome r = RunAlgorithm(algorithm, setup);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {
+  const QuadraticObjective objective(4, 3, 1);
+  StarConfig sc;
+  const Topology star = StarBuilder(sc).Build(4);
+  ChocoConfig on_links;
+  on_links.common.graph = "topology";
+  EXPECT_NE(RunError(ChocoAlgorithm(on_links), MakeSetup(objective, star, 1))
+                .find("entry (choco): topology 'star' has a parameter server"),
+            std::string::npos);
+  const Topology ring5 = Ring(5);
+  EXPECT_NE(RunError(DpsgdAlgorithm(DpsgdConfig{}), MakeSetup(objective, ring5, 1))
+                .find("5 nodes but the problem is split over 4 workers"),
+            std::string::npos);
+  const Topology ring4 = Ring(4);
+  ChocoConfig torus_weights;
+  torus_weights.common.mixing = "torus";
+  EXPECT_NE(RunError(ChocoAlgorithm(torus_weights), MakeSetup(objective, ring4, 1))
+                .find("needs every node to have 4 neighbours"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace commsim

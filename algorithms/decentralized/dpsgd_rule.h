@@ -1,0 +1,45 @@
+// DpsgdRule: D-PSGD (Lian et al. 2017) per node.
+//
+// Round t with gamma_t = step.At(t), at node i:
+//   Step:    g_i = grad_i(x_i);  send Q(x_i) (default Q = identity: the full-precision model)
+//   Deliver: y_ij = decoded x_j
+//   Combine: x_i = w_ii x_i + sum_j w_ij y_ij - gamma_t g_i, then the l1 proximal step if lambda >
+//   0.
+// The message is x_i itself, not the gradient step, so it can leave at the start of the round
+// while the gradient is computed (sends_before_compute).
+#ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_DPSGD_RULE_H_
+#define COMMSIM_ALGORITHMS_DECENTRALIZED_DPSGD_RULE_H_
+
+#include <vector>
+
+#include "algorithms/decentralized/node_rule.h"
+#include "sim/rng.h"
+
+namespace commsim {
+
+class DpsgdRule final : public NodeRule {
+ public:
+  DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0);
+
+  int num_nodes() const override { return static_cast<int>(nodes_.size()); }
+  bool sends_before_compute() const override { return true; }
+  const Message& Step(int node, int64_t t) override;
+  void Deliver(int node, int slot, const Message& message) override;
+  void Combine(int node, int64_t t) override;
+  const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
+  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { nodes_[node].x = x; }
+
+ private:
+  struct Node {
+    Eigen::VectorXd x, grad;
+    std::vector<Eigen::VectorXd> received;
+    Message outbox;
+    Rng batch_rng, compress_rng;
+  };
+  NodeRuleContext context_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_DPSGD_RULE_H_

@@ -1,0 +1,121 @@
+#include "algorithms/decentralized/mixing.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "algorithms/decentralized/test_support.h"
+#include "sim/error.h"
+#include "sim/rng.h"
+
+namespace commsim {
+namespace {
+
+using testing::RandomNeighbours;
+std::vector<std::vector<int>> Ring(int n) { return testing::RingNeighbours(n); }
+std::vector<std::vector<int>> Torus(int r, int c) { return testing::TorusNeighbours(r, c); }
+
+std::vector<std::vector<int>> Complete(int n) {
+  std::vector<std::vector<int>> nb(n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (j != i) nb[i].push_back(j);
+    }
+  }
+  return nb;
+}
+
+std::string ErrorOf(std::string_view kind, const std::vector<std::vector<int>>& nb) {
+  try {
+    BuildMixing(kind, nb);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MixingTest, RingOfEightHasTheClosedFormGap) {
+  const MixingMatrix w = BuildMixing("ring", Ring(8));
+  EXPECT_DOUBLE_EQ(w.self_weight(0), 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(w.weight(0, 0), 1.0 / 3.0);
+  const MixingMatrix::Spectrum s = w.ComputeSpectrum();
+  // Eigenvalues (1 + 2 cos(2 pi k / n)) / 3.
+  const double lambda2 = (1.0 + 2.0 * std::cos(2.0 * std::numbers::pi / 8)) / 3.0;
+  EXPECT_NEAR(s.spectral_gap, 0.1953, 1e-4);
+  EXPECT_NEAR(s.lambda2, lambda2, 1e-12);
+  EXPECT_NEAR(s.lambda_n, -1.0 / 3.0, 1e-12);
+  EXPECT_NEAR(s.rho, lambda2, 1e-12);
+}
+
+TEST(MixingTest, TorusFourByFourHasGapPointFour) {
+  const MixingMatrix w = BuildMixing("torus", Torus(4, 4));
+  const MixingMatrix::Spectrum s = w.ComputeSpectrum();
+  EXPECT_NEAR(s.spectral_gap, 0.4, 1e-12);
+  EXPECT_NEAR(s.lambda_n, -0.6, 1e-12);
+  EXPECT_NEAR(s.rho, 0.6, 1e-12);
+}
+
+TEST(MixingTest, AutoEqualsTheRegularWeightsOnRegularGraphs) {
+  EXPECT_EQ(BuildMixing("auto", Ring(8)).Dense(), BuildMixing("ring", Ring(8)).Dense());
+  EXPECT_EQ(BuildMixing("auto", Torus(4, 4)).Dense(), BuildMixing("torus", Torus(4, 4)).Dense());
+  const Eigen::MatrixXd u = BuildMixing("uniform", Complete(5)).Dense();
+  EXPECT_TRUE(u.isApprox(Eigen::MatrixXd::Constant(5, 5, 0.2), 1e-15));
+  EXPECT_EQ(BuildMixing("auto", Complete(5)).Dense(), u);
+  // Complete graph: one gossip step is exact averaging, so the gap is 1.
+  EXPECT_NEAR(BuildMixing("uniform", Complete(5)).ComputeSpectrum().rho, 0.0, 1e-12);
+}
+
+TEST(MixingTest, MetropolisOnARandomGraphIsDoublyStochastic) {
+  const std::vector<std::vector<int>> nb = RandomNeighbours(30, 0.15, 42);
+  for (std::string_view kind : {"metropolis", "max_degree"}) {
+    const MixingMatrix w = BuildMixing(kind, nb);
+    const Eigen::MatrixXd d = w.Dense();
+    EXPECT_EQ(d, d.transpose()) << kind;
+    EXPECT_GE(d.minCoeff(), 0.0) << kind;
+    EXPECT_LT((d.rowwise().sum().array() - 1.0).abs().maxCoeff(), 1e-12) << kind;
+    EXPECT_LT((d.colwise().sum().array() - 1.0).abs().maxCoeff(), 1e-12) << kind;
+    const MixingMatrix::Spectrum s = w.ComputeSpectrum();
+    EXPECT_GT(s.spectral_gap, 0.0) << kind;
+    EXPECT_LT(s.rho, 1.0) << kind;
+  }
+  // The Metropolis weight of an edge is 1 / (1 + the larger degree of its ends).
+  const MixingMatrix w = BuildMixing("metropolis", nb);
+  const int j = w.neighbours(0)[0];
+  EXPECT_DOUBLE_EQ(w.weight(0, 0),
+                   1.0 / (1.0 + std::max(w.neighbours(0).size(), w.neighbours(j).size())));
+  EXPECT_EQ(w.SlotOf(j, 0), 0);
+}
+
+TEST(MixingTest, LogicalGraphs) {
+  std::vector<std::vector<int>> ring = Ring(5);
+  for (auto& l : ring) std::sort(l.begin(), l.end());
+  EXPECT_EQ(LogicalGraph("ring", 5), ring);
+  EXPECT_EQ(LogicalGraph("ring", 2), (std::vector<std::vector<int>>{{1}, {0}}));
+  std::vector<std::vector<int>> torus = Torus(4, 4);
+  for (auto& l : torus) std::sort(l.begin(), l.end());
+  EXPECT_EQ(LogicalGraph("torus", 16), torus);
+  const auto t8 = LogicalGraph("torus", 8);  // 2 x 4: the two vertical links merge
+  for (const auto& l : t8) EXPECT_EQ(l.size(), 3u);
+  EXPECT_EQ(LogicalGraph("complete", 4)[2], (std::vector<int>{0, 1, 3}));
+  EXPECT_NEAR(BuildMixing("auto", LogicalGraph("torus", 16)).ComputeSpectrum().spectral_gap, 0.4,
+              1e-12);
+}
+
+TEST(MixingTest, BadGraphsAreClearErrors) {
+  EXPECT_NE(ErrorOf("auto", {{1}, {0}, {3}, {2}}).find("disconnected: node(s) 2, 3"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("auto", {{1}, {0}, {}}).find("node 2 has no neighbours"), std::string::npos);
+  EXPECT_NE(ErrorOf("auto", {{}}).find("at least 2 nodes"), std::string::npos);
+  EXPECT_NE(ErrorOf("auto", {{1, 2}, {0}, {1}}).find("not symmetric"), std::string::npos);
+  EXPECT_NE(ErrorOf("auto", {{0, 1}, {0}}).find("itself"), std::string::npos);
+  EXPECT_NE(ErrorOf("auto", {{1, 5}, {0}}).find("neighbour 5"), std::string::npos);
+  EXPECT_NE(ErrorOf("ring", Torus(3, 3)).find("needs every node to have 2 neighbours"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("torus", Ring(6)).find("4 neighbours"), std::string::npos);
+  EXPECT_NE(ErrorOf("uniform", Ring(6)).find("5 neighbours"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,65 @@
+// NodeRule: the per-node state and update rule of a decentralized algorithm, split into the
+// phases the round driver times. Round t (0-based) at node i:
+//   Step(i, t)        local computation (stochastic gradient, local step) and encoding; returns the
+//                     message i sends to every neighbour this round. It stays valid (and unchanged)
+//                     until the next Step(i, ...), so receivers may decode it at delivery time.
+//   Deliver(i, k, m)  the round-t message of neighbours(i)[k] arrives at i and is applied.
+//   Combine(i, t)     after Step(i, t) and all deg(i) deliveries: mix and finish the round.
+// Contract for every implementation:
+//   - The result does not depend on the order of deliveries within a round (each neighbour's
+//     message touches only that neighbour's slot; Combine sums the slots in neighbour order), so
+//     the event-driven driver and RunSynchronousRound give bit-identical states.
+//   - Randomness only from per-node streams DeriveSeed(seed, node, "batch"/"compress").
+//   - The proximal step of an l1 weight lambda (soft threshold by gamma_t * lambda) ends Combine
+//     when lambda > 0.
+#ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_
+#define COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+
+#include "algorithms/compressors/compressor.h"
+#include "algorithms/decentralized/mixing.h"
+#include "algorithms/step_schedule.h"
+
+namespace commsim {
+
+class Objective;
+
+// What every rule is built from. Pointers are borrowed and must outlive the rule.
+struct NodeRuleContext {
+  const MixingMatrix* mixing = nullptr;
+  const Compressor* compressor = nullptr;
+  const Objective* objective = nullptr;  // nullptr: gossip only (no gradient step)
+  int64_t dim = 0;
+  StepConfig step = StepConfig();
+  int64_t batch = 0;     // samples per node per round; <= 0: full shard
+  double prox_l1 = 0.0;  // lambda of the proximal step; 0 = none
+  uint64_t seed = 1;
+};
+
+class NodeRule {
+ public:
+  virtual ~NodeRule() = default;
+  virtual int num_nodes() const = 0;
+  // True when Step's message does not depend on the round's gradient (D-PSGD sends x_i^t), so the
+  // driver sends at the start of the round and overlaps communication with computation.
+  virtual bool sends_before_compute() const = 0;
+  virtual const Message& Step(int node, int64_t t) = 0;
+  virtual void Deliver(int node, int slot, const Message& message) = 0;
+  virtual void Combine(int node, int64_t t) = 0;
+  // The node's model x_i.
+  virtual const Eigen::VectorXd& x(int node) const = 0;
+  virtual void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) = 0;
+};
+
+// One round of every node in a plain loop: Step all, deliver every message, Combine all.
+// Returns the payload bits of the round (sum over nodes of one message each).
+int64_t RunSynchronousRound(NodeRule& rule, const MixingMatrix& mixing, int64_t t);
+
+// x <- sign(x) * max(|x| - threshold, 0), elementwise. REQUIRES: threshold >= 0.
+void SoftThreshold(double threshold, Eigen::Ref<Eigen::VectorXd> x);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_

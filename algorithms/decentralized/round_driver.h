@@ -1,0 +1,31 @@
+// RunRounds: times a NodeRule's rounds on the event engine and records them.
+//
+// Time model of round t (synchronous rounds; round t+1 starts when every node has combined):
+//   - node i computes for c_i = compute.Sample(i, batch) (0 without a compute model);
+//   - it sends its message (Step) at the end of its compute, or at the start of the round when the
+//     rule sends_before_compute() (D-PSGD: communication overlaps the compute);
+//   - one unicast copy per neighbour over the network (bits counted per copy), or with
+//     setup.broadcast one multicast per node (bits counted once: a shared medium);
+//     wire bits = payload bits + setup.header_bits;
+//   - each message is decoded and applied at its delivery event; node i combines when its compute
+//     is done and all its neighbours' messages have arrived; the round ends at the last combine.
+// Records: IterationTiming{round start, round end, slowest compute, bits_up = round's wire bits,
+// bits_down = 0} through the RunRecorder, which stops the run on divergence.
+// REQUIRES: node i of the rule is host i of the topology (hosts beyond the nodes, e.g. a star's
+// server, stay idle); mixing.neighbours(i) are the nodes i exchanges messages with, routed over
+// the topology.
+#ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_ROUND_DRIVER_H_
+#define COMMSIM_ALGORITHMS_DECENTRALIZED_ROUND_DRIVER_H_
+
+#include "algorithms/decentralized/mixing.h"
+#include "algorithms/decentralized/node_rule.h"
+#include "algorithms/run_recorder.h"
+
+namespace commsim {
+
+void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule,
+               RunRecorder& recorder, const RunRecorder::Evaluate& evaluate);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_ROUND_DRIVER_H_
