@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/plot.h"
 #include "app/commands.h"
 #include "scenarios/runner.h"
 #include "scenarios/table.h"
@@ -47,7 +48,7 @@ void DoRun(const RunArgs& args) {
   fmt::print("{}", ComparisonTable(result));
   fmt::print("results: {}/ (metrics.csv, summary.csv, summary.json, scenario.resolved.json)\n",
              out);
-  (void)args.no_plots;  // plots arrive with the sweeps/plots branch
+  if (!args.no_plots && PlotRunFolder(out)) fmt::print("plots: {}/plots/\n", out);
 }
 
 }  // namespace
