@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates the example plots under docs/: mean time per iteration vs bandwidth (the ResNet-18-size
+# bandwidth sweep) and loss vs wire bits (the DORE convex scenario). Resumes an interrupted sweep.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+./commsim sweep scenarios/bandwidth_sweep.json --out results/bandwidth_sweep
+./commsim run scenarios/dore_convex.json --out results/dore_convex
+for ext in png svg; do
+  cp results/bandwidth_sweep/plots/time_per_iteration.$ext docs/time_per_iteration_vs_bandwidth.$ext
+  cp results/dore_convex/plots/loss_vs_bits.$ext docs/loss_vs_bits.$ext
+done
+echo "docs/: time_per_iteration_vs_bandwidth.{png,svg}, loss_vs_bits.{png,svg}"
