@@ -48,7 +48,6 @@ struct RunSetup {
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
-  virtual std::string_view Name() const = 0;
   // "parameter_server" or "decentralized".
   virtual std::string_view family() const = 0;
   virtual void Run(const RunSetup& setup, std::vector<IterationRecord>* records,

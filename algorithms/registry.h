@@ -1,6 +1,7 @@
 // The registries of pluggable algorithm components (STYLE.md: one explicit registry file, one
 // line per component, no static-initializer self-registration).
 //
+// AlgorithmRegistry(): every learning algorithm (parameter-server and decentralized).
 // CompressorRegistry(): every Compressor, built from its typed config (one header per compressor
 // under algorithms/compressors/ holds the Config struct and the class).
 #ifndef COMMSIM_ALGORITHMS_REGISTRY_H_
@@ -8,6 +9,7 @@
 
 #include <string_view>
 
+#include "algorithms/algorithm.h"
 #include "algorithms/compressors/compressor.h"
 #include "sim/params.h"
 #include "sim/registry.h"
@@ -15,6 +17,9 @@
 namespace commsim {
 
 inline constexpr std::string_view kCompressorKind = "compressor";
+inline constexpr std::string_view kAlgorithmKind = "algorithm";
+
+const Registry<Algorithm>& AlgorithmRegistry();
 
 const Registry<Compressor>& CompressorRegistry();
 

@@ -40,6 +40,7 @@ class RunRecorder {
   void Finish(std::vector<IterationRecord>* records, RunSummary* summary);
 
   int64_t cum_bits() const { return cum_bits_; }
+  bool diverged() const { return !records_.empty() && records_.back().status == kStatusDiverged; }
 
  private:
   bool Diverged(const IterationRecord& r) const;

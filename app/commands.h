@@ -8,6 +8,7 @@
 
 namespace commsim::app {
 
+void AddRunCommand(CLI::App& app);
 void AddListCommand(CLI::App& app);
 void AddNetCommand(CLI::App& app);
 void AddDataCommand(CLI::App& app);

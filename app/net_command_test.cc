@@ -2,6 +2,8 @@
 // whole report, and the error path for a bad spec.
 #include <gtest/gtest.h>
 
+#include "app/binary_test_util.h"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -9,28 +11,12 @@
 
 namespace {
 
-struct Result {
-  std::string out;
-  int status = -1;
-};
-
-Result RunCommsim(const std::string& args) {
-  Result r;
-  const std::string command = std::string(COMMSIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using commsim::testing::RunCommsim;
 
 TEST(NetCommandTest, IncastExampleEndsAtTheClosedForm) {
   // 4 workers x 1 MB into a 1 Gbps server link, 1500 B packets, 10 us per hop:
   // 4 * 8e6 / 1e9 + 12000 / 1e9 + 2 * 10e-6 = 0.032032 s.
-  const Result r = RunCommsim("net scenarios/net/incast.json");
+  const auto r = RunCommsim("net scenarios/net/incast.json");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("# end 0.032032 s, 4 messages, 32000000 bits sent"), std::string::npos)
       << r.out;
@@ -39,7 +25,7 @@ TEST(NetCommandTest, IncastExampleEndsAtTheClosedForm) {
 
 TEST(NetCommandTest, RingAllReduceExampleEndsAtTheClosedForm) {
   // n = 8, M = 8e8 bits, B = 1e10, 5 us: 2 * 7 * 5e-6 + 2 * 7 / 8 * 8e8 / 1e10 = 0.14007 s.
-  const Result r = RunCommsim("net scenarios/net/ring_allreduce.json");
+  const auto r = RunCommsim("net scenarios/net/ring_allreduce.json");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("# end 0.14007 s, 112 messages"), std::string::npos) << r.out;
 }
@@ -47,17 +33,17 @@ TEST(NetCommandTest, RingAllReduceExampleEndsAtTheClosedForm) {
 TEST(NetCommandTest, BadSpecIsAUserErrorNamingFileAndField) {
   const std::string path = std::string(COMMSIM_BINARY) + ".bad_net_spec.json";
   std::ofstream(path) << R"({"workers": 3, "topology": {"name": "ring", "latency": -1}})";
-  const Result r = RunCommsim("net " + path);
+  const auto r = RunCommsim("net " + path);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("error: " + path + ": /topology/latency: "), std::string::npos) << r.out;
   std::remove(path.c_str());
-  const Result missing = RunCommsim("net does_not_exist.json");
+  const auto missing = RunCommsim("net does_not_exist.json");
   EXPECT_EQ(missing.status, 1) << missing.out;
   EXPECT_NE(missing.out.find("does_not_exist.json"), std::string::npos) << missing.out;
 }
 
 TEST(NetCommandTest, ResolvedSpecFillsInDefaults) {
-  const Result r = RunCommsim("net --resolved scenarios/net/ring_allreduce.json");
+  const auto r = RunCommsim("net --resolved scenarios/net/ring_allreduce.json");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\"pattern\": \"ring_allreduce\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"mtu\": 72000"), std::string::npos) << r.out;
@@ -65,7 +51,7 @@ TEST(NetCommandTest, ResolvedSpecFillsInDefaults) {
 }
 
 TEST(NetCommandTest, ListShowsTopologiesWithParameters) {
-  const Result r = RunCommsim("list");
+  const auto r = RunCommsim("list");
   ASSERT_EQ(r.status, 0);
   for (const char* name : {"star", "star_direct", "ring", "torus", "complete", "erdos_renyi",
                            "explicit", "server_bandwidth", "default 1e+09"}) {

@@ -23,6 +23,7 @@ const ComponentKinds& AllComponentKinds() {
   // One line per kind: ComponentKinds::FromRegistry("<kind>", <Kind>Registry()).
   static const ComponentKinds kinds = [] {
     ComponentKinds k;
+    k.Add(ComponentKinds::FromRegistry(std::string(kAlgorithmKind), AlgorithmRegistry()));
     k.Add(ComponentKinds::FromRegistry(std::string(kCompressorKind), CompressorRegistry()));
     k.Add(ComponentKinds::FromRegistry(kTopologyKind, TopologyRegistry()));
     k.Add(ComponentKinds::FromRegistry(std::string(kModelKind), ModelRegistry()));

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/decentralized/choco.h"
-#include "algorithms/decentralized/register.h"
 #include "algorithms/registry.h"
 #include "scenarios/json_config.h"
 
@@ -13,8 +12,7 @@ namespace {
 class DecentralizedConfigTest : public ::testing::Test {
  protected:
   DecentralizedConfigTest() {
-    AddDecentralizedAlgorithms(algorithms_);
-    kinds_.Add(ComponentKinds::FromRegistry("algorithm", algorithms_));
+    kinds_.Add(ComponentKinds::FromRegistry("algorithm", AlgorithmRegistry()));
     kinds_.Add(ComponentKinds::FromRegistry("compressor", CompressorRegistry()));
   }
   // Reads `text` as an algorithm; returns the error text ("" when none).
@@ -24,7 +22,6 @@ class DecentralizedConfigTest : public ::testing::Test {
     ReadComponent(nlohmann::json::parse(text), "/algorithms/0", *spec, errors, kinds_);
     return errors.Format("s.json");
   }
-  Registry<Algorithm> algorithms_;
   ComponentKinds kinds_;
 };
 
@@ -41,7 +38,7 @@ TEST_F(DecentralizedConfigTest, MalcomDefaultsAndOverrides) {
   EXPECT_EQ(c.gamma_c, 0.5);
   EXPECT_EQ(c.common.mixing, "ring");
   EXPECT_EQ(WriteComponent(c.compressor)["levels"], 7);
-  EXPECT_EQ(algorithms_.Make(spec)->Name(), "malcom");
+  EXPECT_EQ(AlgorithmRegistry().Make(spec)->family(), "decentralized");
 }
 
 TEST_F(DecentralizedConfigTest, ChocoTakesAnyCompressor) {

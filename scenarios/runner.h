@@ -21,6 +21,10 @@ void ApplySet(nlohmann::json& doc, const std::string& assignment);
 // Reads, overrides and validates a scenario file; throws UserError listing every problem.
 Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets = {});
 
+// Builds everything a run needs (data, objective, topologies, algorithms) without running it, so
+// `commsim validate` catches missing data files and topology/algorithm mismatches.
+void CheckScenario(const Scenario& scenario);
+
 struct RunOptions {
   int jobs = 1;  // algorithm entries simulated in parallel threads; results do not depend on it
   // Called after each entry finishes (entry index, its summary), from the calling thread's

@@ -7,7 +7,9 @@
 //   network {topology (component, default star), mtu (0 = whole messages), downlink
 //            ("unicast" | "multicast"), broadcast (false)},
 //   step {size, schedule, ...} (default for every entry),
-//   algorithms: [ {name, label?, step?, <algorithm parameters>} ... ]
+//   algorithms: [ {name, label?, step?, topology?, <algorithm parameters>} ... ]
+//     label defaults to the name; step overrides fields of the scenario's step; topology lets a
+//     decentralized entry run on a graph while parameter-server entries use the star.
 // The resolved form (every default filled in) is written as scenario.resolved.json.
 #ifndef COMMSIM_SCENARIOS_SCENARIO_H_
 #define COMMSIM_SCENARIOS_SCENARIO_H_
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "algorithms/step_schedule.h"
+#include "models/compute_time.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -25,6 +28,7 @@ struct AlgorithmEntry {
   std::string label;
   ComponentSpec algorithm;  // kind "algorithm"
   StepConfig step;
+  ComponentSpec topology;  // the entry's own topology, when it gives one (else the scenario's)
 };
 
 struct Scenario {
@@ -41,7 +45,7 @@ struct Scenario {
   ComponentSpec model;      // kind "model"
   ComponentSpec data;       // kind "dataset"
   ComponentSpec partition;  // kind "partition"
-  std::unique_ptr<Config> compute;  // models' ComputeTimeConfig
+  ComputeTimeConfig compute;
   ComponentSpec topology;           // kind "topology"
   int64_t mtu_bits = 0;
   bool multicast_downlink = false;

@@ -37,7 +37,7 @@ void SetMalcomDefaults(ChocoConfig& config);
 class ChocoAlgorithm final : public Algorithm {
  public:
   explicit ChocoAlgorithm(const ChocoConfig& config) : config_(config) {}
-  std::string_view Name() const override { return config_.algorithm; }
+  std::string_view Name() const { return config_.algorithm; }
   std::string_view family() const override { return kDecentralizedFamily; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override;

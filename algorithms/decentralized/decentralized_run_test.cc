@@ -14,7 +14,6 @@
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/choco_rule.h"
 #include "algorithms/decentralized/dpsgd.h"
-#include "algorithms/decentralized/register.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
@@ -111,8 +110,7 @@ TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
   const Topology topology = Ring(n);
   RunSetup setup = MakeSetup(objective, topology, 30);
   setup.step.schedule = "inv_sqrt";
-  Registry<Algorithm> registry;
-  AddDecentralizedAlgorithms(registry);
+  const Registry<Algorithm>& registry = AlgorithmRegistry();
   ComponentSpec malcom = registry.DefaultSpec("algorithm", "malcom");
   ComponentSpec choco = registry.DefaultSpec("algorithm", "choco");
   auto& mc = static_cast<ChocoConfig&>(*malcom.config);

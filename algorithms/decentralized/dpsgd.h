@@ -21,7 +21,7 @@ struct DpsgdConfig final : ConfigBase<DpsgdConfig> {
 class DpsgdAlgorithm final : public Algorithm {
  public:
   explicit DpsgdAlgorithm(const DpsgdConfig& config) : config_(config) {}
-  std::string_view Name() const override { return "dpsgd"; }
+  std::string_view Name() const { return "dpsgd"; }
   std::string_view family() const override { return kDecentralizedFamily; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override;

@@ -1,0 +1,48 @@
+// DIANA on a parameter server [paper].
+// Worker: d_i = g_i - h_i; d^_i = Q(d_i); h_i <- h_i + alpha d^_i; send d^_i.
+// Server: d^ = mean d^_i; g^ = h + d^; h <- h + alpha d^; (momentum optional)
+// x <- prox_gamma R(x - gamma g^); send Q_down(x) (identity: 32d). h_i = h = 0 at start.
+// Theory: alpha <= 1/(omega + 1).
+#ifndef COMMSIM_ALGORITHMS_PS_DIANA_H_
+#define COMMSIM_ALGORITHMS_PS_DIANA_H_
+
+#include <vector>
+
+#include "algorithms/ps/model_broadcast_rule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct DianaConfig final : ConfigBase<DianaConfig> {
+  ComponentSpec uplink;    // default block_ternary p=inf b=256
+  ComponentSpec downlink;  // default identity
+  double alpha = 0.1;
+  double momentum = 0.0;
+
+  DianaConfig();
+  void Describe(ParamVisitor& v) override;
+};
+
+class DianaRule final : public ModelBroadcastRule {
+ public:
+  explicit DianaRule(const DianaConfig& config);
+  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                       Rng& rng) override;
+  void Extra(std::map<std::string, double>& out) const override;
+
+ private:
+  void InitWorkers(int workers, int64_t dim) override;
+  void ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) override;
+
+  double alpha_;
+  std::vector<Eigen::VectorXd> shifts_;  // h_i
+  Eigen::VectorXd server_shift_;         // h
+  Eigen::VectorXd delta_;
+  Eigen::VectorXd decoded_;
+  double residual_acc_ = 0;  // this round's mean ||d_i||^2, accumulating
+  double residual_sq_ = 0;   // the last completed round's
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_DIANA_H_

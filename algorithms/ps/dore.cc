@@ -1,0 +1,85 @@
+#include "algorithms/ps/dore.h"
+
+#include "algorithms/ps/sgd.h"
+#include "algorithms/registry.h"
+#include "models/objective.h"
+
+namespace commsim {
+
+DoreConfig::DoreConfig()
+    : uplink(CompressorSpec("block_ternary")), downlink(CompressorSpec("block_ternary")) {}
+
+void DoreConfig::Describe(ParamVisitor& v) {
+  DescribeLinks(v, uplink, downlink);
+  v.Real("alpha", alpha, Range::OpenClosed(0, 1), "gradient-shift learning rate");
+  v.Real("beta", beta, Range::OpenClosed(0, 1), "model update step on the compressed residual");
+  v.Real("eta", eta, Range::NonNegative(), "weight of the model-residual error feedback");
+}
+
+DoreRule::DoreRule(const DoreConfig& config)
+    : uplink_(CompressorRegistry().Make(config.uplink)),
+      downlink_(CompressorRegistry().Make(config.downlink)),
+      alpha_(config.alpha),
+      beta_(config.beta),
+      eta_(config.eta) {}
+
+void DoreRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+                    const Objective& objective) {
+  objective_ = &objective;
+  const int64_t d = x0.size();
+  worker_xhat_.assign(workers, x0);
+  worker_shift_.assign(workers, Eigen::VectorXd::Zero(d));
+  x_ = x0;
+  xhat_ = x0;
+  shift_ = Eigen::VectorXd::Zero(d);
+  error_ = Eigen::VectorXd::Zero(d);
+  q_.resize(d);
+  delta_.resize(d);
+  decoded_.resize(d);
+  mean_.resize(d);
+  q_down_.resize(d);
+}
+
+Message DoreRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
+                               double /*step*/, Rng& rng) {
+  Eigen::VectorXd& h = worker_shift_[w];
+  delta_ = grad - h;
+  grad_residual_acc_ += delta_.squaredNorm() / static_cast<double>(worker_shift_.size());
+  Message message = uplink_->Encode(delta_, rng);
+  uplink_->Decode(message, decoded_);
+  h += alpha_ * decoded_;
+  return message;
+}
+
+Message DoreRule::ServerRound(std::span<const Message> uplinks, double step, Rng& rng) {
+  grad_residual_sq_ = grad_residual_acc_;
+  grad_residual_acc_ = 0;
+  mean_.setZero();
+  for (const Message& m : uplinks) {
+    uplink_->Decode(m, decoded_);
+    mean_ += decoded_;
+  }
+  mean_ /= static_cast<double>(uplinks.size());
+  // g^ = h + d^ (into x_ as x^ - gamma g^), then h <- h + alpha d^.
+  x_ = xhat_ - step * (shift_ + mean_);
+  shift_ += alpha_ * mean_;
+  objective_->Prox(step, x_);
+  q_ = x_ - xhat_ + eta_ * error_;
+  model_residual_sq_ = q_.squaredNorm();
+  Message message = downlink_->Encode(q_, rng);
+  downlink_->Decode(message, decoded_);
+  error_ = q_ - decoded_;
+  xhat_ += beta_ * decoded_;
+  return message;
+}
+
+void DoreRule::DecodeDownlink(const Message& downlink) { downlink_->Decode(downlink, q_down_); }
+
+void DoreRule::WorkerApply(int w, double /*step*/) { worker_xhat_[w] += beta_ * q_down_; }
+
+void DoreRule::Extra(std::map<std::string, double>& out) const {
+  out["grad_residual_sq"] = grad_residual_sq_;
+  out["model_residual_sq"] = model_residual_sq_;
+}
+
+}  // namespace commsim

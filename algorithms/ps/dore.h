@@ -1,0 +1,69 @@
+// DORE: DOuble REsidual compression [paper structure; defaults recon, see README].
+// All nodes hold the same x^ (checked bit for bit in tests).
+// Worker i: g_i = grad_i(x^); d_i = g_i - h_i; d^_i = Q(d_i); h_i <- h_i + alpha d^_i; send d^_i;
+//           on receiving q^: x^ <- x^ + beta q^.
+// Server:   d^ = mean d^_i; g^ = h + d^; h <- h + alpha d^; x = prox_gamma R(x^ - gamma g^);
+//           q = x - x^ + eta e; q^ = Q(q); e <- q - q^; x^ <- x^ + beta q^; send q^.
+// h_i = h = e = 0 at start. Defaults: Q = block_ternary p=inf b=256 both ways, alpha = 0.1,
+// beta = 0.5, eta = 0.5. Theory: beta <= 1/(1+C_q); the model-residual loop expands when
+// C_q eta^2 >= 1.
+#ifndef COMMSIM_ALGORITHMS_PS_DORE_H_
+#define COMMSIM_ALGORITHMS_PS_DORE_H_
+
+#include <memory>
+#include <vector>
+
+#include "algorithms/ps/ps_rule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+class Objective;
+
+struct DoreConfig final : ConfigBase<DoreConfig> {
+  ComponentSpec uplink;    // default block_ternary p=inf b=256
+  ComponentSpec downlink;  // default block_ternary p=inf b=256
+  double alpha = 0.1;
+  double beta = 0.5;
+  double eta = 0.5;
+
+  DoreConfig();
+  void Describe(ParamVisitor& v) override;
+};
+
+class DoreRule final : public PsRule {
+ public:
+  explicit DoreRule(const DoreConfig& config);
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+            const Objective& objective) override;
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_[w]; }
+  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                       Rng& rng) override;
+  Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) override;
+  void DecodeDownlink(const Message& downlink) override;
+  void WorkerApply(int w, double step) override;
+  const Eigen::VectorXd& Model() const override { return x_; }
+  void Extra(std::map<std::string, double>& out) const override;
+
+  // The server's x^ (for the replica invariant).
+  const Eigen::VectorXd& server_xhat() const { return xhat_; }
+
+ private:
+  std::unique_ptr<Compressor> uplink_;
+  std::unique_ptr<Compressor> downlink_;
+  double alpha_, beta_, eta_;
+  const Objective* objective_ = nullptr;
+  // Workers.
+  std::vector<Eigen::VectorXd> worker_xhat_;
+  std::vector<Eigen::VectorXd> worker_shift_;  // h_i
+  // Server.
+  Eigen::VectorXd x_, xhat_, shift_, error_;  // x, x^, h, e
+  Eigen::VectorXd q_;
+  // Scratch.
+  Eigen::VectorXd delta_, decoded_, mean_, q_down_;
+  double grad_residual_acc_ = 0, grad_residual_sq_ = 0, model_residual_sq_ = 0;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_DORE_H_

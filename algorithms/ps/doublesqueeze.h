@@ -1,0 +1,59 @@
+// DoubleSqueeze [paper]: error-compensated compression in both directions.
+// Worker: v_i = g_i + delta_i; send Q(v_i); delta_i <- v_i - Q(v_i).
+// Server: v = delta + mean Q(v_i); send Q(v); delta <- v - Q(v). Everyone: x <- x - gamma Q(v).
+// Error feedback needs a contractive compressor (top_k by default); with an unbiased compressor
+// whose variance constant C >= 1 (block_ternary) set `contractive_scale` = 1/(1+C): both ends
+// then use Q(x) * contractive_scale (a shared hyper-parameter, never sent).
+#ifndef COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_
+#define COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_
+
+#include <memory>
+#include <vector>
+
+#include "algorithms/ps/ps_rule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+class Objective;
+
+struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
+  ComponentSpec uplink;    // default top_k (1%)
+  ComponentSpec downlink;  // default top_k (1%)
+  double contractive_scale = 1.0;
+
+  DoubleSqueezeConfig();
+  void Describe(ParamVisitor& v) override;
+};
+
+class DoubleSqueezeRule final : public PsRule {
+ public:
+  explicit DoubleSqueezeRule(const DoubleSqueezeConfig& config);
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+            const Objective& objective) override;
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
+  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                       Rng& rng) override;
+  Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) override;
+  void DecodeDownlink(const Message& downlink) override;
+  void WorkerApply(int w, double step) override;
+  const Eigen::VectorXd& Model() const override { return x_; }
+  void Extra(std::map<std::string, double>& out) const override;
+
+ private:
+  std::unique_ptr<Compressor> uplink_;
+  std::unique_ptr<Compressor> downlink_;
+  double scale_;
+  const Objective* objective_ = nullptr;
+  Eigen::VectorXd x_;
+  std::vector<Eigen::VectorXd> replicas_;
+  std::vector<Eigen::VectorXd> worker_errors_;  // delta_i
+  Eigen::VectorXd server_error_;                // delta
+  Eigen::VectorXd v_;
+  Eigen::VectorXd decoded_;
+  Eigen::VectorXd q_down_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_

@@ -1,0 +1,38 @@
+#include "algorithms/ps/memsgd.h"
+
+#include "algorithms/ps/sgd.h"
+#include "algorithms/registry.h"
+
+namespace commsim {
+
+MemSgdConfig::MemSgdConfig() : uplink(CompressorSpec("top_k")), downlink(CompressorSpec("identity")) {}
+
+void MemSgdConfig::Describe(ParamVisitor& v) { DescribeLinks(v, uplink, downlink); }
+
+MemSgdRule::MemSgdRule(const MemSgdConfig& config)
+    : ModelBroadcastRule(CompressorRegistry().Make(config.uplink),
+                         CompressorRegistry().Make(config.downlink), 0.0) {}
+
+void MemSgdRule::InitWorkers(int workers, int64_t dim) {
+  memory_.assign(workers, Eigen::VectorXd::Zero(dim));
+  p_.resize(dim);
+  decoded_.resize(dim);
+}
+
+Message MemSgdRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
+                                 double step, Rng& rng) {
+  Eigen::VectorXd& m = memory_[w];
+  p_ = m + step * grad;
+  Message message = uplink().Encode(p_, rng);
+  uplink().Decode(message, decoded_);
+  m = p_ - decoded_;
+  return message;
+}
+
+void MemSgdRule::Extra(std::map<std::string, double>& out) const {
+  double sum = 0;
+  for (const Eigen::VectorXd& m : memory_) sum += m.squaredNorm();
+  out["memory_sq"] = sum / static_cast<double>(memory_.size());
+}
+
+}  // namespace commsim

@@ -1,0 +1,41 @@
+// MEM-SGD (error feedback) on a parameter server [paper; PS form as used by DoubleSqueeze/DORE].
+// Worker: p_i = m_i + gamma g_i; c_i = C(p_i); m_i <- p_i - c_i; send c_i (top_k, 1% of d by
+// default). Server: x <- x - mean c_i; send Q_down(x) (identity: 32d). m_i = 0 at start.
+#ifndef COMMSIM_ALGORITHMS_PS_MEMSGD_H_
+#define COMMSIM_ALGORITHMS_PS_MEMSGD_H_
+
+#include <vector>
+
+#include "algorithms/ps/model_broadcast_rule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct MemSgdConfig final : ConfigBase<MemSgdConfig> {
+  ComponentSpec uplink;    // default top_k, fraction 0.01
+  ComponentSpec downlink;  // default identity
+
+  MemSgdConfig();
+  void Describe(ParamVisitor& v) override;
+};
+
+class MemSgdRule final : public ModelBroadcastRule {
+ public:
+  explicit MemSgdRule(const MemSgdConfig& config);
+  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                       Rng& rng) override;
+  void Extra(std::map<std::string, double>& out) const override;
+
+ private:
+  void InitWorkers(int workers, int64_t dim) override;
+  void ServerDirection(Eigen::Ref<Eigen::VectorXd>) override {}
+  bool direction_has_step() const override { return true; }
+
+  std::vector<Eigen::VectorXd> memory_;
+  Eigen::VectorXd p_;
+  Eigen::VectorXd decoded_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_MEMSGD_H_

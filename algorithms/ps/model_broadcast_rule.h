@@ -1,0 +1,57 @@
+// ModelBroadcastRule: the shared shape of SGD, QSGD, MEM-SGD and DIANA — workers send a
+// (compressed) gradient-like message; the server aggregates, updates its model x and sends x
+// through the downlink compressor (identity = 32d bits by default); each worker's point is its
+// decoded replica of x.
+#ifndef COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_
+#define COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_
+
+#include <memory>
+#include <vector>
+
+#include "algorithms/ps/ps_rule.h"
+
+namespace commsim {
+
+class ModelBroadcastRule : public PsRule {
+ public:
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+            const Objective& objective) override;
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
+  Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) final;
+  void DecodeDownlink(const Message& downlink) final;
+  void WorkerApply(int w, double step) final;
+  const Eigen::VectorXd& Model() const override { return x_; }
+
+ protected:
+  ModelBroadcastRule(std::unique_ptr<Compressor> uplink, std::unique_ptr<Compressor> downlink,
+                     double momentum);
+  // Per-worker state set-up (called by Init after the common state).
+  virtual void InitWorkers(int workers, int64_t dim) = 0;
+  // Server: turn the decoded mean of the uplinks into the descent direction g (in place).
+  virtual void ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) = 0;
+  // Whether the server applies x <- prox(x - step * direction) (false: x <- x - direction,
+  // for methods whose messages already carry the step, like MEM-SGD).
+  virtual bool direction_has_step() const { return false; }
+
+  // Decodes each uplink and averages them into mean_ (scratch_ holds one decoded message).
+  void MeanOfUplinks(std::span<const Message> uplinks);
+
+  const Compressor& uplink() const { return *uplink_; }
+  int workers() const { return static_cast<int>(replicas_.size()); }
+
+ private:
+  std::unique_ptr<Compressor> uplink_;
+  std::unique_ptr<Compressor> downlink_;
+  double momentum_;
+  const Objective* objective_ = nullptr;
+  Eigen::VectorXd x_;
+  Eigen::VectorXd velocity_;
+  Eigen::VectorXd mean_;
+  Eigen::VectorXd scratch_;
+  Eigen::VectorXd decoded_down_;
+  std::vector<Eigen::VectorXd> replicas_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_

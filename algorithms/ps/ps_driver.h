@@ -1,0 +1,45 @@
+// The parameter-server round on the event engine (timing only; the mathematics is a PsRule).
+//
+// Per round k (synchronous): every worker computes for its sampled compute time, then computes
+// its gradient at WorkerPoint(w), encodes and sends its uplink to the server (wire bits = payload
+// + header); when all n uplinks have arrived the server runs ServerRound and sends the downlink
+// (n unicast copies, or one multicast replicated at the switch); each worker applies it on
+// arrival; the round ends when the last worker has applied it, and the next starts then.
+// Iteration time, compute time (the slowest worker's) and bits come from the events.
+// Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
+// server sends (n for unicast, 1 for multicast).
+#ifndef COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
+#define COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
+
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/ps/ps_rule.h"
+#include "analysis/records.h"
+
+namespace commsim {
+
+// REQUIRES: setup.topology has a server (star or star_direct).
+void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,
+                        RunSummary* summary);
+
+// Adapts a PsRule type and its config to the Algorithm interface (one registry line each).
+template <class Rule, class Cfg>
+class PsAlgorithm final : public Algorithm {
+ public:
+  explicit PsAlgorithm(const Cfg& config) : config_(config) {}
+  std::string_view family() const override { return "parameter_server"; }
+  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
+           RunSummary* summary) const override {
+    Rule rule(config_);
+    RunParameterServer(setup, rule, records, summary);
+  }
+
+ private:
+  Cfg config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_

@@ -1,0 +1,30 @@
+#include "algorithms/ps/sgd.h"
+
+#include "algorithms/registry.h"
+
+namespace commsim {
+
+void DescribeLinks(ParamVisitor& v, ComponentSpec& uplink, ComponentSpec& downlink) {
+  v.Component("uplink", uplink, "compressor for worker -> server messages");
+  v.Component("downlink", downlink, "compressor for server -> worker messages");
+}
+
+SgdConfig::SgdConfig() : uplink(CompressorSpec("identity")), downlink(CompressorSpec("identity")) {}
+
+void SgdConfig::Describe(ParamVisitor& v) {
+  DescribeLinks(v, uplink, downlink);
+  v.Real("momentum", momentum, Range::ClosedOpen(0, 1), "heavy-ball momentum mu (0 = none)");
+}
+
+void SgdConfig::QsgdDefaults(SgdConfig& c) { c.uplink = CompressorSpec("qsgd"); }
+
+SgdRule::SgdRule(const SgdConfig& config)
+    : ModelBroadcastRule(CompressorRegistry().Make(config.uplink),
+                         CompressorRegistry().Make(config.downlink), config.momentum) {}
+
+Message SgdRule::WorkerEncode(int /*w*/, const Eigen::Ref<const Eigen::VectorXd>& grad,
+                              double /*step*/, Rng& rng) {
+  return uplink().Encode(grad, rng);
+}
+
+}  // namespace commsim

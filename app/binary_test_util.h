@@ -1,0 +1,35 @@
+// Test helper: runs the built commsim binary (COMMSIM_BINARY) through the shell and captures its
+// combined stdout/stderr and exit code. For app/*_test.cc only.
+#ifndef COMMSIM_APP_BINARY_TEST_UTIL_H_
+#define COMMSIM_APP_BINARY_TEST_UTIL_H_
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace commsim::testing {
+
+struct CommandResult {
+  std::string out;
+  int status = -1;
+};
+
+// `prefix` goes before the binary (e.g. "COMMSIM_DATA_DIR=/tmp/x").
+inline CommandResult RunCommsim(const std::string& args, const std::string& prefix = "") {
+  CommandResult r;
+  const std::string command = prefix + " " + std::string(COMMSIM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace commsim::testing
+
+#endif  // COMMSIM_APP_BINARY_TEST_UTIL_H_

@@ -1,0 +1,174 @@
+#include "scenarios/scenario.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <set>
+
+#include "scenarios/json_config.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+using nlohmann::json;
+
+ComponentSpec DefaultSpec(std::string_view kind, std::string_view name) {
+  const ComponentKind* k = AllComponentKinds().Find(kind);
+  ComponentSpec spec(std::string(kind), std::string(name), nullptr);
+  if (k != nullptr) spec.config = k->make_config(name);
+  return spec;
+}
+
+// The scalar top-level keys and the problem components.
+struct TopLevel final : ConfigBase<TopLevel> {
+  Scenario* s;
+  int64_t seed = 1;
+  explicit TopLevel(Scenario* scenario) : s(scenario) {}
+  void Describe(ParamVisitor& v) override {
+    v.Text("name", s->name, {}, "scenario name; results go to results/<name>/ by default");
+    v.Int("seed", seed, Range::Closed(0, 9.0e15), "seed of every random stream");
+    v.Int("workers", s->workers, Range::Closed(1, 100000), "workers (PS) or nodes (decentralized)");
+    v.Int("iterations", s->iterations, Range::Closed(0, 1e12), "iterations per algorithm");
+    v.Int("batch", s->batch, Range::AtLeast(0), "samples per worker per iteration; 0 = full shard");
+    v.Int("metrics_every", s->metrics_every, Range::AtLeast(1), "record every k-th iteration");
+    v.Real("divergence_loss", s->divergence_loss, Range::Positive(),
+           "a loss above this (or NaN/Inf) marks the run diverged");
+    v.Int("header_bits", s->header_bits, Range::AtLeast(0), "bits added to every message",
+          Unit::kBits);
+    v.Component("model", s->model, "objective (see `commsim list`)");
+    v.Component("data", s->data, "data set");
+    v.Component("partition", s->partition, "how samples are split over workers");
+  }
+};
+
+struct NetworkSection final : ConfigBase<NetworkSection> {
+  Scenario* s;
+  std::string downlink = "unicast";
+  explicit NetworkSection(Scenario* scenario) : s(scenario) {}
+  void Describe(ParamVisitor& v) override {
+    static constexpr std::array<std::string_view, 2> kDownlink = {"unicast", "multicast"};
+    v.Component("topology", s->topology, "network topology (see `commsim list`)");
+    v.Int("mtu", s->mtu_bits, Range::AtLeast(0),
+          "packet size; 0 = whole messages (store-and-forward per hop)", Unit::kBits);
+    v.Text("downlink", downlink, kDownlink, "server -> workers: n unicast copies or one multicast");
+    v.Bool("broadcast", s->broadcast,
+           "decentralized: one transmission per node reaches all neighbours (shared medium)");
+  }
+};
+
+bool SafeName(const std::string& name) {
+  if (name.empty() || name == "." || name == "..") return false;
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void ReadAlgorithms(const json& doc, Scenario& s, ErrorList& errors) {
+  auto it = doc.find("algorithms");
+  if (it == doc.end()) {
+    errors.Add("/algorithms", "missing: a list of algorithm entries {\"name\": ...} is required");
+    return;
+  }
+  if (!it->is_array() || it->empty()) {
+    errors.Add("/algorithms", fmt::format("expected a non-empty array of algorithm entries, got {}",
+                                          it->dump().substr(0, 60)));
+    return;
+  }
+  std::set<std::string> labels;
+  for (size_t i = 0; i < it->size(); ++i) {
+    const std::string pointer = fmt::format("/algorithms/{}", i);
+    json entry = (*it)[i];
+    AlgorithmEntry e;
+    e.algorithm = ComponentSpec("algorithm", "", nullptr);
+    e.step = s.step;
+    if (entry.is_object()) {
+      if (auto label = entry.find("label"); label != entry.end()) {
+        if (!label->is_string() || !SafeName(label->get<std::string>())) {
+          errors.Add(pointer + "/label",
+                     fmt::format("expected a name of letters, digits, '_', '-', '.', got {}",
+                                 label->dump()));
+        } else {
+          e.label = label->get<std::string>();
+        }
+        entry.erase("label");
+      }
+      if (auto step = entry.find("step"); step != entry.end()) {
+        ReadConfig(*step, pointer + "/step", e.step, errors);
+        entry.erase("step");
+      }
+      if (auto topology = entry.find("topology"); topology != entry.end()) {
+        e.topology = ComponentSpec("topology", "", nullptr);
+        ReadComponent(*topology, pointer + "/topology", e.topology, errors);
+        entry.erase("topology");
+      }
+    }
+    ReadComponent(entry, pointer, e.algorithm, errors);
+    if (e.label.empty()) e.label = e.algorithm.name;
+    if (!e.label.empty() && !labels.insert(e.label).second) {
+      errors.Add(pointer, fmt::format("label \"{}\" is used by another entry; give each a unique "
+                                      "\"label\"",
+                                      e.label));
+    }
+    s.algorithms.push_back(std::move(e));
+  }
+}
+
+json Resolved(Scenario& s) {
+  json out = json::object();
+  TopLevel top(&s);
+  top.seed = static_cast<int64_t>(s.seed);
+  out = WriteConfig(top);
+  NetworkSection net(&s);
+  net.downlink = s.multicast_downlink ? "multicast" : "unicast";
+  out["network"] = WriteConfig(net);
+  out["compute"] = WriteConfig(s.compute);
+  out["step"] = WriteConfig(s.step);
+  json algorithms = json::array();
+  for (AlgorithmEntry& e : s.algorithms) {
+    json a = WriteComponent(e.algorithm);
+    a["label"] = e.label;
+    a["step"] = WriteConfig(e.step);
+    if (e.topology.config) a["topology"] = WriteComponent(e.topology);
+    algorithms.push_back(std::move(a));
+  }
+  out["algorithms"] = std::move(algorithms);
+  return out;
+}
+
+}  // namespace
+
+Scenario ParseScenario(const json& doc, const std::string& origin, const std::string& base_dir) {
+  (void)base_dir;
+  Scenario s;
+  s.file = origin;
+  s.model = DefaultSpec("model", "linear_regression");
+  s.data = DefaultSpec("dataset", "synthetic_regression");
+  s.partition = DefaultSpec("partition", "iid");
+  s.topology = DefaultSpec("topology", "star");
+  ErrorList errors;
+  if (!doc.is_object()) {
+    errors.Add("", "expected a JSON object with the scenario's keys");
+    errors.ThrowIfAny(origin);
+  }
+  TopLevel top(&s);
+  ReadConfig(doc, "", top, errors, {"network", "compute", "step", "algorithms"});
+  s.seed = static_cast<uint64_t>(top.seed);
+  if (!SafeName(s.name)) {
+    errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.', got \"{}\"", s.name));
+  }
+  NetworkSection net(&s);
+  if (auto it = doc.find("network"); it != doc.end()) ReadConfig(*it, "/network", net, errors);
+  s.multicast_downlink = net.downlink == "multicast";
+  if (auto it = doc.find("compute"); it != doc.end()) ReadConfig(*it, "/compute", s.compute, errors);
+  if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
+  ReadAlgorithms(doc, s, errors);
+  errors.ThrowIfAny(origin);
+  s.resolved = Resolved(s);
+  return s;
+}
+
+}  // namespace commsim
