@@ -25,6 +25,7 @@ void PrintSection(std::string_view title, const R& registry) {
 }
 
 void PrintAll() {
+  PrintSection("algorithms (scenario key \"algorithms\")", AlgorithmRegistry());
   PrintSection("topologies (built for n = workers on star kinds, n = nodes otherwise)",
                TopologyRegistry());
   PrintSection("compressors", CompressorRegistry());
