@@ -35,7 +35,7 @@ RunResult SampleRun() {
     std::vector<IterationRecord> records;
     const int64_t up = algorithm == "sgd" ? 3200 : 100;
     const int64_t down = algorithm == "dore" ? 100 : 3200;
-    for (int k = 1; k <= 50; ++k) {
+    for (int k = 0; k <= 50; ++k) {  // iteration 0: before any communication, cum_bits 0
       IterationRecord r;
       r.algorithm = label;
       r.iteration = k;
@@ -105,6 +105,8 @@ TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   const std::string loss = Read(dir_ / "plots" / "loss_vs_iteration.gp");
   EXPECT_NE(loss.find("set logscale y"), std::string::npos);  // 2^-50 .. 0.67
   EXPECT_EQ(loss.find("set logscale x"), std::string::npos);
+  // Bits span 100..330k; the records with cum_bits 0 do not prevent a log axis.
+  EXPECT_NE(Read(dir_ / "plots" / "loss_vs_bits.gp").find("set logscale x"), std::string::npos);
   EXPECT_NE(loss.find(AlgorithmColor("dore")), std::string::npos);
 }
 
