@@ -64,8 +64,19 @@ LinePlot Curves(const CsvTable& metrics, const std::vector<Entry>& entries, cons
     }
     plot.series.push_back(std::move(s));
   }
-  plot.log_y = LogScaleFits(ys);
-  plot.log_x = std::string(x_column) != "iteration" && LogScaleFits(xs, 100.0);
+  // Records before any communication (cum_bits 0) or an exact optimum (distance 0) do not stop a
+  // log scale; such points are left out of it.
+  auto positive = [](std::vector<double> v) {
+    std::erase_if(v, [](double x) { return !(x > 0); });
+    return v;
+  };
+  plot.log_y = LogScaleFits(positive(ys));
+  plot.log_x = std::string(x_column) != "iteration" && LogScaleFits(positive(xs), 100.0);
+  for (Series& s : plot.series) {
+    std::erase_if(s.points, [&](const std::pair<double, double>& p) {
+      return (plot.log_x && !(p.first > 0)) || (plot.log_y && !(p.second > 0));
+    });
+  }
   return plot;
 }
 

@@ -35,7 +35,7 @@ RunResult SampleRun() {
     std::vector<IterationRecord> records;
     const int64_t up = algorithm == "sgd" ? 3200 : 100;
     const int64_t down = algorithm == "dore" ? 100 : 3200;
-    for (int k = 1; k <= 50; ++k) {
+    for (int k = 0; k <= 50; ++k) {  // iteration 0: before any communication, cum_bits 0
       IterationRecord r;
       r.algorithm = label;
       r.iteration = k;
@@ -105,6 +105,8 @@ TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   const std::string loss = Read(dir_ / "plots" / "loss_vs_iteration.gp");
   EXPECT_NE(loss.find("set logscale y"), std::string::npos);  // 2^-50 .. 0.67
   EXPECT_EQ(loss.find("set logscale x"), std::string::npos);
+  // Bits span 100..330k; the records with cum_bits 0 do not prevent a log axis.
+  EXPECT_NE(Read(dir_ / "plots" / "loss_vs_bits.gp").find("set logscale x"), std::string::npos);
   EXPECT_NE(loss.find(AlgorithmColor("dore")), std::string::npos);
 }
 
@@ -146,15 +148,17 @@ TEST_F(PlotTest, MissingGnuplotIsOneLineAndTheScriptsStillExist) {
 // sweep.csv where SGD takes 1 s per iteration and `dore` (x / 1e9)^0.5 s: the speed-up
 // (1e9 / x)^0.5 is a straight line in log-log, so the crossover is exactly 1 Gbit/s.
 void WriteSweep(const fs::path& dir) {
-  std::string csv = "point,bandwidth,name,algorithm,mean_iter_time_s,mean_compute_time_s\n";
+  // A second, zipped axis (latency moving with bandwidth) does not split the curves.
+  std::string csv = "point,bandwidth,latency,name,algorithm,mean_iter_time_s,mean_compute_time_s\n";
   for (int k = 0; k < 7; ++k) {
     const double x = std::pow(10.0, 7 + 0.5 * k);
-    csv += fmt::format("{},{},sgd,sgd,1,0.05\n", k, x);
-    csv += fmt::format("{},{},dore,dore,{},0.05\n", k, x, std::sqrt(x / 1e9));
+    csv += fmt::format("{},{},{},sgd,sgd,1,0.05\n", k, x, k);
+    csv += fmt::format("{},{},{},dore,dore,{},0.05\n", k, x, k, std::sqrt(x / 1e9));
   }
   WriteFileAtomic((dir / "sweep.csv").string(), csv);
   WriteFileAtomic((dir / "axes.csv").string(),
-                  "name,pointer,unit,scale\nbandwidth,/network/bandwidth,bit/s,log\n");
+                  "name,pointer,unit,scale\nbandwidth,/network/bandwidth,bit/s,log\n"
+                  "latency,/network/latency,s,linear\n");
 }
 
 TEST_F(PlotTest, SweepViewFindsSpeedupAndCrossover) {

@@ -38,18 +38,18 @@ SweepView SweepView::Load(const std::string& dir) {
   if (axes.size() == 0) throw UserError(fmt::format("{}/axes.csv: no axes", dir));
   view.x_name_ = axes.Cell(0, "name");
   view.x_unit_ = axes.Cell(0, "unit");
-  for (size_t a = 1; a < axes.size(); ++a) view.other_axes_.push_back(axes.Cell(a, "name"));
-  // An axis that advances together with the x axis (a zipped sweep) does not split curves: drop
-  // every other axis whose value is determined by the x value.
-  std::erase_if(view.other_axes_, [&](const std::string& axis) {
-    std::map<std::string, std::string> value_at_x;
+  // Other axes split the rows into curves, unless they move with the first axis (zipped axes).
+  for (size_t a = 1; a < axes.size(); ++a) {
+    const std::string& name = axes.Cell(a, "name");
+    std::map<std::string, std::string> value_at;
+    bool follows_x = true;
     for (size_t r = 0; r < view.table_.size(); ++r) {
       auto [it, inserted] =
-          value_at_x.emplace(view.table_.Cell(r, view.x_name_), view.table_.Cell(r, axis));
-      if (!inserted && it->second != view.table_.Cell(r, axis)) return false;
+          value_at.emplace(view.table_.Cell(r, view.x_name_), view.table_.Cell(r, name));
+      follows_x = follows_x && (inserted || it->second == view.table_.Cell(r, name));
     }
-    return true;
-  });
+    if (!follows_x) view.other_axes_.push_back(name);
+  }
   for (const char* column : {"name", "algorithm", "mean_iter_time_s"}) {
     if (!view.table_.Has(column)) {
       throw UserError(fmt::format("{}/sweep.csv: missing column \"{}\"", dir, column));
