@@ -24,6 +24,7 @@
 #include "scenarios/json_config.h"
 #include "scenarios/net_spec.h"
 #include "scenarios/scenario.h"
+#include "sim/params_text.h"
 #include "sim/topology_registry.h"
 
 namespace commsim {

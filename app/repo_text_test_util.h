@@ -4,7 +4,7 @@
 // What counts as a reference (the rules every doc and comment follows):
 //   - a token ending in a known file extension (.h .cc .md .sh .json .cmake .txt .png .svg .pdf
 //     .csv .gp .dat .html .bin), e.g. `sim/engine.h`, `quickstart.json`, `scenarios/net/*.json`;
-//   - the target of a Markdown link `[text](target)` that is not a URL or a bare #anchor.
+//   - the target of a Markdown link that is not a URL or a bare #anchor.
 // Where they are looked for: everywhere in *.md, *.sh, *.json and extension-less shell scripts;
 // only in comments in *.h and *.cc (string literals there are test data or runtime paths).
 // A reference resolves when it names an existing file or folder relative to the repository root
@@ -199,6 +199,7 @@ inline bool Resolves(const std::filesystem::path& root, const std::vector<std::s
     }
     const std::string base = f.substr(f.rfind('/') + 1);
     if (glob && bare && fnmatch(ref.c_str(), base.c_str(), 0) == 0) return true;
+    if (glob && !bare && fnmatch(("*/" + ref).c_str(), f.c_str(), 0) == 0) return true;
     if (!glob && (bare ? base == ref : f.ends_with("/" + ref))) return true;
   }
   return false;
