@@ -61,8 +61,8 @@ std::string ComponentDefault(const ComponentSpec& spec) {
   std::vector<std::string> changed;
   for (const auto& [key, value] : own.items()) {
     if (key != "name" && (!base.contains(key) || base[key] != value)) {
-      changed.push_back(fmt::format("{}: {}", key, value.is_string() ? value.get<std::string>()
-                                                                     : value.dump()));
+      changed.push_back(
+          fmt::format("{}: {}", key, value.is_string() ? value.get<std::string>() : value.dump()));
     }
   }
   if (changed.empty()) return Code(spec.name);

@@ -68,8 +68,8 @@ TEST(ReferencesTest, EveryFileNamedInDocsAndCommentsExists) {
   }
   std::string list;
   for (const std::string& m : missing) list += "\n  " + m;
-  EXPECT_TRUE(missing.empty()) << missing.size() << " references name no file in the repository:"
-                               << list;
+  EXPECT_TRUE(missing.empty()) << missing.size()
+                               << " references name no file in the repository:" << list;
 }
 
 // The checker itself: it flags what it must and accepts what it must.
@@ -84,12 +84,37 @@ TEST(ReferencesTest, CheckerFlagsMissingFilesAndAcceptsRealOnes) {
   EXPECT_EQ(bad, (std::vector<std::string>{"algorithms/ps/x.cc:3: ps_driver_test.cc",
                                            "algorithms/ps/x.cc:3: docs/nowhere.md"}));
   const std::vector<TextChunk> md = {
-      {7, "See [the reference](docs/scenarios.md#network), [x](missing/page.md), "
-          "`scenarios/net/*.json`, `scenarios/nothing/*.json`, `results/<name>/metrics.csv`, "
-          "`SPEC.json`, `net/incast.json`, [web](https://example.org/a.md)."}};
+      {7,
+       "See [the reference](docs/scenarios.md#network), [x](missing/page.md), "
+       "`scenarios/net/*.json`, `scenarios/nothing/*.json`, `results/<name>/metrics.csv`, "
+       "`SPEC.json`, `net/incast.json`, [web](https://example.org/a.md)."}};
   EXPECT_EQ(Unresolved("README.md", md),
             (std::vector<std::string>{"README.md:7: missing/page.md",
                                       "README.md:7: scenarios/nothing/*.json"}));
+}
+
+// Links to a section (`FILE.md#anchor` or `#anchor`) name a heading of that file.
+TEST(ReferencesTest, MarkdownLinksToSectionsNameExistingHeadings) {
+  static const std::regex kLink(R"(\]\(([^)\s#]*\.md|)#([^)\s]+)\))");
+  int checked = 0;
+  for (const Scanned& s : ScannedFiles()) {
+    if (!s.file.ends_with(".md")) continue;
+    for (const TextChunk& c : s.chunks) {
+      for (auto it = std::sregex_iterator(c.text.begin(), c.text.end(), kLink);
+           it != std::sregex_iterator(); ++it) {
+        const std::string target = (*it)[1].str();
+        const std::string dir = s.file.substr(0, s.file.rfind('/') + 1);  // "" at the root
+        const std::filesystem::path file = kRoot / (target.empty() ? s.file : dir + target);
+        ++checked;
+        EXPECT_TRUE(MarkdownAnchors(ReadWholeFile(file)).contains((*it)[2].str()))
+            << s.file << ":" << c.line << ": no heading for #" << (*it)[2].str() << " in "
+            << (target.empty() ? s.file : target);
+      }
+    }
+  }
+  EXPECT_GT(checked, 10);
+  EXPECT_TRUE(MarkdownAnchors("## The `commsim net SPEC.json` command, briefly\n")
+                  .contains("the-commsim-net-specjson-command-briefly"));
 }
 
 TEST(ReferencesTest, NothingCitesDesignNotesOutsideTheRepository) {

@@ -17,10 +17,11 @@
 #ifndef COMMSIM_APP_REPO_TEXT_TEST_UTIL_H_
 #define COMMSIM_APP_REPO_TEXT_TEST_UTIL_H_
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fnmatch.h>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -82,9 +83,10 @@ inline std::vector<TextChunk> CppComments(const std::string& text) {
       }
       continue;
     }
-    if (c == '"' || (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) &&
-                                    i + 1 < text.size() &&
-                                    std::isxdigit(static_cast<unsigned char>(text[i + 1]))))) {
+    if (c == '"' ||
+        (c == '\'' &&
+         !(i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) && i + 1 < text.size() &&
+           std::isxdigit(static_cast<unsigned char>(text[i + 1]))))) {
       quote = c;  // (a ' between hex digits is a digit separator, 1'000'000)
       continue;
     }
@@ -103,9 +105,7 @@ inline std::vector<TextChunk> CppComments(const std::string& text) {
   return out;
 }
 
-inline bool IsCpp(const std::string& file) {
-  return file.ends_with(".h") || file.ends_with(".cc");
-}
+inline bool IsCpp(const std::string& file) { return file.ends_with(".h") || file.ends_with(".cc"); }
 
 // Whether `file` is scanned at all: docs, scripts, scenarios, C++ and CMake files.
 inline bool IsScanned(const std::filesystem::path& root, const std::string& file) {
@@ -154,11 +154,13 @@ inline std::vector<std::string> FileReferences(const std::string& text) {
 
 // True for generated outputs, placeholders and templates (see the file comment).
 inline bool IsNotAReference(const std::string& ref) {
-  static const std::set<std::string> kOutputs = {
-      "metrics.csv", "summary.csv", "summary.json", "scenario.resolved.json", "sweep.csv",
-      "axes.csv",    "sweep.resolved.json", "report.md", "report.html", "compile_commands.json"};
-  static const std::vector<std::string> kOutputDirs = {"results/", "build/", "build-asan/", "data/",
-                                                       "plots/",   "points/", "runs/"};
+  static const std::set<std::string> kOutputs = {"metrics.csv",         "summary.csv",
+                                                 "summary.json",        "scenario.resolved.json",
+                                                 "sweep.csv",           "axes.csv",
+                                                 "sweep.resolved.json", "report.md",
+                                                 "report.html",         "compile_commands.json"};
+  static const std::vector<std::string> kOutputDirs = {
+      "results/", "build/", "build-asan/", "data/", "plots/", "points/", "runs/"};
   if (ref.empty() || ref.starts_with("/") || ref.starts_with("~") || ref.find("://") != ref.npos)
     return true;
   if (ref.find('<') != ref.npos || ref.find('{') != ref.npos || ref.find('$') != ref.npos)
@@ -174,7 +176,9 @@ inline bool IsNotAReference(const std::string& ref) {
     const std::string stem = component.substr(0, component.find('.'));
     const bool capitals = !stem.empty() && std::none_of(stem.begin(), stem.end(), [](char c) {
       return std::islower(static_cast<unsigned char>(c));
-    }) && std::any_of(stem.begin(), stem.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+    }) && std::any_of(stem.begin(), stem.end(), [](char c) {
+      return std::isupper(static_cast<unsigned char>(c));
+    });
     if (capitals || stem.empty() || stem.starts_with("my_") || stem == "foo" || stem == "bar")
       return true;
   }
@@ -203,6 +207,32 @@ inline bool Resolves(const std::filesystem::path& root, const std::vector<std::s
     if (!glob && (bare ? base == ref : f.ends_with("/" + ref))) return true;
   }
   return false;
+}
+
+// The anchors GitHub gives the headings of a Markdown text: lower case, spaces to '-', ASCII
+// punctuation other than '-' and '_' dropped, other characters kept. Fenced code is skipped.
+inline std::set<std::string> MarkdownAnchors(const std::string& text) {
+  std::set<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  bool fenced = false;
+  while (std::getline(in, line)) {
+    if (line.starts_with("```")) fenced = !fenced;
+    if (fenced || !line.starts_with("#")) continue;
+    const size_t start = line.find_first_not_of('#');
+    if (start == std::string::npos || line[start] != ' ') continue;
+    std::string anchor;
+    for (char c : line.substr(start + 1)) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 0x80 || std::isalnum(u) || c == '-' || c == '_') {
+        anchor += static_cast<char>(std::tolower(u));
+      } else if (c == ' ') {
+        anchor += '-';
+      }
+    }
+    out.insert(anchor);
+  }
+  return out;
 }
 
 // Adds +1 (or `delta`) per occurrence of each C++ identifier in `text` to `counts`.
