@@ -3,6 +3,7 @@
 // citation of design notes that live outside the repository.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -154,6 +155,16 @@ TEST(ReferencesTest, FunctionsCitedInCommentsExist) {
   ASSERT_GT(in_code["RunParameterServer"], 0);
   for (const auto& [where, name] : cited) {
     EXPECT_GT(in_code[name], 0) << where << ": cites " << name << "(), which no code declares";
+  }
+}
+
+// The README is the entry point; the reference lives in docs/.
+TEST(ReferencesTest, ReadmeStaysWithin250LinesAndLinksTheDocs) {
+  const std::string readme = ReadWholeFile(kRoot / "README.md");
+  EXPECT_LE(std::count(readme.begin(), readme.end(), '\n'), 250);
+  for (const char* doc : {"docs/scenarios.md", "docs/algorithms.md", "docs/network.md",
+                          "docs/outputs.md", "CONTRIBUTING.md"}) {
+    EXPECT_NE(readme.find(std::string("](") + doc), std::string::npos) << doc;
   }
 }
 
