@@ -1,6 +1,7 @@
 #include <CLI/CLI.hpp>
 #include <malloc.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <cstdio>
 #include <exception>
@@ -16,6 +17,9 @@ int main(int argc, char** argv) {
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
   }
+  // Past a file-size limit (ulimit -f), fail the write with EFBIG and report it like any other
+  // write error, instead of being killed by SIGXFSZ with a half-written temporary.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"commsim: discrete-event network simulator for communication-compressed learning"};
   app.set_version_flag("--version", "commsim " COMMSIM_VERSION);
   app.require_subcommand(0, 1);
