@@ -51,7 +51,7 @@ bool IsSpecialFolder(const fs::path& resolved) {
 }
 
 std::string StagingPrefix(const fs::path& resolved) {
-  return "." + resolved.filename().string() + kStagingTag;
+  return fmt::format(".{}{}", resolved.filename().string(), kStagingTag);
 }
 
 // Removes staging folders of `resolved` whose owner file names a process of this host that is gone.
@@ -134,8 +134,8 @@ OutputState CheckOutputTarget(const std::string& path, OutputKind kind, const st
   }
   if (!fs::is_directory(status)) {
     throw UserError(fmt::format(
-        "{}: exists and is not a folder, let alone a commsim output folder; choose another path or "
-        "remove it yourself",
+        "{}: exists and is not a folder (commsim writes its results into a folder of its own); "
+        "choose another path or remove it yourself",
         origin));
   }
   OutputKind found;
@@ -218,19 +218,19 @@ void StagedFolder::Publish() {
   const OutputState state = CheckOutputTarget(target_, kind_, origin_);
   const fs::path resolved = Resolved(target_);
   const std::string target = resolved.string();
-  fs::remove(fs::path(staging_) / kOwnerFileName);
+  std::error_code ec;
+  fs::remove(fs::path(staging_) / kOwnerFileName, ec);
   SyncDirectory(staging_);
   if (state == OutputState::kMarked) WriteOwnerFile(resolved);  // so it is cleaned if we die below
   if (const int error = MoveIntoPlace(staging_, target, state != OutputState::kAbsent)) {
-    if (state == OutputState::kMarked) fs::remove(resolved / kOwnerFileName);
+    if (state == OutputState::kMarked) fs::remove(resolved / kOwnerFileName, ec);
     throw UserError(fmt::format("{}: cannot publish the results ({} into place): {}", origin_,
                                 fs::path(staging_).filename().string(),
                                 error == EEXIST ? "something else appeared there meanwhile"
                                                 : ErrorText(error)));
   }
   published_ = true;
-  if (state != OutputState::kAbsent) {
-    std::error_code ec;  // staging_ now holds what was at the target
+  if (state != OutputState::kAbsent) {  // staging_ now holds what was at the target
     fs::remove_all(staging_, ec);
     if (ec) {
       throw UserError(fmt::format(

@@ -108,7 +108,9 @@ TEST_F(OutputFolderTest, CurrentFolderItsParentsRootAndHomeNeedAMarker) {
   EXPECT_EQ(marked, "");
   if (const char* home = std::getenv("HOME"); home && fs::is_directory(home)) {
     OutputKind kind;
-    if (!ReadMarker(home, &kind)) EXPECT_NE(ErrorOfCheck(home, OutputKind::kSweep), "");
+    if (!ReadMarker(home, &kind)) {
+      EXPECT_NE(ErrorOfCheck(home, OutputKind::kSweep), "");
+    }
   }
 }
 
