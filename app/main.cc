@@ -1,9 +1,11 @@
 #include <CLI/CLI.hpp>
 #include <malloc.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "app/commands.h"
@@ -45,6 +47,11 @@ int main(int argc, char** argv) {
   }
   if (app.get_subcommands().empty()) {
     std::fputs(app.help().c_str(), stdout);
+  }
+  // Tables and listings go to stdout: a full disk or a closed pipe there is an error too.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "error: cannot write to standard output: %s\n", std::strerror(errno));
+    return 1;
   }
   return 0;
 }

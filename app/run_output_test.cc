@@ -162,4 +162,16 @@ TEST_F(RunOutputTest, ScenarioNamesThatAreNotFolderNamesAreRefused) {
   }
 }
 
+// The results table goes to stdout; a write failure there (a full disk) is an error as well.
+TEST_F(RunOutputTest, FullStandardOutputIsAnError) {
+  // The binary runs as "$0" of this shell, with stdout on /dev/full and stderr still captured.
+  const std::string stdout_full = "sh -c '\"$0\" \"$@\" >/dev/full'";
+  const auto r = RunCommsim(kRun + "--out " + P("out"), stdout_full);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(r.out, "error: cannot write to standard output: No space left on device\n");
+  const auto list = RunCommsim("list", stdout_full);
+  EXPECT_NE(list.status, 0) << list.out;
+  EXPECT_NE(list.out.find("No space left on device"), std::string::npos) << list.out;
+}
+
 }  // namespace
