@@ -107,6 +107,24 @@ class FolderLock {
   int fd_ = -1;
 };
 
+// The points without a trusted stored file. A file that fails its checks is noted on `notes` and
+// counted in `*invalid`.
+std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std::FILE* notes,
+                                size_t* invalid) {
+  std::vector<size_t> todo;
+  for (size_t k = 0; k < sweep.size(); ++k) {
+    std::string problem;
+    if (ReadPointFile(sweep, dir, k, &problem)) continue;
+    todo.push_back(k);
+    if (problem == "missing") continue;
+    ++*invalid;
+    if (notes) {
+      fmt::print(notes, "note: {}: {}; running point {} again\n", PointFile(dir, k), problem, k);
+    }
+  }
+  return todo;
+}
+
 }  // namespace
 
 std::string PointFile(const std::string& dir, size_t point) {
@@ -244,19 +262,7 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   }
   SweepStats stats;
   stats.points = sweep.size();
-  std::vector<size_t> todo;
-  for (size_t k = 0; k < sweep.size(); ++k) {
-    std::string problem;
-    if (ReadPointFile(sweep, dir, k, &problem)) continue;
-    todo.push_back(k);
-    if (problem != "missing") {
-      ++stats.rerun_invalid;
-      if (options.notes) {
-        fmt::print(options.notes, "note: {}: {}; running point {} again\n", PointFile(dir, k),
-                   problem, k);
-      }
-    }
-  }
+  const std::vector<size_t> todo = PointsToRun(sweep, dir, options.notes, &stats.rerun_invalid);
   stats.skipped = stats.points - todo.size();
   if (options.progress) options.progress->Start(stats.points, stats.skipped);
 
