@@ -95,7 +95,9 @@ int MoveIntoPlace(const std::string& staging, const std::string& target, bool sw
 
 }  // namespace
 
-std::string_view OutputKindName(OutputKind kind) { return kind == OutputKind::kRun ? "run" : "sweep"; }
+std::string_view OutputKindName(OutputKind kind) {
+  return kind == OutputKind::kRun ? "run" : "sweep";
+}
 
 bool ReadMarker(const std::string& dir, OutputKind* kind) {
   const fs::path marker = fs::path(dir) / kMarkerFileName;
@@ -197,8 +199,8 @@ StagedFolder::StagedFolder(std::string target, OutputKind kind, std::string orig
   if (error != 0) {
     const std::string parent = resolved.parent_path().string();
     staging_.clear();
-    throw UserError(fmt::format("{}: cannot create a folder in {}: {}", origin_, parent,
-                                ErrorText(error)));
+    throw UserError(
+        fmt::format("{}: cannot create a folder in {}: {}", origin_, parent, ErrorText(error)));
   }
   try {
     WriteOwnerFile(staging_);
@@ -224,10 +226,10 @@ void StagedFolder::Publish() {
   if (state == OutputState::kMarked) WriteOwnerFile(resolved);  // so it is cleaned if we die below
   if (const int error = MoveIntoPlace(staging_, target, state != OutputState::kAbsent)) {
     if (state == OutputState::kMarked) fs::remove(resolved / kOwnerFileName, ec);
-    throw UserError(fmt::format("{}: cannot publish the results ({} into place): {}", origin_,
-                                fs::path(staging_).filename().string(),
-                                error == EEXIST ? "something else appeared there meanwhile"
-                                                : ErrorText(error)));
+    throw UserError(fmt::format(
+        "{}: cannot publish the results ({} into place): {}", origin_,
+        fs::path(staging_).filename().string(),
+        error == EEXIST ? "something else appeared there meanwhile" : ErrorText(error)));
   }
   published_ = true;
   if (state != OutputState::kAbsent) {  // staging_ now holds what was at the target

@@ -81,10 +81,12 @@ TEST_F(OutputFolderTest, AcceptsAbsentEmptyAndMarkedFoldersOnly) {
   std::ofstream(P("file")) << "mine";
   EXPECT_NE(ErrorOfCheck(P("file"), OutputKind::kRun).find(": exists and is not a folder"),
             std::string::npos);
-  EXPECT_EQ(ErrorOfCheck(P("run"), OutputKind::kSweep),
-            "--out " + P("run") + ": is a commsim run folder, not a sweep folder; choose another path");
+  EXPECT_EQ(
+      ErrorOfCheck(P("run"), OutputKind::kSweep),
+      "--out " + P("run") + ": is a commsim run folder, not a sweep folder; choose another path");
   fs::create_directory_symlink(P("run"), P("link"));
-  EXPECT_NE(ErrorOfCheck(P("link"), OutputKind::kRun).find("is a symbolic link"), std::string::npos);
+  EXPECT_NE(ErrorOfCheck(P("link"), OutputKind::kRun).find("is a symbolic link"),
+            std::string::npos);
   // A marker that is not commsim's exact first line does not count.
   std::ofstream(P("notes") + "/.commsim") << "kind=run\n";
   EXPECT_NE(ErrorOfCheck(P("notes"), OutputKind::kRun), "");

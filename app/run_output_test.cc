@@ -109,7 +109,8 @@ TEST_F(RunOutputTest, ASweepFolderIsNotReplacedByARun) {
   std::ofstream(P("sweep/.commsim")) << "commsim output folder\nkind=sweep\nformat=1\n";
   const auto r = RunCommsim(kRun + "--out " + P("sweep"));
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find(": is a commsim sweep folder, not a run folder"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": is a commsim sweep folder, not a run folder"), std::string::npos)
+      << r.out;
   EXPECT_TRUE(fs::exists(P("sweep/points")));
 }
 
@@ -125,8 +126,8 @@ TEST_F(RunOutputTest, ReadOnlyLocationFailsBeforeTheRunStarts) {
     fs::remove(P("ro/probe"));
     GTEST_SKIP() << "cannot make a read-only folder here (root without chattr)";
   }
-  const auto r = RunCommsim("run " + kScenario + " --no-plots --set /iterations=1000000 --out " +
-                            P("ro/new"));
+  const auto r =
+      RunCommsim("run " + kScenario + " --no-plots --set /iterations=1000000 --out " + P("ro/new"));
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_EQ(r.out.find("running"), std::string::npos) << "the run started:\n" << r.out;
   EXPECT_NE(r.out.find("error: --out " + P("ro/new") + ": cannot create a folder in " + P("ro")),

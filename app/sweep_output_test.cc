@@ -71,9 +71,9 @@ class SweepOutputTest : public ::testing::Test {
 TEST_F(SweepOutputTest, NamesThatWouldLeaveResultsAreRefusedWithTheirPointer) {
   fs::create_directories(P("a/b/c"));
   const std::string abs = P("abs_target");
-  for (const std::string& name : {std::string("../../../x"), abs, std::string("a/b"),
-                                  std::string(".."), std::string(""), std::string(".hidden"),
-                                  std::string("back\\\\slash"), std::string("tab\\there")}) {
+  for (const std::string& name :
+       {std::string("../../../x"), abs, std::string("a/b"), std::string(".."), std::string(""),
+        std::string(".hidden"), std::string("back\\\\slash"), std::string("tab\\there")}) {
     const std::string file = Write("s.json", TinySweep("\"name\": \"" + name + "\","));
     const auto r = RunCommsim("sweep " + file + " --no-plots --quiet", "cd " + P("a/b/c") + " &&");
     EXPECT_EQ(r.status, 1) << name << "\n" << r.out;
@@ -91,9 +91,9 @@ TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
   const std::string out = P("out");
   const std::string args = "sweep " + file + " --no-plots --quiet --jobs 1 --out " + out;
   ASSERT_EQ(RunCommsim(args).status, 0);
-  const std::vector<std::string> planted = {"notes.old.1234", "x.tmp.99", "notes.txt",
-                                            "points/3.csv.tmp.99", "points/notes.partial.77",
-                                            "runs.old.5"};
+  const std::vector<std::string> planted = {
+      "notes.old.1234",          "x.tmp.99",  "notes.txt", "points/3.csv.tmp.99",
+      "points/notes.partial.77", "runs.old.5"};
   for (const std::string& f : planted) Write("out/" + f, "mine");
   fs::remove(out + "/points/2.csv");
   const auto resumed = RunCommsim(args);
@@ -151,7 +151,8 @@ TEST_F(SweepOutputTest, UnwritableFolderFailsBeforeAnyPointRuns) {
   }
   const auto r = RunCommsim("sweep " + file + " --no-plots --quiet --out " + P("ro"));
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("error: " + P("ro") + "/.commsim: cannot write"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error: " + P("ro") + "/.commsim: cannot write"), std::string::npos)
+      << r.out;
   EXPECT_TRUE(fs::is_empty(P("ro")));
 }
 

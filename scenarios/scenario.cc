@@ -159,8 +159,8 @@ Scenario ParseScenario(const json& doc, const std::string& origin, const std::st
   ReadConfig(doc, "", top, errors, {"network", "compute", "step", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (!SafeName(s.name)) {
-    errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.' (not first, no '..'), "
-                                    "at most {} of them, got \"{}\"",
+    errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.' (not first, no "
+                                    "'..'), at most {} of them, got \"{}\"",
                                     kMaxOutputNameBytes, s.name));
   }
   NetworkSection net(&s);

@@ -38,8 +38,9 @@ bool Parse(const std::string& line, IntegrityLine* out) {
   unsigned int crc = 0;
   char fingerprint[17] = {};
   int consumed = 0;
-  if (std::sscanf(line.c_str(), "# commsim sweep point %llu of sweep %16[0-9a-f]: %llu rows, crc32 %8x%n",
-                  &point, fingerprint, &rows, &crc, &consumed) != 4 ||
+  if (std::sscanf(line.c_str(),
+                  "# commsim sweep point %llu of sweep %16[0-9a-f]: %llu rows, crc32 %8x%n", &point,
+                  fingerprint, &rows, &crc, &consumed) != 4 ||
       static_cast<size_t>(consumed) != line.size()) {
     return false;
   }

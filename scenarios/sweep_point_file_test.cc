@@ -36,10 +36,10 @@ TEST(SweepPointFileTest, EveryTamperingIsCaught) {
   const std::string line = good.substr(0, good.find('\n') + 1);
   const std::string header = "point,bw,name\n";
   EXPECT_EQ(Problem(line + header), "cut short or edited (its crc32 does not match its content)");
-  EXPECT_NE(Problem(good.substr(0, good.size() - 5)), "");                 // cut mid-row
-  EXPECT_NE(Problem(line + header + "3,1e9,sgd\n"), "");                   // row removed
-  EXPECT_NE(Problem(good + "3,1e9,dore\n"), "");                           // row duplicated
-  EXPECT_NE(Problem(line + header + "3,1e9,sgd\n3,1e8,dore\n"), "");       // a value edited
+  EXPECT_NE(Problem(good.substr(0, good.size() - 5)), "");            // cut mid-row
+  EXPECT_NE(Problem(line + header + "3,1e9,sgd\n"), "");              // row removed
+  EXPECT_NE(Problem(good + "3,1e9,dore\n"), "");                      // row duplicated
+  EXPECT_NE(Problem(line + header + "3,1e9,sgd\n3,1e8,dore\n"), "");  // a value edited
   EXPECT_EQ(Problem(PointFileText(3, "fedcba9876543210", kCsv, 2)),
             "belongs to another sweep (fingerprint fedcba9876543210, this sweep's is "
             "0123456789abcdef)");
@@ -47,7 +47,8 @@ TEST(SweepPointFileTest, EveryTamperingIsCaught) {
   // A consistent crc32 but a row count that disagrees (a file re-stamped by hand).
   EXPECT_EQ(Problem(PointFileText(3, kFingerprint, kCsv, 3)),
             "has 2 rows, its integrity line says 3");
-  EXPECT_EQ(Problem(PointFileText(3, kFingerprint, header, 0)), "has 0 rows, its integrity line says 0");
+  EXPECT_EQ(Problem(PointFileText(3, kFingerprint, header, 0)),
+            "has 0 rows, its integrity line says 0");
   // Files of the earlier format (plain CSV) or with a damaged integrity line.
   const std::string no_line =
       "no valid integrity line (written by another commsim version, or damaged)";

@@ -57,8 +57,8 @@ void RemoveFile(const fs::path& path) {
 
 // --restart: removes what a sweep folder owns (sweep_runner.h), nothing else.
 void RemoveSweepResults(const fs::path& root) {
-  for (const char* name : {"sweep.csv", "report.md", "report.html", "axes.csv",
-                           "sweep.fingerprint", "sweep.resolved.json"}) {
+  for (const char* name : {"sweep.csv", "report.md", "report.html", "axes.csv", "sweep.fingerprint",
+                           "sweep.resolved.json"}) {
     RemoveFile(root / name);
   }
   std::error_code ec;

@@ -49,9 +49,9 @@ struct SweepOptions {
 };
 
 struct SweepStats {
-  size_t points = 0;   // in the sweep
-  size_t skipped = 0;  // finished by an earlier run
-  size_t ran = 0;      // run now
+  size_t points = 0;         // in the sweep
+  size_t skipped = 0;        // finished by an earlier run
+  size_t ran = 0;            // run now
   size_t rerun_invalid = 0;  // of those, points whose stored file failed its integrity check
 };
 

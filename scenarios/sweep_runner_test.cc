@@ -118,10 +118,10 @@ TEST_F(SweepRunnerTest, RerunSkipsStoredPointsAndLeavesEntriesItDidNotList) {
   const pid_t dead = ::fork();
   if (dead == 0) ::_exit(0);
   ::waitpid(dead, nullptr, 0);
-  const std::vector<std::string> planted = {
-      PointFile(Dir("a"), 3) + fmt::format(".tmp.{}", dead), Dir("a") + "/notes.old.1234",
-      Dir("a") + "/x.tmp.99", Dir("a") + "/notes.partial.1234",
-      Dir("a") + "/points/3.csv.tmp.0123456789abcdef"};
+  const std::vector<std::string> planted = {PointFile(Dir("a"), 3) + fmt::format(".tmp.{}", dead),
+                                            Dir("a") + "/notes.old.1234", Dir("a") + "/x.tmp.99",
+                                            Dir("a") + "/notes.partial.1234",
+                                            Dir("a") + "/points/3.csv.tmp.0123456789abcdef"};
   for (const std::string& f : planted) std::ofstream(f) << "user data";
   int calls = 0;
   const SweepStats stats =
@@ -150,8 +150,8 @@ TEST_F(SweepRunnerTest, TamperedPointFilesAreRunAgainNeverTrusted) {
     return out;  // integrity line, header, row sgd, row dore
   };
   const auto l0 = lines(0), l1 = lines(1), l2 = lines(2), l4 = lines(4);
-  std::ofstream(PointFile(Dir("a"), 0), std::ios::trunc) << l0[0] + l0[1];           // cut to header
-  std::ofstream(PointFile(Dir("a"), 1), std::ios::trunc) << l1[0] + l1[1] + l1[2];   // row removed
+  std::ofstream(PointFile(Dir("a"), 0), std::ios::trunc) << l0[0] + l0[1];          // cut to header
+  std::ofstream(PointFile(Dir("a"), 1), std::ios::trunc) << l1[0] + l1[1] + l1[2];  // row removed
   std::ofstream(PointFile(Dir("a"), 2), std::ios::trunc) << l2[0] + l2[1] + l2[2] + l2[2] + l2[3];
   const Sweep other = MakeSweep(6, /*workers=*/8);  // same points, another sweep's fingerprint
   PrepareSweepFolder(other, Dir("other"), false);
@@ -186,7 +186,8 @@ TEST_F(SweepRunnerTest, TamperedPointFilesAreRunAgainNeverTrusted) {
 TEST_F(SweepRunnerTest, CrashWhileStoringAPointLeavesNothingTrusted) {
   const Sweep sweep = MakeSweep(5);
   RunSweep(sweep, Dir("clean"), {}, Fake());
-  for (const WriteFaultStage stage : {WriteFaultStage::kBeforeRename, WriteFaultStage::kAfterBytes}) {
+  for (const WriteFaultStage stage :
+       {WriteFaultStage::kBeforeRename, WriteFaultStage::kAfterBytes}) {
     const std::string dir = Dir(stage == WriteFaultStage::kAfterBytes ? "mid" : "before");
     const pid_t child = ::fork();
     if (child == 0) {
@@ -223,7 +224,8 @@ TEST_F(SweepRunnerTest, CrashWhileStoringAPointLeavesNothingTrusted) {
 
 TEST_F(SweepRunnerTest, FailedPointWriteFailsTheSweepNamingTheFile) {
   const Sweep sweep = MakeSweep(4);
-  SetWriteFaultForTesting({WriteFaultStage::kAfterBytes, WriteFaultAction::kFail, "points/2.csv", 10});
+  SetWriteFaultForTesting(
+      {WriteFaultStage::kAfterBytes, WriteFaultAction::kFail, "points/2.csv", 10});
   try {
     RunSweep(sweep, Dir("a"), {}, Fake());
     FAIL() << "expected a failure";
@@ -244,8 +246,8 @@ TEST_F(SweepRunnerTest, RestartRemovesOnlyWhatTheSweepOwns) {
   fs::create_directories(Dir("a") + "/plots");
   fs::create_directories(Dir("a") + "/runs/mine");
   fs::create_directories(Dir("a") + "/runs/7");  // a run-like name, but no run marker
-  const std::vector<std::string> user = {"notes.txt", "points/notes.txt", "points/7.txt",
-                                         "runs/mine/a.txt", "runs/7/a.txt", "plots/keep.txt"};
+  const std::vector<std::string> user = {"notes.txt",       "points/notes.txt", "points/7.txt",
+                                         "runs/mine/a.txt", "runs/7/a.txt",     "plots/keep.txt"};
   for (const std::string& f : user) std::ofstream(Dir("a") + "/" + f) << "mine";
   std::ofstream(Dir("a") + "/plots/loss.png") << "old plot";
   RunSweep(MakeSweep(2, 8), Dir("a"), {.restart = true}, Fake());
@@ -265,8 +267,9 @@ TEST_F(SweepRunnerTest, FolderWithoutMarkerIsRefusedAndLeftUntouched) {
       FAIL();
     } catch (const UserError& e) {
       EXPECT_EQ(std::string(e.what()),
-                Dir("notes") + ": exists and is not a commsim output folder (no .commsim "
-                               "marker); choose another path or remove it yourself");
+                Dir("notes") +
+                    ": exists and is not a commsim output folder (no .commsim "
+                    "marker); choose another path or remove it yourself");
     }
     std::set<std::string> names;
     for (const auto& e : fs::directory_iterator(Dir("notes"))) names.insert(e.path().filename());

@@ -106,7 +106,8 @@ void AtomicFileWriter::Write(const void* data, size_t size) {
   const WriteFault fault = FaultFor(path_);
   const char* bytes = static_cast<const char*>(data);
   if (fault.stage == WriteFaultStage::kAfterBytes && written_bytes_ + size > fault.after_bytes) {
-    const size_t allowed = fault.after_bytes > written_bytes_ ? fault.after_bytes - written_bytes_ : 0;
+    const size_t allowed =
+        fault.after_bytes > written_bytes_ ? fault.after_bytes - written_bytes_ : 0;
     Write(bytes, allowed);  // the part before the fault really reaches the temporary
     try {
       MaybeFault(fault, WriteFaultStage::kAfterBytes);
@@ -141,7 +142,8 @@ void AtomicFileWriter::Commit() {
   try {
     MaybeFault(fault, WriteFaultStage::kAfterRename);
   } catch (const std::system_error& e) {
-    throw UserError(fmt::format("{}: cannot sync its folder: {}", path_, ErrorText(e.code().value())));
+    throw UserError(
+        fmt::format("{}: cannot sync its folder: {}", path_, ErrorText(e.code().value())));
   }
   SyncDirectory(fs::path(path_).parent_path().string());
 }

@@ -92,7 +92,8 @@ TEST_F(AtomicFileTest, TemporaryNameHasSixteenRandomHexDigits) {
 }
 
 TEST_F(AtomicFileTest, InjectedFailureAtEachStageBeforeRenameKeepsTheOldFile) {
-  for (const WriteFaultStage stage : {WriteFaultStage::kAfterBytes, WriteFaultStage::kBeforeRename}) {
+  for (const WriteFaultStage stage :
+       {WriteFaultStage::kAfterBytes, WriteFaultStage::kBeforeRename}) {
     SetWriteFaultForTesting({stage, WriteFaultAction::kFail, "out.csv", 3});
     const std::string error = ErrorOfWrite("new content that never lands\n");
     EXPECT_EQ(error.rfind(file_ + ": ", 0), 0u) << error;  // the message names the path

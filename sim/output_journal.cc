@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string JournalPath(const std::string& dir) { return (fs::path(dir) / kJournalFileName).string(); }
+std::string JournalPath(const std::string& dir) {
+  return (fs::path(dir) / kJournalFileName).string();
+}
 
 // An open, exclusively flock-ed journal; closed (and unlocked) on destruction.
 class LockedJournal {
@@ -129,8 +131,8 @@ void JournalTemporary(const std::string& dir, const std::string& path) {
   LockedJournal journal(dir, O_WRONLY | O_APPEND | O_CREAT);
   const std::string line = fmt::format("{} {} {}\n", HostName(), ::getpid(), rel_text);
   if (journal.fd() < 0 || !WriteAll(journal.fd(), line)) {
-    throw UserError(
-        fmt::format("{}: cannot write the folder's journal: {}", journal.path(), std::strerror(errno)));
+    throw UserError(fmt::format("{}: cannot write the folder's journal: {}", journal.path(),
+                                std::strerror(errno)));
   }
 }
 
@@ -153,14 +155,14 @@ size_t CleanJournal(const std::string& dir) {
     const fs::path full = fs::path(dir) / rel;
     std::error_code ec;
     const fs::file_status status = fs::symlink_status(full, ec);
-    if (!fs::exists(status)) continue;  // renamed into place or already removed
+    if (!fs::exists(status)) continue;       // renamed into place or already removed
     if (fs::is_directory(status)) continue;  // temporaries are files; leave anything else alone
     if (fs::remove(full, ec)) ++removed;
   }
   if (::ftruncate(journal.fd(), 0) != 0 || ::lseek(journal.fd(), 0, SEEK_SET) != 0 ||
       !WriteAll(journal.fd(), kept)) {
-    throw UserError(
-        fmt::format("{}: cannot rewrite the folder's journal: {}", journal.path(), std::strerror(errno)));
+    throw UserError(fmt::format("{}: cannot rewrite the folder's journal: {}", journal.path(),
+                                std::strerror(errno)));
   }
   return removed;
 }

@@ -85,7 +85,7 @@ TEST(OutputJournalTest, JournalTemporaryWritesARelativeLineAndRefusesOutsidePath
 
 TEST(OutputJournalTest, TemporaryNamesNeedSixteenLowerCaseHexDigits) {
   EXPECT_TRUE(IsTemporaryName("3.csv.tmp.0123456789abcdef"));
-  EXPECT_FALSE(IsTemporaryName("3.csv.tmp.12345"));              // the old pid-only names
+  EXPECT_FALSE(IsTemporaryName("3.csv.tmp.12345"));  // the old pid-only names
   EXPECT_FALSE(IsTemporaryName("3.csv.tmp.0123456789ABCDEF"));
   EXPECT_FALSE(IsTemporaryName("3.csv.tmp.0123456789abcdef0"));
   EXPECT_FALSE(IsTemporaryName(".tmp.0123456789abcdef"));

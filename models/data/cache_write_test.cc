@@ -57,7 +57,8 @@ class CacheWriteTest : public ::testing::Test {
 };
 
 TEST_F(CacheWriteTest, FailedWriteThrowsNamingTheCacheAndKeepsTheOldOne) {
-  for (const WriteFaultStage stage : {WriteFaultStage::kAfterBytes, WriteFaultStage::kBeforeRename}) {
+  for (const WriteFaultStage stage :
+       {WriteFaultStage::kAfterBytes, WriteFaultStage::kBeforeRename}) {
     SetWriteFaultForTesting({stage, WriteFaultAction::kFail, "small.bin", 30});
     try {
       WriteDatasetCache(Small(2.0), path_);
@@ -73,7 +74,8 @@ TEST_F(CacheWriteTest, FailedWriteThrowsNamingTheCacheAndKeepsTheOldOne) {
 TEST_F(CacheWriteTest, CrashMidWriteLeavesTheOldCacheLoadable) {
   const pid_t child = ::fork();
   if (child == 0) {
-    SetWriteFaultForTesting({WriteFaultStage::kAfterBytes, WriteFaultAction::kCrash, "small.bin", 30});
+    SetWriteFaultForTesting(
+        {WriteFaultStage::kAfterBytes, WriteFaultAction::kCrash, "small.bin", 30});
     try {
       WriteDatasetCache(Small(2.0), path_);
     } catch (...) {
@@ -93,7 +95,8 @@ TEST_F(CacheWriteTest, CrashBeforeTheFirstCacheExistsLeavesNoCache) {
   const std::string fresh = (dir_ / "cache" / "fresh.bin").string();
   const pid_t child = ::fork();
   if (child == 0) {
-    SetWriteFaultForTesting({WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "fresh.bin", 0});
+    SetWriteFaultForTesting(
+        {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "fresh.bin", 0});
     try {
       WriteDatasetCache(Small(2.0), fresh);
     } catch (...) {
