@@ -37,17 +37,16 @@ fs::path Resolved(const std::string& path) {
   return p;
 }
 
-// True for `/`, the current folder and its ancestors, and the home folder.
+// True for `/`, the current folder, the home folder, and their ancestors (e.g. /home).
 bool IsSpecialFolder(const fs::path& resolved) {
   std::error_code ec;
   if (resolved == resolved.root_path()) return true;
-  const fs::path cwd = fs::weakly_canonical(fs::current_path(ec), ec);
-  const std::string here = cwd.string() + "/";
-  if (here.rfind(resolved.string() + "/", 0) == 0) return true;
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
-    if (fs::weakly_canonical(home, ec) == resolved) return true;
-  }
-  return false;
+  const auto within = [&](const fs::path& folder) {
+    return (folder.string() + "/").rfind(resolved.string() + "/", 0) == 0;
+  };
+  if (within(fs::weakly_canonical(fs::current_path(ec), ec))) return true;
+  const char* home = std::getenv("HOME");
+  return home != nullptr && home[0] != '\0' && within(fs::weakly_canonical(home, ec));
 }
 
 std::string StagingPrefix(const fs::path& resolved) {
@@ -148,8 +147,8 @@ OutputState CheckOutputTarget(const std::string& path, OutputKind kind, const st
   }
   if (IsSpecialFolder(Resolved(path))) {
     throw UserError(fmt::format(
-        "{}: is the current folder, one of its parents, / or your home folder, and not a commsim "
-        "output folder (no .commsim marker); choose another path",
+        "{}: is /, the current folder, the home folder or a parent of one of them, and not a "
+        "commsim output folder (no .commsim marker); choose another path",
         origin));
   }
   if (fs::is_empty(path, ec) && !ec) return OutputState::kEmptyFolder;

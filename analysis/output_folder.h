@@ -9,7 +9,7 @@
 //
 // An output path is accepted when it is
 //   - absent (it is created, with its parents), or
-//   - an empty folder, unless it is the current folder, an ancestor of it, `/` or $HOME, or
+//   - an empty folder, unless it is `/`, the current folder, $HOME or an ancestor of either, or
 //   - a folder holding a marker of the same kind (a run folder is then replaced whole; a sweep
 //     folder is reused).
 // Anything else is refused before any work starts: a file, a symbolic link (for a run folder,

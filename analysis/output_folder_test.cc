@@ -102,12 +102,20 @@ TEST_F(OutputFolderTest, CurrentFolderItsParentsRootAndHomeNeedAMarker) {
   WriteMarker(".", OutputKind::kSweep);
   const std::string marked = ErrorOfCheck(".", OutputKind::kSweep);
   fs::current_path(saved);
-  EXPECT_NE(here.find("is the current folder, one of its parents, / or your home folder"),
+  EXPECT_NE(here.find("is /, the current folder, the home folder or a parent of one of them"),
             std::string::npos)
       << here;
-  EXPECT_NE(parent.find("is the current folder"), std::string::npos) << parent;
-  EXPECT_NE(slash.find("is the current folder"), std::string::npos) << slash;
+  EXPECT_NE(parent.find("is /, the current folder"), std::string::npos) << parent;
+  EXPECT_NE(slash.find("is /, the current folder"), std::string::npos) << slash;
   EXPECT_EQ(marked, "");
+  // An empty folder that holds the home folder (as /home does) is refused too.
+  const char* saved_home = std::getenv("HOME");
+  const std::string old_home = saved_home ? saved_home : "";
+  fs::create_directories(P("homes"));
+  ::setenv("HOME", P("homes/user").c_str(), 1);
+  const std::string homes = ErrorOfCheck(P("homes"), OutputKind::kRun);
+  ::setenv("HOME", old_home.c_str(), 1);
+  EXPECT_NE(homes.find("the home folder or a parent of one of them"), std::string::npos) << homes;
   if (const char* home = std::getenv("HOME"); home && fs::is_directory(home)) {
     OutputKind kind;
     if (!ReadMarker(home, &kind)) {
