@@ -64,7 +64,8 @@ void WriteFileAtomic(const std::string& path, std::string_view content,
 // 16 random hex digits from the OS, for names that must not collide with anyone else's.
 std::string RandomToken();
 
-// Syncs a folder's entries (after a rename into it). Throws UserError naming the folder.
+// Syncs a folder's entries (after a rename into it). Throws UserError naming the folder when the
+// sync fails; a folder that cannot be opened for reading is left unsynced.
 void SyncDirectory(const std::string& dir);
 
 // ---- Test-only fault injection (see the contract above) ----
