@@ -54,7 +54,7 @@ class OutputFolderTest : public ::testing::Test {
     }
     return "";
   }
-  // Publishes a run folder holding one file a.txt.
+  // Publishes a run folder holding one small text file.
   void PublishRun(const std::string& target, const std::string& text) {
     StagedFolder folder(target, OutputKind::kRun, target);
     WriteFileAtomic(folder.path() + "/a.txt", text);
