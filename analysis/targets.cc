@@ -60,8 +60,9 @@ std::optional<RunTarget> ChooseTarget(const RunResult& result, const TargetOptio
     return std::nullopt;
   }
   if (min_recorded < 2) {
-    *why_not = "fewer than two iterations recorded after the start: the time to target would "
-               "repeat the run time";
+    *why_not =
+        "fewer than two iterations recorded after the start: the time to target would "
+        "repeat the run time";
     return std::nullopt;
   }
   return RunTarget{kMetricLoss, *worst,

@@ -67,7 +67,9 @@ std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
   return "";
 }
 
-SharedWorld BuildWorld(const Scenario& s) {
+using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)>;
+
+SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm = {}) {
   SharedWorld world;
   ProblemSpec problem{s.model, s.data, s.partition};
   try {
@@ -88,7 +90,8 @@ SharedWorld BuildWorld(const Scenario& s) {
       topology = world.topologies.back().get();
     }
     world.entry_topology.push_back(topology);
-    world.algorithms.push_back(AlgorithmRegistry().Make(e.algorithm));
+    world.algorithms.push_back(make_algorithm ? make_algorithm(e.algorithm)
+                                              : AlgorithmRegistry().Make(e.algorithm));
     const std::string pointer = fmt::format("/algorithms/{}", i);
     const std::string mismatch =
         FamilyMismatch(*world.algorithms.back(), *topology, e.algorithm.name);
@@ -235,7 +238,7 @@ int DefaultJobs() { return std::max(1, static_cast<int>(std::thread::hardware_co
 
 RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  SharedWorld world = BuildWorld(s);
+  SharedWorld world = BuildWorld(s, options.make_algorithm);
   const size_t entries = s.algorithms.size();
   RunResult result;
   result.records.resize(entries);

@@ -5,10 +5,12 @@
 #define COMMSIM_SCENARIOS_RUNNER_H_
 
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "algorithms/algorithm.h"
 #include "analysis/records.h"
 #include "scenarios/scenario.h"
 
@@ -41,6 +43,8 @@ struct RunOptions {
   // Called after every iteration of an entry (entry index, iterations completed), from the thread
   // running that entry (not serialised); may be empty.
   std::function<void(size_t, int64_t)> on_iteration;
+  // Builds an entry's algorithm; empty = the registry. Tests substitute fakes.
+  std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)> make_algorithm;
 };
 
 // Runs every entry (in parallel when options.jobs > 1). An entry that throws gets status "error"
