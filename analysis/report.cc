@@ -266,14 +266,10 @@ std::string SweepReport(const std::string& dir) {
   const std::string first_point = t.size() ? t.Cell(0, "point") : "";
   out += fmt::format("## Bits and final quality at point {} ({} = {})\n\n", first_point,
                      view.x_name(), t.size() ? view.XText(view.X(0)) : "");
-  std::optional<double> base_bits;
-  for (size_t r = 0; r < t.size(); ++r) {
-    if (t.Cell(r, "point") == first_point && t.Cell(r, "algorithm") == view.baseline()) {
-      base_bits = t.Number(r, "total_bits");
-    }
-  }
+  // Bits relative to each entry's family baseline (sgd, or dpsgd), per iteration.
+  const bool baselines = t.HasNumbers("bits_fraction_of_baseline");
   std::vector<std::string> header = {"algorithm", "status", "bits/iter"};
-  if (base_bits) header.push_back(fmt::format("reduction vs {}", view.BaselineTitle()));
+  if (baselines) header.insert(header.end(), {"baseline", "bit reduction"});
   header.push_back("final loss");
   if (t.HasNumbers("final_test_accuracy")) header.push_back("final test accuracy");
   std::vector<std::vector<std::string>> rows;
@@ -284,7 +280,11 @@ std::string SweepReport(const std::string& dir) {
         t.Cell(r, "name"), t.Cell(r, "status"),
         Si(bits && iterations > 0 ? std::optional<double>(*bits / iterations) : std::nullopt,
            "bit")};
-    if (base_bits) row.push_back(bits && *base_bits > 0 ? Percent(1 - *bits / *base_bits) : "");
+    if (baselines) {
+      const std::optional<double> f = t.Number(r, "bits_fraction_of_baseline");
+      row.push_back(t.Cell(r, "baseline"));
+      row.push_back(f ? Percent(1 - *f) : "");
+    }
     row.push_back(Num(t.Number(r, "final_loss")));
     if (t.HasNumbers("final_test_accuracy")) row.push_back(Num(t.Number(r, "final_test_accuracy")));
     rows.push_back(std::move(row));

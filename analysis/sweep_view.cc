@@ -132,7 +132,12 @@ std::string SweepView::XLabel() const {
 }
 
 std::string SweepView::BaselineTitle() const {
-  if (baseline_ == "sgd") return "SGD";
+  bool decentralized_baseline = false;
+  for (const SweepCurve& c : curves_) {
+    decentralized_baseline = decentralized_baseline || c.algorithm == "dpsgd" ||
+                             c.algorithm == "d_psgd";
+  }
+  if (baseline_ == "sgd") return decentralized_baseline ? "SGD or D-PSGD (by family)" : "SGD";
   if (baseline_.empty()) return "";
   return "D-PSGD";
 }

@@ -51,7 +51,8 @@ class SweepView {
 
   const std::vector<SweepCurve>& curves() const { return curves_; }
   const std::string& baseline() const { return baseline_; }  // "" when absent
-  std::string BaselineTitle() const;                         // "SGD", "D-PSGD"
+  // "SGD", "D-PSGD", or "SGD or D-PSGD (by family)" when both are present.
+  std::string BaselineTitle() const;
   // The baseline algorithm of a row's family ("" when the sweep has none).
   std::string BaselineOf(size_t row) const;
   std::optional<double> Speedup(size_t row) const;

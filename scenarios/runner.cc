@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "algorithms/algorithm.h"
@@ -195,11 +197,14 @@ Scenario LoadScenario(const std::string& file, const std::vector<std::string>& s
   json doc = LoadJsonFile(file);
   for (const std::string& s : sets) ApplySet(doc, s);
   // A data path given on the command line is relative to the working directory, not the file.
-  for (const std::string& s : sets) {
-    if (s.rfind("/data/path=", 0) != 0 || !doc["data"]["path"].is_string()) continue;
-    const std::filesystem::path path(doc["data"]["path"].get<std::string>());
+  const bool data_path_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) {
+    return s.rfind("/data/path=", 0) == 0;
+  });
+  const json::json_pointer data_path("/data/path");
+  if (data_path_set && doc.contains(data_path) && doc.at(data_path).is_string()) {
+    const std::filesystem::path path(doc.at(data_path).get<std::string>());
     if (!path.empty() && path.is_relative()) {
-      doc["data"]["path"] = std::filesystem::absolute(path).lexically_normal().string();
+      doc[data_path] = std::filesystem::absolute(path).lexically_normal().string();
     }
   }
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
@@ -216,15 +221,21 @@ void RunEntry(const Scenario& s, const SharedWorld& world, const RunSetup& setup
               RunResult& result) {
   const auto start = std::chrono::steady_clock::now();
   RunSummary& summary = result.summaries[i];
+  std::string error;
   try {
     world.algorithms[i]->Run(setup, &result.records[i], &summary);
+  } catch (const std::bad_alloc&) {
+    error = "out of memory while running this entry";
   } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (!error.empty()) {
     result.records[i].clear();
     summary = RunSummary{};
     summary.name = s.algorithms[i].label;
     summary.family = std::string(world.algorithms[i]->family());
     summary.status = kStatusError;
-    summary.message = e.what();
+    summary.message = error;
     summary.final_loss = NAN;
   }
   summary.algorithm = s.algorithms[i].algorithm.name;

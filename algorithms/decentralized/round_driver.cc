@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 #include "models/compute_time.h"
@@ -140,7 +141,9 @@ void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule
       timing.end = engine.Now();
       timing.bits_up = rounds.bits();
       const bool diverged = dynamic_cast<const NonFiniteError*>(&e) != nullptr;
-      recorder.Stop(it, timing, diverged ? kStatusDiverged : kStatusError, e.what(), evaluate);
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+      recorder.Stop(it, timing, diverged ? kStatusDiverged : kStatusError,
+                    memory ? "out of memory" : e.what(), evaluate);
       return;
     }
     timing.end = engine.Now();

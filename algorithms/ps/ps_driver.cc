@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
 
 #include "algorithms/run_recorder.h"
 #include "models/compute_time.h"
@@ -59,6 +60,8 @@ class PsDriver {
       engine_.Run();
     } catch (const NonFiniteError& e) {
       StopRound(kStatusDiverged, e.what());
+    } catch (const std::bad_alloc&) {
+      StopRound(kStatusError, "out of memory");
     } catch (const std::exception& e) {
       StopRound(kStatusError, e.what());
     }
