@@ -7,14 +7,22 @@
 //     the same records bit for bit, whatever else runs concurrently.
 //   - Bits charged to the network are encoded message lengths + setup.header_bits per message.
 //   - Records go through a RunRecorder (algorithms/run_recorder.h): iteration 0 (the initial
-//     point) and every setup.metrics_every-th iteration plus the last; divergence (NaN/Inf or loss
-//     above setup.divergence_loss) stops the run with status "diverged".
+//     point) and every setup.metrics_every-th iteration plus the last. Divergence stops the run
+//     with status "diverged": a non-finite value in a gradient, message or model, checked every
+//     iteration (an encoder's NonFiniteError, compressors/compressor.h, or the driver's own check of the model), or at a
+//     recorded iteration a loss that is NaN/Inf, above setup.divergence_loss or above
+//     setup.divergence_factor times the initial loss.
+//   - Any other exception thrown while the rounds run (e.g. a simulation limit) ends the run with
+//     status "error" and the message; records up to then are kept.
+//   - Check() throws UserError for a setup the algorithm cannot run (wrong topology kind, bad
+//     graph), without running anything, so bad input fails before any entry starts.
 // Hyper-parameters live in the typed config the registry builds the algorithm from; per-run state
 // lives inside Run().
 #ifndef COMMSIM_ALGORITHMS_ALGORITHM_H_
 #define COMMSIM_ALGORITHMS_ALGORITHM_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,14 +50,21 @@ struct RunSetup {
   int64_t batch = 0;  // samples per worker per iteration; <= 0: full shard
   int64_t metrics_every = 1;
   double divergence_loss = 1e12;
+  double divergence_factor = 1e3;  // diverged when loss > factor x the initial loss (if > 0)
   StepConfig step;
+  // Called after every iteration with the number of iterations completed (progress reports);
+  // may be empty. Runs on the thread that runs the entry.
+  std::function<void(int64_t)> on_iteration;
 };
+
 
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
   // "parameter_server" or "decentralized".
   virtual std::string_view family() const = 0;
+  // Throws UserError when `setup` cannot be run (see above). Default: nothing to check.
+  virtual void Check(const RunSetup& setup) const { (void)setup; }
   virtual void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
                    RunSummary* summary) const = 0;
 };

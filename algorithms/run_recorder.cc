@@ -1,5 +1,7 @@
 #include "algorithms/run_recorder.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 namespace commsim {
@@ -16,13 +18,17 @@ void RunRecorder::Start(const Evaluate& evaluate) {
   r.algorithm = setup_.label;
   r.iteration = 0;
   evaluate(r);
-  if (Diverged(r)) r.status = kStatusDiverged;
-  summary_.status = r.status;
+  initial_loss_ = r.loss;
+  const std::string reason = DivergenceReason(r);
+  if (!reason.empty()) {
+    r.status = kStatusDiverged;
+    summary_.status = kStatusDiverged;
+    summary_.message = fmt::format("at iteration 0: {}", reason);
+  }
   records_.push_back(std::move(r));
 }
 
-bool RunRecorder::EndIteration(int64_t iteration, const IterationTiming& timing,
-                               const Evaluate& evaluate) {
+IterationRecord RunRecorder::Account(int64_t iteration, const IterationTiming& timing) {
   const double iter_s = (timing.end - timing.start).seconds();
   const double compute_s = timing.compute.seconds();
   cum_bits_ += timing.bits_up + timing.bits_down;
@@ -32,10 +38,6 @@ bool RunRecorder::EndIteration(int64_t iteration, const IterationTiming& timing,
   sum_compute_s_ += compute_s;
   completed_ = iteration;
   now_ = timing.end;
-  const bool last = iteration >= setup_.iterations;
-  const bool due = setup_.metrics_every <= 1 || iteration % setup_.metrics_every == 0;
-  if (!last && !due) return true;
-
   IterationRecord r;
   r.algorithm = setup_.label;
   r.iteration = iteration;
@@ -46,20 +48,56 @@ bool RunRecorder::EndIteration(int64_t iteration, const IterationTiming& timing,
   r.bits_up = timing.bits_up;
   r.bits_down = timing.bits_down;
   r.cum_bits = cum_bits_;
-  evaluate(r);
-  const bool diverged = Diverged(r);
-  if (diverged) r.status = kStatusDiverged;
-  records_.push_back(std::move(r));
-  return !diverged;
+  return r;
 }
 
-bool RunRecorder::Diverged(const IterationRecord& r) const {
-  return !std::isfinite(r.loss) || r.loss > setup_.divergence_loss;
+bool RunRecorder::EndIteration(int64_t iteration, const IterationTiming& timing,
+                               const Evaluate& evaluate) {
+  IterationRecord r = Account(iteration, timing);
+  if (setup_.on_iteration) setup_.on_iteration(iteration);
+  const bool last = iteration >= setup_.iterations;
+  const bool due = setup_.metrics_every <= 1 || iteration % setup_.metrics_every == 0;
+  if (!last && !due) return true;
+  evaluate(r);
+  const std::string reason = DivergenceReason(r);
+  if (!reason.empty()) {
+    r.status = kStatusDiverged;
+    summary_.status = kStatusDiverged;
+    summary_.message = fmt::format("at iteration {}: {}", iteration, reason);
+  }
+  records_.push_back(std::move(r));
+  return reason.empty();
+}
+
+void RunRecorder::Stop(int64_t iteration, const IterationTiming& timing, const char* status,
+                       const std::string& message, const Evaluate& evaluate) {
+  IterationRecord r = Account(iteration, timing);
+  try {
+    evaluate(r);
+  } catch (...) {
+    r.loss = NAN;
+  }
+  r.status = status;
+  summary_.status = status;
+  summary_.message = fmt::format("at iteration {}: {}", iteration, message);
+  records_.push_back(std::move(r));
+}
+
+std::string RunRecorder::DivergenceReason(const IterationRecord& r) const {
+  if (!std::isfinite(r.loss)) return fmt::format("loss is {}", r.loss);
+  if (r.loss > setup_.divergence_loss) {
+    return fmt::format("loss {:.6g} > divergence_loss {:.6g}", r.loss, setup_.divergence_loss);
+  }
+  if (r.iteration > 0 && std::isfinite(initial_loss_) && initial_loss_ > 0 &&
+      r.loss > setup_.divergence_factor * initial_loss_) {
+    return fmt::format("loss {:.6g} > divergence_factor {:.6g} x initial loss {:.6g}", r.loss,
+                       setup_.divergence_factor, initial_loss_);
+  }
+  return "";
 }
 
 void RunRecorder::Finish(std::vector<IterationRecord>* records, RunSummary* summary) {
   const IterationRecord& last = records_.back();
-  summary_.status = last.status;
   summary_.iterations = completed_;
   summary_.final_loss = last.loss;
   summary_.final_dist_to_opt_sq = last.dist_to_opt_sq;

@@ -1,10 +1,13 @@
 // RunRecorder: the bookkeeping every algorithm driver shares — per-iteration timing and bits,
-// the metrics cadence, divergence detection and the run summary.
+// the metrics cadence, divergence detection, early stops and the run summary.
 //
 // Usage: Start(evaluate) once at t = 0 (records iteration 0), then EndIteration(...) after each
-// iteration; it returns false when the run must stop (diverged). Finish() produces the outputs.
-// `evaluate` fills loss and the optional metrics of a record; it is called only for iterations
-// that are recorded (iteration 0, every metrics_every-th, and the last).
+// iteration; it returns false when the run must stop (diverged). A driver that cannot finish an
+// iteration (a non-finite value, an exception) calls Stop(...) instead. Finish() produces the
+// outputs. `evaluate` fills loss and the optional metrics of a record; it is called only for
+// iterations that are recorded (iteration 0, every metrics_every-th, the last, and a stop).
+// Divergence at a recorded iteration: the loss is NaN/Inf, above setup.divergence_loss, or above
+// setup.divergence_factor times the initial loss (when that is finite and > 0).
 #ifndef COMMSIM_ALGORITHMS_RUN_RECORDER_H_
 #define COMMSIM_ALGORITHMS_RUN_RECORDER_H_
 
@@ -35,19 +38,28 @@ class RunRecorder {
   void Start(const Evaluate& evaluate);
   // `iteration` is 1-based. Returns false once the run has diverged.
   bool EndIteration(int64_t iteration, const IterationTiming& timing, const Evaluate& evaluate);
+  // Ends the run inside `iteration` (its timing and bits so far are counted): records it with
+  // `status` (kStatusDiverged or kStatusError) and `message`. An exception from `evaluate` is
+  // swallowed (the record's loss is then NaN).
+  void Stop(int64_t iteration, const IterationTiming& timing, const char* status,
+            const std::string& message, const Evaluate& evaluate);
   // Summary extras (e.g. spectral gap) to copy into the summary.
   void SetSummaryExtra(const std::string& key, double value) { summary_.extra[key] = value; }
   void Finish(std::vector<IterationRecord>* records, RunSummary* summary);
 
   int64_t cum_bits() const { return cum_bits_; }
-  bool diverged() const { return !records_.empty() && records_.back().status == kStatusDiverged; }
+  bool stopped() const { return summary_.status != kStatusOk; }
 
  private:
-  bool Diverged(const IterationRecord& r) const;
+  // Counts an iteration's time and bits; returns the record with its timing columns filled.
+  IterationRecord Account(int64_t iteration, const IterationTiming& timing);
+  // "" when the record's loss is fine, else why the run diverged.
+  std::string DivergenceReason(const IterationRecord& r) const;
 
   const RunSetup& setup_;
   std::vector<IterationRecord> records_;
   RunSummary summary_;
+  double initial_loss_ = 0;
   int64_t cum_bits_ = 0;
   double sum_iter_s_ = 0, sum_compute_s_ = 0;
   int64_t completed_ = 0;

@@ -103,7 +103,12 @@ void AddSpeedup(const SweepView& view, PlotSet& set) {
 void AddTimeToTarget(const SweepView& view, PlotSet& set) {
   const CsvTable& t = view.table();
   if (!t.HasNumbers("time_to_target_s")) return;
-  std::string target = t.Cell(0, "target_loss");
+  // The target differs between points unless the sweep sets one: title it only when common.
+  std::string target = t.Cell(0, "target_value");
+  for (size_t r = 1; r < t.size(); ++r) {
+    if (t.Cell(r, "target_value") != target) target.clear();
+  }
+  if (t.Cell(0, "target_metric") != "loss") target.clear();
   LinePlot plot = BasePlot(
       view, "time_to_target",
       target.empty() ? fmt::format("Time to target loss vs {}", view.x_name())

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -82,7 +83,25 @@ void Progress::PeriodicLocked() {
 void Progress::Advance(size_t steps) {
   std::lock_guard<std::mutex> lock(mu_);
   done_ += steps;
+  partial_.erase(std::this_thread::get_id());
   PeriodicLocked();
+}
+
+void Progress::Note(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (mode_ == Mode::kQuiet) return;
+  if (mode_ == Mode::kTerminal) {
+    fmt::print(out_, "\r{}\x1b[K\n", line);
+    if (!finished_) PrintLocked(false);
+  } else {
+    fmt::print(out_, "{}\n", line);
+  }
+  std::fflush(out_);
+}
+
+void Progress::SetPartial(double fraction) {
+  std::lock_guard<std::mutex> lock(mu_);
+  partial_[std::this_thread::get_id()] = std::clamp(fraction, 0.0, 1.0);
 }
 
 void Progress::Finish() {
@@ -103,13 +122,17 @@ std::string Progress::Status() const {
 
 std::string Progress::StatusLocked() const {
   const size_t done = skipped_ + done_;
+  double in_flight = 0;
+  for (const auto& [thread, fraction] : partial_) in_flight += fraction;
+  const double session = static_cast<double>(done_) + in_flight;
   const double elapsed = clock_() - start_s_;
-  const int percent = total_ == 0 ? 100 : static_cast<int>(100.0 * done / total_);
+  const int percent =
+      total_ == 0 ? 100 : static_cast<int>(100.0 * (static_cast<double>(done) + in_flight) / total_);
   std::string text = fmt::format("{}: {}/{} {} ({}%), elapsed {}", label_, done, total_, unit_,
-                                 percent, FormatDuration(elapsed));
-  if (done < total_ && done_ > 0) {
-    const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done);
-    text += fmt::format(", ETA {}", FormatDuration(eta));
+                                 std::min(percent, 100), FormatDuration(elapsed));
+  if (done < total_ && session > 0) {
+    const double left = static_cast<double>(total_ - done) - in_flight;
+    text += fmt::format(", ETA {}", FormatDuration(elapsed / session * std::max(0.0, left)));
   }
   return text;
 }

@@ -6,12 +6,15 @@
 // injected so tests can drive it. Advance() may be called from several threads.
 // The ETA extrapolates the mean time per step of this session (steps skipped at Start, e.g. points
 // finished by an earlier run, do not count towards the rate).
+// Steps in flight may report their own progress (SetPartial, e.g. a sweep point's iterations), so
+// the percentage and the ETA move during one long step.
 #ifndef COMMSIM_ANALYSIS_PROGRESS_H_
 #define COMMSIM_ANALYSIS_PROGRESS_H_
 
 #include <condition_variable>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -35,7 +38,13 @@ class Progress {
 
   // `total` steps of which `already_done` were done before this session.
   void Start(size_t total, size_t already_done = 0);
+  // Advances by `steps`; also clears the calling thread's partial progress.
   void Advance(size_t steps = 1);
+  // The calling thread's step in flight is `fraction` (clamped to [0, 1]) done.
+  void SetPartial(double fraction);
+  // Prints one line of its own (e.g. "sgd finished"), above the status line in terminal mode;
+  // nothing when quiet.
+  void Note(const std::string& line);
   // Prints the final state (and ends the terminal line).
   void Finish();
 
@@ -61,6 +70,7 @@ class Progress {
   size_t total_ = 0;
   size_t skipped_ = 0;
   size_t done_ = 0;  // in this session
+  std::map<std::thread::id, double> partial_;  // steps in flight, by the thread running them
   double start_s_ = 0;
   double last_line_s_ = 0;
   bool finished_ = false;

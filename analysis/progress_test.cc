@@ -95,6 +95,36 @@ TEST(ProgressTest, BackgroundTicksRefreshTheLineWhileAStepRuns) {
   EXPECT_EQ(text.back(), '\n');
 }
 
+// A sweep of one long point: the point's own progress moves the percentage and the ETA.
+TEST(ProgressTest, PartialProgressOfAStepInFlightCounts) {
+  Capture c;
+  Progress p("sweep", "points", c.out, Progress::Mode::kQuiet, c.clock());
+  p.Start(1);
+  c.now_s += 36;
+  p.SetPartial(0.45);  // 36 s for 45%: 44 s for the remaining 55%
+  EXPECT_EQ(p.Status(), "sweep: 0/1 points (45%), elapsed 36s, ETA 44s");
+  p.SetPartial(7.0);  // clamped to the whole step
+  EXPECT_EQ(p.Status(), "sweep: 0/1 points (100%), elapsed 36s, ETA 0.0s");
+  p.Advance();  // the step is done: its partial progress is no longer counted twice
+  EXPECT_EQ(p.Status(), "sweep: 1/1 points (100%), elapsed 36s");
+}
+
+TEST(ProgressTest, NotesPrintAboveTheStatusLine) {
+  Capture c;
+  Progress p("run", "entries", c.out, Progress::Mode::kTerminal, c.clock());
+  p.Start(2);
+  p.Note("  [1/2] sgd finished (ok)");
+  EXPECT_EQ(c.Text(),
+            "\rrun: 0/2 entries (0%), elapsed 0.0s\x1b[K"
+            "\r  [1/2] sgd finished (ok)\x1b[K\n"
+            "\rrun: 0/2 entries (0%), elapsed 0.0s\x1b[K");
+  p.Finish();
+  Capture q;
+  Progress quiet("run", "entries", q.out, Progress::Mode::kQuiet, q.clock());
+  quiet.Note("nothing");
+  EXPECT_EQ(q.Text(), "");
+}
+
 TEST(ProgressTest, DurationsAndModeSelection) {
   EXPECT_EQ(FormatDuration(0.42), "0.4s");
   EXPECT_EQ(FormatDuration(59.4), "59s");

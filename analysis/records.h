@@ -12,10 +12,17 @@
 
 namespace commsim {
 
-// Status of an algorithm's run: "ok" (ran all iterations), "diverged" (NaN/Inf or loss above the
-// scenario's bound; stopped at that iteration).
+// Status of an algorithm's run:
+//   "ok"        ran all its iterations;
+//   "diverged"  stopped at the iteration where a non-finite value appeared (in a gradient, message
+//               or model, checked every iteration) or, at a recorded iteration, the loss was
+//               non-finite, above the scenario's divergence_loss, or above divergence_factor times
+//               the initial loss;
+//   "error"     the entry threw (e.g. a simulation limit); `message` holds the error text.
+// Stalling is not a status: it is a result, shown by the numbers.
 inline constexpr const char* kStatusOk = "ok";
 inline constexpr const char* kStatusDiverged = "diverged";
+inline constexpr const char* kStatusError = "error";
 
 struct IterationRecord {
   std::string algorithm;  // the entry's label
@@ -55,14 +62,46 @@ struct RunSummary {
   double mean_compute_time_s = 0;
   double mean_comm_time_s = 0;
   double sim_time_s = 0;
-  std::optional<double> bits_fraction_of_sgd;  // total_bits / the `sgd` entry's total_bits
-  std::map<std::string, double> extra;         // e.g. spectral_gap, rho for decentralized runs
+  std::string message;  // why the status is not "ok" (divergence reason, error text); else ""
+  // Comparison with the full-precision baseline of the entry's family: the `sgd` entry for
+  // parameter-server entries, the `dpsgd` entry for decentralized ones (label in `baseline`).
+  std::string baseline;                             // "" when the scenario has no such entry
+  std::optional<double> bits_fraction_of_baseline;  // total_bits / the baseline's total_bits
+  // Time to target (analysis/targets.h): simulated time and wire bits at the first recorded
+  // iteration that reaches the run's target; empty when not reached or when no target applies.
+  std::optional<double> time_to_target_s;
+  std::optional<int64_t> bits_to_target;
+  std::map<std::string, double> extra;  // e.g. spectral_gap, rho for decentralized runs
+};
+
+// The run's target for time-to-target (see analysis/targets.h).
+struct RunTarget {
+  std::string metric;  // "loss" (reached when loss <= value) or "test_accuracy" (>= value)
+  double value = 0;
+  std::string rule;  // how the value was chosen, in words (written to summary.json)
+};
+
+// The problem the entries shared, for the outputs.
+struct ProblemInfo {
+  int64_t dim = 0;              // d, the model's parameter count
+  int64_t workers = 0;          // shards (parameter-server workers or decentralized nodes)
+  int64_t train_samples = 0;    // all workers' shards together
+  int64_t test_samples = 0;     // 0 when the problem has no test set
+  int64_t shard_min = 0, shard_max = 0;  // training samples per worker
+  int64_t batch_min = 0, batch_max = 0;  // effective batch per worker: min(batch, shard), or shard
 };
 
 // What a scenario run produced, in entry order.
 struct RunResult {
   std::vector<std::vector<IterationRecord>> records;  // records[entry]
   std::vector<RunSummary> summaries;                  // summaries[entry]
+  std::optional<RunTarget> target;  // absent when time to target is not meaningful
+  std::string target_omitted;       // why `target` is absent ("" when present)
+  ProblemInfo problem;
+  // Wall-clock seconds (whole run and per entry): the only non-deterministic outputs; written to
+  // run.json alone, so every other file stays byte-identical across runs.
+  double wall_time_s = 0;
+  std::vector<double> entry_wall_time_s;
 };
 
 }  // namespace commsim

@@ -55,14 +55,35 @@ std::string Figures(const std::string& dir,
   return "## Plots\n\n" + out;
 }
 
-// Row index of the uncompressed baseline in a summary table, or -1.
-int BaselineRow(const CsvTable& t) {
-  for (const char* name : {"sgd", "dpsgd", "d_psgd"}) {
-    for (size_t r = 0; r < t.size(); ++r) {
-      if (t.Cell(r, "algorithm") == name) return static_cast<int>(r);
-    }
+// "loss <= 0.5" or "test accuracy >= 0.9" when every row has the same target, else a phrase.
+std::string TargetText(const CsvTable& t) {
+  const bool accuracy = t.Cell(0, "target_metric") == "test_accuracy";
+  std::string value = t.Cell(0, "target_value");
+  for (size_t r = 1; r < t.size(); ++r) {
+    if (t.Cell(r, "target_value") != value) value.clear();
   }
-  return -1;
+  return fmt::format("{} {} {}", accuracy ? "test accuracy" : "loss", accuracy ? ">=" : "<=",
+                     value.empty() ? "the point's target" : Num(t.Number(0, "target_value")));
+}
+
+constexpr const char* kTargetRule =
+    "An entry reaches the target at its first recorded iteration that meets it. The target is the "
+    "scenario's (or sweep's) target_loss or target_accuracy when given, else the largest final "
+    "loss among the entries that did not diverge, so each of them reaches it; with fewer than two "
+    "such entries, or fewer than two recorded iterations, there is none.";
+
+// The run folder's time-to-target section ("" when the run has no target).
+std::string TimeToTargetSection(const CsvTable& s) {
+  if (s.size() == 0 || !s.HasNumbers("target_value")) return "";
+  std::string out = fmt::format("## Time to target: {}\n\n{}\n\n", TargetText(s), kTargetRule);
+  std::vector<std::vector<std::string>> rows;
+  for (size_t r = 0; r < s.size(); ++r) {
+    const bool reached = !s.Cell(r, "time_to_target_s").empty();
+    rows.push_back({s.Cell(r, "name"), s.Cell(r, "status"),
+                    reached ? Si(s.Number(r, "time_to_target_s"), "s") : "not reached",
+                    reached ? Si(s.Number(r, "bits_to_target"), "bit") : ""});
+  }
+  return out + Table({"algorithm", "status", "simulated time", "wire bits"}, rows);
 }
 
 }  // namespace
@@ -70,20 +91,13 @@ int BaselineRow(const CsvTable& t) {
 std::string RunReport(const std::string& dir) {
   const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
   std::string out = fmt::format("# Run report: {}\n\n", fs::path(dir).filename().string());
-  const int base = BaselineRow(s);
-  const std::string base_name = base < 0                             ? ""
-                                : s.Cell(base, "algorithm") == "sgd" ? "SGD"
-                                                                     : "D-PSGD";
-  const std::optional<double> base_bits = base < 0 ? std::nullopt : s.Number(base, "total_bits");
-
+  // Each entry is compared with its family's full-precision entry (sgd, or dpsgd).
+  const bool baselines = s.HasNumbers("bits_fraction_of_baseline");
   out += "## Communication\n\n";
   std::vector<std::string> header = {"algorithm",         "registry",   "status",
                                      "iterations",        "total bits", "uplink bits/iter",
                                      "downlink bits/iter"};
-  if (base_bits) {
-    header.push_back(fmt::format("bits vs {}", base_name));
-    header.push_back(fmt::format("reduction vs {}", base_name));
-  }
+  if (baselines) header.insert(header.end(), {"baseline", "bits vs baseline", "reduction"});
   std::vector<std::vector<std::string>> rows;
   for (size_t r = 0; r < s.size(); ++r) {
     const double iterations = s.Number(r, "iterations").value_or(0);
@@ -99,11 +113,11 @@ std::string RunReport(const std::string& dir) {
                                     Si(s.Number(r, "total_bits"), "bit"),
                                     Si(per_iter("bits_up"), "bit"),
                                     Si(per_iter("bits_down"), "bit")};
-    if (base_bits) {
-      const std::optional<double> bits = s.Number(r, "total_bits");
-      if (bits && *base_bits > 0) {
-        row.push_back(Percent(*bits / *base_bits));
-        row.push_back(Percent(1 - *bits / *base_bits));
+    if (baselines) {
+      row.push_back(s.Cell(r, "baseline"));
+      if (const std::optional<double> f = s.Number(r, "bits_fraction_of_baseline")) {
+        row.push_back(Percent(*f));
+        row.push_back(Percent(1 - *f));
       } else {
         row.insert(row.end(), {"", ""});
       }
@@ -137,6 +151,7 @@ std::string RunReport(const std::string& dir) {
     rows.push_back(std::move(row));
   }
   out += Table(header, rows);
+  out += TimeToTargetSection(s);
   out += Figures(dir, {{"loss_vs_iteration", "loss vs iteration"},
                        {"dist_vs_iteration", "distance to the optimum vs iteration"},
                        {"loss_vs_bits", "loss vs bits"},
@@ -251,14 +266,10 @@ std::string SweepReport(const std::string& dir) {
   const std::string first_point = t.size() ? t.Cell(0, "point") : "";
   out += fmt::format("## Bits and final quality at point {} ({} = {})\n\n", first_point,
                      view.x_name(), t.size() ? view.XText(view.X(0)) : "");
-  std::optional<double> base_bits;
-  for (size_t r = 0; r < t.size(); ++r) {
-    if (t.Cell(r, "point") == first_point && t.Cell(r, "algorithm") == view.baseline()) {
-      base_bits = t.Number(r, "total_bits");
-    }
-  }
+  // Bits relative to each entry's family baseline (sgd, or dpsgd), per iteration.
+  const bool baselines = t.HasNumbers("bits_fraction_of_baseline");
   std::vector<std::string> header = {"algorithm", "status", "bits/iter"};
-  if (base_bits) header.push_back(fmt::format("reduction vs {}", view.BaselineTitle()));
+  if (baselines) header.insert(header.end(), {"baseline", "bit reduction"});
   header.push_back("final loss");
   if (t.HasNumbers("final_test_accuracy")) header.push_back("final test accuracy");
   std::vector<std::vector<std::string>> rows;
@@ -269,14 +280,18 @@ std::string SweepReport(const std::string& dir) {
         t.Cell(r, "name"), t.Cell(r, "status"),
         Si(bits && iterations > 0 ? std::optional<double>(*bits / iterations) : std::nullopt,
            "bit")};
-    if (base_bits) row.push_back(bits && *base_bits > 0 ? Percent(1 - *bits / *base_bits) : "");
+    if (baselines) {
+      const std::optional<double> f = t.Number(r, "bits_fraction_of_baseline");
+      row.push_back(t.Cell(r, "baseline"));
+      row.push_back(f ? Percent(1 - *f) : "");
+    }
     row.push_back(Num(t.Number(r, "final_loss")));
     if (t.HasNumbers("final_test_accuracy")) row.push_back(Num(t.Number(r, "final_test_accuracy")));
     rows.push_back(std::move(row));
   }
   out += Table(header, rows);
   if (t.HasNumbers("time_to_target_s")) {
-    out += fmt::format("## Simulated time to reach loss <= {}\n\n", t.Cell(0, "target_loss"));
+    out += fmt::format("## Simulated time to reach {}\n\n{}\n\n", TargetText(t), kTargetRule);
     out += grid([&](size_t r) { return Si(t.Number(r, "time_to_target_s"), "s"); }, false);
   }
   out += Figures(dir, {{"time_per_iteration", "mean time per iteration"},

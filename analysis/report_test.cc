@@ -45,8 +45,14 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
     s.mean_comm_time_s = 0.125;
     s.final_loss = 0.5;
     s.final_test_accuracy = 0.875;
+    // The runner's per-iteration ratio to the family baseline: dore 200 / 6400.
+    s.baseline = "sgd";
+    s.bits_fraction_of_baseline = (up + down) / 6400.0;
     run.summaries.push_back(s);
   }
+  run.target = RunTarget{"loss", 0.5, "the scenario's target_loss"};
+  run.summaries[0].time_to_target_s = 2.5;
+  run.summaries[0].bits_to_target = 64000;
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
   const std::string path = WriteReport(dir_.string());
   std::ifstream in(path);
@@ -54,12 +60,16 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
   text << in.rdbuf();
   const std::string md = text.str();
   // dore: 200 of sgd's 6400 bits per iteration = 3.1%, a 96.9% reduction.
-  EXPECT_NE(md.find("| dore | dore | ok | 10 | 2 kbit | 100 bit | 100 bit | 3.1% | 96.9% |"),
+  EXPECT_NE(md.find("| dore | dore | ok | 10 | 2 kbit | 100 bit | 100 bit | sgd | 3.1% | 96.9% |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| sgd | sgd | ok | 10 | 64 kbit | 3.2 kbit | 3.2 kbit | 100.0% | 0.0% |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| sgd | sgd | ok | 10 | 64 kbit | 3.2 kbit | 3.2 kbit | sgd | 100.0% | 0.0% |"),
+      std::string::npos)
       << md;
+  EXPECT_NE(md.find("## Time to target: loss <= 0.5\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| sgd | ok | 2.5 s | 64 kbit |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| dore | ok | not reached |  |"), std::string::npos) << md;
   EXPECT_NE(md.find("| dore | 250 ms | 125 ms | 125 ms |"), std::string::npos) << md;
   EXPECT_NE(md.find("final test accuracy"), std::string::npos);
   EXPECT_EQ(md.find("final ‖x−x*‖²"), std::string::npos);  // no data, no column
@@ -70,11 +80,12 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   // SGD 1 s per iteration; dore (x / 1e9)^0.5 s: faster below 1 Gbit/s, slower above.
   std::string csv =
       "point,bandwidth,name,algorithm,status,iterations,total_bits,final_loss,"
-      "mean_iter_time_s\n";
+      "mean_iter_time_s,baseline,bits_fraction_of_baseline\n";
   for (int k = 0; k < 5; ++k) {
     const double x = std::pow(10.0, 7 + 0.75 * k);
-    csv += fmt::format("{},{},sgd,sgd,ok,10,6400,0.5,1\n", k, x);
-    csv += fmt::format("{},{},dore,dore,ok,10,200,0.5,{}\n", k, x, std::sqrt(x / 1e9));
+    csv += fmt::format("{},{},sgd,sgd,ok,10,6400,0.5,1,sgd,1\n", k, x);
+    csv += fmt::format("{},{},dore,dore,ok,10,200,0.5,{},sgd,0.03125\n", k, x,
+                       std::sqrt(x / 1e9));
   }
   WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
   WriteFileAtomic((dir_ / "axes.csv").string(),
@@ -90,9 +101,29 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   EXPECT_NE(md.find("| dore | slower above 1 Gbit/s | 10x at 10 Mbit/s | 0.316x at 10 Gbit/s |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| dore | ok | 20 bit | 96.9% | 0.5 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| dore | ok | 20 bit | sgd | 96.9% | 0.5 |"), std::string::npos) << md;
   EXPECT_NE(md.find("![mean time per iteration](plots/time_per_iteration.png)"), std::string::npos);
   EXPECT_EQ(md.find("plots/speedup.png"), std::string::npos);  // not made
+}
+
+// Decentralized entries are compared with dpsgd, parameter-server ones with sgd.
+TEST_F(ReportTest, SweepSpeedupIsOverEachFamilysBaseline) {
+  std::string csv =
+      "point,bw,name,algorithm,family,status,iterations,total_bits,final_loss,mean_iter_time_s\n";
+  for (int k = 0; k < 2; ++k) {
+    const double x = k == 0 ? 1e9 : 1e10;
+    csv += fmt::format("{0},{1},sgd,sgd,parameter_server,ok,10,100,0.5,1\n"
+                       "{0},{1},qsgd,qsgd,parameter_server,ok,10,50,0.5,0.5\n"
+                       "{0},{1},dpsgd,dpsgd,decentralized,ok,10,100,0.5,4\n"
+                       "{0},{1},choco,choco,decentralized,ok,10,10,0.5,2\n",
+                       k, x);
+  }
+  WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
+  WriteFileAtomic((dir_ / "axes.csv").string(), "name,pointer,unit,scale\nbw,/b,bit/s,log\n");
+  const std::string md = SweepReport(dir_.string());
+  EXPECT_NE(md.find("Baseline: SGD or D-PSGD (by family)."), std::string::npos) << md;
+  // Columns qsgd, dpsgd, choco: 1 / 0.5, 4 / 4, 4 / 2.
+  EXPECT_NE(md.find("| 1 Gbit/s | 2x | 1x | 2x |"), std::string::npos) << md;
 }
 
 TEST_F(ReportTest, FolderWithoutResultsIsAUserError) {

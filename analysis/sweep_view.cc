@@ -132,17 +132,35 @@ std::string SweepView::XLabel() const {
 }
 
 std::string SweepView::BaselineTitle() const {
-  if (baseline_ == "sgd") return "SGD";
+  bool decentralized_baseline = false;
+  for (const SweepCurve& c : curves_) {
+    decentralized_baseline = decentralized_baseline || c.algorithm == "dpsgd" ||
+                             c.algorithm == "d_psgd";
+  }
+  if (baseline_ == "sgd") return decentralized_baseline ? "SGD or D-PSGD (by family)" : "SGD";
   if (baseline_.empty()) return "";
   return "D-PSGD";
 }
 
+std::string SweepView::BaselineOf(size_t row) const {
+  const std::string& family = table_.Cell(row, "family");
+  if (family == "parameter_server") return "sgd";
+  if (family == "decentralized") {
+    for (const SweepCurve& c : curves_) {
+      if (c.algorithm == "dpsgd" || c.algorithm == "d_psgd") return c.algorithm;
+    }
+    return "";
+  }
+  return baseline_;  // a table without a family column
+}
+
 std::optional<double> SweepView::Speedup(size_t row) const {
-  if (baseline_.empty()) return std::nullopt;
+  const std::string baseline = BaselineOf(row);
+  if (baseline.empty()) return std::nullopt;
   const std::string& point = table_.Cell(row, "point");
   const std::optional<double> t = table_.Number(row, "mean_iter_time_s");
   for (size_t r = 0; r < table_.size(); ++r) {
-    if (table_.Cell(r, "point") != point || table_.Cell(r, "algorithm") != baseline_) continue;
+    if (table_.Cell(r, "point") != point || table_.Cell(r, "algorithm") != baseline) continue;
     const std::optional<double> base = table_.Number(r, "mean_iter_time_s");
     if (!t || !base || !(*t > 0) || !std::isfinite(*base)) return std::nullopt;
     return *base / *t;

@@ -1,9 +1,10 @@
 // A sweep folder read back for plots and reports: sweep.csv + axes.csv (never JSON).
 //
 // The first axis is the x axis (e.g. bandwidth); rows are grouped into curves by entry label and
-// the values of the other axes. The baseline is the uncompressed algorithm of the family present
-// in the sweep: `sgd` (parameter server) or else `dpsgd` (decentralized); speed-up of a row is the
-// baseline's mean_iter_time_s at the same point divided by the row's.
+// the values of the other axes. Each row's baseline is the uncompressed algorithm of its family:
+// `sgd` for parameter-server rows, `dpsgd` for decentralized ones (baseline() names the first
+// present, for titles); speed-up of a row is its baseline's mean_iter_time_s at the same point
+// divided by the row's.
 #ifndef COMMSIM_ANALYSIS_SWEEP_VIEW_H_
 #define COMMSIM_ANALYSIS_SWEEP_VIEW_H_
 
@@ -50,7 +51,10 @@ class SweepView {
 
   const std::vector<SweepCurve>& curves() const { return curves_; }
   const std::string& baseline() const { return baseline_; }  // "" when absent
-  std::string BaselineTitle() const;                         // "SGD", "D-PSGD"
+  // "SGD", "D-PSGD", or "SGD or D-PSGD (by family)" when both are present.
+  std::string BaselineTitle() const;
+  // The baseline algorithm of a row's family ("" when the sweep has none).
+  std::string BaselineOf(size_t row) const;
   std::optional<double> Speedup(size_t row) const;
   std::vector<Crossing> Crossings(const SweepCurve& curve) const;
 

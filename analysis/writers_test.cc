@@ -70,16 +70,26 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
   a.extra["spectral_gap"] = 0.25;
   RunSummary b;
   b.name = "sgd";
-  b.bits_fraction_of_sgd = 1.0;
+  b.baseline = "sgd";
+  b.bits_fraction_of_baseline = 1.0;
+  b.status = kStatusDiverged;
+  b.message = "at iteration 3: loss is nan, \"x\"";
   r.summaries = {a, b};
   const std::string csv = SummaryCsv(r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "name,algorithm,family,status,iterations,final_loss,final_dist_to_opt_sq,"
+            "name,algorithm,family,status,message,iterations,final_loss,final_dist_to_opt_sq,"
             "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
-            "mean_iter_time_s,mean_compute_time_s,mean_comm_time_s,sim_time_s,"
-            "bits_fraction_of_sgd,spectral_gap");
-  EXPECT_NE(csv.find("\nchoco,choco,,ok,0,0,,,,,100,0,0,0,0,0,0,,0.25\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\nsgd,,,ok,0,0,,,,,0,0,0,0,0,0,0,1,\n"), std::string::npos) << csv;
+            "mean_iter_time_s,mean_compute_time_s,mean_comm_time_s,sim_time_s,baseline,"
+            "bits_fraction_of_baseline,target_metric,target_value,time_to_target_s,bits_to_target,"
+            "spectral_gap");
+  EXPECT_NE(csv.find("\nchoco,choco,,ok,,0,0,,,,,100,0,0,0,0,0,0,,,,,,,0.25\n"),
+            std::string::npos)
+      << csv;
+  // A message with a comma and quotes is one quoted cell.
+  EXPECT_NE(csv.find("\nsgd,,,diverged,\"at iteration 3: loss is nan, \"\"x\"\"\",0,0,,,,,0,0,"
+                     "0,0,0,0,0,sgd,1,,,,,\n"),
+            std::string::npos)
+      << csv;
 }
 
 }  // namespace

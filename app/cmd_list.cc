@@ -26,7 +26,7 @@ void PrintSection(std::string_view title, const R& registry) {
 
 void PrintAll() {
   PrintSection("algorithms (scenario key \"algorithms\")", AlgorithmRegistry());
-  PrintSection("topologies (built for n = workers on star kinds, n = nodes otherwise)",
+  PrintSection("topologies (n = the scenario's workers; a server is an extra host)",
                TopologyRegistry());
   PrintSection("compressors", CompressorRegistry());
   PrintSection("models", ModelRegistry());

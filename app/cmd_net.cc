@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/commands.h"
 #include "scenarios/net_run.h"
@@ -16,13 +17,15 @@ void AddNetCommand(CLI::App& app) {
     std::string spec;
     bool all_links = false;
     bool resolved = false;
+    std::vector<std::string> sets;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("spec", options->spec, "net spec JSON file (see scenarios/net/)")->required();
   cmd->add_flag("--all-links", options->all_links, "also list links that carried nothing");
   cmd->add_flag("--resolved", options->resolved, "print the spec with every default and exit");
+  cmd->add_option("--set", options->sets, "override a value: /json/pointer=value (repeatable)");
   cmd->callback([options] {
-    const NetSpec spec = LoadNetSpec(options->spec);
+    const NetSpec spec = LoadNetSpec(options->spec, options->sets);
     if (options->resolved) {
       fmt::print("{}\n", ResolvedNetSpec(spec).dump(2));
       return;

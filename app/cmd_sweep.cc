@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/progress.h"
+#include "analysis/records.h"
 #include "analysis/report.h"
 #include "app/commands.h"
 #include "scenarios/sweep.h"
@@ -27,6 +29,19 @@ struct SweepArgs {
   size_t point = 0;
 };
 
+// Exit code 3 when a point's entry ended with status "error" (the sweep itself completed).
+void ExitIfEntryErrors(const std::string &dir) {
+  const CsvTable t = ReadCsvFile((std::filesystem::path(dir) / "sweep.csv").string());
+  bool failed = false;
+  for (size_t r = 0; r < t.size(); ++r) {
+    if (t.Cell(r, "status") != kStatusError) continue;
+    fmt::print(stderr, "error: point {}, {}: {}\n", t.Cell(r, "point"), t.Cell(r, "name"),
+               t.Cell(r, "message"));
+    failed = true;
+  }
+  if (failed) throw ExitCode{kExitEntryError};
+}
+
 std::string DefaultOut(const Sweep &sweep) {
   return (std::filesystem::path("results") / sweep.name).string();
 }
@@ -44,8 +59,7 @@ void RunSweepCommand(const SweepArgs &args) {
   options.progress = &progress;
   options.notes = stderr;
   const auto start = std::chrono::steady_clock::now();
-  const SweepStats stats =
-      RunSweep(sweep, out, options, ScenarioPointRunner(sweep));
+  const SweepStats stats = RunSweep(sweep, out, options, ScenarioPointRunner(sweep, &progress));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -56,6 +70,7 @@ void RunSweepCommand(const SweepArgs &args) {
   if (!args.no_plots && PlotSweepFolder(out))
     fmt::print("plots: {}/plots\n", out);
   fmt::print("report: {}\n", WriteReport(out));
+  ExitIfEntryErrors(out);
 }
 
 } // namespace
@@ -70,9 +85,9 @@ void AddSweepCommand(CLI::App &app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--out", args->out,
                   "output folder (default: results/<sweep name>)");
-  cmd->add_option("--jobs", args->jobs,
-                  "points run in parallel (default: one per core)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--jobs,-j", args->jobs,
+                  "points run in parallel (default 0: one per core; results identical)")
+      ->check(CLI::Range(0, 256));
   cmd->add_flag("--keep-runs", args->keep_runs,
                 "also keep every point's run folder in runs/<K>/");
   cmd->add_flag("--restart", args->restart,

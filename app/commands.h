@@ -1,12 +1,21 @@
 // Subcommands of the `commsim` program. Each Add*Command registers one CLI11 subcommand whose
 // callback does the work; main() only wires them up. Commands report bad input by throwing
 // UserError, which main() prints and turns into exit code 1.
+// Exit codes: 0 success (diverged entries are results, not failures); 1 bad input or a failed
+// write; 2 an unexpected internal error; 3 the outputs were written but an algorithm entry ended
+// with status "error" (ExitCode below).
 #ifndef COMMSIM_APP_COMMANDS_H_
 #define COMMSIM_APP_COMMANDS_H_
 
 #include <CLI/CLI.hpp>
 
 namespace commsim::app {
+
+// Thrown by a command that finished its work but must exit with a non-zero code.
+struct ExitCode {
+  int code = 0;
+};
+inline constexpr int kExitEntryError = 3;
 
 void AddRunCommand(CLI::App& app);
 void AddListCommand(CLI::App& app);

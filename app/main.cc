@@ -7,8 +7,11 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 
+#include "analysis/version.h"
 #include "app/commands.h"
+#include "app/home.h"
 #include "sim/error.h"
 
 int main(int argc, char** argv) {
@@ -23,7 +26,7 @@ int main(int argc, char** argv) {
   // write error, instead of being killed by SIGXFSZ with a half-written temporary.
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"commsim: discrete-event network simulator for communication-compressed learning"};
-  app.set_version_flag("--version", "commsim " COMMSIM_VERSION);
+  app.set_version_flag("--version", std::string("commsim ") + commsim::CommsimVersion());
   app.require_subcommand(0, 1);
   commsim::app::AddRunCommand(app);
   commsim::app::AddListCommand(app);
@@ -35,9 +38,12 @@ int main(int argc, char** argv) {
   commsim::app::AddCompressCommand(app);
   commsim::app::AddTuneConsensusCommand(app);
   try {
+    commsim::app::UseHomeDataDir();
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const commsim::app::ExitCode& e) {
+    return e.code;
   } catch (const commsim::UserError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

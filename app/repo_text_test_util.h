@@ -158,7 +158,8 @@ inline bool IsNotAReference(const std::string& ref) {
                                                  "summary.json",        "scenario.resolved.json",
                                                  "sweep.csv",           "axes.csv",
                                                  "sweep.resolved.json", "report.md",
-                                                 "report.html",         "compile_commands.json"};
+                                                 "report.html",         "compile_commands.json",
+                                                 "run.json"};
   static const std::vector<std::string> kOutputDirs = {
       "results/", "build/", "build-asan/", "data/", "plots/", "points/", "runs/"};
   if (ref.empty() || ref.starts_with("/") || ref.starts_with("~") || ref.find("://") != ref.npos)

@@ -99,7 +99,7 @@ TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
   std::ofstream(P("out/stale.txt")) << "from before";
   const auto second = RunCommsim(kRun + "--out " + P("out"));
   ASSERT_EQ(second.status, 0) << second.out;
-  EXPECT_EQ(Names(P("out")), (std::set<std::string>{".commsim", "metrics.csv", "summary.csv",
+  EXPECT_EQ(Names(P("out")), (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
                                                     "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
 }

@@ -30,6 +30,7 @@ class DataObjective : public Objective {
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const final;
   std::optional<double> TestAccuracy(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   const Optimum* optimum() const final { return optimum_ ? &*optimum_ : nullptr; }
+  int64_t test_samples() const final { return data_->test.num_samples(); }
   double l1() const final { return l1_; }
   double l2() const { return l2_; }
 

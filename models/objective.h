@@ -45,6 +45,8 @@ class Objective {
     return std::nullopt;
   }
   virtual const Optimum* optimum() const { return nullptr; }
+  // Samples of the held-out test set (0 when the problem has none).
+  virtual int64_t test_samples() const { return 0; }
   // Forward + backward floating-point operations per sample (for the compute-time model).
   virtual double flops_per_sample() const = 0;
   // Initial point x0 (zeros for convex models; seeded initialisation for networks).

@@ -91,7 +91,9 @@ class JsonReader final : public ParamVisitor {
     if (!choices.empty() && std::find(choices.begin(), choices.end(), text) == choices.end()) {
       std::vector<std::string> options(choices.begin(), choices.end());
       std::string hint = DidYouMean(text, options);
-      Error(key, fmt::format("expected one of {}, {}{}", fmt::join(options, ", "), Found(*v),
+      std::vector<std::string> quoted;
+      for (const std::string& o : options) quoted.push_back(json(o).dump());
+      Error(key, fmt::format("expected one of {}, {}{}", fmt::join(quoted, ", "), Found(*v),
                              hint.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", hint)));
       return;
     }
@@ -129,7 +131,7 @@ class JsonReader final : public ParamVisitor {
   }
 
   // After Describe: every key of the object not described (nor ignored) is an error.
-  void ReportUnknown(std::initializer_list<std::string_view> ignore) {
+  void ReportUnknown(const std::vector<std::string_view>& ignore) {
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
       const std::string& key = it.key();
       if (seen_.count(key) ||
@@ -256,8 +258,11 @@ std::string JoinPointer(std::string_view pointer, std::string_view key) {
   return out;
 }
 
-void ReadConfig(const json& obj, const std::string& pointer, Config& config, ErrorList& errors,
-                std::initializer_list<std::string_view> ignore, const ComponentKinds& kinds) {
+namespace {
+
+void ReadConfigIgnoring(const json& obj, const std::string& pointer, Config& config,
+                        ErrorList& errors, const std::vector<std::string_view>& ignore,
+                        const ComponentKinds& kinds) {
   if (!obj.is_object()) {
     errors.Add(pointer, fmt::format("expected an object, {}", Found(obj)));
     return;
@@ -274,8 +279,16 @@ void ReadConfig(const json& obj, const std::string& pointer, Config& config, Err
   }
 }
 
+}  // namespace
+
+void ReadConfig(const json& obj, const std::string& pointer, Config& config, ErrorList& errors,
+                std::initializer_list<std::string_view> ignore, const ComponentKinds& kinds) {
+  ReadConfigIgnoring(obj, pointer, config, errors, std::vector<std::string_view>(ignore), kinds);
+}
+
 void ReadComponent(const json& value, const std::string& pointer, ComponentSpec& spec,
-                   ErrorList& errors, const ComponentKinds& kinds) {
+                   ErrorList& errors, const ComponentKinds& kinds,
+                   std::initializer_list<std::string_view> also_known) {
   const ComponentKind* kind = kinds.Find(spec.kind);
   if (kind == nullptr) {
     errors.Add(pointer, fmt::format("internal: no component kind \"{}\"", spec.kind));
@@ -321,11 +334,10 @@ void ReadComponent(const json& value, const std::string& pointer, ComponentSpec&
     spec.name = name;
     spec.config = std::move(config);
   }
-  if (params != nullptr) {
-    ReadConfig(*params, pointer, *spec.config, errors, {"name"}, kinds);
-  } else {
-    ReadConfig(json::object(), pointer, *spec.config, errors, {}, kinds);
-  }
+  std::vector<std::string_view> ignore = {"name"};
+  ignore.insert(ignore.end(), also_known.begin(), also_known.end());
+  ReadConfigIgnoring(params != nullptr ? *params : json::object(), pointer, *spec.config, errors,
+                     ignore, kinds);
 }
 
 json WriteConfig(Config& config) {

@@ -1,4 +1,4 @@
-// Strict JSON <-> typed Config (the only code that reads raw JSON keys).
+// Strict JSON <-> typed Config (with scenarios/, the only code that reads raw JSON keys).
 //
 // ReadConfig walks a Config's Describe() list against a JSON object: every key it names is read
 // with its type and range checked; keys not named are errors with a did-you-mean; missing keys
@@ -48,8 +48,11 @@ void ReadConfig(const nlohmann::json& obj, const std::string& pointer, Config& c
 // an error with a did-you-mean over the registry's names. When the object has no "name" and `spec`
 // already holds a component, its parameters are read on top of that component's current config
 // (so `"uplink": {"block": 128}` tweaks an algorithm's default compressor).
+// `also_known` names keys the caller reads itself (e.g. an algorithm entry's "label"): the caller
+// removes them from `value`, and they appear in unknown-key hints.
 void ReadComponent(const nlohmann::json& value, const std::string& pointer, ComponentSpec& spec,
-                   ErrorList& errors, const ComponentKinds& kinds = AllComponentKinds());
+                   ErrorList& errors, const ComponentKinds& kinds = AllComponentKinds(),
+                   std::initializer_list<std::string_view> also_known = {});
 
 // The config with every field written out (defaults included): the "resolved" form.
 nlohmann::json WriteConfig(Config& config);

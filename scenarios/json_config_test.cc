@@ -94,7 +94,8 @@ TEST(JsonConfigTest, ReportsEveryProblemWithPointerExpectedAndFound) {
   EXPECT_NE(text.find("/algorithms/2/latency: must be >= 0, got -1"), std::string::npos) << text;
   EXPECT_NE(text.find("/algorithms/2/flag: expected true or false, got 1"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("/algorithms/2/uplink/p: expected one of 2, inf, got 3"), std::string::npos)
+  EXPECT_NE(text.find("/algorithms/2/uplink/p: expected one of \"2\", \"inf\", got 3"),
+            std::string::npos)
       << text;
   EXPECT_EQ(errors.size(), 5u);
   EXPECT_THROW(errors.ThrowIfAny("s.json"), UserError);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "scenarios/json_config.h"
+#include "scenarios/runner.h"
 #include "sim/error.h"
 #include "sim/topology_registry.h"
 
@@ -53,7 +54,11 @@ NetSpec ParseNetSpec(const nlohmann::json& doc, const std::string& origin) {
   return spec;
 }
 
-NetSpec LoadNetSpec(const std::string& path) { return ParseNetSpec(LoadJsonFile(path), path); }
+NetSpec LoadNetSpec(const std::string& path, const std::vector<std::string>& sets) {
+  nlohmann::json doc = LoadJsonFile(path);
+  for (const std::string& set : sets) ApplySet(doc, set);
+  return ParseNetSpec(doc, path);
+}
 
 nlohmann::json ResolvedNetSpec(const NetSpec& spec) {
   NetSpecConfig config;

@@ -1,7 +1,8 @@
 // NetSpec: the input of `commsim net`, a message pattern on a topology.
 //
 // JSON keys (all optional; defaults in parentheses):
-//   workers (4)    workers for star kinds, nodes for the other topologies
+//   workers (4)    hosts besides the server: workers of star kinds (and of explicit with a
+//                  server), nodes of the other topologies
 //   topology       component (star), e.g. {"name": "ring", "bandwidth": "10Gbps"}
 //   mtu (0)        largest packet, bits or e.g. "1500B"; 0 = whole messages
 //   pattern        one of TrafficPatternNames() (incast)
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "sim/params.h"
 #include "sim/topology.h"
@@ -31,7 +33,8 @@ struct NetSpec {
 // Parses and validates a spec: every key, the topology parameters, and that the topology can be
 // built and suits the pattern. Throws UserError listing every problem found.
 NetSpec ParseNetSpec(const nlohmann::json& doc, const std::string& origin);
-NetSpec LoadNetSpec(const std::string& path);
+// Reads a spec file, applies `--set /json/pointer=value` overrides (as for scenarios), parses it.
+NetSpec LoadNetSpec(const std::string& path, const std::vector<std::string>& sets = {});
 // The spec with every default filled in.
 nlohmann::json ResolvedNetSpec(const NetSpec& spec);
 // Builds the spec's topology. REQUIRES: spec came from ParseNetSpec (so this does not throw).

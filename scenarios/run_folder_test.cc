@@ -65,9 +65,9 @@ class RunFolderTest : public ::testing::Test {
   std::string out_;
 };
 
-TEST_F(RunFolderTest, WritesTheFourFilesAndTheMarker) {
+TEST_F(RunFolderTest, WritesTheFiveFilesAndTheMarker) {
   WriteRunFolder(scenario_, OneEntry(2.0), out_);
-  EXPECT_EQ(Names(out_), (std::set<std::string>{".commsim", "metrics.csv", "summary.csv",
+  EXPECT_EQ(Names(out_), (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
                                                 "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Read(out_ + "/.commsim"), "commsim output folder\nkind=run\nformat=1\n");
   EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));

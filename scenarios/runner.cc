@@ -2,15 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/registry.h"
 #include "analysis/output_folder.h"
+#include "analysis/targets.h"
 #include "analysis/writers.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -44,7 +49,30 @@ std::unique_ptr<Topology> BuildTopology(const ComponentSpec& spec, int64_t worke
   }
 }
 
-SharedWorld BuildWorld(const Scenario& s) {
+RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry);
+
+// The family mismatch of an entry and its topology, in the scenario's terms; "" when none.
+std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
+                           const std::string& name) {
+  if (algorithm.family() == "parameter_server" && !topology.server().has_value()) {
+    return fmt::format("\"{}\" is a parameter-server algorithm and needs a topology with a "
+                       "server (star, star_direct, or explicit with \"server\"); give the "
+                       "scenario's network one, or the decentralized entries their own "
+                       "\"topology\"",
+                       name);
+  }
+  if (algorithm.family() == "decentralized" && topology.server().has_value()) {
+    return fmt::format("\"{}\" is decentralized and needs a graph topology (ring, torus, "
+                       "complete, erdos_renyi, explicit), not a star; give this entry its own "
+                       "\"topology\"",
+                       name);
+  }
+  return "";
+}
+
+using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)>;
+
+SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm = {}) {
   SharedWorld world;
   ProblemSpec problem{s.model, s.data, s.partition};
   try {
@@ -65,22 +93,20 @@ SharedWorld BuildWorld(const Scenario& s) {
       topology = world.topologies.back().get();
     }
     world.entry_topology.push_back(topology);
-    std::unique_ptr<Algorithm> algorithm = AlgorithmRegistry().Make(e.algorithm);
-    if (algorithm->family() == "parameter_server" && !topology->server().has_value()) {
-      errors.Add(fmt::format("/algorithms/{}", i),
-                 fmt::format("\"{}\" is a parameter-server algorithm and needs a topology with a "
-                             "server (star or star_direct); give the scenario's network one, or "
-                             "the decentralized entries their own \"topology\"",
-                             e.algorithm.name));
+    world.algorithms.push_back(make_algorithm ? make_algorithm(e.algorithm)
+                                              : AlgorithmRegistry().Make(e.algorithm));
+    const std::string pointer = fmt::format("/algorithms/{}", i);
+    const std::string mismatch =
+        FamilyMismatch(*world.algorithms.back(), *topology, e.algorithm.name);
+    if (!mismatch.empty()) {
+      errors.Add(pointer, mismatch);
+      continue;
     }
-    if (algorithm->family() == "decentralized" && topology->server().has_value()) {
-      errors.Add(fmt::format("/algorithms/{}", i),
-                 fmt::format("\"{}\" is decentralized and needs a graph topology (ring, torus, "
-                             "complete, erdos_renyi, explicit), not a star; give this entry its "
-                             "own \"topology\"",
-                             e.algorithm.name));
+    try {
+      world.algorithms.back()->Check(MakeSetup(s, world, i));
+    } catch (const UserError& error) {
+      errors.Add(pointer, error.what());
     }
-    world.algorithms.push_back(std::move(algorithm));
   }
   errors.ThrowIfAny(s.file);
   return world;
@@ -102,8 +128,52 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
   setup.batch = s.batch;
   setup.metrics_every = s.metrics_every;
   setup.divergence_loss = s.divergence_loss;
+  setup.divergence_factor = s.divergence_factor;
   setup.step = e.step;
   return setup;
+}
+
+ProblemInfo DescribeProblem(const Objective& objective, int64_t batch) {
+  ProblemInfo p;
+  p.dim = objective.dim();
+  p.workers = objective.num_workers();
+  p.test_samples = objective.test_samples();
+  for (int w = 0; w < objective.num_workers(); ++w) {
+    const int64_t shard = objective.shard_size(w);
+    const int64_t b = batch > 0 ? std::min(batch, shard) : shard;
+    p.train_samples += shard;
+    p.shard_min = w == 0 ? shard : std::min(p.shard_min, shard);
+    p.shard_max = std::max(p.shard_max, shard);
+    p.batch_min = w == 0 ? b : std::min(p.batch_min, b);
+    p.batch_max = std::max(p.batch_max, b);
+  }
+  return p;
+}
+
+// The full-precision baseline of each family (sgd, dpsgd) and every entry's bits relative to it.
+void SetBaselines(const Scenario& s, RunResult& result) {
+  for (const auto& [family, baseline] :
+       {std::pair<std::string, std::string>{"parameter_server", "sgd"},
+        std::pair<std::string, std::string>{"decentralized", "dpsgd"}}) {
+    const RunSummary* base = nullptr;
+    for (size_t i = 0; i < s.algorithms.size() && base == nullptr; ++i) {
+      const RunSummary& b = result.summaries[i];
+      if (s.algorithms[i].algorithm.name == baseline && b.iterations > 0 && b.total_bits > 0) {
+        base = &b;
+      }
+    }
+    if (base == nullptr) continue;
+    const double base_per_iter =
+        static_cast<double>(base->total_bits) / static_cast<double>(base->iterations);
+    for (RunSummary& summary : result.summaries) {
+      if (summary.family != family) continue;
+      summary.baseline = base->name;
+      if (summary.iterations <= 0) continue;
+      const double per_iter =
+          static_cast<double>(summary.total_bits) / static_cast<double>(summary.iterations);
+      summary.bits_fraction_of_baseline = per_iter / base_per_iter;
+    }
+  }
 }
 
 }  // namespace
@@ -127,39 +197,85 @@ void ApplySet(json& doc, const std::string& assignment) {
 Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets) {
   json doc = LoadJsonFile(file);
   for (const std::string& s : sets) ApplySet(doc, s);
+  // A data path given on the command line is relative to the working directory, not the file.
+  const bool data_path_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) {
+    return s.rfind("/data/path=", 0) == 0;
+  });
+  const json::json_pointer data_path("/data/path");
+  if (data_path_set && doc.contains(data_path) && doc.at(data_path).is_string()) {
+    const std::filesystem::path path(doc.at(data_path).get<std::string>());
+    if (!path.empty() && path.is_relative()) {
+      doc[data_path] = std::filesystem::absolute(path).lexically_normal().string();
+    }
+  }
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
   return ParseScenario(doc, file, base_dir);
 }
 
 void CheckScenario(const Scenario& scenario) { BuildWorld(scenario); }
 
+namespace {
+
+// Runs entry i; an exception that escapes the algorithm (one thrown before its rounds start)
+// becomes status "error" with the message.
+void RunEntry(const Scenario& s, const SharedWorld& world, const RunSetup& setup, size_t i,
+              RunResult& result) {
+  const auto start = std::chrono::steady_clock::now();
+  RunSummary& summary = result.summaries[i];
+  std::string error;
+  try {
+    world.algorithms[i]->Run(setup, &result.records[i], &summary);
+  } catch (const std::bad_alloc&) {
+    error = "out of memory while running this entry";
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (!error.empty()) {
+    result.records[i].clear();
+    summary = RunSummary{};
+    summary.name = s.algorithms[i].label;
+    summary.family = std::string(world.algorithms[i]->family());
+    summary.status = kStatusError;
+    summary.message = error;
+    summary.final_loss = NAN;
+  }
+  summary.algorithm = s.algorithms[i].algorithm.name;
+  result.entry_wall_time_s[i] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int DefaultJobs() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
 RunResult RunScenario(const Scenario& s, const RunOptions& options) {
-  SharedWorld world = BuildWorld(s);
+  const auto start = std::chrono::steady_clock::now();
+  SharedWorld world = BuildWorld(s, options.make_algorithm);
   const size_t entries = s.algorithms.size();
   RunResult result;
   result.records.resize(entries);
   result.summaries.resize(entries);
+  result.entry_wall_time_s.resize(entries);
+  result.problem = DescribeProblem(*world.objective, s.batch);
   std::vector<RunSetup> setups;
-  for (size_t i = 0; i < entries; ++i) setups.push_back(MakeSetup(s, world, i));
+  for (size_t i = 0; i < entries; ++i) {
+    setups.push_back(MakeSetup(s, world, i));
+    if (options.on_iteration) {
+      setups.back().on_iteration = [&options, i](int64_t done) { options.on_iteration(i, done); };
+    }
+  }
 
   std::atomic<size_t> next{0};
   std::mutex done_mutex;
-  std::exception_ptr failure;
   auto worker = [&] {
     for (size_t i = next++; i < entries; i = next++) {
-      try {
-        world.algorithms[i]->Run(setups[i], &result.records[i], &result.summaries[i]);
-        result.summaries[i].algorithm = s.algorithms[i].algorithm.name;
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(done_mutex);
-        if (!failure) failure = std::current_exception();
-        continue;
-      }
+      RunEntry(s, world, setups[i], i, result);
       std::lock_guard<std::mutex> lock(done_mutex);
       if (options.on_entry_done) options.on_entry_done(i, result.summaries[i]);
     }
   };
-  const int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(entries)));
+  const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs();
+  const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(entries)));
   if (threads == 1) {
     worker();
   } else {
@@ -167,17 +283,19 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (std::thread& t : pool) t.join();
   }
-  if (failure) std::rethrow_exception(failure);
 
-  for (size_t i = 0; i < entries; ++i) {
-    if (s.algorithms[i].algorithm.name != "sgd" || result.summaries[i].total_bits <= 0) continue;
-    const double sgd_bits = static_cast<double>(result.summaries[i].total_bits);
-    for (RunSummary& summary : result.summaries) {
-      summary.bits_fraction_of_sgd = static_cast<double>(summary.total_bits) / sgd_bits;
-    }
-    break;
-  }
+  SetBaselines(s, result);
+  ApplyTargets(result, TargetOptions{s.target_loss, s.target_accuracy});
+  result.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+bool AnyEntryFailed(const RunResult& result) {
+  for (const RunSummary& s : result.summaries) {
+    if (s.status == kStatusError) return true;
+  }
+  return false;
 }
 
 void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir,
@@ -189,6 +307,7 @@ void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std
     WriteFileAtomic(staging + "/metrics.csv", MetricsCsv(result));
     WriteFileAtomic(staging + "/summary.csv", SummaryCsv(result));
     WriteFileAtomic(staging + "/summary.json", SummaryJson(result).dump(2) + "\n");
+    WriteFileAtomic(staging + "/run.json", RunJson(result).dump(2) + "\n");
     WriteFileAtomic(staging + "/scenario.resolved.json", scenario.resolved.dump(2) + "\n");
   } catch (const UserError& e) {  // names the staging file; say which output it was for
     throw UserError(fmt::format("{}: {} (nothing was published)", from, e.what()));

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <filesystem>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "scenarios/json_config.h"
 #include "scenarios/output_name.h"
@@ -25,6 +28,8 @@ ComponentSpec DefaultSpec(std::string_view kind, std::string_view name) {
 struct TopLevel final : ConfigBase<TopLevel> {
   Scenario* s;
   int64_t seed = 1;
+  double target_loss = 0;      // read only when the key is present (optional)
+  double target_accuracy = 0;  // idem
   explicit TopLevel(Scenario* scenario) : s(scenario) {}
   void Describe(ParamVisitor& v) override {
     v.Text("name", s->name, {}, "scenario name; results go to results/<name>/ by default");
@@ -35,6 +40,13 @@ struct TopLevel final : ConfigBase<TopLevel> {
     v.Int("metrics_every", s->metrics_every, Range::AtLeast(1), "record every k-th iteration");
     v.Real("divergence_loss", s->divergence_loss, Range::Positive(),
            "a loss above this (or NaN/Inf) marks the run diverged");
+    v.Real("divergence_factor", s->divergence_factor, Range::Open(1, 1e300),
+           "a loss above this factor times the initial loss marks the run diverged");
+    v.Real("target_loss", target_loss, Range::Open(-1e300, 1e300),
+           "time to target: the loss to reach (default: the largest final loss of the entries "
+           "that did not diverge)");
+    v.Real("target_accuracy", target_accuracy, Range::Closed(0, 1),
+           "time to target: the test accuracy to reach instead of a loss");
     v.Int("header_bits", s->header_bits, Range::AtLeast(0), "bits added to every message",
           Unit::kBits);
     v.Component("model", s->model, "objective (see `commsim list`)");
@@ -66,6 +78,18 @@ bool SafeName(const std::string& name) {
     }
   }
   return true;
+}
+
+// The entry's topology JSON with the scenario topology's link parameters filled in.
+json EntryTopology(const json& given, const ComponentSpec& scenario_topology) {
+  json out = given.is_string() ? json{{"name", given}} : given;
+  if (!out.is_object() || !out.contains("name") || !out["name"].is_string()) return given;
+  const json inherited =
+      InheritedLinks(WriteComponent(scenario_topology), out["name"].get<std::string>());
+  for (const auto& [key, value] : inherited.items()) {
+    if (!out.contains(key)) out[key] = value;
+  }
+  return out;
 }
 
 void ReadAlgorithms(const json& doc, Scenario& s, ErrorList& errors) {
@@ -103,11 +127,13 @@ void ReadAlgorithms(const json& doc, Scenario& s, ErrorList& errors) {
       }
       if (auto topology = entry.find("topology"); topology != entry.end()) {
         e.topology = ComponentSpec("topology", "", nullptr);
-        ReadComponent(*topology, pointer + "/topology", e.topology, errors);
+        ReadComponent(EntryTopology(*topology, s.topology), pointer + "/topology", e.topology,
+                      errors);
         entry.erase("topology");
       }
     }
-    ReadComponent(entry, pointer, e.algorithm, errors);
+    ReadComponent(entry, pointer, e.algorithm, errors, AllComponentKinds(),
+                  {"label", "step", "topology"});
     if (e.label.empty()) e.label = e.algorithm.name;
     if (!e.label.empty() && !labels.insert(e.label).second) {
       errors.Add(pointer, fmt::format("label \"{}\" is used by another entry; give each a unique "
@@ -123,6 +149,10 @@ json Resolved(Scenario& s) {
   TopLevel top(&s);
   top.seed = static_cast<int64_t>(s.seed);
   out = WriteConfig(top);
+  out.erase("target_loss");
+  out.erase("target_accuracy");
+  if (s.target_loss) out["target_loss"] = *s.target_loss;
+  if (s.target_accuracy) out["target_accuracy"] = *s.target_accuracy;
   NetworkSection net(&s);
   net.downlink = s.multicast_downlink ? "multicast" : "unicast";
   out["network"] = WriteConfig(net);
@@ -142,8 +172,56 @@ json Resolved(Scenario& s) {
 
 }  // namespace
 
-Scenario ParseScenario(const json& doc, const std::string& origin, const std::string& base_dir) {
-  (void)base_dir;
+json InheritedLinks(const json& scenario_topology, std::string_view entry_kind) {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kSources = {
+      {"bandwidth", {"bandwidth", "worker_bandwidth"}},
+      {"latency", {"latency", "worker_latency"}},
+      {"worker_bandwidth", {"worker_bandwidth", "bandwidth"}},
+      {"worker_latency", {"worker_latency", "latency"}},
+      {"server_bandwidth", {"server_bandwidth", "bandwidth", "worker_bandwidth"}},
+      {"server_latency", {"server_latency", "latency", "worker_latency"}},
+      {"worker_bandwidths", {"worker_bandwidths"}},
+      {"worker_latencies", {"worker_latencies"}},
+  };
+  json out = json::object();
+  const ComponentSpec entry = DefaultSpec("topology", entry_kind);
+  if (entry.config == nullptr || !scenario_topology.is_object()) return out;
+  const json entry_keys = WriteComponent(entry);
+  for (const auto& [key, sources] : kSources) {
+    if (!entry_keys.contains(key)) continue;
+    for (const std::string& source : sources) {
+      if (scenario_topology.contains(source)) {
+        out[key] = scenario_topology[source];
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// The document with a relative data `path` made absolute against `base_dir`.
+json WithDataPathResolved(const json& doc, const std::string& base_dir) {
+  const auto data = doc.find("data");
+  if (data == doc.end() || !data->is_object()) return doc;
+  const auto path = data->find("path");
+  if (path == data->end() || !path->is_string()) return doc;
+  const std::filesystem::path p(path->get<std::string>());
+  if (p.empty() || p.is_absolute()) return doc;
+  json out = doc;
+  std::error_code ec;
+  std::filesystem::path full = std::filesystem::absolute(std::filesystem::path(base_dir) / p, ec);
+  if (ec) full = std::filesystem::path(base_dir) / p;
+  out["data"]["path"] = full.lexically_normal().string();
+  return out;
+}
+
+}  // namespace
+
+Scenario ParseScenario(const json& original, const std::string& origin,
+                       const std::string& base_dir) {
+  const json doc = WithDataPathResolved(original, base_dir);
   Scenario s;
   s.file = origin;
   s.model = DefaultSpec("model", "linear_regression");
@@ -158,6 +236,11 @@ Scenario ParseScenario(const json& doc, const std::string& origin, const std::st
   TopLevel top(&s);
   ReadConfig(doc, "", top, errors, {"network", "compute", "step", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
+  if (doc.contains("target_loss")) s.target_loss = top.target_loss;
+  if (doc.contains("target_accuracy")) s.target_accuracy = top.target_accuracy;
+  if (s.target_loss && s.target_accuracy) {
+    errors.Add("/target_accuracy", "give target_loss or target_accuracy, not both");
+  }
   if (!SafeName(s.name)) {
     errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.' (not first, no "
                                     "'..'), at most {} of them, got \"{}\"",

@@ -1,8 +1,11 @@
 // Scenario: everything one `commsim run` needs, parsed and validated from JSON.
 //
 // Top-level keys (all optional except `algorithms`; defaults in parentheses):
-//   name ("scenario"), seed (1), workers (8), iterations (100), batch (0 = full shard),
-//   metrics_every (1), divergence_loss (1e12), header_bits (0),
+//   name ("scenario"), seed (1), workers (8), iterations (100), batch (0 = full shard; a batch
+//   larger than a worker's shard is capped at the shard), metrics_every (1),
+//   divergence_loss (1e12), divergence_factor (1e3: diverged when the loss exceeds this factor
+//   times the initial loss), target_loss / target_accuracy (optional: the time-to-target goal,
+//   analysis/targets.h), header_bits (0),
 //   model, data, partition (components; see `commsim list`), compute (compute-time model),
 //   network {topology (component, default star), mtu (0 = whole messages), downlink
 //            ("unicast" | "multicast"), broadcast (false)},
@@ -10,12 +13,20 @@
 //   algorithms: [ {name, label?, step?, topology?, <algorithm parameters>} ... ]
 //     label defaults to the name; step overrides fields of the scenario's step; topology lets a
 //     decentralized entry run on a graph while parameter-server entries use the star.
+// `workers` is the number of shards: parameter-server workers (every topology host but the
+// server) or decentralized nodes.
+// An entry's topology inherits the scenario topology's link parameters it does not set itself
+// (InheritedLinks below), so one `network` setting applies to every entry.
+// A relative data `path` is resolved against `base_dir` (the scenario file's folder) and stored
+// absolute, so the resolved scenario runs from anywhere.
 // The resolved form (every default filled in) is written as scenario.resolved.json.
 #ifndef COMMSIM_SCENARIOS_SCENARIO_H_
 #define COMMSIM_SCENARIOS_SCENARIO_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/step_schedule.h"
@@ -41,6 +52,9 @@ struct Scenario {
   int64_t batch = 0;
   int64_t metrics_every = 1;
   double divergence_loss = 1e12;
+  double divergence_factor = 1e3;
+  std::optional<double> target_loss;
+  std::optional<double> target_accuracy;
   int64_t header_bits = 0;
   ComponentSpec model;      // kind "model"
   ComponentSpec data;       // kind "dataset"
@@ -53,6 +67,17 @@ struct Scenario {
   StepConfig step;
   std::vector<AlgorithmEntry> algorithms;
 };
+
+// The link parameters an entry topology of kind `entry_kind` takes from the scenario's topology
+// `scenario_topology` (its resolved JSON) where the entry does not give them:
+//   bandwidth        <- bandwidth, else worker_bandwidth
+//   latency          <- latency, else worker_latency
+//   worker_bandwidth <- worker_bandwidth, else bandwidth     (worker_latency alike)
+//   server_bandwidth <- server_bandwidth, else bandwidth, else worker_bandwidth (server_latency
+//                       alike)
+//   worker_bandwidths, worker_latencies <- the same key
+// Only keys the entry's kind has are returned. Shapes (edges, rows, p, ...) are never inherited.
+nlohmann::json InheritedLinks(const nlohmann::json& scenario_topology, std::string_view entry_kind);
 
 // Parses a scenario document. `origin` names it in messages; relative data paths are resolved
 // against `base_dir`. Throws UserError listing every problem.

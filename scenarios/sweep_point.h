@@ -1,10 +1,7 @@
 // The sweep's point runner on top of the scenario runner, and the per-point summary it stores.
 //
-// A point's summary is summary.csv (SummaryColumns/SummaryCells) plus two columns:
-//   target_loss       the sweep's "target_loss", or when absent the largest final loss among the
-//                     entries that finished "ok" at this point (the loss every entry reached)
-//   time_to_target_s  simulated time at the first recorded iteration whose loss <= target_loss
-//                     (empty when never reached; resolution is the scenario's metrics_every)
+// A point's summary is its run's summary.csv (SummaryCsv): time to target included, by the rule of
+// analysis/targets.h at that point, or towards the sweep's "target_loss" when it gives one.
 #ifndef COMMSIM_SCENARIOS_SWEEP_POINT_H_
 #define COMMSIM_SCENARIOS_SWEEP_POINT_H_
 
@@ -12,14 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/progress.h"
 #include "analysis/records.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_runner.h"
 
 namespace commsim {
-
-// Simulated time of the first record with loss <= target_loss; nullopt when none.
-std::optional<double> TimeToTarget(const std::vector<IterationRecord>& records, double target_loss);
 
 // The point's summary CSV (see above).
 std::string PointSummaryCsv(const RunResult& result, std::optional<double> target_loss);
@@ -29,8 +24,9 @@ std::string PointSummaryCsv(const RunResult& result, std::optional<double> targe
 void ValidateSweepPoints(const Sweep& sweep);
 
 // Runs a point's scenario with ParseScenario + RunScenario (jobs = 1) and, when asked, writes its
-// run folder with WriteRunFolder.
-PointRunner ScenarioPointRunner(const Sweep& sweep);
+// run folder with WriteRunFolder. With `progress`, reports the point's own progress (iterations
+// done over all its entries) through Progress::SetPartial from the thread running it.
+PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress = nullptr);
 
 }  // namespace commsim
 

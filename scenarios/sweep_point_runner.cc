@@ -2,6 +2,8 @@
 // kept apart from the pure summary code so that tests of the latter need no simulator.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
 #include "scenarios/sweep_point.h"
@@ -20,12 +22,29 @@ void ValidateSweepPoints(const Sweep& sweep) {
   }
 }
 
-PointRunner ScenarioPointRunner(const Sweep& sweep) {
-  return [base_dir = sweep.base_dir, target = sweep.target_loss](const nlohmann::json& doc,
-                                                                 const std::string& run_dir) {
+PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress) {
+  return [base_dir = sweep.base_dir, target = sweep.target_loss, progress](
+             const nlohmann::json& doc, const std::string& run_dir) {
     const Scenario scenario = ParseScenario(doc, "scenario", base_dir);
     RunOptions options;
     options.jobs = 1;
+    if (progress != nullptr && scenario.iterations > 0) {
+      // One entry at a time (jobs = 1): entries before `entry` are done.
+      const double total =
+          static_cast<double>(scenario.iterations) * static_cast<double>(scenario.algorithms.size());
+      const int64_t every = std::max<int64_t>(1, scenario.iterations / 200);
+      const int64_t iterations = scenario.iterations;
+      options.on_iteration = [progress, total, every, iterations](size_t entry, int64_t done) {
+        if (done % every != 0) return;
+        progress->SetPartial((static_cast<double>(entry) * static_cast<double>(iterations) +
+                              static_cast<double>(done)) /
+                             total);
+      };
+      options.on_entry_done = [progress, &scenario](size_t entry, const RunSummary&) {
+        progress->SetPartial(static_cast<double>(entry + 1) /
+                             static_cast<double>(scenario.algorithms.size()));
+      };
+    }
     const RunResult result = RunScenario(scenario, options);
     if (!run_dir.empty()) WriteRunFolder(scenario, result, run_dir);
     return PointSummaryCsv(result, target);

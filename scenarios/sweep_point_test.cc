@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/csv.h"
+#include "analysis/targets.h"
 
 namespace commsim {
 namespace {
@@ -36,29 +37,20 @@ RunResult TwoEntries(const std::string& second_status) {
   return result;
 }
 
-TEST(SweepPointTest, TimeToTargetIsTheFirstRecordAtOrBelowTheTarget) {
-  const std::vector<IterationRecord> r = Halving("a", 64, 6);  // 32, 16, 8, 4, 2, 1
-  EXPECT_EQ(TimeToTarget(r, 8.0), 1.5);
-  EXPECT_EQ(TimeToTarget(r, 7.9), 2.0);
-  EXPECT_EQ(TimeToTarget(r, 100.0), 0.5);
-  EXPECT_FALSE(TimeToTarget(r, 0.5).has_value());
-}
-
-TEST(SweepPointTest, DefaultTargetIsTheWorstFinalLossOfEntriesThatFinishedOk) {
-  // Final losses 1 (fast) and 4 (slow): the target is 4, reached by fast at 2.0 s, slow at 3.0 s.
-  const CsvTable t = ParseCsv(PointSummaryCsv(TwoEntries(kStatusOk), std::nullopt), "p");
+TEST(SweepPointTest, PointSummaryIsTheRunSummaryWithItsTimeToTarget) {
+  // Final losses 1 (fast) and 4 (slow): the run's own target is 4, reached by fast at k = 4
+  // (2.0 s) and slow at k = 6 (3.0 s).
+  RunResult result = TwoEntries(kStatusOk);
+  ApplyTargets(result, {});
+  const CsvTable t = ParseCsv(PointSummaryCsv(result, std::nullopt), "p");
   ASSERT_EQ(t.size(), 2u);
   EXPECT_EQ(t.header().front(), "name");
-  EXPECT_EQ(t.Number(0, "target_loss"), 4.0);
+  EXPECT_EQ(t.Number(0, "target_value"), 4.0);
   EXPECT_EQ(t.Number(0, "time_to_target_s"), 2.0);
   EXPECT_EQ(t.Number(1, "time_to_target_s"), 3.0);
-  // A diverged entry does not set the target: 1 (fast only); slow never gets there.
-  const CsvTable d = ParseCsv(PointSummaryCsv(TwoEntries(kStatusDiverged), std::nullopt), "p");
-  EXPECT_EQ(d.Number(0, "target_loss"), 1.0);
-  EXPECT_EQ(d.Number(0, "time_to_target_s"), 3.0);
-  EXPECT_EQ(d.Cell(1, "time_to_target_s"), "");
-  // An explicit target wins.
-  const CsvTable e = ParseCsv(PointSummaryCsv(TwoEntries(kStatusOk), 16.0), "p");
+  // The sweep's target_loss wins: 16 is reached at k = 2 (1.0 s) and k = 4 (2.0 s).
+  const CsvTable e = ParseCsv(PointSummaryCsv(result, 16.0), "p");
+  EXPECT_EQ(e.Number(0, "target_value"), 16.0);
   EXPECT_EQ(e.Number(0, "time_to_target_s"), 1.0);
   EXPECT_EQ(e.Number(1, "time_to_target_s"), 2.0);
 }

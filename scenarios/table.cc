@@ -26,7 +26,7 @@ std::string Seconds(double s) {
 
 std::string ComparisonTable(const RunResult& result) {
   const std::vector<std::string> header = {"algorithm", "status",    "iters",   "final loss",
-                                           "|x-x*|^2",  "test acc",  "total bits", "% of sgd",
+                                           "|x-x*|^2",  "test acc",  "total bits", "bits vs baseline",
                                            "iter time", "sim time"};
   std::vector<std::vector<std::string>> rows;
   for (const RunSummary& s : result.summaries) {
@@ -35,8 +35,10 @@ std::string ComparisonTable(const RunResult& result) {
                     s.final_test_accuracy ? fmt::format("{:.2f}%", 100 * *s.final_test_accuracy)
                                           : "-",
                     Bits(s.total_bits),
-                    s.bits_fraction_of_sgd ? fmt::format("{:.2f}%", 100 * *s.bits_fraction_of_sgd)
-                                           : "-",
+                    s.bits_fraction_of_baseline
+                        ? fmt::format("{:.2f}% of {}", 100 * *s.bits_fraction_of_baseline,
+                                      s.baseline)
+                        : "-",
                     Seconds(s.mean_iter_time_s), Seconds(s.sim_time_s)});
   }
   std::vector<size_t> width(header.size());
@@ -56,6 +58,18 @@ std::string ComparisonTable(const RunResult& result) {
   };
   std::string out = line(header);
   for (const auto& row : rows) out += line(row);
+  for (const RunSummary& s : result.summaries) {
+    if (!s.message.empty()) out += fmt::format("{} {}: {}\n", s.name, s.status, s.message);
+  }
+  if (result.target) {
+    out += fmt::format("time to target ({} {} {:.6g}):", result.target->metric,
+                       result.target->metric == "loss" ? "<=" : ">=", result.target->value);
+    for (const RunSummary& s : result.summaries) {
+      out += fmt::format(" {} {}", s.name,
+                         s.time_to_target_s ? Seconds(*s.time_to_target_s) : "not reached");
+      out += &s == &result.summaries.back() ? "\n" : ",";
+    }
+  }
   return out;
 }
 

@@ -1,4 +1,6 @@
-// The compact comparison table `commsim run` prints.
+// The compact comparison table `commsim run` prints: one row per entry (bits relative to the
+// entry's family baseline, sgd or dpsgd), then the reason of every entry not "ok" and the time to
+// target when the run has one.
 #ifndef COMMSIM_SCENARIOS_TABLE_H_
 #define COMMSIM_SCENARIOS_TABLE_H_
 

@@ -47,8 +47,10 @@ class TextVisitor final : public ParamVisitor {
   }
   void Text(std::string_view key, std::string& value, std::span<const std::string_view> choices,
             std::string_view help) override {
-    Add(key, "text", value.empty() ? "\"\"" : value,
-        choices.empty() ? "" : fmt::format("one of {}", fmt::join(choices, ", ")), help);
+    std::vector<std::string> quoted;
+    for (std::string_view c : choices) quoted.push_back(fmt::format("\"{}\"", c));
+    Add(key, "text", fmt::format("\"{}\"", value),
+        choices.empty() ? "" : fmt::format("one of {}", fmt::join(quoted, ", ")), help);
   }
   void RealList(std::string_view key, std::vector<double>& values, Range range,
                 std::string_view help, Unit unit) override {

@@ -23,14 +23,16 @@ struct Demo final : ConfigBase<Demo> {
   }
 };
 
+// Text values and choices are quoted, so punctuation choices read unambiguously (a delimiter's
+// `one of ",", ";"` rather than `one of ,, ;`).
 TEST(ParamsTextTest, OneAlignedLinePerField) {
   Demo demo;
   EXPECT_EQ(DescribeParams(demo),
-            "  rows       integer         default 0             >= 0               grid rows\n"
-            "  bandwidth  real bit/s      default 1e+09         > 0                link rate\n"
-            "  flag       bool            default true                             a switch\n"
-            "  mode       text            default fast          one of fast, slow  how\n"
-            "  latencies  list of real s  default [1e-06, 0.5]  >= 0               per link\n");
+            "  rows       integer         default 0             >= 0                   grid rows\n"
+            "  bandwidth  real bit/s      default 1e+09         > 0                    link rate\n"
+            "  flag       bool            default true                                 a switch\n"
+            "  mode       text            default \"fast\"        one of \"fast\", \"slow\"  how\n"
+            "  latencies  list of real s  default [1e-06, 0.5]  >= 0                   per link\n");
   EmptyConfig empty;
   EXPECT_EQ(DescribeParams(empty, "    "), "    (no parameters)\n");
 }

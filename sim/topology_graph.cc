@@ -108,14 +108,18 @@ Topology ExplicitBuilder::Build(int n) const {
     ThrowTopologyError("explicit", "switches",
                        fmt::format("must be >= 0, got {}", config_.switches));
   }
-  const int64_t nodes = n + config_.switches;
-  if (config_.server < -1 || config_.server >= n) {
+  // With a server, the n workers and the server are n + 1 hosts (as in a star).
+  const int hosts = config_.server >= 0 ? n + 1 : n;
+  const int64_t nodes = hosts + config_.switches;
+  if (config_.server < -1 || config_.server >= hosts) {
     ThrowTopologyError("explicit", "server",
-                       fmt::format("must be -1 or a host in [0, {}), got {}", n, config_.server));
+                       fmt::format("must be -1 or a host in [0, {}] ({} workers + the server), "
+                                   "got {}",
+                                   n, n, config_.server));
   }
   TopologyShape shape;
   shape.kind = "explicit";
-  shape.num_hosts = n;
+  shape.num_hosts = hosts;
   shape.num_switches = static_cast<int>(config_.switches);
   if (config_.server >= 0) shape.server = static_cast<int>(config_.server);
   for (size_t k = 0; k < config_.edges.size() / 2; ++k) {
@@ -125,7 +129,7 @@ Topology ExplicitBuilder::Build(int n) const {
       if (end < 0 || end >= static_cast<double>(nodes)) {
         ThrowTopologyError("explicit", fmt::format("edges[{}]", k),
                            fmt::format("node {} is not in [0, {}) ({} hosts + {} switches)", end,
-                                       nodes, n, config_.switches));
+                                       nodes, hosts, config_.switches));
       }
     }
     Edge e{static_cast<int>(a), static_cast<int>(b), config_.links.bandwidth_bps,

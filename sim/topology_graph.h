@@ -3,10 +3,12 @@
 // erdos_renyi, Build(n): each pair i < j is an edge with probability p, drawn in lexicographic
 //   order from Rng(DeriveSeed(seed, 0, "erdos_renyi")); a disconnected draw is discarded and the
 //   same stream draws again, up to 1000 times (then UserError: p is too small for n).
-// explicit, Build(n): n hosts plus `switches` switch nodes (ids n .. n + switches - 1); `edges`
-//   lists node-id pairs flat ([a0, b0, a1, b1, ...]); `bandwidths`/`latencies` optionally give
-//   one value per edge, else `bandwidth`/`latency` apply. `server` = -1 means none. The graph
-//   must be connected. neighbours = hosts joined by an edge.
+// explicit, Build(n): h hosts plus `switches` switch nodes (ids h .. h + switches - 1), where
+//   h = n without a server (`server` = -1) and h = n + 1 with one: n workers plus the server,
+//   which may be any host 0..n (as a star's n workers and its server). `edges` lists node-id pairs
+//   flat ([a0, b0, a1, b1, ...]); `bandwidths`/`latencies` optionally give one value per edge,
+//   else `bandwidth`/`latency` apply. The graph must be connected. neighbours = hosts joined by an
+//   edge.
 #ifndef COMMSIM_SIM_TOPOLOGY_GRAPH_H_
 #define COMMSIM_SIM_TOPOLOGY_GRAPH_H_
 

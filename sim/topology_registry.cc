@@ -17,7 +17,7 @@ Registry<TopologyBuilder> MakeRegistry() {
   r.Add<CompleteBuilder, CompleteConfig>("complete", "n nodes, every pair linked");
   r.Add<ErdosRenyiBuilder, ErdosRenyiConfig>("erdos_renyi",
                                              "random G(n, p) graph, redrawn until connected");
-  r.Add<ExplicitBuilder, ExplicitConfig>("explicit", "n hosts (+ switches) joined by an edge list");
+  r.Add<ExplicitBuilder, ExplicitConfig>("explicit", "n hosts (+ the server, + switches) joined by an edge list");
   return r;
 }
 

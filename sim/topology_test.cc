@@ -149,7 +149,9 @@ TEST(TopologyTest, ExplicitWithSwitchesAndServer) {
   c.edges = {0, 3, 1, 3, 2, 3};  // three hosts on one switch
   c.switches = 1;
   c.server = 2;
-  const Topology t = ExplicitBuilder(c).Build(3);
+  // Two workers plus the server make three hosts (0, 1 and the server 2); the switch is node 3.
+  const Topology t = ExplicitBuilder(c).Build(2);
+  EXPECT_EQ(t.num_hosts(), 3);
   EXPECT_EQ(t.num_nodes(), 4);
   EXPECT_EQ(t.server(), 2);
   EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));

@@ -8,7 +8,8 @@
 //     vector too, so sender and receiver hold identical values.
 //   - Deterministic given the Rng state; the Rng is the only source of randomness.
 //   - The dimension is context known to both sides (out.size()); it is never sent.
-//   - Encode rejects NaN/Inf input with a UserError naming the compressor; Decode of a truncated or
+//   - Encode rejects NaN/Inf input, and values beyond the fp32 range of its wire format, with a
+//     NonFiniteError naming the compressor (the run drivers turn it into status "diverged"); Decode of a truncated or
 //     corrupted message throws DecodeError and never reads out of bounds.
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
@@ -26,9 +27,17 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/error.h"
 #include "sim/rng.h"
 
 namespace commsim {
+
+// A value an encoder cannot put on the wire (NaN, Inf, or beyond fp32). A UserError, so code
+// outside a run (e.g. `commsim compress`) still reports it as bad input.
+class NonFiniteError : public UserError {
+ public:
+  explicit NonFiniteError(const std::string& message) : UserError(message) {}
+};
 
 // An encoded message: the bitstream (little-endian 64-bit words, bits past payload_bits are zero)
 // and its exact length in bits.

@@ -23,7 +23,7 @@ void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::Ve
   if (bad == 0) return;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!std::isfinite(p[i])) {
-      throw UserError(
+      throw NonFiniteError(
           fmt::format("{}: input has a non-finite value ({}) at index {}", compressor, p[i], i));
     }
   }
@@ -33,13 +33,14 @@ float Fp32Up(std::string_view compressor, double v) {
   float f = Fp32Nearest(compressor, v);
   if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
   if (!std::isfinite(f)) {
-    throw UserError(fmt::format("{}: a scale of {} exceeds the fp32 range", compressor, v));
+    throw NonFiniteError(
+        fmt::format("{}: a scale of {} exceeds the fp32 range", compressor, v));
   }
   return f;
 }
 
 void ThrowOutsideFp32(std::string_view compressor, double v) {
-  throw UserError(fmt::format("{}: value {} exceeds the fp32 range", compressor, v));
+  throw NonFiniteError(fmt::format("{}: value {} exceeds the fp32 range", compressor, v));
 }
 
 float ReadScale(BitReader& r) {

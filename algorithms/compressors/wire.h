@@ -8,14 +8,15 @@
 #include <string_view>
 
 #include "algorithms/coding/bit_reader.h"
+#include "algorithms/compressors/compressor.h"
 
 namespace commsim {
 
-// Throws UserError "<compressor>: input has a non-finite value (nan) at index i".
+// Throws NonFiniteError "<compressor>: input has a non-finite value (nan) at index i".
 void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::VectorXd>& x);
 
 // The smallest fp32 value >= v (so probabilities |x_j| / norm never exceed 1), or the nearest.
-// REQUIRES: v >= 0 finite. Throws UserError when v exceeds the fp32 range.
+// REQUIRES: v >= 0 finite. Throws NonFiniteError when v exceeds the fp32 range.
 float Fp32Up(std::string_view compressor, double v);
 [[noreturn]] void ThrowOutsideFp32(std::string_view compressor, double v);
 inline float Fp32Nearest(std::string_view compressor, double v) {

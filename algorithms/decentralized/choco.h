@@ -39,6 +39,9 @@ class ChocoAlgorithm final : public Algorithm {
   explicit ChocoAlgorithm(const ChocoConfig& config) : config_(config) {}
   std::string_view Name() const { return config_.algorithm; }
   std::string_view family() const override { return kDecentralizedFamily; }
+  void Check(const RunSetup& setup) const override {
+    CheckDecentralized(setup, config_.algorithm, config_.common);
+  }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override;
 

@@ -63,24 +63,28 @@ MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view gr
   return BuildMixing(mixing_kind, neighbours);
 }
 
+MixingMatrix CheckDecentralized(const RunSetup& setup, std::string_view algorithm,
+                                const DecentralizedOptions& options) {
+  COMMSIM_CHECK(setup.objective != nullptr && setup.topology != nullptr, "incomplete RunSetup");
+  try {
+    if (GossipNodes(*setup.topology) != setup.objective->num_workers()) {
+      throw UserError(
+          fmt::format("the topology has {} nodes but the problem is split over {} "
+                      "workers",
+                      GossipNodes(*setup.topology), setup.objective->num_workers()));
+    }
+    return MixingForTopology(options.mixing, options.graph, *setup.topology);
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{} ({}): {}", setup.label, algorithm, e.what()));
+  }
+}
+
 void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                       const DecentralizedOptions& options, const ComponentSpec& compressor_spec,
                       const RuleFactory& make_rule, std::vector<IterationRecord>* records,
                       RunSummary* summary) {
-  COMMSIM_CHECK(setup.objective != nullptr && setup.topology != nullptr, "incomplete RunSetup");
   const Objective& objective = *setup.objective;
-  MixingMatrix mixing;
-  try {
-    mixing = MixingForTopology(options.mixing, options.graph, *setup.topology);
-    if (GossipNodes(*setup.topology) != objective.num_workers()) {
-      throw UserError(
-          fmt::format("the topology has {} nodes but the problem is split over {} "
-                      "workers",
-                      GossipNodes(*setup.topology), objective.num_workers()));
-    }
-  } catch (const UserError& e) {
-    throw UserError(fmt::format("{} ({}): {}", setup.label, algorithm, e.what()));
-  }
+  const MixingMatrix mixing = CheckDecentralized(setup, algorithm, options);
   const std::unique_ptr<Compressor> compressor = CompressorRegistry().Make(compressor_spec);
 
   RunRecorder recorder(setup, std::string(algorithm), std::string(kDecentralizedFamily));

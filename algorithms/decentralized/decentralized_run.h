@@ -50,6 +50,11 @@ struct DecentralizedOptions {
 using RuleFactory = std::function<std::unique_ptr<NodeRule>(
     const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0)>;
 
+// Checks what RunDecentralized needs before anything runs and returns the mixing matrix; throws
+// the UserErrors listed above.
+MixingMatrix CheckDecentralized(const RunSetup& setup, std::string_view algorithm,
+                                const DecentralizedOptions& options);
+
 void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                       const DecentralizedOptions& options, const ComponentSpec& compressor,
                       const RuleFactory& make_rule, std::vector<IterationRecord>* records,

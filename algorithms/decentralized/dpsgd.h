@@ -23,6 +23,9 @@ class DpsgdAlgorithm final : public Algorithm {
   explicit DpsgdAlgorithm(const DpsgdConfig& config) : config_(config) {}
   std::string_view Name() const { return "dpsgd"; }
   std::string_view family() const override { return kDecentralizedFamily; }
+  void Check(const RunSetup& setup) const override {
+    CheckDecentralized(setup, "dpsgd", config_.common);
+  }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override;
 

@@ -1,6 +1,9 @@
 #include "algorithms/decentralized/round_driver.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <new>
 #include <vector>
 
 #include "models/compute_time.h"
@@ -83,6 +86,15 @@ class Rounds {
   int combined_ = 0;
 };
 
+// One round's compute time of node i: the compute model on its effective batch (the scenario's
+// batch capped at the node's shard, or the whole shard), 0 without a compute model.
+SimTime ComputeTime(const RunSetup& setup, int i, Rng& rng) {
+  if (setup.compute == nullptr) return SimTime();
+  const int64_t shard = setup.objective != nullptr ? setup.objective->shard_size(i) : 1;
+  const int64_t batch = setup.batch > 0 ? std::min(setup.batch, shard) : shard;
+  return setup.compute->Sample(i, batch, rng);
+}
+
 }  // namespace
 
 void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule,
@@ -100,36 +112,42 @@ void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule
   for (int i = 0; i < n; ++i) compute_rng.emplace_back(setup.seed, i, "compute");
 
   for (int64_t it = 1; it <= setup.iterations; ++it) {
-    const SimTime start = engine.Now();
-    rounds.Begin(it - 1);
-    SimTime slowest;
-    for (int i = 0; i < n; ++i) {
-      SimTime compute;
-      if (setup.compute != nullptr) {
-        const int64_t batch = setup.batch > 0              ? setup.batch
-                              : setup.objective != nullptr ? setup.objective->shard_size(i)
-                                                           : 1;
-        compute = setup.compute->Sample(i, batch, compute_rng[i]);
-      }
-      slowest = std::max(slowest, compute);
-      if (rule.sends_before_compute()) {
-        rounds.Send(i);
-        engine.Schedule(compute, [&rounds, i] { rounds.ComputeDone(i); });
-      } else {
-        engine.Schedule(compute, [&rounds, i] {
+    IterationTiming timing;
+    timing.start = engine.Now();
+    try {
+      rounds.Begin(it - 1);
+      for (int i = 0; i < n; ++i) {
+        const SimTime compute = ComputeTime(setup, i, compute_rng[i]);
+        timing.compute = std::max(timing.compute, compute);
+        if (rule.sends_before_compute()) {
           rounds.Send(i);
-          rounds.ComputeDone(i);
-        });
+          engine.Schedule(compute, [&rounds, i] { rounds.ComputeDone(i); });
+        } else {
+          engine.Schedule(compute, [&rounds, i] {
+            rounds.Send(i);
+            rounds.ComputeDone(i);
+          });
+        }
       }
+      engine.Run();
+      COMMSIM_CHECK(rounds.combined() == n, "round {} ended with {} of {} nodes combined", it,
+                    rounds.combined(), n);
+      for (int i = 0; i < n; ++i) {
+        if (!rule.x(i).allFinite()) {
+          throw NonFiniteError(fmt::format("node {}'s model has a non-finite value", i));
+        }
+      }
+    } catch (const std::exception& e) {
+      timing.end = engine.Now();
+      timing.bits_up = rounds.bits();
+      const bool diverged = dynamic_cast<const NonFiniteError*>(&e) != nullptr;
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+      recorder.Stop(it, timing, diverged ? kStatusDiverged : kStatusError,
+                    memory ? "out of memory" : e.what(), evaluate);
+      return;
     }
-    engine.Run();
-    COMMSIM_CHECK(rounds.combined() == n, "round {} ended with {} of {} nodes combined", it,
-                  rounds.combined(), n);
-    const IterationTiming timing{.start = start,
-                                 .end = engine.Now(),
-                                 .compute = slowest,
-                                 .bits_up = rounds.bits(),
-                                 .bits_down = 0};
+    timing.end = engine.Now();
+    timing.bits_up = rounds.bits();
     if (!recorder.EndIteration(it, timing, evaluate)) break;
   }
 }

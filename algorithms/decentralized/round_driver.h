@@ -1,7 +1,9 @@
 // RunRounds: times a NodeRule's rounds on the event engine and records them.
 //
 // Time model of round t (synchronous rounds; round t+1 starts when every node has combined):
-//   - node i computes for c_i = compute.Sample(i, batch) (0 without a compute model);
+//   - node i computes for c_i = compute.Sample(i, b_i) (0 without a compute model), where the
+//     effective batch b_i = min(batch, shard_i), or shard_i when batch <= 0 (as the gradient and
+//     the parameter-server driver use);
 //   - it sends its message (Step) at the end of its compute, or at the start of the round when the
 //     rule sends_before_compute() (D-PSGD: communication overlaps the compute);
 //   - one unicast copy per neighbour over the network (bits counted per copy), or with
@@ -11,6 +13,9 @@
 //     is done and all its neighbours' messages have arrived; the round ends at the last combine.
 // Records: IterationTiming{round start, round end, slowest compute, bits_up = round's wire bits,
 // bits_down = 0} through the RunRecorder, which stops the run on divergence.
+// Divergence, checked every round: a NonFiniteError from an encoder, or a node whose model holds a
+// NaN/Inf after the round, stops the run with status "diverged" in that round (recorder.Stop);
+// any other exception stops it with status "error".
 // REQUIRES: node i of the rule is host i of the topology (hosts beyond the nodes, e.g. a star's
 // server, stay idle); mixing.neighbours(i) are the nodes i exchanges messages with, routed over
 // the topology.

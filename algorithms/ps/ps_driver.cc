@@ -1,13 +1,17 @@
 #include "algorithms/ps/ps_driver.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <memory>
+#include <new>
 
 #include "algorithms/run_recorder.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
 #include "sim/engine.h"
+#include "sim/error.h"
 #include "sim/network.h"
 #include "sim/topology.h"
 
@@ -24,12 +28,19 @@ class PsDriver {
         recorder_(setup, "", "parameter_server") {
     COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
     server_ = *setup.topology->server();
-    workers_ = server_;  // hosts 0..n-1 are the workers
+    // The workers are every host but the server, in host order (the server may be any host).
+    for (int h = 0; h < setup.topology->num_hosts(); ++h) {
+      if (h != server_) worker_hosts_.push_back(h);
+    }
+    workers_ = static_cast<int>(worker_hosts_.size());
+    COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
+                  objective_.num_workers());
+    worker_of_host_.assign(setup.topology->num_hosts(), -1);
     for (int w = 0; w < workers_; ++w) {
+      worker_of_host_[worker_hosts_[w]] = w;
       batch_rngs_.emplace_back(setup.seed, w, "batch");
       encode_rngs_.emplace_back(setup.seed, w, "uplink");
       compute_rngs_.emplace_back(setup.seed, w, "compute");
-      worker_ids_.push_back(w);
     }
     server_rng_ = std::make_unique<Rng>(setup.seed, server_, "downlink");
     uplinks_.resize(workers_);
@@ -43,14 +54,27 @@ class PsDriver {
     rule_.Init(workers_, x0, objective_);
     const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
     recorder_.Start(evaluate);
-    if (setup_.iterations > 0 && summary_status_ok()) StartRound(1);
-    engine_.Run();
+    // Iteration 0 may already show divergence (e.g. a NaN initial loss): then nothing runs.
+    try {
+      if (setup_.iterations > 0 && !recorder_.stopped()) StartRound(1);
+      engine_.Run();
+    } catch (const NonFiniteError& e) {
+      StopRound(kStatusDiverged, e.what());
+    } catch (const std::bad_alloc&) {
+      StopRound(kStatusError, "out of memory");
+    } catch (const std::exception& e) {
+      StopRound(kStatusError, e.what());
+    }
     recorder_.Finish(records, summary);
   }
 
  private:
-  // Iteration 0 may already show divergence (e.g. a NaN initial loss): then nothing runs.
-  bool summary_status_ok() const { return !recorder_.diverged(); }
+  // Ends the run inside the current round (the engine stopped with an exception).
+  void StopRound(const char* status, const std::string& message) {
+    timing_.end = engine_.Now();
+    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
+    recorder_.Stop(round_, timing_, status, message, evaluate);
+  }
 
   int64_t BatchFor(int w) const {
     const int64_t shard = objective_.shard_size(w);
@@ -73,11 +97,14 @@ class PsDriver {
   }
 
   void WorkerSend(int w) {
-    objective_.Gradient(w, rule_.WorkerPoint(w), setup_.batch, batch_rngs_[w], grad_);
+    objective_.Gradient(w, rule_.WorkerPoint(w), BatchFor(w), batch_rngs_[w], grad_);
+    if (!grad_.allFinite()) {
+      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
+    }
     uplinks_[w] = rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]);
     const int64_t bits = uplinks_[w].payload_bits + setup_.header_bits;
     timing_.bits_up += bits;
-    network_.Send(w, server_, bits, [this] { UplinkArrived(); });
+    network_.Send(worker_hosts_[w], server_, bits, [this] { UplinkArrived(); });
   }
 
   void UplinkArrived() {
@@ -87,11 +114,12 @@ class PsDriver {
     const int64_t bits = downlink_.payload_bits + setup_.header_bits;
     if (setup_.multicast_downlink) {
       timing_.bits_down += bits;
-      network_.Multicast(server_, worker_ids_, bits, [this](int w) { WorkerApply(w); });
+      network_.Multicast(server_, worker_hosts_, bits,
+                         [this](int host) { WorkerApply(worker_of_host_[host]); });
     } else {
       for (int w = 0; w < workers_; ++w) {
         timing_.bits_down += bits;
-        network_.Send(server_, w, bits, [this, w] { WorkerApply(w); });
+        network_.Send(server_, worker_hosts_[w], bits, [this, w] { WorkerApply(w); });
       }
     }
   }
@@ -100,6 +128,7 @@ class PsDriver {
     rule_.WorkerApply(w, step_);
     if (++applied_ < workers_) return;
     timing_.end = engine_.Now();
+    if (!rule_.Model().allFinite()) throw NonFiniteError("the model has a non-finite value");
     const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
     const bool go_on = recorder_.EndIteration(round_, timing_, evaluate);
     if (go_on && round_ < setup_.iterations) StartRound(round_ + 1);
@@ -121,7 +150,8 @@ class PsDriver {
   RunRecorder recorder_;
   int server_ = 0;
   int workers_ = 0;
-  std::vector<int> worker_ids_;
+  std::vector<int> worker_hosts_;    // worker index -> host
+  std::vector<int> worker_of_host_;  // host -> worker index (-1 for the server)
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   std::unique_ptr<Rng> server_rng_;
   std::vector<Message> uplinks_;
@@ -136,6 +166,24 @@ class PsDriver {
 };
 
 }  // namespace
+
+void CheckParameterServer(const RunSetup& setup) {
+  COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
+  const Topology& t = *setup.topology;
+  if (!t.server().has_value()) {
+    throw UserError(fmt::format(
+        "a parameter-server algorithm needs a topology with a server (star, star_direct, or "
+        "explicit with \"server\"), got {}",
+        t.kind()));
+  }
+  const int workers = t.num_hosts() - 1;
+  if (workers != setup.objective->num_workers()) {
+    throw UserError(fmt::format(
+        "topology {} has {} hosts besides the server (host {}) but the scenario has {} workers; "
+        "they must agree",
+        t.kind(), workers, *t.server(), setup.objective->num_workers()));
+  }
+}
 
 void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,
                         RunSummary* summary) {

@@ -1,5 +1,7 @@
 // The parameter-server round on the event engine (timing only; the mathematics is a PsRule).
 //
+// Workers: every host of the topology but the server, in host order (worker w is the w-th such
+// host and works on shard w), wherever the server sits.
 // Per round k (synchronous): every worker computes for its sampled compute time, then computes
 // its gradient at WorkerPoint(w), encodes and sends its uplink to the server (wire bits = payload
 // + header); when all n uplinks have arrived the server runs ServerRound and sends the downlink
@@ -8,6 +10,9 @@
 // Iteration time, compute time (the slowest worker's) and bits come from the events.
 // Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
 // server sends (n for unicast, 1 for multicast).
+// Divergence, checked every round: a worker's gradient with a NaN/Inf (before it is encoded), an
+// encoder's NonFiniteError (uplink or downlink), or a non-finite server model after the round
+// stops the run with status "diverged" in that round; any other exception with status "error".
 #ifndef COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 #define COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 
@@ -20,9 +25,12 @@
 
 namespace commsim {
 
-// REQUIRES: setup.topology has a server (star or star_direct).
+// REQUIRES: CheckParameterServer(setup) passes.
 void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,
                         RunSummary* summary);
+// Throws UserError unless setup.topology has a server and exactly as many other hosts as the
+// objective has shards (the scenario's workers).
+void CheckParameterServer(const RunSetup& setup);
 
 // Adapts a PsRule type and its config to the Algorithm interface (one registry line each).
 template <class Rule, class Cfg>
@@ -30,6 +38,7 @@ class PsAlgorithm final : public Algorithm {
  public:
   explicit PsAlgorithm(const Cfg& config) : config_(config) {}
   std::string_view family() const override { return "parameter_server"; }
+  void Check(const RunSetup& setup) const override { CheckParameterServer(setup); }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
     Rule rule(config_);

@@ -16,7 +16,8 @@
 
 namespace commsim {
 
-// $COMMSIM_DATA_DIR when set and non-empty, else the compile-time <repo>/data.
+// $COMMSIM_DATA_DIR when set and non-empty, else data/ in the working directory. The commsim
+// program sets COMMSIM_DATA_DIR to <its home folder>/data when the user has not.
 std::string DataDir();
 
 // <data_dir>/cache/<name>.bin

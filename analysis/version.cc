@@ -1,0 +1,7 @@
+#include "analysis/version.h"
+
+namespace commsim {
+
+const char* CommsimVersion() { return COMMSIM_VERSION; }
+
+}  // namespace commsim
