@@ -1,6 +1,7 @@
 // Plots of one sweep folder (see plot.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -22,24 +23,49 @@ LinePlot BasePlot(const SweepView& view, const char* name, std::string title, st
   plot.x_label = view.XLabel();
   plot.y_label = std::move(y_label);
   plot.log_x = view.x_log();
-  if (view.x_unit() == "bit/s" && view.x_log()) plot.x_format = "%.0s%c";
+  plot.x_si = view.x_unit() == "bit/s";
   if (!view.x_categories().empty()) {
     std::string tics;
     for (size_t i = 0; i < view.x_categories().size(); ++i) {
       tics += fmt::format("{}{} {}", i ? ", " : "", GnuplotTicLabel(view.x_categories()[i]), i);
     }
-    plot.extra.push_back(fmt::format("set xtics ({})", tics));
+    plot.extra.push_back(fmt::format("set xtics ({}) noenhanced", tics));
   }
   return plot;
+}
+
+// Curve styles: colour and marker per entry (EntryStyles over the entries in order of first
+// appearance); the dash tells apart the combinations of the other axes when there are several,
+// else the entries that share an algorithm.
+std::vector<SeriesStyle> CurveStyles(const SweepView& view) {
+  std::vector<std::string> names, algorithms;
+  int groups = 0;
+  for (const SweepCurve& c : view.curves()) {
+    groups = std::max(groups, c.group + 1);
+    if (std::find(names.begin(), names.end(), c.name) != names.end()) continue;
+    names.push_back(c.name);
+    algorithms.push_back(c.algorithm);
+  }
+  const std::vector<SeriesStyle> entry_styles = EntryStyles(algorithms);
+  std::vector<SeriesStyle> styles;
+  for (const SweepCurve& c : view.curves()) {
+    const size_t entry = std::find(names.begin(), names.end(), c.name) - names.begin();
+    SeriesStyle style = entry_styles[entry];
+    if (groups > 1) style.dash = 1 + c.group % 5;
+    styles.push_back(style);
+  }
+  return styles;
 }
 
 // One series per curve from `value(row)`; rows without a value are left out.
 template <class Value>
 void AddCurveSeries(const SweepView& view, LinePlot& plot, std::vector<double>& ys, Value value,
                     bool skip_baseline) {
-  for (const SweepCurve& c : view.curves()) {
+  const std::vector<SeriesStyle> styles = CurveStyles(view);
+  for (size_t i = 0; i < view.curves().size(); ++i) {
+    const SweepCurve& c = view.curves()[i];
     if (skip_baseline && c.algorithm == view.baseline()) continue;
-    Series s{c.label, AlgorithmColor(c.algorithm), 1 + c.group, true, {}};
+    Series s{c.label, styles[i], true, {}};
     for (const size_t r : c.rows) {
       const std::optional<double> y = value(r);
       if (!y || !std::isfinite(*y)) continue;
@@ -54,7 +80,7 @@ void AddTimePerIteration(const SweepView& view, PlotSet& set) {
   const CsvTable& t = view.table();
   LinePlot plot = BasePlot(view, "time_per_iteration",
                            fmt::format("Mean time per iteration vs {}", view.x_name()),
-                           "mean time per iteration (s)");
+                           "time per iteration (s)");
   std::vector<double> ys;
   AddCurveSeries(
       view, plot, ys, [&](size_t r) { return t.Number(r, "mean_iter_time_s"); }, false);
@@ -72,7 +98,7 @@ void AddTimePerIteration(const SweepView& view, PlotSet& set) {
       }
     }
     for (const auto& [group, points] : compute) {
-      Series s{"compute time" + group_label[group], kReferenceColor, 2 + group, false, {}};
+      Series s{"compute time" + group_label[group], {kReferenceColor, 2 + group % 4, 0}, false, {}};
       for (const auto& [x, y] : points) {
         s.points.emplace_back(x, y);
         ys.push_back(y);
@@ -88,14 +114,14 @@ void AddSpeedup(const SweepView& view, PlotSet& set) {
   if (view.baseline().empty()) return;
   LinePlot plot = BasePlot(
       view, "speedup", fmt::format("Speed-up over {} vs {}", view.BaselineTitle(), view.x_name()),
-      fmt::format("speed-up over {} (time per iteration ratio)", view.BaselineTitle()));
+      fmt::format("speed-up over {} (ratio of times per iteration)", view.BaselineTitle()));
   std::vector<double> ys;
   AddCurveSeries(
       view, plot, ys, [&](size_t r) { return view.Speedup(r); }, true);
   if (ys.empty()) return;
   plot.log_y = LogScaleFits(ys, 10.0);
   plot.extra.push_back(
-      fmt::format("set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb \"{}\"",
+      fmt::format("set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '{}'",
                   kReferenceColor));
   set.Add(plot);
 }
@@ -120,7 +146,7 @@ void AddTimeToTarget(const SweepView& view, PlotSet& set) {
 
 bool PlotSweepFolder(const std::string& dir, const PlotOptions& options) {
   const SweepView view = SweepView::Load(dir);
-  PlotSet set((fs::path(dir) / "plots").string());
+  PlotSet set((fs::path(dir) / "plots").string(), options.size);
   AddTimePerIteration(view, set);
   AddSpeedup(view, set);
   AddTimeToTarget(view, set);

@@ -10,6 +10,8 @@
 #include <set>
 
 #include "analysis/csv.h"
+#include "analysis/gnuplot.h"
+#include "analysis/html_report.h"
 #include "analysis/sweep_view.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
@@ -19,9 +21,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A table row; cells hold labels from scenario and sweep files, so they are kept on one line
+// and their bars escaped.
 std::string Row(const std::vector<std::string>& cells) {
   std::string out = "|";
-  for (const std::string& c : cells) out += " " + c + " |";
+  for (const std::string& c : cells) {
+    std::string cell;
+    for (const char ch : SanitizeText(c)) {
+      if (ch == '|') cell += '\\';
+      cell += ch;
+    }
+    out += " " + cell + " |";
+  }
   return out + "\n";
 }
 
@@ -45,7 +56,7 @@ std::string Percent(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
 // Markdown images for the plots that exist, in the given order.
 std::string Figures(const std::string& dir,
-                    const std::vector<std::pair<const char*, const char*>>& plots) {
+                    const std::vector<std::pair<std::string, std::string>>& plots) {
   std::string out;
   for (const auto& [name, caption] : plots) {
     if (!fs::exists(fs::path(dir) / "plots" / fmt::format("{}.png", name))) continue;
@@ -63,6 +74,19 @@ int BaselineRow(const CsvTable& t) {
     }
   }
   return -1;
+}
+
+// A table of one value per (point, entry): the value of sweep.csv row r as text.
+using SweepGrid =
+    std::function<std::string(const std::function<std::string(size_t)>& value, bool skip_baseline)>;
+
+// The sweep report's time-to-target section ("" when sweep.csv has no time to target).
+std::string TimeToTargetSection(const CsvTable& t, const SweepGrid& grid) {
+  if (!t.HasNumbers("time_to_target_s")) return "";
+  std::string out =
+      fmt::format("## Simulated time to reach loss <= {}\n\n", t.Cell(0, "target_loss"));
+  out += grid([&](size_t r) { return Si(t.Number(r, "time_to_target_s"), "s"); }, false);
+  return out;
 }
 
 }  // namespace
@@ -120,6 +144,8 @@ std::string RunReport(const std::string& dir) {
       {"final_test_accuracy", "final test accuracy"},
       {"final_consensus_dist", "final consensus distance"},
       {"final_density", "final density"}};
+  const bool suboptimality = s.HasNumbers("optimal_loss");
+  if (suboptimality) header.push_back("final F(x) − F*");
   for (const auto& [column, title] : optional_columns) {
     if (s.HasNumbers(column)) header.push_back(title);
   }
@@ -131,16 +157,22 @@ std::string RunReport(const std::string& dir) {
                                     Si(s.Number(r, "mean_comm_time_s"), "s"),
                                     Si(s.Number(r, "sim_time_s"), "s"),
                                     Num(s.Number(r, "final_loss"))};
+    if (suboptimality) {
+      const std::optional<double> loss = s.Number(r, "final_loss");
+      const std::optional<double> f_star = s.Number(r, "optimal_loss");
+      row.push_back(loss && f_star ? Num(*loss - *f_star) : "");
+    }
     for (const auto& [column, title] : optional_columns) {
       if (s.HasNumbers(column)) row.push_back(Num(s.Number(r, column)));
     }
     rows.push_back(std::move(row));
   }
   out += Table(header, rows);
-  out += Figures(dir, {{"loss_vs_iteration", "loss vs iteration"},
-                       {"dist_vs_iteration", "distance to the optimum vs iteration"},
-                       {"loss_vs_bits", "loss vs bits"},
-                       {"loss_vs_time", "loss vs simulated time"},
+  const std::string quality = suboptimality ? "suboptimality F(x) − F*" : "training loss";
+  out += Figures(dir, {{"loss_vs_iteration", quality + " vs iteration"},
+                       {"dist_vs_iteration", "squared distance to the optimum vs iteration"},
+                       {"loss_vs_bits", quality + " vs wire bits"},
+                       {"loss_vs_time", quality + " vs simulated time"},
                        {"accuracy_vs_bits", "test accuracy vs bits"},
                        {"consensus_vs_iteration", "consensus distance vs iteration"},
                        {"bits_per_iteration", "bits per iteration"}});
@@ -275,17 +307,14 @@ std::string SweepReport(const std::string& dir) {
     rows.push_back(std::move(row));
   }
   out += Table(header, rows);
-  if (t.HasNumbers("time_to_target_s")) {
-    out += fmt::format("## Simulated time to reach loss <= {}\n\n", t.Cell(0, "target_loss"));
-    out += grid([&](size_t r) { return Si(t.Number(r, "time_to_target_s"), "s"); }, false);
-  }
+  out += TimeToTargetSection(t, grid);
   out += Figures(dir, {{"time_per_iteration", "mean time per iteration"},
                        {"speedup", "speed-up over the baseline"},
                        {"time_to_target", "time to target loss"}});
   return out;
 }
 
-std::string WriteReport(const std::string& dir) {
+std::string WriteReport(const std::string& dir, const std::string& generator) {
   std::string text;
   if (fs::exists(fs::path(dir) / "sweep.csv")) {
     text = SweepReport(dir);
@@ -297,6 +326,7 @@ std::string WriteReport(const std::string& dir) {
   }
   const std::string path = (fs::path(dir) / "report.md").string();
   WriteFileAtomic(path, text);
+  WriteFileAtomic((fs::path(dir) / "report.html").string(), HtmlReport(dir, text, generator));
   return path;
 }
 

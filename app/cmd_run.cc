@@ -23,6 +23,7 @@ struct RunArgs {
   int jobs = 1;
   bool no_plots = false;
   bool quiet = false;
+  FigureSize size = FigureSize::kPage;
 };
 
 void DoRun(const RunArgs& args) {
@@ -48,7 +49,9 @@ void DoRun(const RunArgs& args) {
   fmt::print("{}", ComparisonTable(result));
   fmt::print("results: {}/ (metrics.csv, summary.csv, summary.json, scenario.resolved.json)\n",
              out);
-  if (!args.no_plots && PlotRunFolder(out)) fmt::print("plots: {}/plots/\n", out);
+  if (!args.no_plots && PlotRunFolder(out, {.size = args.size})) {
+    fmt::print("plots: {}/plots/\n", out);
+  }
 }
 
 }  // namespace
@@ -62,6 +65,7 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--jobs,-j", args->jobs, "entries simulated in parallel (results identical)")
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots");
+  AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet,-q", args->quiet, "no progress lines");
   cmd->callback([args] { DoRun(*args); });
 

@@ -25,6 +25,7 @@ struct SweepArgs {
   bool no_plots = false;
   bool quiet = false;
   size_t point = 0;
+  FigureSize size = FigureSize::kPage;
 };
 
 std::string DefaultOut(const Sweep &sweep) {
@@ -52,9 +53,10 @@ void RunSweepCommand(const SweepArgs &args) {
              "{}/sweep.csv\n",
              stats.points, stats.ran, stats.skipped, FormatDuration(seconds),
              out);
-  if (!args.no_plots && PlotSweepFolder(out))
+  if (!args.no_plots && PlotSweepFolder(out, {.size = args.size}))
     fmt::print("plots: {}/plots\n", out);
-  fmt::print("report: {}\n", WriteReport(out));
+  fmt::print("report: {} and {}/report.html\n", WriteReport(out, "commsim " COMMSIM_VERSION),
+             out);
 }
 
 } // namespace
@@ -78,6 +80,7 @@ void AddSweepCommand(CLI::App &app) {
                 "discard the results already in the output folder (needed "
                 "after editing the sweep)");
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots at the end");
+  AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet", args->quiet, "no progress output");
   cmd->callback([args] { RunSweepCommand(*args); });
 

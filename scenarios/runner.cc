@@ -176,6 +176,10 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
     }
     break;
   }
+  // F* = F(x*) + R(x*) where the objective knows it: plots show the suboptimality F(x) − F*.
+  if (const Optimum* optimum = world.objective->optimum()) {
+    for (RunSummary& summary : result.summaries) summary.extra["optimal_loss"] = optimum->loss;
+  }
   return result;
 }
 

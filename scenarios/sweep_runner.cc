@@ -116,8 +116,8 @@ void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart
         dir, has_fingerprint ? old : "unknown", sweep.file, sweep.fingerprint));
   }
   if (restart) {
-    for (const char* name : {"points", "runs", "plots", "sweep.csv", "report.md", "axes.csv",
-                             "sweep.fingerprint", "sweep.resolved.json"}) {
+    for (const char* name : {"points", "runs", "plots", "sweep.csv", "report.md", "report.html",
+                             "axes.csv", "sweep.fingerprint", "sweep.resolved.json"}) {
       fs::remove_all(root / name, ec);
     }
   }
