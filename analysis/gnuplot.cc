@@ -28,8 +28,8 @@ struct Geometry {
 constexpr double kPngDpi = 150;
 
 Geometry GeometryOf(FigureSize size) {
-  if (size == FigureSize::kColumn) return {3.5, 3.0, 8, "below horizontal maxrows 3 width -2"};
-  return {7.0, 3.6, 10, "outside right top vertical Left reverse width -3"};
+  if (size == FigureSize::kColumn) return {3.5, 3.0, 7, "below vertical Left reverse"};
+  return {7.0, 3.6, 9, "outside right top vertical Left reverse"};
 }
 
 // `set format <axis>`: 10^n on log axes, SI prefixes where asked for; gnuplot's default otherwise
@@ -40,7 +40,28 @@ std::string AxisFormat(char axis, bool log, bool si) {
   return fmt::format("set format {} '% h'\n", axis);
 }
 
-std::string PlotItem(const LinePlot& plot, const Series& s, int index) {
+// `set key` arguments. A short legend goes right of a page-size plot; a long one (many entries or
+// long labels), and every legend of a column-size plot, goes below it in as many columns as the
+// longest label allows (estimated at 0.55 em per character).
+std::string KeyPlacement(const LinePlot& plot, FigureSize size) {
+  size_t items = plot.key_only.size(), longest = 0;
+  for (const Series& s : plot.key_only) longest = std::max(longest, s.title.size());
+  for (const Series& s : plot.series) {
+    if (s.points.empty() || !s.in_key) continue;
+    ++items;
+    longest = std::max(longest, s.title.size());
+  }
+  const Geometry g = GeometryOf(size);
+  if (size == FigureSize::kPage && items <= 8 && longest <= 24) return g.key;
+  const double chars_per_line = g.width_in * 72 / (0.55 * g.font_pt);
+  const size_t columns =
+      std::max<size_t>(1, static_cast<size_t>(chars_per_line / static_cast<double>(longest + 8)));
+  const size_t rows = std::max<size_t>(1, (items + columns - 1) / columns);
+  return fmt::format("below vertical maxrows {} Left reverse", rows);
+}
+
+// "with ... title ..." of a series: markers on about ten of its points.
+std::string ItemStyle(const Series& s) {
   std::string style;
   if (s.markers) {
     const size_t interval = std::max<size_t>(1, (s.points.size() + 9) / 10);
@@ -49,10 +70,9 @@ std::string PlotItem(const LinePlot& plot, const Series& s, int index) {
   } else {
     style = "lines linewidth 1.2";
   }
-  return fmt::format("'{}.dat' index {} using 1:2 with {} dashtype {} linecolor rgb '{}' title {} "
-                     "noenhanced",
-                     plot.name, index, style, s.style.dash, s.style.color,
-                     GnuplotString(s.title));
+  return fmt::format("with {} dashtype {} linecolor rgb '{}' {}", style, s.style.dash,
+                     s.style.color,
+                     s.in_key ? "title " + GnuplotString(s.title) + " noenhanced" : "notitle");
 }
 
 }  // namespace
@@ -109,8 +129,33 @@ std::string ScriptEpilogue(std::string_view name, FigureSize size) {
       g.height_in, g.font_pt, name);
 }
 
+void UseTimeUnit(LinePlot& plot, char axis, std::string_view quantity) {
+  const bool x = axis == 'x';
+  double largest = 0;
+  for (const Series& s : plot.series) {
+    for (const auto& p : s.points) largest = std::max(largest, std::abs(x ? p.first : p.second));
+  }
+  struct Unit {
+    double per_second;
+    const char* name;
+  };
+  Unit unit{1, "s"};
+  if (!(x ? plot.log_x : plot.log_y) && largest > 0) {
+    for (const Unit u : {Unit{1, "s"}, Unit{1e3, "ms"}, Unit{1e6, "µs"}, Unit{1e9, "ns"}}) {
+      unit = u;
+      if (largest * u.per_second >= 1) break;
+    }
+  }
+  for (Series& s : plot.series) {
+    for (auto& p : s.points) (x ? p.first : p.second) *= unit.per_second;
+  }
+  (x ? plot.x_label : plot.y_label) = fmt::format("{} ({})", quantity, unit.name);
+}
+
 std::string LinePlotScript(const LinePlot& plot, FigureSize size) {
   std::string out = ScriptPreamble(plot.name, plot.title, size);
+  const std::string key = KeyPlacement(plot, size);
+  if (key != GeometryOf(size).key) out += fmt::format("set key {}\n", key);
   out += fmt::format("set xlabel {} noenhanced\nset ylabel {} noenhanced\n",
                      GnuplotString(plot.x_label), GnuplotString(plot.y_label));
   if (plot.log_x) out += "set logscale x\n";
@@ -119,12 +164,13 @@ std::string LinePlotScript(const LinePlot& plot, FigureSize size) {
   out += AxisFormat('y', plot.log_y, false);
   for (const std::string& line : plot.extra) out += line + "\n";
   std::vector<std::string> items;
+  for (const Series& s : plot.key_only) items.push_back("keyentry " + ItemStyle(s));
   int index = 0;
   for (const Series& s : plot.series) {
     if (s.points.empty()) continue;
-    items.push_back(PlotItem(plot, s, index++));
+    items.push_back(fmt::format("'{}.dat' index {} using 1:2 {}", plot.name, index++, ItemStyle(s)));
   }
-  if (items.empty()) {
+  if (index == 0) {
     // Nothing finite to draw (e.g. every entry diverged at once): an empty, labelled frame.
     out += "set xrange [0:1]\nset yrange [0:1]\nunset logscale\n"
            "set label 1 'no finite values' at graph 0.5, graph 0.5 center\n"

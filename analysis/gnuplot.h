@@ -73,6 +73,7 @@ struct Series {
   SeriesStyle style;
   bool markers = true;  // false for reference lines
   std::vector<std::pair<double, double>> points;
+  bool in_key = true;  // false: drawn without a legend entry (LinePlot::key_only explains it)
 };
 
 struct LinePlot {
@@ -85,7 +86,15 @@ struct LinePlot {
   bool x_si = false;  // SI-prefixed tic labels on a log x axis ("10k", "1M") instead of 10^n
   std::vector<std::string> extra;  // further gnuplot commands (trusted: commsim's own text)
   std::vector<Series> series;
+  // Legend entries drawn before the series' own, with no data (gnuplot `keyentry`): a factored
+  // legend, e.g. one entry per colour and one per dash type instead of one per combination.
+  std::vector<Series> key_only;
 };
+
+// For a linear axis holding seconds: rescales the points to the unit (s, ms, µs, ns) in which the
+// largest value is at least 1 and sets the axis label to "<quantity> (<unit>)", so tics read
+// "0 100 200" (ms) rather than "0 0.0001 0.0002". A log axis keeps seconds (its tics are 10^n).
+void UseTimeUnit(LinePlot& plot, char axis, std::string_view quantity);
 
 // The .dat text (one block per non-empty series, blank-line separated) and the .gp text.
 std::string LinePlotData(const LinePlot& plot);

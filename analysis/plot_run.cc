@@ -122,6 +122,7 @@ void AddCurves(PlotSet& set, const RunData& run, const char* name, const Axis& x
   plot.x_label = x.label;
   plot.y_label = y.label;
   plot.x_si = x_column == "cum_bits";
+  if (x_column == "sim_time_s") UseTimeUnit(plot, 'x', "simulated time");
   set.Add(plot);
 }
 

@@ -34,38 +34,43 @@ LinePlot BasePlot(const SweepView& view, const char* name, std::string title, st
   return plot;
 }
 
-// Curve styles: colour and marker per entry (EntryStyles over the entries in order of first
-// appearance); the dash tells apart the combinations of the other axes when there are several,
-// else the entries that share an algorithm.
-std::vector<SeriesStyle> CurveStyles(const SweepView& view) {
-  std::vector<std::string> names, algorithms;
+int GroupCount(const SweepView& view) {
   int groups = 0;
+  for (const SweepCurve& c : view.curves()) groups = std::max(groups, c.group + 1);
+  return groups;
+}
+
+// ", downlink=multicast" -> "downlink=multicast".
+std::string GroupText(const SweepCurve& c) {
+  std::string text = c.label.substr(c.name.size());
+  return text.starts_with(", ") ? text.substr(2) : text;
+}
+
+// Curves: colour and marker per entry (EntryStyles over the entries in order of first
+// appearance); with several combinations of the other axes, the dash type tells the combination
+// and the legend is factored (one line per entry, one per combination) instead of listing every
+// curve. Rows without a value are left out; their values are added to `ys`.
+template <class Value>
+void AddCurveSeries(const SweepView& view, LinePlot& plot, std::vector<double>& ys, Value value,
+                    bool skip_baseline) {
+  std::vector<std::string> names, algorithms;
   for (const SweepCurve& c : view.curves()) {
-    groups = std::max(groups, c.group + 1);
     if (std::find(names.begin(), names.end(), c.name) != names.end()) continue;
     names.push_back(c.name);
     algorithms.push_back(c.algorithm);
   }
-  const std::vector<SeriesStyle> entry_styles = EntryStyles(algorithms);
-  std::vector<SeriesStyle> styles;
+  const std::vector<SeriesStyle> styles = EntryStyles(algorithms);
+  const bool factored = GroupCount(view) > 1;
+  std::map<int, std::string> groups;
   for (const SweepCurve& c : view.curves()) {
-    const size_t entry = std::find(names.begin(), names.end(), c.name) - names.begin();
-    SeriesStyle style = entry_styles[entry];
-    if (groups > 1) style.dash = 1 + c.group % 5;
-    styles.push_back(style);
-  }
-  return styles;
-}
-
-// One series per curve from `value(row)`; rows without a value are left out.
-template <class Value>
-void AddCurveSeries(const SweepView& view, LinePlot& plot, std::vector<double>& ys, Value value,
-                    bool skip_baseline) {
-  const std::vector<SeriesStyle> styles = CurveStyles(view);
-  for (size_t i = 0; i < view.curves().size(); ++i) {
-    const SweepCurve& c = view.curves()[i];
     if (skip_baseline && c.algorithm == view.baseline()) continue;
-    Series s{c.label, styles[i], true, {}};
+    const size_t entry = std::find(names.begin(), names.end(), c.name) - names.begin();
+    Series s{c.label, styles[entry], true, {}};
+    if (factored) {
+      s.style.dash = 1 + c.group % 5;
+      s.in_key = false;
+      groups.emplace(c.group, GroupText(c));
+    }
     for (const size_t r : c.rows) {
       const std::optional<double> y = value(r);
       if (!y || !std::isfinite(*y)) continue;
@@ -73,6 +78,14 @@ void AddCurveSeries(const SweepView& view, LinePlot& plot, std::vector<double>& 
       ys.push_back(*y);
     }
     plot.series.push_back(std::move(s));
+  }
+  if (!factored) return;
+  for (size_t e = 0; e < names.size(); ++e) {
+    if (skip_baseline && algorithms[e] == view.baseline()) continue;
+    plot.key_only.push_back({names[e], {styles[e].color, 1, styles[e].point}, true, {}});
+  }
+  for (const auto& [group, text] : groups) {
+    plot.key_only.push_back({text, {"#000000", 1 + group % 5, 0}, false, {}});
   }
 }
 
@@ -87,9 +100,7 @@ void AddTimePerIteration(const SweepView& view, PlotSet& set) {
   if (t.HasNumbers("mean_compute_time_s")) {
     // The compute time per x (same for every algorithm up to stragglers): the smallest.
     std::map<int, std::map<double, double>> compute;  // group -> x -> seconds
-    std::map<int, std::string> group_label;
     for (const SweepCurve& c : view.curves()) {
-      group_label[c.group] = c.label.substr(c.name.size());
       for (const size_t r : c.rows) {
         const std::optional<double> y = t.Number(r, "mean_compute_time_s");
         if (!y || !std::isfinite(*y)) continue;
@@ -97,16 +108,22 @@ void AddTimePerIteration(const SweepView& view, PlotSet& set) {
         if (!inserted) it->second = std::min(it->second, *y);
       }
     }
+    // One grey reference line per combination of the other axes, with that combination's dash
+    // (and one legend entry for all of them when the legend is factored).
+    const bool factored = GroupCount(view) > 1;
     for (const auto& [group, points] : compute) {
-      Series s{"compute time" + group_label[group], {kReferenceColor, 2 + group % 4, 0}, false, {}};
+      Series s{"compute time", {kReferenceColor, factored ? 1 + group % 5 : 2, 0}, false, {}};
+      s.in_key = !factored;
       for (const auto& [x, y] : points) {
         s.points.emplace_back(x, y);
         ys.push_back(y);
       }
       plot.series.push_back(std::move(s));
     }
+    if (factored) plot.key_only.push_back({"compute time", {kReferenceColor, 1, 0}, false, {}});
   }
   plot.log_y = LogScaleFits(ys, 10.0);
+  UseTimeUnit(plot, 'y', "time per iteration");
   set.Add(plot);
 }
 
@@ -114,7 +131,7 @@ void AddSpeedup(const SweepView& view, PlotSet& set) {
   if (view.baseline().empty()) return;
   LinePlot plot = BasePlot(
       view, "speedup", fmt::format("Speed-up over {} vs {}", view.BaselineTitle(), view.x_name()),
-      fmt::format("speed-up over {} (ratio of times per iteration)", view.BaselineTitle()));
+      fmt::format("speed-up over {}", view.BaselineTitle()));
   std::vector<double> ys;
   AddCurveSeries(
       view, plot, ys, [&](size_t r) { return view.Speedup(r); }, true);
@@ -139,6 +156,7 @@ void AddTimeToTarget(const SweepView& view, PlotSet& set) {
   AddCurveSeries(
       view, plot, ys, [&](size_t r) { return t.Number(r, "time_to_target_s"); }, false);
   plot.log_y = LogScaleFits(ys, 10.0);
+  UseTimeUnit(plot, 'y', "simulated time to target");
   set.Add(plot);
 }
 

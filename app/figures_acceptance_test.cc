@@ -44,7 +44,7 @@ RunResult SyntheticRun(const Scenario& scenario, double time_scale) {
   RunResult run;
   for (size_t e = 0; e < scenario.algorithms.size(); ++e) {
     const AlgorithmEntry& entry = scenario.algorithms[e];
-    const std::string family = AlgorithmRegistry().Make(entry.algorithm)->family();
+    const std::string family(AlgorithmRegistry().Make(entry.algorithm)->family());
     std::vector<IterationRecord> records;
     const int64_t bits = 1000 * static_cast<int64_t>(e + 1);
     for (int k = 0; k <= 30; ++k) {

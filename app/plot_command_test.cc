@@ -69,7 +69,10 @@ TEST(PlotCommandTest, PlotsThenReportsARunFolder) {
   std::ifstream in(dir / "report.md");
   std::stringstream md;
   md << in.rdbuf();
-  EXPECT_NE(md.str().find("![loss vs bits](plots/loss_vs_bits.png)"), std::string::npos);
+  EXPECT_NE(md.str().find("![training loss vs wire bits](plots/loss_vs_bits.png)"),
+            std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "report.html"));
+  EXPECT_NE(report.output.find("report.html"), std::string::npos);
 
   const Ran bad = RunCommsim("report " + (dir / "missing").string());
   EXPECT_EQ(bad.status, 1);
