@@ -101,9 +101,11 @@ std::string LinePlotData(const LinePlot& plot);
 std::string LinePlotScript(const LinePlot& plot, FigureSize size);
 
 // The lines that open a script (title, grid, key, first terminal = PNG) and the lines that
-// redraw the plot as SVG and PDF. `title` is untrusted.
-std::string ScriptPreamble(std::string_view name, std::string_view title, FigureSize size);
-std::string ScriptEpilogue(std::string_view name, FigureSize size);
+// redraw the plot as SVG and PDF. `title` is untrusted. `extra_height_in` makes the figure taller
+// than the size's own height (room for a long legend); pass the same value to both.
+std::string ScriptPreamble(std::string_view name, std::string_view title, FigureSize size,
+                           double extra_height_in = 0);
+std::string ScriptEpilogue(std::string_view name, FigureSize size, double extra_height_in = 0);
 
 struct PlotOptions {
   std::string gnuplot = "gnuplot";  // program name (looked up on PATH) or path
