@@ -176,7 +176,8 @@ TEST_F(FigureTest, EveryCurveOfARunFolderHasItsOwnColourAndMarker) {
   Write(TwoDoresAndSgd(true));
   ScriptsOnly();
   for (const char* name : {"loss_vs_iteration", "loss_vs_bits", "loss_vs_time"}) {
-    const std::vector<ItemStyle> styles = ItemStyles(Read(dir_ / "plots" / (name + std::string(".gp"))));
+    const std::vector<ItemStyle> styles =
+        ItemStyles(Read(dir_ / "plots" / (name + std::string(".gp"))));
     ASSERT_EQ(styles.size(), 3u) << name;
     std::set<std::string> colors;
     std::set<int> points;

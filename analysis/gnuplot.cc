@@ -182,13 +182,15 @@ std::string LinePlotScript(const LinePlot& plot, FigureSize size) {
   int index = 0;
   for (const Series& s : plot.series) {
     if (s.points.empty()) continue;
-    items.push_back(fmt::format("'{}.dat' index {} using 1:2 {}", plot.name, index++, ItemStyle(s)));
+    items.push_back(
+        fmt::format("'{}.dat' index {} using 1:2 {}", plot.name, index++, ItemStyle(s)));
   }
   if (index == 0) {
     // Nothing finite to draw (e.g. every entry diverged at once): an empty, labelled frame.
-    out += "set xrange [0:1]\nset yrange [0:1]\nunset logscale\n"
-           "set label 1 'no finite values' at graph 0.5, graph 0.5 center\n"
-           "plot NaN notitle\n";
+    out +=
+        "set xrange [0:1]\nset yrange [0:1]\nunset logscale\n"
+        "set label 1 'no finite values' at graph 0.5, graph 0.5 center\n"
+        "plot NaN notitle\n";
   } else {
     out += "plot ";
     for (size_t i = 0; i < items.size(); ++i) out += (i ? ", \\\n     " : "") + items[i];

@@ -38,11 +38,13 @@ TEST(GnuplotTextTest, StringsAreSingleQuotedWithoutQuotesOnOneLine) {
 
 TEST(GnuplotTextTest, InvalidUtf8AndSeparatorsAreReplaced) {
   const std::string fffd = "\xef\xbf\xbd";
-  EXPECT_EQ(SanitizeText("a\xff" "b"), "a" + fffd + "b");
-  EXPECT_EQ(SanitizeText("\xc0\xaf"), fffd + fffd);              // overlong '/'
-  EXPECT_EQ(SanitizeText("\xed\xa0\x80"), fffd + fffd + fffd);   // UTF-16 surrogate
-  EXPECT_EQ(SanitizeText("\xe2\x82"), fffd + fffd);              // truncated sequence
-  EXPECT_EQ(SanitizeText("x\xe2\x80\xa8y\xc2\x85z"), "x y z");   // U+2028, U+0085 (NEL)
+  EXPECT_EQ(SanitizeText("a\xff"
+                         "b"),
+            "a" + fffd + "b");
+  EXPECT_EQ(SanitizeText("\xc0\xaf"), fffd + fffd);             // overlong '/'
+  EXPECT_EQ(SanitizeText("\xed\xa0\x80"), fffd + fffd + fffd);  // UTF-16 surrogate
+  EXPECT_EQ(SanitizeText("\xe2\x82"), fffd + fffd);             // truncated sequence
+  EXPECT_EQ(SanitizeText("x\xe2\x80\xa8y\xc2\x85z"), "x y z");  // U+2028, U+0085 (NEL)
   EXPECT_EQ(SanitizeText("😀 é"), "😀 é");
 }
 
@@ -155,8 +157,8 @@ TEST_F(GnuplotSafetyTest, HostileRunEntryLabelsRunNothing) {
       metrics += CsvLine({payloads[e], std::to_string(k), FormatNumber(0.1 * k),
                           FormatNumber(1.0 / (1 + k + e)), std::to_string(100 * k)});
     }
-    summary += CsvLine({payloads[e], e % 2 ? "qsgd" : "sgd", "parameter_server", "3", "300", "0",
-                        "0"});
+    summary +=
+        CsvLine({payloads[e], e % 2 ? "qsgd" : "sgd", "parameter_server", "3", "300", "0", "0"});
   }
   WriteFileAtomic((dir_ / "metrics.csv").string(), metrics);
   WriteFileAtomic((dir_ / "summary.csv").string(), summary);
@@ -173,9 +175,8 @@ TEST(SubprocessTest, RunsWithoutAShellInTheGivenFolderAndCapturesBothStreams) {
   const std::string sh = FindProgram("sh");
   ASSERT_FALSE(sh.empty());
   // The argument reaches the program as one argv entry: `$(...)` is not expanded by us.
-  const ProgramResult r =
-      RunProgram(sh, {"-c", "pwd; echo \"$1\"; echo err >&2; exit 3", "sh", "$(echo no)"},
-                 dir.string());
+  const ProgramResult r = RunProgram(
+      sh, {"-c", "pwd; echo \"$1\"; echo err >&2; exit 3", "sh", "$(echo no)"}, dir.string());
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.output, fs::canonical(dir).string() + "\n$(echo no)\nerr\n");
   EXPECT_THROW(RunProgram("/nonexistent/program", {}, dir.string()), std::exception);

@@ -51,10 +51,19 @@ size_t Utf8Length(std::string_view s, size_t i) {
   size_t n = 0;
   unsigned lo = 0x80, hi = 0xbf;  // allowed range of the second byte
   if (b < 0x80) return 1;
-  if (b >= 0xc2 && b <= 0xdf) n = 2;
-  else if (b >= 0xe0 && b <= 0xef) n = 3, lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
-  else if (b >= 0xf0 && b <= 0xf4) n = 4, lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
-  else return 0;
+  if (b >= 0xc2 && b <= 0xdf) {
+    n = 2;
+  } else if (b >= 0xe0 && b <= 0xef) {  // no overlong forms, no UTF-16 surrogates
+    n = 3;
+    lo = b == 0xe0 ? 0xa0 : 0x80;
+    hi = b == 0xed ? 0x9f : 0xbf;
+  } else if (b >= 0xf0 && b <= 0xf4) {  // no overlong forms, nothing above U+10FFFF
+    n = 4;
+    lo = b == 0xf0 ? 0x90 : 0x80;
+    hi = b == 0xf4 ? 0x8f : 0xbf;
+  } else {
+    return 0;
+  }
   if (i + n > s.size()) return 0;
   if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
   for (size_t k = 2; k < n; ++k) {
@@ -87,10 +96,10 @@ std::vector<SeriesStyle> EntryStyles(const std::vector<std::string>& algorithms)
     const int k = ordinal[base]++;
     std::string color = k == 0 ? base : Shade(base, k);
     for (int extra = 1; used.count(color) > 0; ++extra) {
-      // A shade taken by another entry (or two algorithms sharing a fallback colour): walk on.
-      color = extra <= 16 ? Shade(base, k + extra)
-                          : fmt::format("#{:06x}", (std::stol(base.substr(1), nullptr, 16) +
-                                                    extra * 0x050301) & 0xffffff);
+      // A shade taken by another entry (or two algorithms sharing a fallback colour): walk on,
+      // through further shades and then through other colours (there are 2^24).
+      const long rgb = (std::stol(base.substr(1), nullptr, 16) + extra * 0x050301) & 0xffffff;
+      color = extra <= 16 ? Shade(base, k + extra) : fmt::format("#{:06x}", rgb);
     }
     used.insert(color);
     styles.push_back({color, 1 + k % 5, kMarkers[i % kDistinctMarkers]});

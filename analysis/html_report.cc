@@ -29,6 +29,7 @@ h1 { font-size: 1.6em; border-bottom: 2px solid #ddd; padding-bottom: .3em; }
 h2 { font-size: 1.25em; margin-top: 1.8em; }
 table { border-collapse: collapse; margin: .8em 0 1.2em; font-variant-numeric: tabular-nums; }
 th, td { padding: .3em .7em; border-bottom: 1px solid #e3e3e3; text-align: left; }
+td { white-space: nowrap; } .table { overflow-x: auto; }
 th { background: #f5f5f7; border-bottom: 2px solid #ccc; }
 td.r, th.r { text-align: right; } td.c, th.c { text-align: center; }
 tbody tr:hover { background: #fafafa; }
@@ -122,7 +123,8 @@ std::string EnvironmentSection(const fs::path& dir, const std::string& generator
   std::string out = "<h2>Environment</h2>\n";
   const auto rows = Environment(dir);
   if (rows.empty()) {
-    out += "<p>Not recorded in this folder's outputs (no environment fields in summary.json).</p>\n";
+    out +=
+        "<p>Not recorded in this folder's outputs (no environment fields in summary.json).</p>\n";
   } else {
     out += "<table>\n<tbody>\n";
     for (const auto& [key, value] : rows) {
@@ -151,9 +153,8 @@ std::string ScenarioSection(const fs::path& dir) {
 
 std::string Title(const std::string& markdown) {
   if (markdown.starts_with("# ")) {
-    return markdown.substr(2, markdown.find('\n') == std::string::npos
-                                  ? std::string::npos
-                                  : markdown.find('\n') - 2);
+    return markdown.substr(
+        2, markdown.find('\n') == std::string::npos ? std::string::npos : markdown.find('\n') - 2);
   }
   return "commsim report";
 }
@@ -175,8 +176,9 @@ std::string HtmlReport(const std::string& dir, const std::string& markdown,
   out += MarkdownToHtml(markdown, image);
   out += EnvironmentSection(folder, generator);
   out += ScenarioSection(folder);
-  out += "<footer>Self-contained page: the plots are embedded; the PNG, SVG and PDF files and the "
-         "gnuplot scripts are in the folder's plots/.</footer>\n";
+  out +=
+      "<footer>Self-contained page: the plots are embedded; the PNG, SVG and PDF files and the "
+      "gnuplot scripts are in the folder's plots/.</footer>\n";
   return out + "</main>\n</body>\n</html>\n";
 }
 

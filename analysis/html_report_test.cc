@@ -48,9 +48,10 @@ TEST(MarkdownHtmlTest, TablesHeadingsCodeAndImagesBecomeHtml) {
   EXPECT_EQ(html,
             "<h1>Run &lt;report&gt;</h1>\n"
             "<p>Some <code>code &amp; more</code> text continued.</p>\n"
-            "<table>\n<thead><tr><th>algorithm</th><th class=\"r\">bits</th></tr></thead>\n"
+            "<div class=\"table\"><table>\n"
+            "<thead><tr><th>algorithm</th><th class=\"r\">bits</th></tr></thead>\n"
             "<tbody>\n<tr><td>a | b</td><td class=\"r\">1 k</td></tr>\n"
-            "<tr><td>&lt;i&gt;x&lt;/i&gt;</td><td class=\"r\"></td></tr>\n</tbody>\n</table>\n"
+            "<tr><td>&lt;i&gt;x&lt;/i&gt;</td><td class=\"r\"></td></tr>\n</tbody>\n</table></div>\n"
             "<IMG>\n<ul>\n<li>item &amp; one</li>\n</ul>\n");
   ASSERT_EQ(images.size(), 1u);
   EXPECT_EQ(images[0].first, "plots/x.png");
@@ -107,8 +108,9 @@ TEST_F(HtmlReportTest, UserStringsAreEscapedEverywhere) {
   WriteFileAtomic((dir_ / "scenario.resolved.json").string(),
                   "{\"name\": \"" + evil.substr(0, 30) + "\"}\n");
   WriteFileAtomic((dir_ / "summary.json").string(),
-                  "{\"version\": \"" + evil.substr(0, 30) + "\", \"d\": 500, "
-                  "\"data\": {\"train_samples\": 1000}, \"algorithms\": []}\n");
+                  "{\"version\": \"" + evil.substr(0, 30) +
+                      "\", \"d\": 500, "
+                      "\"data\": {\"train_samples\": 1000}, \"algorithms\": []}\n");
   WriteReport(dir_.string(), "commsim <b>");
   std::ifstream in(dir_ / "report.html");
   std::stringstream text;

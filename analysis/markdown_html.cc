@@ -21,7 +21,9 @@ std::vector<std::string_view> Lines(std::string_view text) {
   return lines;
 }
 
-bool Blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+bool Blank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
 
 std::string_view Trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t");
@@ -92,7 +94,7 @@ std::string Table(const std::vector<std::string_view>& lines, size_t& i) {
   for (size_t c = 0; c < header.size(); ++c) {
     align.push_back(c < separator.size() ? AlignAttribute(separator[c]) : "");
   }
-  std::string out = "<table>\n<thead><tr>";
+  std::string out = "<div class=\"table\"><table>\n<thead><tr>";
   for (size_t c = 0; c < header.size(); ++c) {
     out += fmt::format("<th{}>{}</th>", align[c], Inline(header[c]));
   }
@@ -105,7 +107,7 @@ std::string Table(const std::vector<std::string_view>& lines, size_t& i) {
     }
     out += "</tr>\n";
   }
-  return out + "</tbody>\n</table>\n";
+  return out + "</tbody>\n</table></div>\n";
 }
 
 // "![caption](path)" alone on a line.
@@ -125,13 +127,16 @@ std::string HtmlEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+    const char* entity = c == '&'    ? "&amp;"
+                         : c == '<'  ? "&lt;"
+                         : c == '>'  ? "&gt;"
+                         : c == '"'  ? "&quot;"
+                         : c == '\'' ? "&#39;"
+                                     : nullptr;
+    if (entity) {
+      out += entity;
+    } else {
+      out += c;
     }
   }
   return out;

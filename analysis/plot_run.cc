@@ -25,7 +25,7 @@ struct RunData {
   CsvTable metrics;
   CsvTable summary;
   std::vector<Entry> entries;
-  std::vector<SeriesStyle> styles;  // per entry
+  std::vector<SeriesStyle> styles;     // per entry
   std::optional<double> optimal_loss;  // F* = F(x*) + R(x*) when the objective knows it
   bool decentralized = false;          // every entry decentralized: curves are of the mean x̄
 };
@@ -146,8 +146,8 @@ void AddBitsBars(PlotSet& set, const RunData& run) {
     xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(label), r);
   }
   const char* name = "bits_per_iteration";
-  std::string script = ScriptPreamble(
-      name, "Wire bits per iteration (uplink solid, downlink hatched)", set.size());
+  std::string script =
+      ScriptPreamble(name, "Wire bits per iteration (uplink solid, downlink hatched)", set.size());
   script += fmt::format(
       "set ylabel 'wire bits per iteration' noenhanced\n"
       "set format y '%.0s%c'\n"

@@ -93,7 +93,8 @@ std::string TimeToTargetSection(const CsvTable& t, const SweepGrid& grid) {
 
 std::string RunReport(const std::string& dir) {
   const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
-  std::string out = fmt::format("# Run report: {}\n\n", fs::path(dir).filename().string());
+  std::string out =
+      fmt::format("# Run report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
   const int base = BaselineRow(s);
   const std::string base_name = base < 0                             ? ""
                                 : s.Cell(base, "algorithm") == "sgd" ? "SGD"
@@ -192,7 +193,8 @@ std::string SweepReport(const std::string& dir) {
       names.push_back(t.Cell(r, "name"));
     }
   }
-  std::string out = fmt::format("# Sweep report: {}\n\n", fs::path(dir).filename().string());
+  std::string out =
+      fmt::format("# Sweep report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
   out += fmt::format("{} points x {} algorithm entries; x axis: {}.", points.size(), names.size(),
                      view.XLabel());
   if (!view.baseline().empty()) out += fmt::format(" Baseline: {}.", view.BaselineTitle());

@@ -73,8 +73,8 @@ ProgramResult RunProgram(const std::string& program, const std::vector<std::stri
   ::close(fds[1]);
   if (spawn_error != 0) {
     ::close(fds[0]);
-    throw UserError(fmt::format("{}: cannot run in {}: {}", program, working_dir,
-                                std::strerror(spawn_error)));
+    throw UserError(
+        fmt::format("{}: cannot run in {}: {}", program, working_dir, std::strerror(spawn_error)));
   }
   ProgramResult result;
   result.output = ReadAll(fds[0], max_output_bytes);
@@ -82,8 +82,8 @@ ProgramResult RunProgram(const std::string& program, const std::vector<std::stri
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
-      throw UserError(fmt::format("{}: cannot wait for the child: {}", program,
-                                  std::strerror(errno)));
+      throw UserError(
+          fmt::format("{}: cannot wait for the child: {}", program, std::strerror(errno)));
     }
   }
   if (WIFEXITED(status)) {

@@ -17,9 +17,9 @@
 namespace commsim {
 
 struct ProgramResult {
-  int exit_code = -1;    // the child's exit status, or -1 when it was killed by a signal
-  int signal = 0;        // the signal that ended it, or 0
-  std::string output;    // stdout and stderr interleaved, truncated to max_output_bytes
+  int exit_code = -1;  // the child's exit status, or -1 when it was killed by a signal
+  int signal = 0;      // the signal that ended it, or 0
+  std::string output;  // stdout and stderr interleaved, truncated to max_output_bytes
   bool ok() const { return exit_code == 0; }
 };
 

@@ -9,7 +9,7 @@ namespace commsim::app {
 
 CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size) {
   static const std::map<std::string, FigureSize> kSizes = {{"page", FigureSize::kPage},
-                                                            {"column", FigureSize::kColumn}};
+                                                           {"column", FigureSize::kColumn}};
   return cmd
       .add_option("--size", size,
                   "figure size: page (7 in wide, two columns of a paper) or column (3.5 in)")

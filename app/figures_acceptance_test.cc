@@ -115,8 +115,8 @@ void ExpectReviewerProof(const fs::path& plots, const std::string& origin) {
     const std::string script = Read(e.path());
     for (const char axis : {'x', 'y'}) {
       if (script.find(fmt::format("set logscale {}", axis)) == std::string::npos) continue;
-      const bool tens = script.find(fmt::format("set format {} '10^{{%L}}'", axis)) !=
-                        std::string::npos;
+      const bool tens =
+          script.find(fmt::format("set format {} '10^{{%L}}'", axis)) != std::string::npos;
       const bool si = script.find(fmt::format("set format {} '%.0s%c'", axis)) != std::string::npos;
       EXPECT_TRUE(tens || si) << "log " << axis << " axis without 10^n or SI tic labels";
     }
@@ -127,7 +127,9 @@ void ExpectReviewerProof(const fs::path& plots, const std::string& origin) {
         EXPECT_NE(items[i].point, items[j].point) << items[i].title << " / " << items[j].title;
       }
     }
-    static const std::regex fixed_point("^\\s*-?\\d+\\.\\d{4,}\\s*$|^\\s*-?\\d{7,}\\s*$");
+    // Fixed-point ("0.00001", "1000000") and computer exponent ("1e+06") tic labels.
+    static const std::regex fixed_point(
+        "^\\s*-?\\d+\\.\\d{4,}\\s*$|^\\s*-?\\d{7,}\\s*$|^\\s*-?[\\d.]+e[+-]?\\d+\\s*$");
     for (const std::string& text : SvgTexts(Read(plots / (name + ".svg")))) {
       EXPECT_FALSE(std::regex_search(text, fixed_point)) << "tic label \"" << text << "\"";
     }

@@ -70,10 +70,10 @@ TEST(ReportHtmlBrowserTest, ChromiumShowsEveryPlotWithoutErrors) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string out = (dir / "run").string();
-  const ProgramResult run =
-      RunProgram(COMMSIM_BINARY,
-                 {"run", "scenarios/quickstart.json", "--set", "/iterations=20", "--out", out, "-q"},
-                 COMMSIM_SOURCE_DIR);
+  const ProgramResult run = RunProgram(
+      COMMSIM_BINARY,
+      {"run", "scenarios/quickstart.json", "--set", "/iterations=20", "--out", out, "-q"},
+      COMMSIM_SOURCE_DIR);
   ASSERT_TRUE(run.ok()) << run.output;
   const ProgramResult report = RunProgram(COMMSIM_BINARY, {"report", out}, COMMSIM_SOURCE_DIR);
   ASSERT_TRUE(report.ok()) << report.output;
@@ -103,7 +103,8 @@ TEST(ReportHtmlBrowserTest, ChromiumShowsEveryPlotWithoutErrors) {
       dir.string());
   ASSERT_TRUE(browser.ok()) << browser.output;
   std::smatch verdict;
-  ASSERT_TRUE(std::regex_search(browser.output, verdict, std::regex("<pre id=\"check\">([^<]*)</pre>")))
+  ASSERT_TRUE(
+      std::regex_search(browser.output, verdict, std::regex("<pre id=\"check\">([^<]*)</pre>")))
       << browser.output;
   EXPECT_EQ(verdict[1].str(),
             fmt::format("images={} broken=[\"control-broken\",\"control-blocked\"] "
@@ -113,7 +114,8 @@ TEST(ReportHtmlBrowserTest, ChromiumShowsEveryPlotWithoutErrors) {
   // Console messages: only the blocked control's.
   const std::string log = browser.output;
   size_t console = 0;
-  for (size_t at = log.find(":CONSOLE"); at != std::string::npos; at = log.find(":CONSOLE", at + 1)) {
+  for (size_t at = log.find(":CONSOLE"); at != std::string::npos;
+       at = log.find(":CONSOLE", at + 1)) {
     ++console;
   }
   EXPECT_EQ(console, 1u) << log;
