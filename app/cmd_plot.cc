@@ -8,13 +8,13 @@
 namespace commsim::app {
 
 CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size) {
-  static const std::map<std::string, FigureSize> kSizes = {{"page", FigureSize::kPage},
-                                                           {"column", FigureSize::kColumn}};
   return cmd
-      .add_option("--size", size,
-                  "figure size: page (7 in wide, two columns of a paper) or column (3.5 in)")
-      ->transform(CLI::CheckedTransformer(kSizes))
-      ->default_str("page");
+      .add_option_function<std::string>(
+          "--size", [&size](const std::string& name) { size = *ParseFigureSize(name); },
+          "figure size: page (7 in wide, across both columns of a paper; default) or column "
+          "(3.5 in)")
+      ->check(CLI::IsMember({"page", "column"}))
+      ->option_text("page|column");
 }
 
 void AddPlotCommand(CLI::App& app) {
