@@ -147,10 +147,13 @@ void AddTimeToTarget(const SweepView& view, PlotSet& set) {
   const CsvTable& t = view.table();
   if (!t.HasNumbers("time_to_target_s")) return;
   std::string target = t.Cell(0, "target_loss");
+  if (const std::optional<double> loss = t.Number(0, "target_loss")) {
+    target = fmt::format("{:.4g}", *loss);
+  }
   LinePlot plot = BasePlot(
       view, "time_to_target",
       target.empty() ? fmt::format("Time to target loss vs {}", view.x_name())
-                     : fmt::format("Time to reach loss <= {} vs {}", target, view.x_name()),
+                     : fmt::format("Time to reach loss ≤ {} vs {}", target, view.x_name()),
       "simulated time to target loss (s)");
   std::vector<double> ys;
   AddCurveSeries(
