@@ -14,6 +14,7 @@
 #include "analysis/plot.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
+#include "sim/error.h"
 
 namespace commsim {
 namespace {
@@ -222,6 +223,36 @@ TEST_F(FigureTest, RenderedColumnFigureIsAPdfAndA525By450Png) {
   EXPECT_EQ(be32(16), 525u);  // IHDR width
   EXPECT_EQ(be32(20), 450u);  // IHDR height
   EXPECT_EQ(Read(dir_ / "plots" / "loss_vs_bits.pdf").rfind("%PDF", 0), 0u);
+}
+
+// A stand-in for gnuplot: a shell script with the given body.
+std::string FakeGnuplot(const fs::path& dir, const std::string& body) {
+  const fs::path path = dir / "fake-gnuplot";
+  WriteFileAtomic(path.string(), "#!/bin/sh\n" + body + "\n");
+  fs::permissions(path, fs::perms::owner_all);
+  return path.string();
+}
+
+TEST_F(FigureTest, AFailingOrSilentGnuplotIsAnErrorNamingTheCause) {
+  Write(TwoDoresAndSgd(true));
+  // Exits 0 but writes nothing (as on a full disk): the missing image is named.
+  try {
+    PlotRunFolder(dir_.string(), {.gnuplot = FakeGnuplot(dir_, "exit 0")});
+    ADD_FAILURE() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("plots/loss_vs_iteration.png: gnuplot wrote no image"),
+              std::string::npos)
+        << e.what();
+  }
+  // Fails: its exit status and message are passed on.
+  try {
+    PlotRunFolder(dir_.string(), {.gnuplot = FakeGnuplot(dir_, "echo \"bad script\" >&2; exit 3")});
+    ADD_FAILURE() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("gnuplot failed (exit status 3):\nbad script"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

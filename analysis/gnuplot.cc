@@ -233,6 +233,18 @@ bool PlotSet::Render(const PlotOptions& options) const {
                                               : fmt::format("exit status {}", result.exit_code),
                                 result.output));
   }
+  // Gnuplot exits 0 even when it could not write an image (e.g. on a full disk).
+  for (const std::string& name : names_) {
+    for (const char* extension : {".png", ".svg", ".pdf"}) {
+      const fs::path image = fs::path(dir_) / (name + extension);
+      std::error_code ec;
+      if (fs::file_size(image, ec) == 0 || ec) {
+        throw UserError(fmt::format("{}: gnuplot wrote no image (is the disk full?){}",
+                                    image.string(),
+                                    result.output.empty() ? "" : "\n" + result.output));
+      }
+    }
+  }
   return true;
 }
 

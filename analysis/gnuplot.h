@@ -122,8 +122,9 @@ class PlotSet {
   void AddScript(const std::string& name, const std::string& script, const std::string& data);
   const std::vector<std::string>& names() const { return names_; }
   FigureSize size() const { return size_; }
-  // Runs gnuplot on every script. False (after one line on options.log) when gnuplot is missing;
-  // throws UserError with gnuplot's message when a script fails.
+  // Runs gnuplot on every script (no shell: the folder is the child's working directory). False
+  // (after one line on options.log) when gnuplot is missing; throws UserError with gnuplot's
+  // message when a script fails, or naming the image when one was not written or is empty.
   bool Render(const PlotOptions& options) const;
 
  private:
