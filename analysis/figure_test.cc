@@ -9,10 +9,12 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "analysis/gnuplot.h"
 #include "analysis/plot.h"
 #include "analysis/subprocess.h"
+#include "analysis/sweep_view.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
 
@@ -223,6 +225,22 @@ TEST_F(FigureTest, RenderedColumnFigureIsAPdfAndA525By450Png) {
   EXPECT_EQ(be32(16), 525u);  // IHDR width
   EXPECT_EQ(be32(20), 450u);  // IHDR height
   EXPECT_EQ(Read(dir_ / "plots" / "loss_vs_bits.pdf").rfind("%PDF", 0), 0u);
+}
+
+TEST_F(FigureTest, SweepAxesOfStepSizesAndParametersGetTheirLetter) {
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"/step/size", "", "x (γ)"},
+      {"/algorithms/2/gamma_c", "", "x (γ)"},
+      {"/algorithms/0/alpha", "", "x (α)"},
+      {"/network/bandwidth", "bit/s", "x (bit/s)"},
+      {"/workers", "", "x"}};
+  for (const auto& [pointer, unit, label] : cases) {
+    WriteFileAtomic((dir_ / "sweep.csv").string(),
+                    "point,x,name,algorithm,mean_iter_time_s\n0,1,sgd,sgd,1\n1,2,sgd,sgd,1\n");
+    WriteFileAtomic((dir_ / "axes.csv").string(),
+                    fmt::format("name,pointer,unit,scale\nx,{},{},list\n", pointer, unit));
+    EXPECT_EQ(SweepView::Load(dir_.string()).XLabel(), label) << pointer;
+  }
 }
 
 // A stand-in for gnuplot: a shell script with the given body.
