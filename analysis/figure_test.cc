@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "analysis/gnuplot.h"
@@ -241,6 +244,21 @@ TEST_F(FigureTest, SweepAxesOfStepSizesAndParametersGetTheirLetter) {
                     fmt::format("name,pointer,unit,scale\nx,{},{},list\n", pointer, unit));
     EXPECT_EQ(SweepView::Load(dir_.string()).XLabel(), label) << pointer;
   }
+}
+
+TEST_F(FigureTest, RenderingTwiceGivesByteIdenticalImages) {
+  if (FindProgram("gnuplot").empty()) GTEST_SKIP() << "gnuplot not installed";
+  Write(TwoDoresAndSgd(true));
+  ASSERT_TRUE(PlotRunFolder(dir_.string()));
+  std::map<std::string, std::string> first;
+  for (const auto& e : fs::directory_iterator(dir_ / "plots")) first[e.path()] = Read(e.path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a new second for PDF dates
+  ASSERT_TRUE(PlotRunFolder(dir_.string()));
+  ASSERT_GE(first.size(), 15u);
+  for (const auto& [path, bytes] : first) EXPECT_EQ(Read(path), bytes) << path;
+  EXPECT_NE(
+      first[(dir_ / "plots" / "loss_vs_bits.pdf").string()].find("/CreationDate (D:20000101000000"),
+      std::string::npos);
 }
 
 // A stand-in for gnuplot: a shell script with the given body.

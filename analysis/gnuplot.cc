@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string_view>
 
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
@@ -84,6 +87,21 @@ std::string ItemStyle(const Series& s) {
   return fmt::format("with {} dashtype {} linecolor rgb '{}' {}", style, s.style.dash,
                      s.style.color,
                      s.in_key ? "title " + GnuplotString(s.title) + " noenhanced" : "notitle");
+}
+
+// Cairo stamps PDFs with the wall-clock time (/CreationDate (D:YYYYMMDDHHMMSS...)); replacing
+// the digits with a fixed date of the same length keeps every byte offset valid and makes the
+// same run give byte-identical PDFs.
+void FixPdfCreationDate(const fs::path& pdf) {
+  std::ifstream in(pdf, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = "/CreationDate (D:";
+  const size_t at = bytes.find(key);
+  if (at == std::string::npos || at + key.size() + 14 > bytes.size()) return;
+  std::string_view digits(bytes.data() + at + key.size(), 14);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return;
+  bytes.replace(at + key.size(), 14, "20000101000000");
+  WriteFileAtomic(pdf.string(), bytes);
 }
 
 }  // namespace
@@ -235,6 +253,7 @@ bool PlotSet::Render(const PlotOptions& options) const {
   }
   // Gnuplot exits 0 even when it could not write an image (e.g. on a full disk).
   for (const std::string& name : names_) {
+    FixPdfCreationDate(fs::path(dir_) / (name + ".pdf"));
     for (const char* extension : {".png", ".svg", ".pdf"}) {
       const fs::path image = fs::path(dir_) / (name + extension);
       std::error_code ec;
