@@ -1,4 +1,4 @@
-// The registries of pluggable algorithm components (STYLE.md: one explicit registry file, one
+// The registries of pluggable algorithm components (one explicit registry file, one
 // line per component, no static-initializer self-registration).
 //
 // AlgorithmRegistry(): every learning algorithm (parameter-server and decentralized).

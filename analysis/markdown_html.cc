@@ -110,7 +110,7 @@ std::string Table(const std::vector<std::string_view>& lines, size_t& i) {
   return out + "</tbody>\n</table></div>\n";
 }
 
-// "![caption](path)" alone on a line.
+// An image alone on a line: '!', the caption in square brackets, the path in parentheses.
 bool ParseImage(std::string_view line, std::string& caption, std::string& path) {
   line = Trim(line);
   if (!line.starts_with("![") || !line.ends_with(")")) return false;

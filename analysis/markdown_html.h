@@ -2,8 +2,9 @@
 //
 // Recognised, line by line: headings (`#` .. `######` + space), pipe tables (a header row, a
 // `|---|---:|` row giving each column's alignment, then rows; `\|` is a literal bar in a cell),
-// images alone on a line (`![caption](path)`), bullet items (`- `), and paragraphs (consecutive
-// other lines). Inline: `code` spans. Everything else is text.
+// images alone on a line ('!', then the caption in square brackets, then the path in
+// parentheses), bullet items (`- `), and paragraphs (consecutive other lines). Inline: `code`
+// spans. Everything else is text.
 //
 // Safety contract: every piece of input text is HTML-escaped (& < > " '), so no input can create
 // an element, attribute or entity; the only markup in the output is the one listed above. Image

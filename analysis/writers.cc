@@ -2,20 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <set>
-
-#include "sim/error.h"
 
 namespace commsim {
 namespace {
-
-namespace fs = std::filesystem;
 
 std::string Num(double x) {
   if (std::isnan(x)) return "nan";
@@ -143,52 +135,6 @@ nlohmann::json SummaryJson(const RunResult& result) {
     algorithms.push_back(std::move(j));
   }
   return nlohmann::json{{"algorithms", std::move(algorithms)}};
-}
-
-void WriteFileAtomic(const std::string& path, const std::string& content) {
-  const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw UserError(fmt::format("{}: cannot write", tmp));
-    out << content;
-    out.flush();
-    if (!out) throw UserError(fmt::format("{}: write failed", tmp));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw UserError(fmt::format("{}: cannot rename into place: {}", path, ec.message()));
-  }
-}
-
-std::string MakeStagingDirectory(const std::string& dir) {
-  const fs::path target(dir);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const std::string staging =
-      fmt::format("{}.partial.{}", target.lexically_normal().string(), ::getpid());
-  fs::remove_all(staging, ec);
-  if (!fs::create_directories(staging, ec) || ec) {
-    throw UserError(fmt::format("{}: cannot create output folder: {}", staging, ec.message()));
-  }
-  return staging;
-}
-
-void PublishDirectory(const std::string& staging, const std::string& dir) {
-  std::error_code ec;
-  const std::string old = fmt::format("{}.old.{}", dir, ::getpid());
-  const bool had_old = fs::exists(dir);
-  if (had_old) {
-    fs::rename(dir, old, ec);
-    if (ec) throw UserError(fmt::format("{}: cannot replace: {}", dir, ec.message()));
-  }
-  fs::rename(staging, dir, ec);
-  if (ec) {
-    if (had_old) fs::rename(old, dir);
-    throw UserError(fmt::format("{}: cannot publish results: {}", dir, ec.message()));
-  }
-  if (had_old) fs::remove_all(old, ec);
 }
 
 }  // namespace commsim

@@ -1,4 +1,6 @@
-// Output files of a run, written atomically (temp name, then rename).
+// Output files of a run. Files are written with WriteFileAtomic (sim/atomic_file.h, included here
+// for the callers that write them); a run folder is published whole with StagedFolder
+// (analysis/output_folder.h).
 //
 // metrics.csv columns (fixed order, then the union of `extra` keys in sorted order):
 //   algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,comm_time_s,loss,dist_to_opt_sq,
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "analysis/records.h"
+#include "sim/atomic_file.h"
 
 namespace commsim {
 
@@ -27,15 +30,6 @@ std::vector<std::string> SummaryColumns(const RunResult& result);
 std::vector<std::string> SummaryCells(const RunSummary& s, const std::vector<std::string>& columns);
 // {"algorithms": [ {summary fields...}, ... ]}; optional fields are null.
 nlohmann::json SummaryJson(const RunResult& result);
-
-// Writes `content` to `path` through `path.tmp.<pid>` + rename. Throws UserError on I/O failure.
-void WriteFileAtomic(const std::string& path, const std::string& content);
-
-// Publishes a finished output folder: `staging` (a sibling temp folder holding every file) replaces
-// `dir` in one rename, so a reader never sees a half-written run. Throws UserError on failure.
-void PublishDirectory(const std::string& staging, const std::string& dir);
-// A fresh staging folder next to `dir` (created, empty).
-std::string MakeStagingDirectory(const std::string& dir);
 
 }  // namespace commsim
 

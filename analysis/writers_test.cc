@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace commsim {
@@ -55,28 +53,6 @@ TEST(WritersTest, SummaryJsonUsesNullForMissing) {
   ASSERT_EQ(j["algorithms"].size(), 1u);
   EXPECT_TRUE(j["algorithms"][0]["final_dist_to_opt_sq"].is_null());
   EXPECT_EQ(j["algorithms"][0]["status"], "ok");
-}
-
-TEST(WritersTest, PublishReplacesFolderWhole) {
-  namespace fs = std::filesystem;
-  const std::string dir = ::testing::TempDir() + "/commsim_publish/out";
-  fs::remove_all(::testing::TempDir() + "/commsim_publish");
-  for (int round = 0; round < 2; ++round) {
-    const std::string staging = MakeStagingDirectory(dir);
-    WriteFileAtomic(staging + "/a.txt", round == 0 ? "first" : "second");
-    PublishDirectory(staging, dir);
-    EXPECT_FALSE(fs::exists(staging));
-  }
-  std::ifstream in(dir + "/a.txt");
-  std::string text;
-  in >> text;
-  EXPECT_EQ(text, "second");
-  int entries = 0;
-  for (const auto& e : fs::directory_iterator(fs::path(dir).parent_path())) {
-    (void)e;
-    ++entries;
-  }
-  EXPECT_EQ(entries, 1);  // no leftover staging or old folders
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/output_folder.h"
 #include "analysis/plot.h"
 #include "app/commands.h"
 #include "scenarios/runner.h"
@@ -29,6 +30,9 @@ struct RunArgs {
 void DoRun(const RunArgs& args) {
   const Scenario scenario = LoadScenario(args.file, args.sets);
   const std::string out = args.out.empty() ? "results/" + scenario.name : args.out;
+  const std::string origin = args.out.empty() ? out : "--out " + out;
+  // Refuse a path commsim does not own, or cannot write, before spending the run's time.
+  CheckOutputWritable(out, OutputKind::kRun, origin);
   const auto start = std::chrono::steady_clock::now();
   RunOptions options;
   options.jobs = args.jobs;
@@ -45,7 +49,7 @@ void DoRun(const RunArgs& args) {
     };
   }
   const RunResult result = RunScenario(scenario, options);
-  WriteRunFolder(scenario, result, out);
+  WriteRunFolder(scenario, result, out, origin);
   fmt::print("{}", ComparisonTable(result));
   fmt::print("results: {}/ (metrics.csv, summary.csv, summary.json, scenario.resolved.json)\n",
              out);

@@ -43,6 +43,7 @@ void RunSweepCommand(const SweepArgs &args) {
   options.keep_runs = args.keep_runs;
   options.restart = args.restart;
   options.progress = &progress;
+  options.notes = stderr;
   const auto start = std::chrono::steady_clock::now();
   const SweepStats stats =
       RunSweep(sweep, out, options, ScenarioPointRunner(sweep));

@@ -1,8 +1,11 @@
 #include <CLI/CLI.hpp>
 #include <malloc.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "app/commands.h"
@@ -16,6 +19,9 @@ int main(int argc, char** argv) {
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
   }
+  // Past a file-size limit (ulimit -f), fail the write with EFBIG and report it like any other
+  // write error, instead of being killed by SIGXFSZ with a half-written temporary.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"commsim: discrete-event network simulator for communication-compressed learning"};
   app.set_version_flag("--version", "commsim " COMMSIM_VERSION);
   app.require_subcommand(0, 1);
@@ -41,6 +47,11 @@ int main(int argc, char** argv) {
   }
   if (app.get_subcommands().empty()) {
     std::fputs(app.help().c_str(), stdout);
+  }
+  // Tables and listings go to stdout: a full disk or a closed pipe there is an error too.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "error: cannot write to standard output: %s\n", std::strerror(errno));
+    return 1;
   }
   return 0;
 }

@@ -25,7 +25,7 @@ struct ComponentKind {
 class ComponentKinds {
  public:
   ComponentKinds& Add(ComponentKind kind);
-  // Adapts a Registry: Add(KindFromRegistry("compressor", CompressorRegistry())).
+  // Adapts a Registry: Add(FromRegistry("compressor", CompressorRegistry())).
   template <class R>
   static ComponentKind FromRegistry(std::string kind, const R& registry) {
     return ComponentKind{std::move(kind), [&registry] { return registry.names(); },

@@ -4,7 +4,7 @@
 // or read from a text file of numbers; the encoder's Rng is DeriveSeed(seed, 0, "compress").
 // The report holds the measured payload bits, bits per element, ratio to 32-bit floats, relative
 // error ||Q(x) - x||^2 / ||x||^2 and nonzeros of the decoded vector, next to the compressor's
-// Expected() closed forms (ALGORITHMS.md section 1).
+// Expected() closed forms (docs/algorithms.md, Compressors).
 #ifndef COMMSIM_SCENARIOS_COMPRESS_REPORT_H_
 #define COMMSIM_SCENARIOS_COMPRESS_REPORT_H_
 

@@ -1,4 +1,4 @@
-// Strict JSON <-> typed Config (the only code that reads raw JSON keys, STYLE.md).
+// Strict JSON <-> typed Config (the only code that reads raw JSON keys).
 //
 // ReadConfig walks a Config's Describe() list against a JSON object: every key it names is read
 // with its type and range checked; keys not named are errors with a did-you-mean; missing keys

@@ -1,5 +1,5 @@
 // Issue acceptance for the parameter-server algorithms, on the shipped scenarios and on small
-// scenarios whose iteration time has a closed form (ALGORITHMS.md section 4).
+// scenarios whose iteration time has a closed form (docs/algorithms.md, Time model).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -10,6 +10,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/registry.h"
+#include "analysis/output_folder.h"
 #include "analysis/writers.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -183,19 +184,20 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   return result;
 }
 
-void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir) {
-  const std::string staging = MakeStagingDirectory(out_dir);
+void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir,
+                    const std::string& origin) {
+  const std::string from = origin.empty() ? out_dir : origin;
+  StagedFolder folder(out_dir, OutputKind::kRun, from);
+  const std::string staging = folder.path();
   try {
     WriteFileAtomic(staging + "/metrics.csv", MetricsCsv(result));
     WriteFileAtomic(staging + "/summary.csv", SummaryCsv(result));
     WriteFileAtomic(staging + "/summary.json", SummaryJson(result).dump(2) + "\n");
     WriteFileAtomic(staging + "/scenario.resolved.json", scenario.resolved.dump(2) + "\n");
-    PublishDirectory(staging, out_dir);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove_all(staging, ec);
-    throw;
+  } catch (const UserError& e) {  // names the staging file; say which output it was for
+    throw UserError(fmt::format("{}: {} (nothing was published)", from, e.what()));
   }
+  folder.Publish();
 }
 
 }  // namespace commsim

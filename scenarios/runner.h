@@ -34,9 +34,12 @@ struct RunOptions {
 
 RunResult RunScenario(const Scenario& scenario, const RunOptions& options);
 
-// Writes metrics.csv, summary.csv, summary.json and scenario.resolved.json into `out_dir`,
-// replacing it whole (staging folder + rename).
-void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir);
+// Writes metrics.csv, summary.csv, summary.json and scenario.resolved.json into `out_dir` and
+// publishes it whole (analysis/output_folder.h: `out_dir` must be absent, an empty folder or a run
+// folder, which is replaced). Nothing is published when any write fails. Messages start with
+// `origin` (default: `out_dir`). Throws UserError.
+void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir,
+                    const std::string& origin = "");
 
 }  // namespace commsim
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "scenarios/json_config.h"
+#include "scenarios/output_name.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -58,7 +59,7 @@ struct NetworkSection final : ConfigBase<NetworkSection> {
 };
 
 bool SafeName(const std::string& name) {
-  if (name.empty() || name == "." || name == "..") return false;
+  if (!OutputNameProblem(name).empty()) return false;
   for (char c : name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
       return false;
@@ -158,7 +159,9 @@ Scenario ParseScenario(const json& doc, const std::string& origin, const std::st
   ReadConfig(doc, "", top, errors, {"network", "compute", "step", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (!SafeName(s.name)) {
-    errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.', got \"{}\"", s.name));
+    errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.' (not first, no "
+                                    "'..'), at most {} of them, got \"{}\"",
+                                    kMaxOutputNameBytes, s.name));
   }
   NetworkSection net(&s);
   if (auto it = doc.find("network"); it != doc.end()) ReadConfig(*it, "/network", net, errors);

@@ -9,6 +9,7 @@
 
 #include "analysis/csv.h"
 #include "scenarios/json_config.h"
+#include "scenarios/output_name.h"
 #include "sim/check.h"
 #include "sim/error.h"
 
@@ -330,6 +331,11 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
     } else {
       errors.Add("/name", fmt::format("expected a string, got {}", Shown(doc["name"])));
     }
+  }
+  if (const std::string problem = OutputNameProblem(sweep.name); !problem.empty()) {
+    errors.Add("/name", doc.contains("name") ? problem
+                                             : problem + " (taken from the file name; give the "
+                                                         "sweep a \"name\")");
   }
   if (!doc.contains("base")) {
     errors.Add("/base", "missing: a scenario file name or an inline scenario object");

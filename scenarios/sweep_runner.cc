@@ -2,13 +2,11 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -17,8 +15,11 @@
 #include <thread>
 
 #include "analysis/csv.h"
+#include "analysis/output_folder.h"
 #include "analysis/writers.h"
+#include "scenarios/sweep_point_file.h"
 #include "sim/error.h"
+#include "sim/output_journal.h"
 
 namespace commsim {
 namespace {
@@ -43,24 +44,39 @@ bool IsPointFileName(const std::string& name) {
          name.substr(0, dot).find_first_not_of("0123456789") == std::string::npos;
 }
 
-// Files and folders left by a process killed mid-write: "<name>.tmp.<pid>" (WriteFileAtomic),
-// "<name>.partial.<pid>" and "<name>.old.<pid>" (PublishDirectory). Removed when that process is
-// gone; a live process (e.g. a `sweep-point` sharing the folder) keeps its own.
-void RemoveLeftovers(const fs::path& folder) {
+bool IsRunFolderName(const std::string& name) {
+  return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Removes `path` when it is a regular file or a symbolic link (never what a link points to).
+void RemoveFile(const fs::path& path) {
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return;
-  for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
-    const std::string name = e.path().filename().string();
-    for (const char* tag : {".tmp.", ".partial.", ".old."}) {
-      const size_t at = name.rfind(tag);
-      if (at == std::string::npos) continue;
-      const std::string pid_text = name.substr(at + std::string(tag).size());
-      if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos)
-        continue;
-      const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
-      if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+  const fs::file_status status = fs::symlink_status(path, ec);
+  if (fs::is_regular_file(status) || fs::is_symlink(status)) fs::remove(path, ec);
+}
+
+// --restart: removes what a sweep folder owns (sweep_runner.h), nothing else.
+void RemoveSweepResults(const fs::path& root) {
+  for (const char* name : {"sweep.csv", "report.md", "report.html", "axes.csv", "sweep.fingerprint",
+                           "sweep.resolved.json"}) {
+    RemoveFile(root / name);
+  }
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "points", ec)) {
+    if (IsPointFileName(e.path().filename().string())) RemoveFile(e.path());
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "runs", ec)) {
+    OutputKind kind;
+    if (IsRunFolderName(e.path().filename().string()) && !e.is_symlink(ec) &&
+        ReadMarker(e.path().string(), &kind) && kind == OutputKind::kRun) {
+      fs::remove_all(e.path(), ec);
     }
   }
+  for (const fs::directory_entry& e : fs::directory_iterator(root / "plots", ec)) {
+    const std::string ext = e.path().extension().string();
+    if (ext == ".dat" || ext == ".gp" || ext == ".png" || ext == ".svg") RemoveFile(e.path());
+  }
+  for (const char* sub : {"points", "runs", "plots"}) fs::remove(root / sub, ec);  // when empty
 }
 
 std::string AxesCsv(const Sweep& sweep) {
@@ -91,6 +107,24 @@ class FolderLock {
   int fd_ = -1;
 };
 
+// The points without a trusted stored file. A file that fails its checks is noted on `notes` and
+// counted in `*invalid`.
+std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std::FILE* notes,
+                                size_t* invalid) {
+  std::vector<size_t> todo;
+  for (size_t k = 0; k < sweep.size(); ++k) {
+    std::string problem;
+    if (ReadPointFile(sweep, dir, k, &problem)) continue;
+    todo.push_back(k);
+    if (problem == "missing") continue;
+    ++*invalid;
+    if (notes) {
+      fmt::print(notes, "note: {}: {}; running point {} again\n", PointFile(dir, k), problem, k);
+    }
+  }
+  return todo;
+}
+
 }  // namespace
 
 std::string PointFile(const std::string& dir, size_t point) {
@@ -98,6 +132,7 @@ std::string PointFile(const std::string& dir, size_t point) {
 }
 
 void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart) {
+  EnsureOutputFolder(dir, OutputKind::kSweep, dir);
   const fs::path root(dir);
   const fs::path fingerprint_file = root / "sweep.fingerprint";
   std::error_code ec;
@@ -115,22 +150,16 @@ void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart
         "--restart to discard them, or choose another --out folder",
         dir, has_fingerprint ? old : "unknown", sweep.file, sweep.fingerprint));
   }
-  if (restart) {
-    for (const char* name : {"points", "runs", "plots", "sweep.csv", "report.md", "report.html",
-                             "axes.csv", "sweep.fingerprint", "sweep.resolved.json"}) {
-      fs::remove_all(root / name, ec);
-    }
-  }
+  CleanJournal(dir);
+  if (restart) RemoveSweepResults(root);
   fs::create_directories(root / "points", ec);
   if (ec) throw UserError(fmt::format("{}: cannot create folder: {}", dir, ec.message()));
-  RemoveLeftovers(root);
-  RemoveLeftovers(root / "points");
-  RemoveLeftovers(root / "runs");
+  CheckFolderWritable((root / "points").string(), dir);
   if (!has_fingerprint || restart) {
-    WriteFileAtomic(fingerprint_file.string(), sweep.fingerprint + "\n");
+    WriteFileAtomic(fingerprint_file.string(), sweep.fingerprint + "\n", dir);
   }
-  WriteFileAtomic((root / "sweep.resolved.json").string(), sweep.canonical.dump(2) + "\n");
-  WriteFileAtomic((root / "axes.csv").string(), AxesCsv(sweep));
+  WriteFileAtomic((root / "sweep.resolved.json").string(), sweep.canonical.dump(2) + "\n", dir);
+  WriteFileAtomic((root / "axes.csv").string(), AxesCsv(sweep), dir);
 }
 
 void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
@@ -165,34 +194,50 @@ void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, boo
     line.insert(line.end(), row.begin(), row.end());
     out += CsvLine(line);
   }
-  WriteFileAtomic(PointFile(dir, point), out);
+  WriteFileAtomic(PointFile(dir, point), PointFileText(point, sweep.fingerprint, out, table.size()),
+                  dir);
+}
+
+std::optional<CsvTable> ReadPointFile(const Sweep& sweep, const std::string& dir, size_t point,
+                                      std::string* problem) {
+  const std::string file = PointFile(dir, point);
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    *problem = fs::exists(fs::symlink_status(file, ec)) ? "not a regular file" : "missing";
+    return std::nullopt;
+  }
+  std::optional<CsvTable> table =
+      ParsePointFile(ReadText(file), point, sweep.fingerprint, file, problem);
+  if (!table) return std::nullopt;
+  const std::vector<std::string> cells = sweep.PointCells(point);
+  for (size_t r = 0; r < table->size(); ++r) {
+    bool match = table->Cell(r, "point") == std::to_string(point);
+    for (size_t a = 0; a < sweep.axes.size(); ++a) {
+      match = match && table->Cell(r, sweep.axes[a].name) == cells[a];
+    }
+    if (!match) {
+      *problem = fmt::format("its axis values are not those of point {} ({})", point,
+                             sweep.DescribePoint(point));
+      return std::nullopt;
+    }
+  }
+  return table;
 }
 
 std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir) {
   std::vector<std::string> header;
   std::vector<CsvTable> tables;
   for (size_t k = 0; k < sweep.size(); ++k) {
-    const std::string file = PointFile(dir, k);
-    if (!fs::exists(file))
-      throw UserError(fmt::format("{}: missing (point {} has not run)", file, k));
-    CsvTable table = ReadCsvFile(file);
-    const std::vector<std::string> cells = sweep.PointCells(k);
-    for (size_t r = 0; r < table.size(); ++r) {
-      bool match = table.Cell(r, "point") == std::to_string(k);
-      for (size_t a = 0; a < sweep.axes.size(); ++a) {
-        match = match && table.Cell(r, sweep.axes[a].name) == cells[a];
-      }
-      if (!match) {
-        throw UserError(
-            fmt::format("{}: its axis values are not those of point {} ({}); re-run "
-                        "with --restart",
-                        file, k, sweep.DescribePoint(k)));
-      }
+    std::string problem;
+    std::optional<CsvTable> table = ReadPointFile(sweep, dir, k, &problem);
+    if (!table) {
+      throw UserError(fmt::format("{}: {} (point {}); run the sweep again to (re)run it",
+                                  PointFile(dir, k), problem, k));
     }
-    for (const std::string& column : table.header()) {
+    for (const std::string& column : table->header()) {
       if (std::find(header.begin(), header.end(), column) == header.end()) header.push_back(column);
     }
-    tables.push_back(std::move(table));
+    tables.push_back(std::move(*table));
   }
   std::string out = CsvLine(header);
   for (const CsvTable& table : tables) {
@@ -207,16 +252,17 @@ std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir) {
 
 SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptions& options,
                     const PointRunner& runner) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
+  EnsureOutputFolder(dir, OutputKind::kSweep, dir);  // before the lock file is created in it
   FolderLock lock(dir);
   PrepareSweepFolder(sweep, dir, options.restart);
+  if (options.keep_runs) {
+    std::error_code ec;
+    fs::create_directories(fs::path(dir) / "runs", ec);
+    CheckFolderWritable((fs::path(dir) / "runs").string(), dir);
+  }
   SweepStats stats;
   stats.points = sweep.size();
-  std::vector<size_t> todo;
-  for (size_t k = 0; k < sweep.size(); ++k) {
-    if (!fs::exists(PointFile(dir, k))) todo.push_back(k);
-  }
+  const std::vector<size_t> todo = PointsToRun(sweep, dir, options.notes, &stats.rerun_invalid);
   stats.skipped = stats.points - todo.size();
   if (options.progress) options.progress->Start(stats.points, stats.skipped);
 
@@ -255,7 +301,7 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   if (options.progress) options.progress->Finish();
   if (failure) std::rethrow_exception(failure);
   stats.ran = todo.size();
-  WriteFileAtomic((fs::path(dir) / "sweep.csv").string(), AssembleSweepCsv(sweep, dir));
+  WriteFileAtomic((fs::path(dir) / "sweep.csv").string(), AssembleSweepCsv(sweep, dir), dir);
   return stats;
 }
 

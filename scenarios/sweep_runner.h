@@ -1,25 +1,35 @@
 // Running a sweep: every point through a point runner, results stored as they finish, resumable.
 //
-// Sweep folder layout (DIR = --out):
+// Sweep folder layout (DIR = --out; a commsim output folder, analysis/output_folder.h):
+//   .commsim               marker (kind=sweep): DIR is commsim's; an unmarked, non-empty DIR is
+//                          refused
+//   .commsim-journal       temporaries being written (sim/output_journal.h)
+//   .lock                  held by the running `commsim sweep`
 //   sweep.fingerprint      the sweep's fingerprint; a different sweep is refused unless restarting
 //   sweep.resolved.json    the canonical sweep (base scenario after `set`, axes with their values)
 //   axes.csv               name,pointer,unit,scale of every axis (for plots and reports)
-//   points/<K>.csv         point K's rows: point,<axis columns>,<summary.csv columns>; written
-//                          atomically when the point finishes, so a present file is a finished
-//                          point
-//   runs/<K>/              point K's run folder (only with keep_runs)
+//   points/<K>.csv         point K's rows: an integrity line (scenarios/sweep_point_file.h), then
+//                          point,<axis columns>,<summary.csv columns>; written atomically when the
+//                          point finishes. A file that fails the integrity check is run again.
+//   runs/<K>/              point K's run folder (only with keep_runs; marked kind=run)
 //   sweep.csv              every point's rows in point order: identical whatever `jobs` is and
 //                          however often the sweep was interrupted and resumed
+//   plots/, report.md      written afterwards by the plot and report code
+// --restart removes only what such a folder owns: the files above, points/<K>.csv, runs/<K>/
+// holding a run marker, and plots/*.{dat,gp,png,svg}; anything else in DIR stays.
 // A point runner gets a scenario document and returns that run's summary.csv text; it knows nothing
 // of the sweep, so points can run in other processes or on other machines (`commsim sweep-point`)
 // and be gathered by re-running the sweep over the same folder.
 #ifndef COMMSIM_SCENARIOS_SWEEP_RUNNER_H_
 #define COMMSIM_SCENARIOS_SWEEP_RUNNER_H_
 
+#include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "analysis/csv.h"
 #include "analysis/progress.h"
 #include "scenarios/sweep.h"
 
@@ -35,16 +45,20 @@ struct SweepOptions {
   bool keep_runs = false;        // write runs/<K>/ for every point
   bool restart = false;          // discard results of a different (or the same) earlier sweep
   Progress* progress = nullptr;  // may be null
+  std::FILE* notes = nullptr;    // where notes go (a stored point that is run again); may be null
 };
 
 struct SweepStats {
-  size_t points = 0;   // in the sweep
-  size_t skipped = 0;  // finished by an earlier run
-  size_t ran = 0;      // run now
+  size_t points = 0;         // in the sweep
+  size_t skipped = 0;        // finished by an earlier run
+  size_t ran = 0;            // run now
+  size_t rerun_invalid = 0;  // of those, points whose stored file failed its integrity check
 };
 
-// Creates or reopens DIR for `sweep`: refuses (UserError) a folder holding another sweep's results
-// unless `restart`, which deletes them. Writes sweep.fingerprint, sweep.resolved.json and axes.csv.
+// Creates or reopens DIR for `sweep`: refuses (UserError) a path that is not a sweep folder (see
+// above), and a folder holding another sweep's results unless `restart`, which deletes them.
+// Removes the temporaries of dead writers listed in the journal, checks that points/ is writable,
+// and writes sweep.fingerprint, sweep.resolved.json and axes.csv.
 void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart);
 
 std::string PointFile(const std::string& dir, size_t point);
@@ -54,7 +68,12 @@ std::string PointFile(const std::string& dir, size_t point);
 void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
                    const PointRunner& runner);
 
-// sweep.csv text from the stored points. Throws UserError naming the first missing or foreign
+// Point `point`'s stored table when points/<point>.csv passes every check (integrity line, and
+// the axis values of every row); else nullopt and `*problem` ("missing", or what is wrong).
+std::optional<CsvTable> ReadPointFile(const Sweep& sweep, const std::string& dir, size_t point,
+                                      std::string* problem);
+
+// sweep.csv text from the stored points. Throws UserError naming the first missing or untrusted
 // point file.
 std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir);
 

@@ -1,4 +1,4 @@
-// Always-on invariant checks (tier 1 of the error policy in STYLE.md).
+// Always-on invariant checks (tier 1 of the error policy in CONTRIBUTING.md).
 //
 // COMMSIM_CHECK(cond, fmt, args...) aborts with file:line, the condition and a formatted message
 // when `cond` is false, in every build type. Use it for programming errors only; user input is

@@ -1,4 +1,4 @@
-// Errors that reach the user (tier 2 of the error policy in STYLE.md).
+// Errors that reach the user (tier 2 of the error policy in CONTRIBUTING.md).
 //
 // UserError: bad input (scenario, data file, command-line value). Its what() is the complete,
 // user-facing text, already naming the origin: `file: /json/pointer: expected ..., got ...` or

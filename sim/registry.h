@@ -1,4 +1,4 @@
-// A registry of named components of one kind (STYLE.md: one explicit registry file per kind, one
+// A registry of named components of one kind (one explicit registry file per kind, one
 // line per component, no static-initializer self-registration).
 //
 // An entry pairs a name and help text with two factories: a default typed config, and the

@@ -1,4 +1,4 @@
-// Deterministic random streams (STYLE.md: no global RNG, no hidden randomness).
+// Deterministic random streams (no global RNG, no hidden randomness).
 //
 // Every stream is derived from (scenario seed, agent id, purpose) with DeriveSeed and passed by
 // reference as Rng&. The generator is xoshiro256** seeded through splitmix64; Normal() uses the

@@ -1,4 +1,4 @@
-// Simulated time: a strong type over integer picoseconds (STYLE.md: no floating-point time).
+// Simulated time: a strong type over integer picoseconds (no floating-point time).
 //
 // int64 picoseconds span +-106 days, far beyond any run; one picosecond resolves one bit on a
 // 1 Tbit/s link. Conversions from seconds round to the nearest picosecond. Transmit times are

@@ -2,9 +2,9 @@
 //
 // Golomb with parameter M >= 1: q = v / M in unary (q zero bits then a one bit), then r = v mod M
 // in truncated binary (b = ceil(log2 M), u = 2^b - M: r < u takes b - 1 bits, else b bits). Rice(k)
-// is Golomb with M = 2^k (remainder exactly k bits). GolombBits() gives the exact length. Decoders
-// take the largest legal value and throw DecodeError beyond it or on truncation, so a corrupted
-// stream cannot make them spin through a long run of zeros.
+// is Golomb with M = 2^k (remainder exactly k bits). GolombCode::Bits() gives the exact length.
+// Decoders take the largest legal value and throw DecodeError beyond it or on truncation, so a
+// corrupted stream cannot make them spin through a long run of zeros.
 #ifndef COMMSIM_ALGORITHMS_CODING_GOLOMB_H_
 #define COMMSIM_ALGORITHMS_CODING_GOLOMB_H_
 

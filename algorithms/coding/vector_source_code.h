@@ -1,4 +1,4 @@
-// The vector source code for integer vectors (MALCOM-PSGD, ALGORITHMS.md section 1) [recon].
+// The vector source code for integer vectors (MALCOM-PSGD, docs/algorithms.md) [recon].
 //
 // Layout for z in Z^d (d known to both sides):
 //   Elias-gamma(K + 1), K = number of distinct nonzero values;

@@ -1,4 +1,4 @@
-// block_ternary: DIANA/DORE "block p-quantization" (ALGORITHMS.md section 1).
+// block_ternary: DIANA/DORE "block p-quantization" (docs/algorithms.md, Compressors).
 //
 // Splits x into blocks of `block` elements (the last may be shorter). Per block B with norm
 // n_B = ||x_B||_p (p = 2 or inf) rounded up to fp32: Q(x)_j = n_B * sign(x_j) * xi_j with

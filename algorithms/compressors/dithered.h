@@ -1,6 +1,6 @@
 // dithered: MALCOM-PSGD's dithered quantizer with the vector source code [recon].
 //
-// Reconstructed from the paper's description (ALGORITHMS.md marks it [recon]); parameter names
+// Reconstructed from the paper's description (docs/algorithms.md lists what); parameter names
 // follow the paper. With n = ||r||_2 rounded up to fp32 and a_j = s r_j / n:
 //   non-subtractive (default): z_j = sign(r_j) floor(|a_j| + u_j), u_j ~ U[0,1) from the Rng;
 //     decoded (n/s) z_j. Unbiased; E||Q(r) - r||^2 = (n/s)^2 sum_j f_j (1 - f_j), f_j = frac|a_j|,

@@ -1,4 +1,4 @@
-// DORE: DOuble REsidual compression [paper structure; defaults recon, see README].
+// DORE: DOuble REsidual compression [paper structure; defaults recon, see docs/algorithms.md].
 // All nodes hold the same x^ (checked bit for bit in tests).
 // Worker i: g_i = grad_i(x^); d_i = g_i - h_i; d^_i = Q(d_i); h_i <- h_i + alpha d^_i; send d^_i;
 //           on receiving q^: x^ <- x^ + beta q^.

@@ -1,5 +1,6 @@
 // The PS rules stepped in a plain synchronous loop (no network): trajectories, invariants and
-// convergence of the mathematics alone. Timing is tested through the driver in ps_driver_test.cc.
+// convergence of the mathematics alone. Timing is tested through the driver in
+// scenarios/ps_acceptance_test.cc.
 #include <gtest/gtest.h>
 
 #include <cstring>

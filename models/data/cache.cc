@@ -9,6 +9,7 @@
 #include <fstream>
 #include <vector>
 
+#include "sim/atomic_file.h"
 #include "sim/error.h"
 
 #ifndef COMMSIM_DEFAULT_DATA_DIR
@@ -22,8 +23,8 @@ constexpr char kMagic[8] = {'C', 'S', 'I', 'M', 'D', 'S', '0', '1'};
 constexpr uint32_t kVersion = 1;
 
 template <class T>
-void Put(std::ofstream& out, const T& value) {
-  out.write(reinterpret_cast<const char*>(&value), sizeof(T));
+void Put(AtomicFileWriter& out, const T& value) {
+  out.Write(&value, sizeof(T));
 }
 
 template <class T>
@@ -47,11 +48,9 @@ void WriteDatasetCache(const Dataset& data, const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  const std::string tmp = path + ".tmp";
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw UserError(fmt::format("{}: cannot open for writing", tmp));
-    out.write(kMagic, sizeof(kMagic));
+    AtomicFileWriter out(path);  // a temporary renamed over `path` by Commit()
+    out.Write(kMagic, sizeof(kMagic));
     Put(out, kVersion);
     Put(out, static_cast<int32_t>(data.num_classes));
     Put(out, static_cast<uint64_t>(data.num_samples()));
@@ -59,14 +58,10 @@ void WriteDatasetCache(const Dataset& data, const std::string& path) {
     Put(out, static_cast<uint32_t>(data.image_shape.size()));
     for (int s : data.image_shape) Put(out, static_cast<int32_t>(s));
     const Eigen::MatrixXf f = data.features.cast<float>();
-    out.write(reinterpret_cast<const char*>(f.data()),
-              static_cast<std::streamsize>(f.size() * sizeof(float)));
-    out.write(reinterpret_cast<const char*>(data.targets.data()),
-              static_cast<std::streamsize>(data.targets.size() * sizeof(double)));
-    if (!out.flush()) throw UserError(fmt::format("{}: write failed", tmp));
+    out.Write(f.data(), static_cast<size_t>(f.size()) * sizeof(float));
+    out.Write(data.targets.data(), static_cast<size_t>(data.targets.size()) * sizeof(double));
+    out.Commit();
   }
-  fs::rename(tmp, path, ec);
-  if (ec) throw UserError(fmt::format("{}: cannot rename to {}: {}", tmp, path, ec.message()));
 }
 
 Dataset ReadDatasetCache(const std::string& path, std::string_view name) {

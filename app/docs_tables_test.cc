@@ -1,0 +1,218 @@
+// The component tables of docs/scenarios.md are generated from the registries and the typed
+// configs' Describe() (the same source as `commsim list`), so they cannot drift from the code: this
+// test regenerates them and fails on any difference. After changing a component, a parameter, a
+// default or a help text, rewrite the tables with
+//   COMMSIM_UPDATE_DOCS=1 build/app/app_tests --gtest_filter='DocsTablesTest.*'
+// It also checks that every key of a resolved scenario and of a resolved `commsim net` spec has a
+// row in the hand-written tables of docs/scenarios.md and docs/network.md.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.h"
+#include "algorithms/step_schedule.h"
+#include "app/repo_text_test_util.h"
+#include "models/compute_time.h"
+#include "models/registry.h"
+#include "scenarios/json_config.h"
+#include "scenarios/net_spec.h"
+#include "scenarios/scenario.h"
+#include "sim/params_text.h"
+#include "sim/topology_registry.h"
+
+namespace commsim {
+namespace {
+
+const std::filesystem::path kRoot = COMMSIM_SOURCE_DIR;
+
+// The shortest text that reads back as x (integers below 1e6 in full).
+std::string Number(double x) {
+  if (std::abs(x) < 1e6 && x == std::floor(x)) return fmt::format("{}", static_cast<int64_t>(x));
+  for (int digits = 1; digits < 17; ++digits) {
+    std::string text = fmt::format("{:.{}g}", x, digits);
+    if (std::strtod(text.c_str(), nullptr) == x) return text;
+  }
+  return fmt::format("{:.17g}", x);
+}
+
+std::string Escape(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string Code(std::string_view text) { return fmt::format("`{}`", text); }
+
+// A component default, with the fields that differ from that component's own defaults, e.g.
+// `qsgd` (coding: fixed).
+std::string ComponentDefault(const ComponentSpec& spec) {
+  if (spec.name.empty() || spec.config == nullptr) return "none";
+  const ComponentKind* kind = AllComponentKinds().Find(spec.kind);
+  std::unique_ptr<Config> plain = kind != nullptr ? kind->make_config(spec.name) : nullptr;
+  const nlohmann::json own = WriteComponent(spec);
+  const nlohmann::json base = plain ? WriteConfig(*plain) : nlohmann::json::object();
+  std::vector<std::string> changed;
+  for (const auto& [key, value] : own.items()) {
+    if (key != "name" && (!base.contains(key) || base[key] != value)) {
+      changed.push_back(
+          fmt::format("{}: {}", key, value.is_string() ? value.get<std::string>() : value.dump()));
+    }
+  }
+  if (changed.empty()) return Code(spec.name);
+  return fmt::format("{} ({})", Code(spec.name), fmt::join(changed, ", "));
+}
+
+// Collects one Markdown table row per field: | | `key` | type | default | range | help |.
+class MarkdownRows final : public ParamVisitor {
+ public:
+  void Int(std::string_view key, int64_t& value, Range range, std::string_view help,
+           Unit unit) override {
+    Add(key, Typed("integer", unit), fmt::format("{}", value), range.ToString(), help);
+  }
+  void Real(std::string_view key, double& value, Range range, std::string_view help,
+            Unit unit) override {
+    Add(key, Typed("real", unit), Number(value), range.ToString(), help);
+  }
+  void Bool(std::string_view key, bool& value, std::string_view help) override {
+    Add(key, "bool", value ? "true" : "false", "", help);
+  }
+  void Text(std::string_view key, std::string& value, std::span<const std::string_view> choices,
+            std::string_view help) override {
+    std::vector<std::string> quoted;
+    for (std::string_view c : choices) quoted.push_back(Code(c));
+    Add(key, "text", value.empty() ? "\"\"" : Code(value),
+        choices.empty() ? "" : fmt::format("{}", fmt::join(quoted, ", ")), help);
+  }
+  void RealList(std::string_view key, std::vector<double>& values, Range range,
+                std::string_view help, Unit unit) override {
+    std::vector<std::string> cells;
+    for (double v : values) cells.push_back(Number(v));
+    Add(key, Typed("list of real", unit), fmt::format("[{}]", fmt::join(cells, ", ")),
+        range.ToString(), help);
+  }
+  void Component(std::string_view key, ComponentSpec& spec, std::string_view help) override {
+    rows_ += fmt::format("| | {} | {} | {} | | {} |\n", Code(key), spec.kind,
+                         ComponentDefault(spec), Escape(help));
+  }
+  const std::string& rows() const { return rows_; }
+
+ private:
+  static std::string Typed(std::string_view type, Unit unit) {
+    return unit == Unit::kNone ? std::string(type) : fmt::format("{} {}", type, UnitSymbol(unit));
+  }
+  void Add(std::string_view key, std::string_view type, std::string_view value,
+           std::string_view range, std::string_view help) {
+    rows_ += fmt::format("| | {} | {} | {} | {} | {} |\n", Code(key), type, value, Escape(range),
+                         Escape(help));
+  }
+  std::string rows_;
+};
+
+constexpr std::string_view kHeader =
+    "| component | parameter | type | default | range | meaning |\n"
+    "|---|---|---|---|---|---|\n";
+
+template <class R>
+std::string RegistryTable(const R& registry) {
+  std::string out(kHeader);
+  for (const auto& entry : registry.entries()) {
+    out += fmt::format("| {} | | | | | {} |\n", Code(entry.name), Escape(entry.help));
+    MarkdownRows rows;
+    entry.make_config()->Describe(rows);
+    out += rows.rows();
+  }
+  return out;
+}
+
+std::string ConfigTable(std::string_view name, Config& config) {
+  MarkdownRows rows;
+  config.Describe(rows);
+  return std::string(kHeader) + fmt::format("| {} | | | | | |\n", Code(name)) + rows.rows();
+}
+
+// The generated blocks of docs/scenarios.md, by name.
+std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
+  ComputeTimeConfig compute;
+  StepConfig step;
+  return {{"algorithms", RegistryTable(AlgorithmRegistry())},
+          {"compressors", RegistryTable(CompressorRegistry())},
+          {"topologies", RegistryTable(TopologyRegistry())},
+          {"models", RegistryTable(ModelRegistry())},
+          {"datasets", RegistryTable(DatasetRegistry())},
+          {"partitions", RegistryTable(PartitionRegistry())},
+          {"compute", ConfigTable("compute", compute)},
+          {"step", ConfigTable("step", step)}};
+}
+
+std::string BeginMarker(const std::string& name) {
+  return fmt::format("<!-- generated: {} (app/docs_tables_test.cc) -->\n", name);
+}
+std::string EndMarker(const std::string& name) {
+  return fmt::format("<!-- end generated: {} -->\n", name);
+}
+
+TEST(DocsTablesTest, ComponentTablesMatchTheRegistries) {
+  const std::filesystem::path path = kRoot / "docs/scenarios.md";
+  std::string doc = testing::ReadWholeFile(path);
+  const bool update = std::getenv("COMMSIM_UPDATE_DOCS") != nullptr;
+  bool stale = false;
+  for (const auto& [name, table] : GeneratedBlocks()) {
+    const std::string begin = BeginMarker(name), end = EndMarker(name);
+    const size_t b = doc.find(begin);
+    const size_t e = doc.find(end);
+    ASSERT_TRUE(b != std::string::npos && e != std::string::npos && b < e)
+        << "docs/scenarios.md lacks the markers of the generated block '" << name << "':\n"
+        << begin << end;
+    const size_t from = b + begin.size();
+    if (doc.compare(from, e - from, table) == 0) continue;
+    stale = true;
+    if (update) {
+      doc.replace(from, e - from, table);
+    } else {
+      ADD_FAILURE() << "the '" << name << "' table of docs/scenarios.md is out of date; expected:\n"
+                    << table;
+    }
+  }
+  if (stale && update) std::ofstream(path, std::ios::binary) << doc;
+  if (stale && !update) {
+    ADD_FAILURE() << "regenerate with: COMMSIM_UPDATE_DOCS=1 build/app/app_tests "
+                     "--gtest_filter='DocsTablesTest.*'";
+  }
+}
+
+// Every top-level key of `resolved` has a row "| `key` |" in `doc`.
+void ExpectRows(const nlohmann::json& resolved, const std::string& doc, const std::string& what) {
+  for (const auto& [key, value] : resolved.items()) {
+    EXPECT_NE(doc.find("| `" + key + "` |"), std::string::npos)
+        << what << ": key \"" << key << "\" has no table row";
+  }
+}
+
+TEST(DocsTablesTest, EveryScenarioKeyHasARow) {
+  const std::string doc = testing::ReadWholeFile(kRoot / "docs/scenarios.md");
+  const Scenario s = ParseScenario(nlohmann::json::parse(R"({"algorithms": ["sgd"]})"), "t", ".");
+  ASSERT_TRUE(s.resolved.contains("network"));
+  ExpectRows(s.resolved, doc, "docs/scenarios.md");
+  ExpectRows(s.resolved["network"], doc, "docs/scenarios.md (network)");
+  for (const char* key : {"label", "step", "topology"}) {  // per-entry keys
+    EXPECT_NE(doc.find(fmt::format("| `{}` |", key)), std::string::npos) << key;
+  }
+}
+
+TEST(DocsTablesTest, EveryNetSpecKeyHasARow) {
+  const std::string doc = testing::ReadWholeFile(kRoot / "docs/network.md");
+  const NetSpec spec = ParseNetSpec(nlohmann::json::object(), "t");
+  const nlohmann::json resolved = ResolvedNetSpec(spec);
+  ASSERT_GE(resolved.size(), 5u);
+  ExpectRows(resolved, doc, "docs/network.md");
+}
+
+}  // namespace
+}  // namespace commsim

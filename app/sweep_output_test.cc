@@ -1,0 +1,171 @@
+// `commsim sweep` outputs through the binary: names that would leave results/ are refused,
+// --restart and resumes never remove what commsim did not make, tampered point files are run
+// again, and an unwritable folder fails before any point runs.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/binary_test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using commsim::testing::RunCommsim;
+
+// A small sweep (4 points, a few ms each) with `name` and `seed` filled in.
+std::string TinySweep(const std::string& name_json, int seed = 3) {
+  return fmt::format(R"({{
+  {}
+  "base": {{
+    "name": "tiny", "seed": {}, "workers": 4, "iterations": 20, "metrics_every": 10,
+    "model": {{"name": "linear_regression"}},
+    "data": {{"name": "synthetic_regression", "samples": 200, "features": 50, "noise": 0.1}},
+    "network": {{"topology": {{"name": "star"}}}},
+    "compute": {{"mode": "fixed", "seconds": "1ms"}},
+    "algorithms": [{{"name": "sgd"}}, {{"name": "dore"}}]
+  }},
+  "axes": [{{"name": "bandwidth", "pointer": "/network/topology/worker_bandwidth",
+             "logspace": ["10Mbps", "10Gbps", 4]}}]
+}})",
+                     name_json, seed);
+}
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class SweepOutputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("commsim_sweep_output_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override {
+    std::system(("chattr -R -i " + root_.string() + " 2>/dev/null").c_str());
+    fs::permissions(root_, fs::perms::owner_all, fs::perm_options::add);
+    fs::remove_all(root_);
+  }
+  std::string P(const std::string& name) const { return (root_ / name).string(); }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(P(name)) << text;
+    return P(name);
+  }
+  fs::path root_;
+};
+
+TEST_F(SweepOutputTest, NamesThatWouldLeaveResultsAreRefusedWithTheirPointer) {
+  fs::create_directories(P("a/b/c"));
+  const std::string abs = P("abs_target");
+  for (const std::string& name :
+       {std::string("../../../x"), abs, std::string("a/b"), std::string(".."), std::string(""),
+        std::string(".hidden"), std::string("back\\\\slash"), std::string("tab\\there")}) {
+    const std::string file = Write("s.json", TinySweep("\"name\": \"" + name + "\","));
+    const auto r = RunCommsim("sweep " + file + " --no-plots --quiet", "cd " + P("a/b/c") + " &&");
+    EXPECT_EQ(r.status, 1) << name << "\n" << r.out;
+    EXPECT_NE(r.out.find("error: " + file + ": /name: expected a name usable as a folder name"),
+              std::string::npos)
+        << r.out;
+  }
+  EXPECT_FALSE(fs::exists(P("x")));
+  EXPECT_FALSE(fs::exists(abs));
+  EXPECT_FALSE(fs::exists(P("a/b/c/results")));
+}
+
+TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
+  const std::string file = Write("s.json", TinySweep(""));
+  const std::string out = P("out");
+  const std::string args = "sweep " + file + " --no-plots --quiet --jobs 1 --out " + out;
+  ASSERT_EQ(RunCommsim(args).status, 0);
+  const std::vector<std::string> planted = {
+      "notes.old.1234",          "x.tmp.99",  "notes.txt", "points/3.csv.tmp.99",
+      "points/notes.partial.77", "runs.old.5"};
+  for (const std::string& f : planted) Write("out/" + f, "mine");
+  fs::remove(out + "/points/2.csv");
+  const auto resumed = RunCommsim(args);
+  ASSERT_EQ(resumed.status, 0) << resumed.out;
+  const auto restarted = RunCommsim(args + " --restart");
+  ASSERT_EQ(restarted.status, 0) << restarted.out;
+  for (const std::string& f : planted) EXPECT_EQ(Read(out + "/" + f), "mine") << f;
+  EXPECT_TRUE(fs::exists(out + "/sweep.csv"));
+}
+
+// Point files cut to their header, with a row removed or duplicated, or taken from another sweep:
+// each point runs again with a note, and sweep.csv is that of a clean run.
+TEST_F(SweepOutputTest, TamperedPointFilesAreRunAgain) {
+  const std::string file = Write("s.json", TinySweep(""));
+  const std::string other = Write("other.json", TinySweep("", /*seed=*/4));
+  const auto args = [&](const std::string& sweep, const std::string& out) {
+    return "sweep " + sweep + " --no-plots --quiet --jobs 1 --out " + P(out);
+  };
+  ASSERT_EQ(RunCommsim(args(file, "clean")).status, 0);
+  ASSERT_EQ(RunCommsim(args(file, "t")).status, 0);
+  ASSERT_EQ(RunCommsim(args(other, "other")).status, 0);
+  const auto lines = [&](int k) {
+    std::vector<std::string> out;
+    std::istringstream in(Read(P(fmt::format("t/points/{}.csv", k))));
+    for (std::string l; std::getline(in, l);) out.push_back(l + "\n");
+    return out;  // integrity line, header, sgd row, dore row
+  };
+  const auto l0 = lines(0), l1 = lines(1), l2 = lines(2);
+  Write("t/points/0.csv", l0[0] + l0[1]);
+  Write("t/points/1.csv", l1[0] + l1[1] + l1[3]);
+  Write("t/points/2.csv", l2[0] + l2[1] + l2[2] + l2[3] + l2[3]);
+  fs::copy_file(P("other/points/3.csv"), P("t/points/3.csv"), fs::copy_options::overwrite_existing);
+  const auto r = RunCommsim(args(file, "t"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_NE(r.out.find(fmt::format("note: {}: ", P(fmt::format("t/points/{}.csv", k)))),
+              std::string::npos)
+        << r.out;
+  }
+  EXPECT_NE(r.out.find("sweep: 4 points (4 run now, 0 from an earlier run)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(Read(P("t/sweep.csv")), Read(P("clean/sweep.csv")));
+}
+
+TEST_F(SweepOutputTest, UnwritableFolderFailsBeforeAnyPointRuns) {
+  const std::string file = Write("s.json", TinySweep(""));
+  fs::create_directories(P("ro"));
+  fs::permissions(P("ro"), fs::perms::owner_read | fs::perms::owner_exec);
+  if (::geteuid() == 0) std::system(("chattr +i " + P("ro") + " 2>/dev/null").c_str());
+  const int probe = ::open(P("ro/probe").c_str(), O_CREAT | O_WRONLY, 0644);
+  if (probe >= 0) {
+    ::close(probe);
+    fs::remove(P("ro/probe"));
+    GTEST_SKIP() << "cannot make a read-only folder here (root without chattr)";
+  }
+  const auto r = RunCommsim("sweep " + file + " --no-plots --quiet --out " + P("ro"));
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("error: " + P("ro") + "/.commsim: cannot write"), std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::is_empty(P("ro")));
+}
+
+TEST_F(SweepOutputTest, AFolderOfNotesIsRefusedEvenWithRestart) {
+  const std::string file = Write("s.json", TinySweep(""));
+  fs::create_directories(P("notes"));
+  Write("notes/todo.txt", "mine");
+  const auto r = RunCommsim("sweep " + file + " --no-plots --quiet --restart --out " + P("notes"));
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("error: " + P("notes") + ": exists and is not a commsim output folder"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(std::distance(fs::directory_iterator(P("notes")), {}), 1);
+}
+
+}  // namespace

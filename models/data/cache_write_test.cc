@@ -1,0 +1,114 @@
+// The cache writer under injected faults (issue #18): a failed or interrupted write never leaves a
+// cache file that a reader would load.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/data/cache.h"
+#include "sim/atomic_file.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+Dataset Small(double value) {
+  Dataset d;
+  d.features = Eigen::MatrixXd::Constant(3, 4, value);
+  d.targets = Eigen::VectorXd::Constant(4, 1.0);
+  d.num_classes = 2;
+  return d;
+}
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class CacheWriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cache_write_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    path_ = (dir_ / "cache" / "small.bin").string();
+    WriteDatasetCache(Small(0.5), path_);
+    old_bytes_ = Read(path_);
+  }
+  void TearDown() override {
+    SetWriteFaultForTesting({});
+    fs::remove_all(dir_);
+  }
+  size_t FilesInCacheFolder() const {
+    return static_cast<size_t>(std::distance(fs::directory_iterator(dir_ / "cache"), {}));
+  }
+  fs::path dir_;
+  std::string path_;
+  std::string old_bytes_;
+};
+
+TEST_F(CacheWriteTest, FailedWriteThrowsNamingTheCacheAndKeepsTheOldOne) {
+  for (const WriteFaultStage stage :
+       {WriteFaultStage::kAfterBytes, WriteFaultStage::kBeforeRename}) {
+    SetWriteFaultForTesting({stage, WriteFaultAction::kFail, "small.bin", 30});
+    try {
+      WriteDatasetCache(Small(2.0), path_);
+      FAIL();
+    } catch (const UserError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path_ + ": ", 0), 0u) << e.what();
+    }
+    EXPECT_EQ(Read(path_), old_bytes_);
+    EXPECT_EQ(FilesInCacheFolder(), 1u);
+  }
+}
+
+TEST_F(CacheWriteTest, CrashMidWriteLeavesTheOldCacheLoadable) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    SetWriteFaultForTesting(
+        {WriteFaultStage::kAfterBytes, WriteFaultAction::kCrash, "small.bin", 30});
+    try {
+      WriteDatasetCache(Small(2.0), path_);
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << "the cache was not written through the atomic writer";
+  EXPECT_EQ(Read(path_), old_bytes_);
+  const Dataset loaded = ReadDatasetCache(path_, "small");
+  EXPECT_EQ(loaded.features(2, 3), 0.5);
+}
+
+TEST_F(CacheWriteTest, CrashBeforeTheFirstCacheExistsLeavesNoCache) {
+  const std::string fresh = (dir_ / "cache" / "fresh.bin").string();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    SetWriteFaultForTesting(
+        {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "fresh.bin", 0});
+    try {
+      WriteDatasetCache(Small(2.0), fresh);
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  EXPECT_FALSE(fs::exists(fresh));
+  EXPECT_THROW(ReadDatasetCache(fresh, "fresh"), UserError);
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,133 @@
+// WriteRunFolder: a run folder is published whole or not at all, and only over what commsim made.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "scenarios/runner.h"
+#include "sim/atomic_file.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::set<std::string> Names(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+RunResult OneEntry(double loss) {
+  RunResult r;
+  IterationRecord rec;
+  rec.algorithm = "sgd";
+  rec.iteration = 1;
+  rec.loss = loss;
+  r.records = {{rec}};
+  RunSummary s;
+  s.name = "sgd";
+  s.final_loss = loss;
+  r.summaries = {s};
+  return r;
+}
+
+class RunFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("run_folder_test_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    scenario_.resolved = {{"name", "t"}};
+    out_ = (root_ / "out").string();
+  }
+  void TearDown() override {
+    SetWriteFaultForTesting({});
+    fs::remove_all(root_);
+  }
+  fs::path root_;
+  Scenario scenario_;
+  std::string out_;
+};
+
+TEST_F(RunFolderTest, WritesTheFourFilesAndTheMarker) {
+  WriteRunFolder(scenario_, OneEntry(2.0), out_);
+  EXPECT_EQ(Names(out_), (std::set<std::string>{".commsim", "metrics.csv", "summary.csv",
+                                                "summary.json", "scenario.resolved.json"}));
+  EXPECT_EQ(Read(out_ + "/.commsim"), "commsim output folder\nkind=run\nformat=1\n");
+  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+}
+
+TEST_F(RunFolderTest, FailedWriteOfAnyFilePublishesNothingAndKeepsThePreviousRun) {
+  WriteRunFolder(scenario_, OneEntry(2.0), out_);
+  const std::string before = Read(out_ + "/summary.csv");
+  for (const char* file : {"metrics.csv", "summary.json", "scenario.resolved.json"}) {
+    SetWriteFaultForTesting({WriteFaultStage::kAfterBytes, WriteFaultAction::kFail, file, 7});
+    try {
+      WriteRunFolder(scenario_, OneEntry(3.0), out_, "--out " + out_);
+      FAIL() << file;
+    } catch (const UserError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("--out " + out_ + ": ", 0), 0u) << what;
+      EXPECT_NE(what.find(std::string(file) + ": write failed: Input/output error"),
+                std::string::npos)
+          << what;
+    }
+    EXPECT_EQ(Read(out_ + "/summary.csv"), before) << file;
+    EXPECT_EQ(Names(root_), (std::set<std::string>{"out"})) << file;  // staging removed
+  }
+}
+
+// Issue #18: killed between writing the files and publishing: the target is untouched; the dead
+// process's staging folder is removed by the next publication to the same target.
+TEST_F(RunFolderTest, CrashBeforePublishingLeavesTheTargetUntouched) {
+  WriteRunFolder(scenario_, OneEntry(2.0), out_);
+  const std::string before = Read(out_ + "/summary.csv");
+  const pid_t child = ::fork();
+  if (child == 0) {
+    SetWriteFaultForTesting(
+        {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "scenario.resolved.json", 0});
+    try {
+      WriteRunFolder(scenario_, OneEntry(3.0), out_);
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  EXPECT_EQ(Read(out_ + "/summary.csv"), before);
+  EXPECT_EQ(Names(root_).size(), 2u);  // out and the dead process's staging folder
+  WriteRunFolder(scenario_, OneEntry(4.0), out_);
+  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+  EXPECT_NE(Read(out_ + "/summary.csv"), before);
+}
+
+TEST_F(RunFolderTest, RefusesFoldersAndFilesItDidNotMake) {
+  fs::create_directories(out_);
+  std::ofstream(out_ + "/notes.txt") << "mine";
+  EXPECT_THROW(WriteRunFolder(scenario_, OneEntry(2.0), out_), UserError);
+  EXPECT_EQ(Names(out_), (std::set<std::string>{"notes.txt"}));
+  std::ofstream(root_ / "file") << "mine";
+  EXPECT_THROW(WriteRunFolder(scenario_, OneEntry(2.0), (root_ / "file").string()), UserError);
+  EXPECT_EQ(Read(root_ / "file"), "mine");
+  EXPECT_EQ(Names(root_), (std::set<std::string>{"out", "file"}));
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,172 @@
+// AtomicFileWriter: what a reader can see after every kind of failure, real or injected.
+#include "sim/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "sim/error.h"
+#include "sim/output_journal.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::set<std::string> Names(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+// Runs `body` in a forked child; returns the signal that ended it (0 when it exited).
+int SignalOfChild(const std::function<void()>& body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    try {
+      body();
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+class AtomicFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("atomic_file_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    file_ = (dir_ / "out.csv").string();
+    std::ofstream(file_) << "old content\n";
+  }
+  void TearDown() override {
+    SetWriteFaultForTesting({});
+    fs::remove_all(dir_);
+  }
+  std::string ErrorOfWrite(const std::string& content) {
+    try {
+      WriteFileAtomic(file_, content);
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  fs::path dir_;
+  std::string file_;
+};
+
+TEST_F(AtomicFileTest, ReplacesTheFileAndLeavesNoTemporary) {
+  WriteFileAtomic(file_, "new content\n");
+  EXPECT_EQ(Read(file_), "new content\n");
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out.csv"}));
+}
+
+TEST_F(AtomicFileTest, TemporaryNameHasSixteenRandomHexDigits) {
+  AtomicFileWriter a(file_), b(file_);
+  const std::string prefix = file_ + ".tmp.";
+  ASSERT_EQ(a.temp_path().rfind(prefix, 0), 0u);
+  EXPECT_EQ(a.temp_path().size(), prefix.size() + 16);
+  EXPECT_TRUE(IsTemporaryName(fs::path(a.temp_path()).filename().string()));
+  EXPECT_NE(a.temp_path(), b.temp_path());  // two writers of one path in one process
+}
+
+TEST_F(AtomicFileTest, InjectedFailureAtEachStageBeforeRenameKeepsTheOldFile) {
+  for (const WriteFaultStage stage :
+       {WriteFaultStage::kAfterBytes, WriteFaultStage::kBeforeRename}) {
+    SetWriteFaultForTesting({stage, WriteFaultAction::kFail, "out.csv", 3});
+    const std::string error = ErrorOfWrite("new content that never lands\n");
+    EXPECT_EQ(error.rfind(file_ + ": ", 0), 0u) << error;  // the message names the path
+    EXPECT_NE(error.find("Input/output error"), std::string::npos) << error;
+    EXPECT_EQ(Read(file_), "old content\n");
+    EXPECT_EQ(Names(dir_), (std::set<std::string>{"out.csv"}));  // temporary removed
+  }
+}
+
+TEST_F(AtomicFileTest, InjectedFailureAfterRenameReportsButTheFileIsComplete) {
+  SetWriteFaultForTesting({WriteFaultStage::kAfterRename, WriteFaultAction::kFail, "out.csv", 0});
+  EXPECT_EQ(ErrorOfWrite("new\n"), file_ + ": cannot sync its folder: Input/output error");
+  EXPECT_EQ(Read(file_), "new\n");
+}
+
+TEST_F(AtomicFileTest, FaultOnlyHitsPathsContainingItsFilter) {
+  SetWriteFaultForTesting({WriteFaultStage::kBeforeRename, WriteFaultAction::kFail, "other", 0});
+  EXPECT_EQ(ErrorOfWrite("new\n"), "");
+  EXPECT_EQ(Read(file_), "new\n");
+}
+
+TEST_F(AtomicFileTest, CrashMidWriteLeavesOldFileAndAJournaledPartialTemporary) {
+  const int signal = SignalOfChild([&] {
+    SetWriteFaultForTesting({WriteFaultStage::kAfterBytes, WriteFaultAction::kCrash, "out.csv", 5});
+    WriteFileAtomic(file_, "0123456789", dir_.string());
+  });
+  ASSERT_EQ(signal, SIGKILL);
+  EXPECT_EQ(Read(file_), "old content\n");
+  std::string temp;
+  for (const std::string& name : Names(dir_)) {
+    if (IsTemporaryName(name)) temp = name;
+  }
+  ASSERT_FALSE(temp.empty());
+  EXPECT_EQ(Read(dir_ / temp), "01234");  // the crash really landed mid-write
+  EXPECT_NE(Read(dir_ / kJournalFileName).find(" out.csv.tmp."), std::string::npos);
+  EXPECT_EQ(CleanJournal(dir_.string()), 1u);  // its writer is dead: removed
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out.csv", kJournalFileName}));
+}
+
+TEST_F(AtomicFileTest, MissingFolderIsAnErrorNamingThePath) {
+  const std::string path = (dir_ / "no" / "such.csv").string();
+  try {
+    WriteFileAtomic(path, "x");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": cannot write", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos);
+  }
+}
+
+// A real write failure, not an injected one: a file-size limit (RLIMIT_FSIZE, with SIGXFSZ
+// ignored as commsim's main does) makes write() fail with EFBIG after 1000 bytes.
+TEST_F(AtomicFileTest, RealWriteFailureThrowsAndKeepsTheOldFile) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{1000, 1000};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      WriteFileAtomic(file_, std::string(5000, 'x'));
+    } catch (const UserError& e) {
+      const std::string what = e.what();
+      ::_exit(what == file_ + ": write failed: File too large" ? 0 : 2);
+    }
+    ::_exit(3);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(Read(file_), "old content\n");
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out.csv"}));
+}
+
+}  // namespace
+}  // namespace commsim
