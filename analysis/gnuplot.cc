@@ -1,15 +1,16 @@
+// Gnuplot scripts and rendering (see gnuplot.h).
 #include "analysis/gnuplot.h"
 
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string_view>
 
+#include "analysis/subprocess.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
 
@@ -18,80 +19,92 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct NamedColor {
-  const char* name;
-  const char* color;
+// Physical size of a figure. The PDF has it exactly (pdfcairo's default half-size fonts and lines
+// are undone); the PNG is drawn at kPngDpi with fonts, lines and markers scaled to match; the SVG
+// uses 72 units per inch (it is scalable anyway).
+struct Geometry {
+  double width_in;
+  double height_in;
+  int font_pt;
+  const char* key;  // `set key` arguments
 };
 
-// Keyed by the registry name with '_' and '-' removed (see AlgorithmColor).
-constexpr NamedColor kAlgorithmColors[] = {
-    {"sgd", "#222222"},    {"qsgd", "#1f77b4"},          {"memsgd", "#ff7f0e"},
-    {"diana", "#2ca02c"},  {"doublesqueeze", "#9467bd"}, {"dore", "#d62728"},
-    {"dpsgd", "#7f7f7f"},  {"choco", "#17becf"},         {"chocosgd", "#17becf"},
-    {"malcom", "#e377c2"}, {"malcompsgd", "#e377c2"},
-};
-constexpr const char* kFallbackColors[] = {"#8c564b", "#bcbd22", "#393b79", "#637939",
-                                           "#8c6d31", "#843c39", "#7b4173", "#3182bd"};
+constexpr double kPngDpi = 150;
 
-std::string ShellQuote(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
+Geometry GeometryOf(FigureSize size) {
+  if (size == FigureSize::kColumn) return {3.5, 3.0, 7, "below vertical Left reverse"};
+  return {7.0, 3.6, 9, "outside right top vertical Left reverse"};
+}
+
+// `set format <axis>`: 10^n on log axes, SI prefixes where asked for; gnuplot's default otherwise
+// (which prints small and large numbers as a x 10^n, never as long fixed-point strings).
+std::string AxisFormat(char axis, bool log, bool si) {
+  if (log && si) return fmt::format("set format {} '%.0s%c'\n", axis);
+  if (log) return fmt::format("set format {} '10^{{%L}}'\n", axis);
+  return fmt::format("set format {} '% h'\n", axis);
+}
+
+// Where the legend goes. A short legend goes right of a page-size plot; a long one (many entries
+// or long labels), and every legend of a column-size plot, goes below it in as many columns as the
+// longest label allows, and the figure grows by the rows beyond three so the axes keep their size.
+// Gnuplot spaces the columns by its own estimate of the text width (about 0.85 em per character,
+// plus the line sample), so that is the estimate used here: columns it would draw wider than the
+// figure are cut off.
+struct KeyLayout {
+  std::string args;  // `set key` arguments
+  double extra_height_in = 0;
+};
+
+KeyLayout KeyPlacement(const LinePlot& plot, FigureSize size) {
+  size_t items = plot.key_only.size(), longest = 0;
+  for (const Series& s : plot.key_only) longest = std::max(longest, s.title.size());
+  for (const Series& s : plot.series) {
+    if (s.points.empty() || !s.in_key) continue;
+    ++items;
+    longest = std::max(longest, s.title.size());
   }
-  return out + "'";
+  const Geometry g = GeometryOf(size);
+  if (size == FigureSize::kPage && items <= 8 && longest <= 24) return {g.key};
+  const double chars_per_line = g.width_in * 72 / (0.85 * g.font_pt);
+  const size_t columns =
+      std::max<size_t>(1, static_cast<size_t>(chars_per_line / static_cast<double>(longest + 7)));
+  const size_t rows = std::max<size_t>(1, (items + columns - 1) / columns);
+  const double row_in = 1.3 * g.font_pt / 72;
+  return {fmt::format("below vertical maxrows {} Left reverse", rows),
+          rows > 3 ? static_cast<double>(rows - 3) * row_in : 0.0};
+}
+
+// "with ... title ..." of a series: markers on about ten of its points.
+std::string ItemStyle(const Series& s) {
+  std::string style;
+  if (s.markers) {
+    const size_t interval = std::max<size_t>(1, (s.points.size() + 9) / 10);
+    style = fmt::format("linespoints pointinterval {} pointtype {} pointsize 0.6 linewidth 1.5",
+                        interval, s.style.point);
+  } else {
+    style = "lines linewidth 1.2";
+  }
+  return fmt::format("with {} dashtype {} linecolor rgb '{}' {}", style, s.style.dash,
+                     s.style.color,
+                     s.in_key ? "title " + GnuplotString(s.title) + " noenhanced" : "notitle");
+}
+
+// Cairo stamps PDFs with the wall-clock time (/CreationDate (D:YYYYMMDDHHMMSS...)); replacing
+// the digits with a fixed date of the same length keeps every byte offset valid and makes the
+// same run give byte-identical PDFs.
+void FixPdfCreationDate(const fs::path& pdf) {
+  std::ifstream in(pdf, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = "/CreationDate (D:";
+  const size_t at = bytes.find(key);
+  if (at == std::string::npos || at + key.size() + 14 > bytes.size()) return;
+  std::string_view digits(bytes.data() + at + key.size(), 14);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return;
+  bytes.replace(at + key.size(), 14, "20000101000000");
+  WriteFileAtomic(pdf.string(), bytes);
 }
 
 }  // namespace
-
-std::string AlgorithmColor(std::string_view algorithm) {
-  std::string key;
-  for (const char c : algorithm) {
-    if (c != '_' && c != '-' && c != ' ') key += static_cast<char>(std::tolower(c));
-  }
-  for (const NamedColor& nc : kAlgorithmColors) {
-    if (key == nc.name) return nc.color;
-  }
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : key) h = (h ^ c) * 0x100000001b3ULL;
-  return kFallbackColors[h % std::size(kFallbackColors)];
-}
-
-std::string GnuplotQuote(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string GnuplotTicLabel(std::string_view text) {
-  std::string doubled;
-  for (const char c : text) {
-    doubled += c;
-    if (c == '%') doubled += '%';
-  }
-  return GnuplotQuote(doubled);
-}
-
-bool LogScaleFits(const std::vector<double>& values, double min_ratio) {
-  double lo = INFINITY, hi = 0;
-  for (const double v : values) {
-    if (!std::isfinite(v)) continue;
-    if (v <= 0) return false;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  return hi > 0 && hi >= min_ratio * lo;
-}
 
 std::string LinePlotData(const LinePlot& plot) {
   std::string out;
@@ -100,55 +113,108 @@ std::string LinePlotData(const LinePlot& plot) {
     if (s.points.empty()) continue;
     if (!first) out += "\n\n";
     first = false;
-    out += fmt::format("# {}\n", s.title);
+    out += fmt::format("# {}\n", SanitizeText(s.title));
     for (const auto& [x, y] : s.points) out += fmt::format("{} {}\n", x, y);
   }
   return out;
 }
 
-std::string ScriptPreamble(std::string_view name, std::string_view title) {
-  return fmt::format(
-      "# Generated by commsim. Re-render with: gnuplot {0}.gp\n"
+std::string ScriptPreamble(std::string_view name, std::string_view title, FigureSize size,
+                           double extra_height_in) {
+  Geometry g = GeometryOf(size);
+  g.height_in += extra_height_in;
+  const double scale = kPngDpi / 72.0;
+  std::string out = fmt::format(
+      "# Generated by commsim ({} size: {} x {:.3g} in). Re-render with: gnuplot {}.gp\n"
       "reset\n"
-      "set terminal pngcairo size 960,600 noenhanced font \",11\"\n"
-      "set output \"{0}.png\"\n"
-      "set title {1}\n"
-      "set grid\n"
-      "set key outside right top\n",
-      name, GnuplotQuote(title));
+      "set encoding utf8\n"
+      "set terminal pngcairo size {},{} enhanced font 'sans,{}' fontscale {:.4f} "
+      "linewidth {:.4f} pointscale {:.4f}\n"
+      "set output '{}.png'\n",
+      FigureSizeName(size), g.width_in, g.height_in, name, std::lround(g.width_in * kPngDpi),
+      std::lround(g.height_in * kPngDpi), g.font_pt, scale, scale, scale, name);
+  // Column figures go under a caption in a paper: no title there.
+  if (size == FigureSize::kPage && !title.empty()) {
+    out += fmt::format("set title {} noenhanced\n", GnuplotString(title));
+  }
+  out += fmt::format(
+      "set border 3 lw 1\n"
+      "set tics nomirror out scale 0.6\n"
+      "set grid back linetype 1 linecolor rgb '#e3e3e3' linewidth 1\n"
+      "set key {} noenhanced samplen 3 spacing 1.1\n",
+      g.key);
+  return out;
 }
 
-std::string ScriptSvgEpilogue(std::string_view name) {
+std::string ScriptEpilogue(std::string_view name, FigureSize size, double extra_height_in) {
+  Geometry g = GeometryOf(size);
+  g.height_in += extra_height_in;
   return fmt::format(
-      "set terminal svg size 960,600 noenhanced dynamic font \"sans,11\"\n"
-      "set output \"{}.svg\"\n"
+      "set terminal svg size {},{} dynamic enhanced font 'sans,{}' background rgb 'white'\n"
+      "set output '{}.svg'\n"
+      "replot\n"
+      "set terminal pdfcairo size {}in,{:.3g}in enhanced font 'sans,{}' fontscale 1 linewidth 2\n"
+      "set output '{}.pdf'\n"
       "replot\n"
       "unset output\n",
-      name);
+      std::lround(g.width_in * 72), std::lround(g.height_in * 72), g.font_pt, name, g.width_in,
+      g.height_in, g.font_pt, name);
 }
 
-std::string LinePlotScript(const LinePlot& plot) {
-  std::string out = ScriptPreamble(plot.name, plot.title);
-  out += fmt::format("set xlabel {}\nset ylabel {}\n", GnuplotQuote(plot.x_label),
-                     GnuplotQuote(plot.y_label));
+void UseTimeUnit(LinePlot& plot, char axis, std::string_view quantity) {
+  const bool x = axis == 'x';
+  double largest = 0;
+  for (const Series& s : plot.series) {
+    for (const auto& p : s.points) largest = std::max(largest, std::abs(x ? p.first : p.second));
+  }
+  struct Unit {
+    double per_second;
+    const char* name;
+  };
+  Unit unit{1, "s"};
+  if (!(x ? plot.log_x : plot.log_y) && largest > 0) {
+    for (const Unit u : {Unit{1, "s"}, Unit{1e3, "ms"}, Unit{1e6, "µs"}, Unit{1e9, "ns"}}) {
+      unit = u;
+      if (largest * u.per_second >= 1) break;
+    }
+  }
+  for (Series& s : plot.series) {
+    for (auto& p : s.points) (x ? p.first : p.second) *= unit.per_second;
+  }
+  (x ? plot.x_label : plot.y_label) = fmt::format("{} ({})", quantity, unit.name);
+}
+
+std::string LinePlotScript(const LinePlot& plot, FigureSize size) {
+  const KeyLayout key = KeyPlacement(plot, size);
+  std::string out = ScriptPreamble(plot.name, plot.title, size, key.extra_height_in);
+  if (key.args != GeometryOf(size).key) out += fmt::format("set key {}\n", key.args);
+  out += fmt::format("set xlabel {} noenhanced\nset ylabel {} noenhanced\n",
+                     GnuplotString(plot.x_label), GnuplotString(plot.y_label));
   if (plot.log_x) out += "set logscale x\n";
   if (plot.log_y) out += "set logscale y\n";
-  if (!plot.x_format.empty()) out += fmt::format("set format x {}\n", GnuplotQuote(plot.x_format));
+  out += AxisFormat('x', plot.log_x, plot.x_si);
+  out += AxisFormat('y', plot.log_y, false);
   for (const std::string& line : plot.extra) out += line + "\n";
   std::vector<std::string> items;
+  for (const Series& s : plot.key_only) items.push_back("keyentry " + ItemStyle(s));
   int index = 0;
   for (const Series& s : plot.series) {
     if (s.points.empty()) continue;
-    const char* style = s.markers && s.points.size() <= 40 ? "linespoints pt 7 ps 0.8" : "lines";
     items.push_back(
-        fmt::format("\"{}.dat\" index {} using 1:2 with {} lw 2 dt {} lc rgb \"{}\" "
-                    "title {}",
-                    plot.name, index++, style, s.dash, s.color, GnuplotQuote(s.title)));
+        fmt::format("'{}.dat' index {} using 1:2 {}", plot.name, index++, ItemStyle(s)));
   }
-  out += "plot ";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", \\\n     " : "") + items[i];
-  out += "\n";
-  return out + ScriptSvgEpilogue(plot.name);
+  if (index == 0) {
+    // Nothing finite to draw (e.g. every entry diverged at once): an empty, labelled frame.
+    out +=
+        "set xrange [0:1]\nset yrange [0:1]\nunset logscale\n"
+        "set label 1 'no finite values' at graph 0.5, graph 0.5 center\n"
+        "plot NaN notitle\n";
+  } else {
+    out += "plot ";
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", \\\n     " : "") + items[i];
+    out += "\n";
+  }
+  return out + ScriptEpilogue(plot.name, size, key.extra_height_in);
 }
 
 void PlotSet::AddScript(const std::string& name, const std::string& script,
@@ -162,24 +228,7 @@ void PlotSet::AddScript(const std::string& name, const std::string& script,
 }
 
 void PlotSet::Add(const LinePlot& plot) {
-  AddScript(plot.name, LinePlotScript(plot), LinePlotData(plot));
-}
-
-std::string FindProgram(const std::string& program) {
-  if (program.find('/') != std::string::npos) {
-    return ::access(program.c_str(), X_OK) == 0 ? program : "";
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string dir = dirs.substr(start, end - start);
-    const std::string candidate = (fs::path(dir.empty() ? "." : dir) / program).string();
-    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
-    start = end + 1;
-  }
-  return "";
+  AddScript(plot.name, LinePlotScript(plot, size_), LinePlotData(plot));
 }
 
 bool PlotSet::Render(const PlotOptions& options) const {
@@ -192,23 +241,28 @@ bool PlotSet::Render(const PlotOptions& options) const {
     return false;
   }
   if (names_.empty()) return true;
-  std::string command = fmt::format("cd {} && {}", ShellQuote(dir_), ShellQuote(gnuplot));
-  for (const std::string& name : names_) {
-    command += ' ';
-    command += ShellQuote(name + ".gp");
+  std::vector<std::string> scripts;
+  for (const std::string& name : names_) scripts.push_back(name + ".gp");
+  ProgramResult result = RunProgram(gnuplot, scripts, dir_);
+  if (!result.ok()) {
+    if (result.output.size() > 2000) result.output = result.output.substr(0, 2000) + "...";
+    throw UserError(fmt::format("{}: gnuplot failed ({}):\n{}", dir_,
+                                result.signal ? fmt::format("signal {}", result.signal)
+                                              : fmt::format("exit status {}", result.exit_code),
+                                result.output));
   }
-  command += " 2>&1";
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) throw UserError(fmt::format("{}: cannot run {}", dir_, gnuplot));
-  std::string output;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  if (status != 0) {
-    if (output.size() > 2000) output = output.substr(0, 2000) + "...";
-    throw UserError(fmt::format("{}: gnuplot failed (exit status {}):\n{}", dir_,
-                                WIFEXITED(status) ? WEXITSTATUS(status) : -1, output));
+  // Gnuplot exits 0 even when it could not write an image (e.g. on a full disk).
+  for (const std::string& name : names_) {
+    FixPdfCreationDate(fs::path(dir_) / (name + ".pdf"));
+    for (const char* extension : {".png", ".svg", ".pdf"}) {
+      const fs::path image = fs::path(dir_) / (name + extension);
+      std::error_code ec;
+      if (fs::file_size(image, ec) == 0 || ec) {
+        throw UserError(fmt::format("{}: gnuplot wrote no image (is the disk full?){}",
+                                    image.string(),
+                                    result.output.empty() ? "" : "\n" + result.output));
+      }
+    }
   }
   return true;
 }

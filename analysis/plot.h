@@ -1,16 +1,20 @@
-// `commsim plot`: PNG and SVG figures of a run folder or a sweep folder, drawn by gnuplot from the
-// folder's CSV files into DIR/plots/ (scripts and data stay beside the images).
+// `commsim plot`: PNG, SVG and PDF figures of a run folder or a sweep folder, drawn by gnuplot
+// from the folder's CSV files into DIR/plots/ (scripts and data stay beside the images).
 //
 // Run folder (metrics.csv, summary.csv):
-//   loss_vs_iteration, dist_vs_iteration (when ||x-x*||^2 is known), loss_vs_bits, loss_vs_time,
-//   accuracy_vs_bits (when test accuracy is known), consensus_vs_iteration (decentralized),
-//   bits_per_iteration (bars per algorithm, uplink solid / downlink hatched).
+//   loss_vs_iteration, loss_vs_bits, loss_vs_time: the suboptimality F(x) − F* when summary.csv
+//     has the optimum's loss (column optimal_loss), else the training loss F(x);
+//   dist_vs_iteration (when ‖x − x*‖² is known), accuracy_vs_bits (when test accuracy is known),
+//   consensus_vs_iteration (decentralized), bits_per_iteration (bars per entry, uplink solid,
+//   downlink hatched). Decentralized runs are evaluated at the mean x̄ and say so.
 // Sweep folder (sweep.csv, axes.csv; x = the first axis):
-//   time_per_iteration (one line per algorithm, the compute time as a dashed reference),
+//   time_per_iteration (one line per curve, the compute time as a grey reference),
 //   speedup (over SGD, or D-PSGD for decentralized sweeps), time_to_target (when recorded).
-// Log scales where the values span a wide range. Each algorithm keeps its colour in every plot
-// (AlgorithmColor). Each function returns true when the images were rendered and false, after one
-// line on options.log, when gnuplot is missing (the scripts and data are still written).
+// Log scales where the values span a wide range, with 10^n tic labels (SI prefixes on bit and
+// bit/s axes). Every entry has its own colour and its own marker (EntryStyles); the first entry
+// of an algorithm keeps the algorithm's colour in every plot. Sizes: options.size (page or
+// column of a paper). Each function returns true when the images were rendered and false, after
+// one line on options.log, when gnuplot is missing (the scripts and data are still written).
 #ifndef COMMSIM_ANALYSIS_PLOT_H_
 #define COMMSIM_ANALYSIS_PLOT_H_
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 #include "analysis/csv.h"
@@ -18,6 +19,15 @@ struct Entry {
   std::string label;
   std::string algorithm;
   std::vector<size_t> rows;  // metrics rows, in file order
+};
+
+struct RunData {
+  CsvTable metrics;
+  CsvTable summary;
+  std::vector<Entry> entries;
+  std::vector<SeriesStyle> styles;     // per entry
+  std::optional<double> optimal_loss;  // F* = F(x*) + R(x*) when the objective knows it
+  bool decentralized = false;          // every entry decentralized: curves are of the mean x̄
 };
 
 std::vector<Entry> Entries(const CsvTable& metrics, const CsvTable& summary) {
@@ -39,24 +49,38 @@ std::vector<Entry> Entries(const CsvTable& metrics, const CsvTable& summary) {
   return entries;
 }
 
-// Dash types tell apart entries that share an algorithm (and so a colour).
-std::vector<int> Dashes(const std::vector<Entry>& entries) {
-  std::map<std::string, int> seen;
-  std::vector<int> dashes;
-  for (const Entry& e : entries) dashes.push_back(1 + seen[e.algorithm]++);
-  return dashes;
+RunData LoadRun(const std::string& dir) {
+  RunData run;
+  run.metrics = ReadCsvFile((fs::path(dir) / "metrics.csv").string());
+  run.summary = ReadCsvFile((fs::path(dir) / "summary.csv").string());
+  for (const char* column : {"algorithm", "iteration", "loss", "cum_bits", "sim_time_s"}) {
+    if (!run.metrics.Has(column)) {
+      throw UserError(fmt::format("{}/metrics.csv: missing column \"{}\"", dir, column));
+    }
+  }
+  run.entries = Entries(run.metrics, run.summary);
+  std::vector<std::string> algorithms;
+  for (const Entry& e : run.entries) algorithms.push_back(e.algorithm);
+  run.styles = EntryStyles(algorithms);
+  run.decentralized = run.summary.size() > 0;
+  for (size_t r = 0; r < run.summary.size(); ++r) {
+    if (!run.optimal_loss) run.optimal_loss = run.summary.Number(r, "optimal_loss");
+    run.decentralized = run.decentralized && run.summary.Cell(r, "family") == "decentralized";
+  }
+  if (run.optimal_loss && !std::isfinite(*run.optimal_loss)) run.optimal_loss.reset();
+  return run;
 }
 
-LinePlot Curves(const CsvTable& metrics, const std::vector<Entry>& entries, const char* x_column,
-                const char* y_column) {
+using Value = std::function<std::optional<double>(size_t row)>;
+
+LinePlot Curves(const RunData& run, const Value& x_of, const Value& y_of, bool x_may_be_log) {
   LinePlot plot;
-  const std::vector<int> dashes = Dashes(entries);
   std::vector<double> xs, ys;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    Series s{entries[i].label, AlgorithmColor(entries[i].algorithm), dashes[i], true, {}};
-    for (const size_t r : entries[i].rows) {
-      const std::optional<double> x = metrics.Number(r, x_column);
-      const std::optional<double> y = metrics.Number(r, y_column);
+  for (size_t i = 0; i < run.entries.size(); ++i) {
+    Series s{run.entries[i].label, run.styles[i], true, {}};
+    for (const size_t r : run.entries[i].rows) {
+      const std::optional<double> x = x_of(r);
+      const std::optional<double> y = y_of(r);
       if (!x || !y || !std::isfinite(*x) || !std::isfinite(*y)) continue;
       s.points.emplace_back(*x, *y);
       xs.push_back(*x);
@@ -64,14 +88,14 @@ LinePlot Curves(const CsvTable& metrics, const std::vector<Entry>& entries, cons
     }
     plot.series.push_back(std::move(s));
   }
-  // Records before any communication (cum_bits 0) or an exact optimum (distance 0) do not stop a
-  // log scale; such points are left out of it.
+  // Records before any communication (cum_bits 0) or at the optimum (distance or suboptimality
+  // 0, or a rounding error below it) do not stop a log scale; such points are left out of it.
   auto positive = [](std::vector<double> v) {
     std::erase_if(v, [](double x) { return !(x > 0); });
     return v;
   };
   plot.log_y = LogScaleFits(positive(ys));
-  plot.log_x = std::string(x_column) != "iteration" && LogScaleFits(positive(xs), 100.0);
+  plot.log_x = x_may_be_log && LogScaleFits(positive(xs), 100.0);
   for (Series& s : plot.series) {
     std::erase_if(s.points, [&](const std::pair<double, double>& p) {
       return (plot.log_x && !(p.first > 0)) || (plot.log_y && !(p.second > 0));
@@ -80,77 +104,103 @@ LinePlot Curves(const CsvTable& metrics, const std::vector<Entry>& entries, cons
   return plot;
 }
 
-void AddCurves(PlotSet& set, const CsvTable& metrics, const std::vector<Entry>& entries,
-               const char* name, const char* x_column, const char* y_column, std::string title,
-               std::string x_label, std::string y_label) {
-  if (!metrics.HasNumbers(y_column)) return;
-  LinePlot plot = Curves(metrics, entries, x_column, y_column);
+struct Axis {
+  const char* column;
+  std::string label;
+};
+
+void AddCurves(PlotSet& set, const RunData& run, const char* name, const Axis& x, const Axis& y,
+               std::string title, const Value& y_value = nullptr) {
+  if (!y_value && !run.metrics.HasNumbers(y.column)) return;
+  const CsvTable& m = run.metrics;
+  const Value x_of = [&](size_t r) { return m.Number(r, x.column); };
+  const Value y_of = y_value ? y_value : [&](size_t r) { return m.Number(r, y.column); };
+  const std::string x_column = x.column;
+  LinePlot plot = Curves(run, x_of, y_of, x_column != "iteration");
   plot.name = name;
   plot.title = std::move(title);
-  plot.x_label = std::move(x_label);
-  plot.y_label = std::move(y_label);
-  if (std::string(x_column) == "cum_bits") plot.x_format = "%.0s%c";
+  plot.x_label = x.label;
+  plot.y_label = y.label;
+  plot.x_si = x_column == "cum_bits";
+  if (x_column == "sim_time_s") UseTimeUnit(plot, 'x', "simulated time");
   set.Add(plot);
 }
 
-void AddBitsBars(PlotSet& set, const CsvTable& summary) {
-  std::string data = "# index label uplink_bits_per_iter downlink_bits_per_iter color\n";
+void AddBitsBars(PlotSet& set, const RunData& run) {
+  const CsvTable& summary = run.summary;
+  std::map<std::string, std::string> color_of;  // entry label -> its curve colour
+  for (size_t i = 0; i < run.entries.size(); ++i) {
+    color_of[run.entries[i].label] = run.styles[i].color;
+  }
+  std::string data = "# index uplink_bits_per_iter downlink_bits_per_iter rgb\n";
   std::string xtics;
   for (size_t r = 0; r < summary.size(); ++r) {
     const double iterations = summary.Number(r, "iterations").value_or(0);
     const double up = iterations > 0 ? summary.Number(r, "bits_up").value_or(0) / iterations : 0;
     const double down =
         iterations > 0 ? summary.Number(r, "bits_down").value_or(0) / iterations : 0;
-    const std::string color = AlgorithmColor(summary.Cell(r, "algorithm"));
-    data += fmt::format("{} {} {} {} {}\n", r, GnuplotQuote(summary.Cell(r, "name")), up, down,
-                        std::stol(color.substr(1), nullptr, 16));
-    xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(summary.Cell(r, "name")), r);
+    const std::string& label = summary.Cell(r, "name");
+    const std::string color =
+        color_of.count(label) ? color_of[label] : AlgorithmColor(summary.Cell(r, "algorithm"));
+    data += fmt::format("{} {} {} {}\n", r, up, down, std::stol(color.substr(1), nullptr, 16));
+    xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(label), r);
   }
   const char* name = "bits_per_iteration";
   std::string script =
-      ScriptPreamble(name, "Wire bits per iteration (uplink solid, downlink hatched)");
+      ScriptPreamble(name, "Wire bits per iteration (uplink solid, downlink hatched)", set.size());
   script += fmt::format(
-      "set ylabel \"bits per iteration\"\n"
-      "set xlabel \"algorithm\"\n"
-      "set format y \"%.0s%c\"\n"
+      "set ylabel 'wire bits per iteration' noenhanced\n"
+      "set format y '%.0s%c'\n"
       "set yrange [0:*]\n"
       "set xrange [-0.6:{}]\n"
-      "set xtics ({}) rotate by -30\n"
-      "set style fill solid 0.85 border rgb \"#000000\"\n"
-      "plot \"{}.dat\" using 1:($3+$4):(0.7):5 with boxes fs pattern 4 border rgb \"#000000\" "
-      "lc rgb variable title \"downlink\", \\\n"
-      "     \"\" using 1:3:(0.7):5 with boxes fs solid 0.85 lc rgb variable title \"uplink\"\n",
+      "set xtics ({}) rotate by -30 noenhanced\n"
+      "set grid noxtics\n"
+      "plot '{}.dat' using 1:($2+$3):(0.7):4 with boxes fill pattern 4 border rgb '#000000' "
+      "linecolor rgb variable title 'downlink', \\\n"
+      "     '' using 1:2:(0.7):4 with boxes fill solid 0.85 border rgb '#000000' "
+      "linecolor rgb variable title 'uplink'\n",
       static_cast<double>(summary.size()) - 0.4, xtics, name);
-  script += ScriptSvgEpilogue(name);
+  script += ScriptEpilogue(name, set.size());
   set.AddScript(name, script, data);
 }
 
 }  // namespace
 
 bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
-  const CsvTable metrics = ReadCsvFile((fs::path(dir) / "metrics.csv").string());
-  const CsvTable summary = ReadCsvFile((fs::path(dir) / "summary.csv").string());
-  for (const char* column : {"algorithm", "iteration", "loss", "cum_bits", "sim_time_s"}) {
-    if (!metrics.Has(column)) {
-      throw UserError(fmt::format("{}/metrics.csv: missing column \"{}\"", dir, column));
-    }
+  const RunData run = LoadRun(dir);
+  PlotSet set((fs::path(dir) / "plots").string(), options.size);
+  const std::string x = run.decentralized ? "x̄" : "x";
+  const Axis iteration{"iteration", "iteration"};
+  const Axis bits{"cum_bits", "wire bits (cumulative)"};
+  const Axis time{"sim_time_s", "simulated time (s)"};
+  Axis quality{"loss", fmt::format("training loss F({})", x)};
+  Value quality_of = nullptr;
+  std::string what = "Training loss";
+  if (run.optimal_loss) {
+    // The optimum is known: the suboptimality shows convergence that a raw loss flattening at
+    // F* hides.
+    quality.label = fmt::format("suboptimality F({}) − F*", x);
+    what = "Suboptimality";
+    const double f_star = *run.optimal_loss;
+    quality_of = [&run, f_star](size_t r) -> std::optional<double> {
+      const std::optional<double> loss = run.metrics.Number(r, "loss");
+      if (!loss) return std::nullopt;
+      return *loss - f_star;
+    };
   }
-  const std::vector<Entry> entries = Entries(metrics, summary);
-  PlotSet set((fs::path(dir) / "plots").string());
-  AddCurves(set, metrics, entries, "loss_vs_iteration", "iteration", "loss", "Loss vs iteration",
-            "iteration", "loss F(x) + R(x)");
-  AddCurves(set, metrics, entries, "dist_vs_iteration", "iteration", "dist_to_opt_sq",
-            "Distance to the optimum vs iteration", "iteration", "||x - x*||^2");
-  AddCurves(set, metrics, entries, "loss_vs_bits", "cum_bits", "loss",
-            "Loss vs cumulative wire bits", "cumulative wire bits (bit)", "loss F(x) + R(x)");
-  AddCurves(set, metrics, entries, "loss_vs_time", "sim_time_s", "loss", "Loss vs simulated time",
-            "simulated time (s)", "loss F(x) + R(x)");
-  AddCurves(set, metrics, entries, "accuracy_vs_bits", "cum_bits", "test_accuracy",
-            "Test accuracy vs cumulative wire bits", "cumulative wire bits (bit)", "test accuracy");
-  AddCurves(set, metrics, entries, "consensus_vs_iteration", "iteration", "consensus_dist",
-            "Consensus distance vs iteration", "iteration", "(1/n) sum ||x_i - mean x||^2");
-  if (summary.size() > 0 && summary.Has("bits_up") && summary.Has("iterations")) {
-    AddBitsBars(set, summary);
+  AddCurves(set, run, "loss_vs_iteration", iteration, quality, what + " vs iteration", quality_of);
+  AddCurves(set, run, "dist_vs_iteration", iteration,
+            {"dist_to_opt_sq", fmt::format("‖{} − x*‖²", x)},
+            "Squared distance to the optimum vs iteration");
+  AddCurves(set, run, "loss_vs_bits", bits, quality, what + " vs wire bits", quality_of);
+  AddCurves(set, run, "loss_vs_time", time, quality, what + " vs simulated time", quality_of);
+  AddCurves(set, run, "accuracy_vs_bits", bits, {"test_accuracy", "test accuracy"},
+            "Test accuracy vs wire bits");
+  AddCurves(set, run, "consensus_vs_iteration", iteration,
+            {"consensus_dist", "consensus distance (1/n) Σᵢ ‖xᵢ − x̄‖²"},
+            "Consensus distance vs iteration");
+  if (run.summary.size() > 0 && run.summary.Has("bits_up") && run.summary.Has("iterations")) {
+    AddBitsBars(set, run);
   }
   return set.Render(options);
 }

@@ -10,6 +10,8 @@
 #include <set>
 
 #include "analysis/csv.h"
+#include "analysis/gnuplot.h"
+#include "analysis/html_report.h"
 #include "analysis/sweep_view.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
@@ -19,9 +21,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A table row; cells hold labels from scenario and sweep files, so they are kept on one line
+// and their bars escaped.
 std::string Row(const std::vector<std::string>& cells) {
   std::string out = "|";
-  for (const std::string& c : cells) out += " " + c + " |";
+  for (const std::string& c : cells) {
+    std::string cell;
+    for (const char ch : SanitizeText(c)) {
+      if (ch == '|') cell += '\\';
+      cell += ch;
+    }
+    out += " " + cell + " |";
+  }
   return out + "\n";
 }
 
@@ -45,7 +56,7 @@ std::string Percent(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
 // Markdown images for the plots that exist, in the given order.
 std::string Figures(const std::string& dir,
-                    const std::vector<std::pair<const char*, const char*>>& plots) {
+                    const std::vector<std::pair<std::string, std::string>>& plots) {
   std::string out;
   for (const auto& [name, caption] : plots) {
     if (!fs::exists(fs::path(dir) / "plots" / fmt::format("{}.png", name))) continue;
@@ -90,7 +101,8 @@ std::string TimeToTargetSection(const CsvTable& s) {
 
 std::string RunReport(const std::string& dir) {
   const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
-  std::string out = fmt::format("# Run report: {}\n\n", fs::path(dir).filename().string());
+  std::string out =
+      fmt::format("# Run report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
   // Each entry is compared with its family's full-precision entry (sgd, or dpsgd).
   const bool baselines = s.HasNumbers("bits_fraction_of_baseline");
   out += "## Communication\n\n";
@@ -134,6 +146,8 @@ std::string RunReport(const std::string& dir) {
       {"final_test_accuracy", "final test accuracy"},
       {"final_consensus_dist", "final consensus distance"},
       {"final_density", "final density"}};
+  const bool suboptimality = s.HasNumbers("optimal_loss");
+  if (suboptimality) header.push_back("final F(x) − F*");
   for (const auto& [column, title] : optional_columns) {
     if (s.HasNumbers(column)) header.push_back(title);
   }
@@ -145,6 +159,11 @@ std::string RunReport(const std::string& dir) {
                                     Si(s.Number(r, "mean_comm_time_s"), "s"),
                                     Si(s.Number(r, "sim_time_s"), "s"),
                                     Num(s.Number(r, "final_loss"))};
+    if (suboptimality) {
+      const std::optional<double> loss = s.Number(r, "final_loss");
+      const std::optional<double> f_star = s.Number(r, "optimal_loss");
+      row.push_back(loss && f_star ? Num(*loss - *f_star) : "");
+    }
     for (const auto& [column, title] : optional_columns) {
       if (s.HasNumbers(column)) row.push_back(Num(s.Number(r, column)));
     }
@@ -152,10 +171,11 @@ std::string RunReport(const std::string& dir) {
   }
   out += Table(header, rows);
   out += TimeToTargetSection(s);
-  out += Figures(dir, {{"loss_vs_iteration", "loss vs iteration"},
-                       {"dist_vs_iteration", "distance to the optimum vs iteration"},
-                       {"loss_vs_bits", "loss vs bits"},
-                       {"loss_vs_time", "loss vs simulated time"},
+  const std::string quality = suboptimality ? "suboptimality F(x) − F*" : "training loss";
+  out += Figures(dir, {{"loss_vs_iteration", quality + " vs iteration"},
+                       {"dist_vs_iteration", "squared distance to the optimum vs iteration"},
+                       {"loss_vs_bits", quality + " vs wire bits"},
+                       {"loss_vs_time", quality + " vs simulated time"},
                        {"accuracy_vs_bits", "test accuracy vs bits"},
                        {"consensus_vs_iteration", "consensus distance vs iteration"},
                        {"bits_per_iteration", "bits per iteration"}});
@@ -175,7 +195,8 @@ std::string SweepReport(const std::string& dir) {
       names.push_back(t.Cell(r, "name"));
     }
   }
-  std::string out = fmt::format("# Sweep report: {}\n\n", fs::path(dir).filename().string());
+  std::string out =
+      fmt::format("# Sweep report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
   out += fmt::format("{} points x {} algorithm entries; x axis: {}.", points.size(), names.size(),
                      view.XLabel());
   if (!view.baseline().empty()) out += fmt::format(" Baseline: {}.", view.BaselineTitle());
@@ -300,7 +321,7 @@ std::string SweepReport(const std::string& dir) {
   return out;
 }
 
-std::string WriteReport(const std::string& dir) {
+std::string WriteReport(const std::string& dir, const std::string& generator) {
   std::string text;
   if (fs::exists(fs::path(dir) / "sweep.csv")) {
     text = SweepReport(dir);
@@ -312,6 +333,7 @@ std::string WriteReport(const std::string& dir) {
   }
   const std::string path = (fs::path(dir) / "report.md").string();
   WriteFileAtomic(path, text);
+  WriteFileAtomic((fs::path(dir) / "report.html").string(), HtmlReport(dir, text, generator));
   return path;
 }
 

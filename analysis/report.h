@@ -1,6 +1,8 @@
-// `commsim report DIR`: a Markdown summary of a run folder or a sweep folder, written to
-// DIR/report.md, with the plots of DIR/plots/*.png embedded (run `commsim plot DIR` first, or let
-// `run`/`sweep` make them). Reads only the folder's CSV files.
+// `commsim report DIR`: a summary of a run folder or a sweep folder, written to DIR/report.md
+// (Markdown, with the plots of DIR/plots/*.png linked) and DIR/report.html (the same as one
+// self-contained page with the plots embedded, the environment and the scenario; see
+// html_report.h). Run `commsim plot DIR` first, or let `run`/`sweep` make the plots. Reads only
+// the folder's own files.
 //
 // Run folder: communication per algorithm (total bits, uplink/downlink bits per iteration, bits and
 // reduction vs SGD) and time and quality (mean time per iteration split into compute and
@@ -19,8 +21,9 @@ namespace commsim {
 std::string RunReport(const std::string& dir);
 std::string SweepReport(const std::string& dir);
 
-// Writes DIR/report.md (run or sweep, chosen by the folder's content) and returns its path.
-std::string WriteReport(const std::string& dir);
+// Writes DIR/report.md and DIR/report.html (run or sweep, chosen by the folder's content) and
+// returns the path of report.md. `generator` (e.g. "commsim 0.1.0") is named in the HTML.
+std::string WriteReport(const std::string& dir, const std::string& generator = "");
 
 }  // namespace commsim
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <string_view>
+#include <utility>
 
 #include "sim/error.h"
 
@@ -38,6 +40,7 @@ SweepView SweepView::Load(const std::string& dir) {
   if (axes.size() == 0) throw UserError(fmt::format("{}/axes.csv: no axes", dir));
   view.x_name_ = axes.Cell(0, "name");
   view.x_unit_ = axes.Cell(0, "unit");
+  view.x_pointer_ = axes.Cell(0, "pointer");
   // Other axes split the rows into curves, unless they move with the first axis (zipped axes).
   for (size_t a = 1; a < axes.size(); ++a) {
     const std::string& name = axes.Cell(a, "name");
@@ -128,7 +131,15 @@ std::string SweepView::XText(double x) const {
 }
 
 std::string SweepView::XLabel() const {
-  return x_unit_.empty() ? x_name_ : fmt::format("{} ({})", x_name_, x_unit_);
+  if (!x_unit_.empty()) return fmt::format("{} ({})", x_name_, x_unit_);
+  // The usual letter of a step size or algorithm parameter, by the pointer's last part.
+  static constexpr std::pair<std::string_view, std::string_view> kSymbols[] = {
+      {"/step/size", "γ"}, {"/gamma_c", "γ"}, {"/gamma", "γ"},  {"/alpha", "α"},
+      {"/beta", "β"},      {"/eta", "η"},     {"/lambda", "λ"}, {"/rho", "ρ"}};
+  for (const auto& [suffix, symbol] : kSymbols) {
+    if (x_pointer_.ends_with(suffix)) return fmt::format("{} ({})", x_name_, symbol);
+  }
+  return x_name_;
 }
 
 std::string SweepView::BaselineTitle() const {

@@ -44,7 +44,8 @@ class SweepView {
   double X(size_t row) const;
   // Text for an x value, with SI prefixes when it has a unit ("1.78 Gbit/s").
   std::string XText(double x) const;
-  // Axis label, e.g. "server_bandwidth (bit/s)".
+  // Axis label, e.g. "server_bandwidth (bit/s)"; a unitless step size or algorithm parameter
+  // gets its usual letter, e.g. "step (γ)" for /step/size, "alpha (α)" for .../alpha.
   std::string XLabel() const;
   // Ordinal axes: the distinct first-axis cells in order; empty when numeric.
   const std::vector<std::string>& x_categories() const { return x_categories_; }
@@ -62,6 +63,7 @@ class SweepView {
   CsvTable table_;
   std::string x_name_;
   std::string x_unit_;
+  std::string x_pointer_;
   bool x_log_ = false;
   std::vector<std::string> x_categories_;
   std::vector<std::string> other_axes_;

@@ -29,6 +29,7 @@ struct RunArgs {
   int jobs = 0;
   bool no_plots = false;
   bool quiet = false;
+  FigureSize size = FigureSize::kPage;
 };
 
 std::string ScenarioFile(const RunArgs& args) {
@@ -69,10 +70,13 @@ void DoRun(const RunArgs& args) {
   progress.Finish();
   WriteRunFolder(scenario, result, out, origin);
   fmt::print("{}", ComparisonTable(result));
-  fmt::print("results: {}/ (metrics.csv, summary.csv, summary.json, scenario.resolved.json, "
-             "run.json)\n",
-             out);
-  if (!args.no_plots && PlotRunFolder(out)) fmt::print("plots: {}/plots/\n", out);
+  fmt::print(
+      "results: {}/ (metrics.csv, summary.csv, summary.json, scenario.resolved.json, "
+      "run.json)\n",
+      out);
+  if (!args.no_plots && PlotRunFolder(out, {.size = args.size})) {
+    fmt::print("plots: {}/plots/\n", out);
+  }
   if (AnyEntryFailed(result)) {
     for (const RunSummary& s : result.summaries) {
       if (s.status == kStatusError) fmt::print(stderr, "error: {}: {}\n", s.name, s.message);
@@ -110,7 +114,8 @@ void DoValidate(const RunArgs& args) {
 
 void AddRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
-  auto* cmd = app.add_subcommand("run", "Run a scenario: every algorithm entry on the simulated network");
+  auto* cmd =
+      app.add_subcommand("run", "Run a scenario: every algorithm entry on the simulated network");
   cmd->add_option("file", args->file,
                   "scenario JSON (default: the shipped scenarios/quickstart.json)");
   cmd->add_option("--out", args->out, "output folder (default results/<scenario name>/)");
@@ -119,6 +124,7 @@ void AddRunCommand(CLI::App& app) {
                   "entries simulated in parallel (default 0: one per core; results identical)")
       ->check(CLI::Range(0, 256));
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots");
+  AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet,-q", args->quiet, "no progress lines");
   cmd->callback([args] { DoRun(*args); });
 

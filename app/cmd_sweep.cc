@@ -10,6 +10,7 @@
 #include "analysis/progress.h"
 #include "analysis/records.h"
 #include "analysis/report.h"
+#include "analysis/version.h"
 #include "app/commands.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
@@ -27,6 +28,7 @@ struct SweepArgs {
   bool no_plots = false;
   bool quiet = false;
   size_t point = 0;
+  FigureSize size = FigureSize::kPage;
 };
 
 // Exit code 3 when a point's entry ended with status "error" (the sweep itself completed).
@@ -67,9 +69,10 @@ void RunSweepCommand(const SweepArgs &args) {
              "{}/sweep.csv\n",
              stats.points, stats.ran, stats.skipped, FormatDuration(seconds),
              out);
-  if (!args.no_plots && PlotSweepFolder(out))
+  if (!args.no_plots && PlotSweepFolder(out, {.size = args.size}))
     fmt::print("plots: {}/plots\n", out);
-  fmt::print("report: {}\n", WriteReport(out));
+  fmt::print("report: {} and {}/report.html\n", WriteReport(out, std::string("commsim ") + CommsimVersion()),
+             out);
   ExitIfEntryErrors(out);
 }
 
@@ -94,6 +97,7 @@ void AddSweepCommand(CLI::App &app) {
                 "discard the results already in the output folder (needed "
                 "after editing the sweep)");
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots at the end");
+  AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet", args->quiet, "no progress output");
   cmd->callback([args] { RunSweepCommand(*args); });
 

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "analysis/gnuplot.h"
+
 namespace commsim::app {
 
 // Thrown by a command that finished its work but must exit with a non-zero code.
@@ -26,6 +28,9 @@ void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
 void AddDataCommand(CLI::App& app);
 void AddCompressCommand(CLI::App& app);
 void AddTuneConsensusCommand(CLI::App& app);
+
+// Adds `--size page|column` (figure size of the plots) to `cmd`, stored into `size`.
+CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size);  // app/cmd_plot.cc
 
 }  // namespace commsim::app
 

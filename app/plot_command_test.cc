@@ -69,7 +69,22 @@ TEST(PlotCommandTest, PlotsThenReportsARunFolder) {
   std::ifstream in(dir / "report.md");
   std::stringstream md;
   md << in.rdbuf();
-  EXPECT_NE(md.str().find("![loss vs bits](plots/loss_vs_bits.png)"), std::string::npos);
+  EXPECT_NE(md.str().find("![training loss vs wire bits](plots/loss_vs_bits.png)"),
+            std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "report.html"));
+  EXPECT_NE(report.output.find("report.html"), std::string::npos);
+
+  // --size column: 3.5 in figures (PDF beside PNG and SVG); an unknown size is refused.
+  const Ran column = RunCommsim("plot --size column " + dir.string());
+  EXPECT_EQ(column.status, 0) << column.output;
+  std::ifstream script(dir / "plots" / "loss_vs_bits.gp");
+  std::stringstream gp;
+  gp << script.rdbuf();
+  EXPECT_NE(gp.str().find("pdfcairo size 3.5in,"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "plots" / "loss_vs_bits.pdf"));
+  const Ran a4 = RunCommsim("plot --size a4 " + dir.string());
+  EXPECT_NE(a4.status, 0);
+  EXPECT_NE(a4.output.find("--size: a4 not in {page,column}"), std::string::npos) << a4.output;
 
   const Ran bad = RunCommsim("report " + (dir / "missing").string());
   EXPECT_EQ(bad.status, 1);

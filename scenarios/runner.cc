@@ -284,6 +284,10 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
     for (std::thread& t : pool) t.join();
   }
 
+  // F* = F(x*) + R(x*) where the objective knows it: plots show the suboptimality F(x) - F*.
+  if (const Optimum* optimum = world.objective->optimum()) {
+    for (RunSummary& summary : result.summaries) summary.extra["optimal_loss"] = optimum->loss;
+  }
   SetBaselines(s, result);
   ApplyTargets(result, TargetOptions{s.target_loss, s.target_accuracy});
   result.wall_time_s =

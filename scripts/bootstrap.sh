@@ -5,7 +5,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(cmake g++ ninja-build libboost-graph-dev libeigen3-dev nlohmann-json3-dev libfmt-dev
-          libcli11-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox ca-certificates)
+          libcli11-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox ca-certificates
+          chromium fonts-dejavu-core)  # chromium: the report.html browser test
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,131 @@
+#include "analysis/html_report.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/csv.h"
+#include "analysis/markdown_html.h"
+#include "analysis/report.h"
+#include "analysis/writers.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(MarkdownHtmlTest, Base64MatchesTheRfc4648Vectors) {
+  EXPECT_EQ(Base64(""), "");
+  EXPECT_EQ(Base64("f"), "Zg==");
+  EXPECT_EQ(Base64("fo"), "Zm8=");
+  EXPECT_EQ(Base64("foo"), "Zm9v");
+  EXPECT_EQ(Base64("foob"), "Zm9vYg==");
+  EXPECT_EQ(Base64("fooba"), "Zm9vYmE=");
+  EXPECT_EQ(Base64("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(Base64(std::string("\xff\x00\xfe", 3)), "/wD+");
+}
+
+TEST(MarkdownHtmlTest, TablesHeadingsCodeAndImagesBecomeHtml) {
+  const std::string md =
+      "# Run <report>\n\nSome `code & more` text\ncontinued.\n\n"
+      "| algorithm | bits |\n|---|---:|\n| a \\| b | 1 k |\n| <i>x</i> |\n\n"
+      "![caption \"q\"](plots/x.png)\n- item & one\n";
+  std::vector<std::pair<std::string, std::string>> images;
+  const std::string html = MarkdownToHtml(md, [&](const std::string& path, const std::string& c) {
+    images.emplace_back(path, c);
+    return std::string("<IMG>\n");
+  });
+  EXPECT_EQ(html,
+            "<h1>Run &lt;report&gt;</h1>\n"
+            "<p>Some <code>code &amp; more</code> text continued.</p>\n"
+            "<div class=\"table\"><table>\n"
+            "<thead><tr><th>algorithm</th><th class=\"r\">bits</th></tr></thead>\n"
+            "<tbody>\n<tr><td>a | b</td><td class=\"r\">1 k</td></tr>\n"
+            "<tr><td>&lt;i&gt;x&lt;/i&gt;</td><td class=\"r\"></td></tr>\n</tbody>\n</table></div>\n"
+            "<IMG>\n<ul>\n<li>item &amp; one</li>\n</ul>\n");
+  ASSERT_EQ(images.size(), 1u);
+  EXPECT_EQ(images[0].first, "plots/x.png");
+  EXPECT_EQ(images[0].second, "caption \"q\"");
+}
+
+class HtmlReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("html_report_{}_{}", ::getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "plots");
+  }
+  void TearDown() override {
+    if (!std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_F(HtmlReportTest, PlotsAreEmbeddedAndNothingOutsidePlotsIsRead) {
+  WriteFileAtomic((dir_ / "plots" / "loss_vs_bits.svg").string(), "<svg>A</svg>");
+  WriteFileAtomic((dir_ / "plots" / "only_png.png").string(), "PNGDATA");
+  WriteFileAtomic((dir_ / "secret.svg").string(), "<svg>secret</svg>");
+  const std::string md =
+      "# T\n\n![loss](plots/loss_vs_bits.png)\n\n![png](plots/only_png.png)\n\n"
+      "![up](plots/../secret.png)\n\n![abs](/etc/passwd)\n\n![none](plots/absent.png)\n";
+  const std::string html = HtmlReport(dir_.string(), md, "commsim 9.9");
+  EXPECT_NE(html.find(fmt::format("src=\"data:image/svg+xml;base64,{}\"", Base64("<svg>A</svg>"))),
+            std::string::npos);
+  EXPECT_NE(html.find(fmt::format("src=\"data:image/png;base64,{}\"", Base64("PNGDATA"))),
+            std::string::npos);
+  EXPECT_EQ(html.find(Base64("<svg>secret</svg>")), std::string::npos);
+  EXPECT_EQ(Count(html, "<img "), 2u);
+  EXPECT_EQ(Count(html, "class=\"missing\""), 3u);
+  EXPECT_NE(html.find(fmt::format("content=\"{}\"", kReportCsp)), std::string::npos);
+  EXPECT_NE(html.find("Report written by commsim 9.9."), std::string::npos);
+  EXPECT_NE(html.find("Not recorded"), std::string::npos);  // no summary.json
+}
+
+TEST_F(HtmlReportTest, UserStringsAreEscapedEverywhere) {
+  const std::string evil = "<script>alert(1)</script><img src=x onerror=alert(2)>&amp;\"'";
+  RunResult run;
+  RunSummary s;
+  s.name = "a";
+  s.algorithm = "sgd";
+  s.iterations = 1;
+  run.summaries.push_back(s);
+  WriteFileAtomic((dir_ / "summary.csv").string(),
+                  "name,algorithm,status,iterations,total_bits,final_loss\n" +
+                      CsvLine({evil, "sgd", "ok", "1", "10", "0.5"}));
+  WriteFileAtomic((dir_ / "metrics.csv").string(), MetricsCsv(run));
+  WriteFileAtomic((dir_ / "scenario.resolved.json").string(),
+                  "{\"name\": \"" + evil.substr(0, 30) + "\"}\n");
+  WriteFileAtomic((dir_ / "summary.json").string(),
+                  "{\"version\": \"" + evil.substr(0, 30) +
+                      "\", \"d\": 500, "
+                      "\"data\": {\"train_samples\": 1000}, \"algorithms\": []}\n");
+  WriteReport(dir_.string(), "commsim <b>");
+  std::ifstream in(dir_ / "report.html");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string html = text.str();
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img src=x"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  // The environment: top-level summary.json fields, objects flattened one level.
+  EXPECT_NE(html.find("<tr><th>d</th><td>500</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>data.train_samples</th><td>1000</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Scenario</h2>"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir_ / "report.md"));
+}
+
+}  // namespace
+}  // namespace commsim
