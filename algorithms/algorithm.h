@@ -21,6 +21,7 @@
 
 #include "algorithms/step_schedule.h"
 #include "analysis/records.h"
+#include "sim/limits.h"
 
 namespace commsim {
 
@@ -43,6 +44,7 @@ struct RunSetup {
   int64_t metrics_every = 1;
   double divergence_loss = 1e12;
   StepConfig step;
+  SimLimits limits;  // events per run, packets per message (sim/limits.h)
 };
 
 class Algorithm {

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "sim/error.h"
 
@@ -109,12 +107,13 @@ class JsonReader final : public ParamVisitor {
     std::vector<double> out;
     bool ok = true;
     for (size_t i = 0; i < v->size(); ++i) {
-      const std::string item_key = fmt::format("{}/{}", key, i);
+      // An array index is a pointer token of its own: "/edges/1", never "/edges~11".
+      const std::string item = fmt::format("{}/{}", JoinPointer(pointer_, key), i);
       double x = 0;
-      if (!Quantity(item_key, (*v)[i], unit, &x)) {
+      if (!QuantityAt(item, (*v)[i], unit, &x)) {
         ok = false;
       } else if (!range.Contains(x)) {
-        Error(item_key, fmt::format("must be {}, {}", range.ToString(), Found((*v)[i])));
+        errors_.Add(item, fmt::format("must be {}, {}", range.ToString(), Found((*v)[i])));
         ok = false;
       }
       out.push_back(x);
@@ -154,10 +153,13 @@ class JsonReader final : public ParamVisitor {
     return &*it;
   }
   bool Quantity(std::string_view key, const json& v, Unit unit, double* out) {
+    return QuantityAt(JoinPointer(pointer_, key), v, unit, out);
+  }
+  bool QuantityAt(const std::string& pointer, const json& v, Unit unit, double* out) {
     std::string error;
     std::optional<double> x = ParseQuantity(v, unit, &error);
     if (!x) {
-      Error(key, fmt::format("{}, {}", error, Found(v)));
+      errors_.Add(pointer, fmt::format("{}, {}", error, Found(v)));
       return false;
     }
     *out = *x;
@@ -356,31 +358,6 @@ std::string DidYouMean(std::string_view word, const std::vector<std::string>& ca
     }
   }
   return best;
-}
-
-json LoadJsonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  try {
-    return json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    std::string what = e.what();
-    const size_t cut = what.find("parse error");
-    if (cut != std::string::npos) what = what.substr(cut);
-    throw UserError(fmt::format("{}:{}:{}: invalid JSON: {}", path, line, column, what));
-  }
 }
 
 }  // namespace commsim

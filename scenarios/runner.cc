@@ -48,6 +48,12 @@ SharedWorld BuildWorld(const Scenario& s) {
   ProblemSpec problem{s.model, s.data, s.partition};
   try {
     world.objective = BuildProblem(problem, static_cast<int>(s.workers), s.seed);
+  } catch (const ProblemError& e) {
+    const char* part = e.part() == ProblemError::Part::kData        ? "/data"
+                       : e.part() == ProblemError::Part::kPartition ? "/partition"
+                                                                    : "/model";
+    const std::string pointer = e.key().empty() ? part : JoinPointer(part, e.key());
+    throw UserError(fmt::format("{}: {}: {}", s.file, pointer, e.what()));
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: /model: {}", s.file, e.what()));
   }
@@ -102,6 +108,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
   setup.metrics_every = s.metrics_every;
   setup.divergence_loss = s.divergence_loss;
   setup.step = e.step;
+  setup.limits = s.limits;
   return setup;
 }
 
@@ -114,12 +121,10 @@ void ApplySet(json& doc, const std::string& assignment) {
   }
   const std::string pointer = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;
-  try {
-    doc[json::json_pointer(pointer)] = std::move(value);
-  } catch (const json::exception& e) {
-    throw UserError(fmt::format("--set {}: cannot set {}: {}", assignment, pointer, e.what()));
+  std::optional<json> value = TryParseJsonText(text, "--set " + pointer);
+  const std::string problem = SetAtPointer(doc, pointer, value ? *value : json(text));
+  if (!problem.empty()) {
+    throw UserError(fmt::format("--set {}: cannot set {}: {}", assignment, pointer, problem));
   }
 }
 

@@ -127,6 +127,7 @@ json Resolved(Scenario& s) {
   out["network"] = WriteConfig(net);
   out["compute"] = WriteConfig(s.compute);
   out["step"] = WriteConfig(s.step);
+  out["limits"] = WriteConfig(s.limits);
   json algorithms = json::array();
   for (AlgorithmEntry& e : s.algorithms) {
     json a = WriteComponent(e.algorithm);
@@ -155,7 +156,7 @@ Scenario ParseScenario(const json& doc, const std::string& origin, const std::st
     errors.ThrowIfAny(origin);
   }
   TopLevel top(&s);
-  ReadConfig(doc, "", top, errors, {"network", "compute", "step", "algorithms"});
+  ReadConfig(doc, "", top, errors, {"network", "compute", "step", "limits", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (!SafeName(s.name)) {
     errors.Add("/name", fmt::format("expected letters, digits, '_', '-' or '.', got \"{}\"", s.name));
@@ -165,6 +166,7 @@ Scenario ParseScenario(const json& doc, const std::string& origin, const std::st
   s.multicast_downlink = net.downlink == "multicast";
   if (auto it = doc.find("compute"); it != doc.end()) ReadConfig(*it, "/compute", s.compute, errors);
   if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
+  if (auto it = doc.find("limits"); it != doc.end()) ReadConfig(*it, "/limits", s.limits, errors);
   ReadAlgorithms(doc, s, errors);
   errors.ThrowIfAny(origin);
   s.resolved = Resolved(s);

@@ -5,13 +5,16 @@
 #include <cmath>
 
 #include "sim/error.h"
+#include "sim/time.h"
 
 namespace commsim {
+
+Range LatencyRange() { return Range::Closed(0.0, SimTime::kMaxSeconds); }
 
 void UniformLinks::Describe(ParamVisitor& v) {
   v.Real("bandwidth", bandwidth_bps, Range::Positive(), "bandwidth of every link, each direction",
          Unit::kBitsPerSecond);
-  v.Real("latency", latency_s, Range::NonNegative(), "one-way latency of every link",
+  v.Real("latency", latency_s, LatencyRange(), "one-way latency of every link",
          Unit::kSeconds);
 }
 
@@ -31,8 +34,10 @@ void CheckBandwidth(std::string_view kind, std::string_view field, double bandwi
 }
 
 void CheckLatency(std::string_view kind, std::string_view field, double latency_s) {
-  if (!(latency_s >= 0) || !std::isfinite(latency_s)) {
-    ThrowTopologyError(kind, field, fmt::format("must be >= 0 s, got {}", latency_s));
+  if (!(latency_s >= 0) || !(latency_s <= SimTime::kMaxSeconds)) {
+    ThrowTopologyError(kind, field,
+                       fmt::format("must be in [0, {:.4g}] s (the simulated-time limit), got {}",
+                                   SimTime::kMaxSeconds, latency_s));
   }
 }
 

@@ -16,6 +16,9 @@ namespace commsim {
 inline constexpr double kDefaultBandwidthBps = 1e9;
 inline constexpr double kDefaultLatencyS = 10e-6;
 
+// Latencies from 0 to the simulated-time limit (SimTime::kMaxSeconds, about 106 days).
+Range LatencyRange();
+
 // One bandwidth and one latency for every link of a uniform topology.
 struct UniformLinks {
   double bandwidth_bps = kDefaultBandwidthBps;
