@@ -90,12 +90,12 @@ std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std:
     *error = std::string("expected ") + UnitExamples(unit);
     return std::nullopt;
   }
-  const double value = number * found->factor;
-  if (!std::isfinite(value)) {
+  const double si = number * found->factor;
+  if (!std::isfinite(si)) {
     *error = "out of range: the value does not fit a double (|x| < 1.8e308)";
     return std::nullopt;
   }
-  return value == 0.0 ? 0.0 : value;  // "-0" reads as 0
+  return si == 0.0 ? 0.0 : si;  // "-0" reads as 0
 }
 
 }  // namespace commsim

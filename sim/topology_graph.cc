@@ -104,6 +104,7 @@ Topology ExplicitBuilder::Build(int n) const {
   if (!problems.empty()) {
     ThrowTopologyError("explicit", problems.problems()[0].key, problems.problems()[0].message);
   }
+  constexpr int64_t kMaxSwitches = ExplicitConfig::kMaxSwitches;
   if (config_.switches < 0 || config_.switches > kMaxSwitches) {
     ThrowTopologyError("explicit", "switches",
                        fmt::format("must be in [0, {}], got {}", kMaxSwitches, config_.switches));
