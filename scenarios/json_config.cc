@@ -86,6 +86,10 @@ class JsonReader final : public ParamVisitor {
       Error(key, fmt::format("expected a string, {}", Found(*v)));
       return;
     }
+    if (text.find('\0') != std::string::npos) {
+      Error(key, "must not contain a NUL character (\\u0000)");
+      return;
+    }
     if (!choices.empty() && std::find(choices.begin(), choices.end(), text) == choices.end()) {
       std::vector<std::string> options(choices.begin(), choices.end());
       std::string hint = DidYouMean(text, options);
@@ -349,6 +353,7 @@ json WriteComponent(const ComponentSpec& spec) {
 
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
+  if (word.size() > 200) return best;  // no suggestion for a huge word (and no O(n^2) work)
   size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
   for (const std::string& c : candidates) {
     const size_t d = EditDistance(word, c);

@@ -122,6 +122,13 @@ void ApplySet(json& doc, const std::string& assignment) {
   const std::string pointer = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   std::optional<json> value = TryParseJsonText(text, "--set " + pointer);
+  if (!value) {
+    try {
+      (void)json(text).dump();  // JSON strings must be UTF-8 (the resolved scenario is written)
+    } catch (const json::exception&) {
+      throw UserError(fmt::format("--set {}: the value is not valid UTF-8 text", pointer));
+    }
+  }
   const std::string problem = SetAtPointer(doc, pointer, value ? *value : json(text));
   if (!problem.empty()) {
     throw UserError(fmt::format("--set {}: cannot set {}: {}", assignment, pointer, problem));

@@ -168,6 +168,12 @@ Scenario ParseScenario(const json& doc, const std::string& origin, const std::st
   if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
   if (auto it = doc.find("limits"); it != doc.end()) ReadConfig(*it, "/limits", s.limits, errors);
   ReadAlgorithms(doc, s, errors);
+  if (s.metrics_every >= 1 && s.iterations / s.metrics_every > kMaxRecordedIterations) {
+    errors.Add("/metrics_every",
+               fmt::format("{} iterations recorded every {} is more than the {} records an entry "
+                           "may keep; raise metrics_every",
+                           s.iterations, s.metrics_every, kMaxRecordedIterations));
+  }
   errors.ThrowIfAny(origin);
   s.resolved = Resolved(s);
   return s;

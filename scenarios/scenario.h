@@ -26,6 +26,9 @@
 
 namespace commsim {
 
+// iterations / metrics_every is bounded: every recorded iteration is kept in memory.
+inline constexpr int64_t kMaxRecordedIterations = 10'000'000;
+
 struct AlgorithmEntry {
   std::string label;
   ComponentSpec algorithm;  // kind "algorithm"
