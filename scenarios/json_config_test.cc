@@ -203,18 +203,19 @@ TEST(JsonTextTest, NestingIsLimitedTo256LevelsWithThePointerWhereItWentDeeper) {
   EXPECT_EQ(ParseError(std::string(256, '[') + std::string(256, ']')), "parsed");
   const std::string deep = ParseError(R"({"a": [)" + std::string(256, '[') + "1" +
                                       std::string(257, ']') + "}");
-  EXPECT_EQ(deep.rfind("t.json: /a/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/"
-                       "0/0/0/0/0/0/0/0/...: nested deeper than 256 levels of arrays and objects",
-                       0),
-            0u)
-      << deep;
+  // The pointer (/a then 254 times /0) is cut to 77 characters.
+  EXPECT_EQ(deep, "t.json: /a" + [] {
+    std::string zeros;
+    for (int i = 0; i < 37; ++i) zeros += "/0";
+    return zeros;
+  }() + "/...: nested deeper than 256 levels of arrays and objects");
 }
 
 TEST(JsonTextTest, DuplicateKeysOverflowingNumbersAndBadUtf8AreErrors) {
   EXPECT_EQ(ParseError(R"({"a": 1, "b": [{"c": 1, "c~/": 2, "c~/": 3}]})"),
             "t.json: /b/0/c~0~1: duplicate key (each key may appear once in an object)");
   EXPECT_EQ(ParseError("{\n  \"x\": -1e400}"),
-            "t.json:2:14: invalid JSON: number -1e400 is out of range (JSON numbers must be "
+            "t.json:2:8: invalid JSON: number -1e400 is out of range (JSON numbers must be "
             "within +-1.8e308)");
   EXPECT_NE(ParseError("{\"a\": \"\xff\xfe\"}").find("t.json:1:"), std::string::npos);
   // A UTF-8 byte order mark is skipped; comments are allowed.

@@ -64,6 +64,8 @@ class CheckedDomBuilder {
     } else if (const size_t cut = what.find("parse error"); cut != std::string::npos) {
       what = what.substr(cut);
     }
+    // A number's error points at its first character (nlohmann gives its last).
+    if (e.id == 406 && position >= token.size()) position -= token.size() - 1;
     problem_ = SyntaxProblem{position, what};
     return false;
   }

@@ -187,7 +187,8 @@ Dataset ReadDatasetCache(const std::string& path, std::string_view name) {
   if (const std::string problem = HeaderProblem(h); !problem.empty()) {
     throw corrupt("header: " + problem);
   }
-  const uint64_t expected = sizeof(kMagic) + 4 * sizeof(uint32_t) + 2 * sizeof(uint64_t) +
+  // magic | version, classes, rank | samples, features | shape | payload | crc32
+  const uint64_t expected = sizeof(kMagic) + 3 * sizeof(uint32_t) + 2 * sizeof(uint64_t) +
                             rank * sizeof(int32_t) + h.samples * h.features * sizeof(float) +
                             h.samples * sizeof(double) + sizeof(uint32_t);
   if (file_bytes != expected) {
