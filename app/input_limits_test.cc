@@ -84,14 +84,14 @@ TEST(InputLimitsTest, JsonNumberOverflowDuplicateKeysAndArrayItemPointers) {
 TEST(InputLimitsTest, SizesAreBoundedBeforeAnythingIsAllocated) {
   ExpectRefused(
       {"block", Scenario("", R"([{"name": "sgd", "uplink": {"name": "scaled_sign", "block": 1e13}}])"),
-       ": /algorithms/0/uplink/block: must be in [1, 1e+12], got 1e+13", ""});
+       ": /algorithms/0/uplink/block: must be in [1, 1000000000000], got 10000000000000.0", ""});
   ExpectRefused({"switches",
                  Scenario(R"("network": {"topology": {"name": "explicit", "edges": [0, 1],
                                                       "switches": 1e9}})"),
                  ": /network/topology/switches: must be in [0, 100000], got 1000000000", ""});
   ExpectRefused({"latency",
                  Scenario(R"("network": {"topology": {"name": "star", "worker_latency": 1e7}})"),
-                 ": /network/topology/worker_latency: must be in [0, 9.22337e+06], got 1e+07", ""});
+                 ": /network/topology/worker_latency: must be in [0, 9200000], got 10000000.0", ""});
   ExpectRefused(
       {"samples",
        Scenario("", R"(["sgd"])",
@@ -143,8 +143,14 @@ TEST(InputLimitsTest, RunLimitsStopTheRunWithWhatToChange) {
     std::string scenario;
     const char* message;
   } cases[] = {
-      {"mtu_one_bit", Scenario(R"("iterations": 3, "network": {"mtu": 1})"),
+      // 100000 parameters x 32 bits: 3.2e6 packets of 1 bit.
+      {"mtu_one_bit",
+       Scenario(R"("iterations": 3, "network": {"mtu": 1},
+                   "model": {"name": "synthetic_quadratic", "dim": 100000})"),
        "packets, more than the limit of 1000000 packets per message; raise /network/mtu"},
+      {"max_packets", Scenario(R"("iterations": 3, "network": {"mtu": 1},
+                                  "limits": {"max_packets_per_message": 100})"),
+       "packets, more than the limit of 100 packets per message; raise /network/mtu"},
       {"max_events", Scenario(R"("iterations": 3, "limits": {"max_events": 10})"),
        "the run reached 10 simulated events (limits.max_events)"},
       {"tiny_bandwidth",
@@ -152,8 +158,8 @@ TEST(InputLimitsTest, RunLimitsStopTheRunWithWhatToChange) {
                     "worker_bandwidth": 0.001, "server_bandwidth": 0.001}})"),
        "the simulated-time limit of 9.2e6 s (106 days"},
       {"huge_latency",
-       Scenario(R"("iterations": 3, "network": {"topology": {"name": "star",
-                    "worker_latency": 9e6}})"),
+       Scenario(R"("iterations": 100, "network": {"topology": {"name": "star",
+                    "worker_latency": 2e5, "server_latency": 2e5}})"),
        "the simulated-time limit of 9.2e6 s (106 days"},
       {"long_compute", Scenario(R"("iterations": 3, "compute": {"seconds": 1e7})"),
        "a duration of 1e+07 s is beyond the simulated-time limit"},

@@ -5,11 +5,10 @@
 #include <cmath>
 
 #include "sim/error.h"
-#include "sim/time.h"
 
 namespace commsim {
 
-Range LatencyRange() { return Range::Closed(0.0, SimTime::kMaxSeconds); }
+Range LatencyRange() { return Range::Closed(0.0, kMaxLatencyS); }
 
 void UniformLinks::Describe(ParamVisitor& v) {
   v.Real("bandwidth", bandwidth_bps, Range::Positive(), "bandwidth of every link, each direction",
@@ -34,10 +33,10 @@ void CheckBandwidth(std::string_view kind, std::string_view field, double bandwi
 }
 
 void CheckLatency(std::string_view kind, std::string_view field, double latency_s) {
-  if (!(latency_s >= 0) || !(latency_s <= SimTime::kMaxSeconds)) {
+  if (!(latency_s >= 0) || !(latency_s <= kMaxLatencyS)) {
     ThrowTopologyError(kind, field,
-                       fmt::format("must be in [0, {:.4g}] s (the simulated-time limit), got {}",
-                                   SimTime::kMaxSeconds, latency_s));
+                       fmt::format("must be in [0, {}] s (the simulated-time limit), got {}",
+                                   kMaxLatencyS, latency_s));
   }
 }
 

@@ -16,7 +16,9 @@ namespace commsim {
 inline constexpr double kDefaultBandwidthBps = 1e9;
 inline constexpr double kDefaultLatencyS = 10e-6;
 
-// Latencies from 0 to the simulated-time limit (SimTime::kMaxSeconds, about 106 days).
+// Latencies from 0 to kMaxLatencyS, just under the simulated-time limit (SimTime::kMaxSeconds,
+// about 106 days); routing may refuse lower ones on larger graphs (Topology::Create).
+inline constexpr double kMaxLatencyS = 9.2e6;
 Range LatencyRange();
 
 // One bandwidth and one latency for every link of a uniform topology.
