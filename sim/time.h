@@ -16,6 +16,10 @@
 
 namespace commsim {
 
+// The longest single duration a config may give (a latency, a compute step): just under the
+// int64-picosecond limit, and readable in messages.
+inline constexpr double kMaxDurationS = 9.2e6;
+
 namespace internal {
 // Throw SimulationLimitError; out of line so the checks cost one branch on the hot path.
 [[noreturn]] void ThrowTimeOverflow(const char* operation, double lhs_s, double rhs_s);
