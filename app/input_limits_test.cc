@@ -92,6 +92,8 @@ TEST(InputLimitsTest, SizesAreBoundedBeforeAnythingIsAllocated) {
   ExpectRefused({"latency",
                  Scenario(R"("network": {"topology": {"name": "star", "worker_latency": 1e7}})"),
                  ": /network/topology/worker_latency: must be in [0, 9200000], got 10000000.0", ""});
+  ExpectRefused({"compute_seconds", Scenario(R"("compute": {"seconds": 1e7})"),
+                 ": /compute/seconds: must be in [0, 9200000], got 10000000.0", ""});
   ExpectRefused(
       {"samples",
        Scenario("", R"(["sgd"])",
@@ -161,8 +163,10 @@ TEST(InputLimitsTest, RunLimitsStopTheRunWithWhatToChange) {
        Scenario(R"("iterations": 100, "network": {"topology": {"name": "star",
                     "worker_latency": 2e5, "server_latency": 2e5}})"),
        "the simulated-time limit of 9.2e6 s (106 days"},
-      {"long_compute", Scenario(R"("iterations": 3, "compute": {"seconds": 1e7})"),
-       "a duration of 1e+07 s is beyond the simulated-time limit"},
+      {"slow_device",
+       Scenario(R"("iterations": 3, "compute": {"mode": "flops", "device": "custom",
+                                                "flops_per_s": 1e-12})"),
+       "compute: worker 0's step on 20 samples: a duration of"},
   };
   for (const auto& c : cases) {
     const fs::path dir = TempDir(c.name);
