@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "app/commands.h"
 #include "sim/error.h"
@@ -34,6 +35,13 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const commsim::UserError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // Sizes from user input are bounded before allocation; this is the backstop for what is
+    // within the limits but still more than this machine's memory.
+    std::fputs("error: out of memory: this run needs more memory than is available; use a "
+               "smaller model, data set, batch or fewer workers\n",
+               stderr);
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
