@@ -29,6 +29,7 @@
 
 #include "algorithms/step_schedule.h"
 #include "analysis/records.h"
+#include "sim/limits.h"
 
 namespace commsim {
 
@@ -55,6 +56,7 @@ struct RunSetup {
   // Called after every iteration with the number of iterations completed (progress reports);
   // may be empty. Runs on the thread that runs the entry.
   std::function<void(int64_t)> on_iteration;
+  SimLimits limits;  // events per run, packets per message (sim/limits.h)
 };
 
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <new>
 
 #include "analysis/version.h"
 #include "app/commands.h"
@@ -46,6 +47,13 @@ int main(int argc, char** argv) {
     return e.code;
   } catch (const commsim::UserError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // Sizes from user input are bounded before allocation; this is the backstop for what is
+    // within the limits but still more than this machine's memory.
+    std::fputs("error: out of memory: this run needs more memory than is available; use a "
+               "smaller model, data set, batch or fewer workers\n",
+               stderr);
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -26,7 +26,7 @@ double DevicePeakFlops(std::string_view device) {
 
 void ComputeTimeConfig::Describe(ParamVisitor& v) {
   v.Text("mode", mode, kModes, "fixed seconds per step, or flops/sample x batch / device FLOP/s");
-  v.Real("seconds", seconds, Range::NonNegative(), "compute time per step in mode fixed",
+  v.Real("seconds", seconds, Range::Closed(0, kMaxDurationS), "compute time per step in mode fixed",
          Unit::kSeconds);
   v.Text("device", device, kDevices,
          "device preset for mode flops (peak fp32: cpu_core 96 GFLOP/s, v100 15.7 T, a100 19.5 T, "
@@ -73,7 +73,13 @@ SimTime ComputeTimeModel::Sample(int worker, int64_t batch, Rng& rng) const {
   if (config_.jitter > 0.0) {
     seconds *= std::exp(log_sigma_ * rng.Normal() - 0.5 * log_sigma_ * log_sigma_);
   }
-  return SimTime::FromSeconds(seconds);
+  try {
+    return SimTime::FromSeconds(seconds);
+  } catch (const SimulationLimitError& e) {
+    throw SimulationLimitError(fmt::format("compute: worker {}'s step on {} samples: {}; lower "
+                                           "the compute time (seconds, slowdown, device speed)",
+                                           worker, batch, e.what()));
+  }
 }
 
 }  // namespace commsim

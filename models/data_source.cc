@@ -1,8 +1,12 @@
 #include "models/data_source.h"
 
+#include <fmt/format.h>
+
 #include <array>
+#include <utility>
 
 #include "models/data/cache.h"
+#include "models/data/raw_sources.h"
 #include "models/data/text_formats.h"
 
 namespace commsim {
@@ -13,8 +17,21 @@ constexpr std::array<std::string_view, 4> kDelimiters = {",", ";", "tab", "space
 
 void DescribeTask(ParamVisitor& v, std::string& task, int64_t& classes) {
   v.Text("task", task, kTasks, "classification (integer labels) or regression (real targets)");
-  v.Int("classes", classes, Range::AtLeast(0),
+  v.Int("classes", classes, Range::Closed(0, kMaxClasses),
         "number of classes (0 = infer: -1/+1 labels or 0..max label)");
+}
+
+// samples x features (and features x classes) within kMaxDataValues, checked without overflow.
+void ValidateSize(ParamProblems& problems, int64_t samples, int64_t features, int64_t classes) {
+  int64_t values = 0;
+  for (const auto& [n, what] : {std::pair{samples, "samples"}, std::pair{classes, "classes"}}) {
+    if (__builtin_mul_overflow(n, features, &values) || values > kMaxDataValues) {
+      problems.Add("", fmt::format("{} {} x {} features is more than the {} values (8 GiB) a data "
+                                   "set may hold",
+                                   n, what, features, kMaxDataValues));
+      return;
+    }
+  }
 }
 
 LabelOptions Labels(const std::string& task, int64_t classes) {
@@ -33,18 +50,27 @@ void DataOptions::Describe(ParamVisitor& v) {
 }
 
 void SyntheticRegressionConfig::Describe(ParamVisitor& v) {
-  v.Int("samples", samples, Range::AtLeast(1), "number of samples (rows of A)");
-  v.Int("features", features, Range::AtLeast(1), "number of features (columns of A)");
+  v.Int("samples", samples, Range::Closed(1, kMaxDataValues), "number of samples (rows of A)");
+  v.Int("features", features, Range::Closed(1, kMaxFeatures),
+        "number of features (columns of A)");
   v.Real("noise", noise, Range::NonNegative(), "standard deviation of the Gaussian label noise");
   v.Int("seed_offset", seed_offset, Range::AtLeast(0),
         "added to the scenario seed's data stream: another draw of the same problem");
   options.Describe(v);
 }
 
+void SyntheticRegressionConfig::Validate(ParamProblems& problems) const {
+  ValidateSize(problems, samples, features, 1);
+}
+
+void SyntheticClassificationConfig::Validate(ParamProblems& problems) const {
+  ValidateSize(problems, samples, features, classes);
+}
+
 void SyntheticClassificationConfig::Describe(ParamVisitor& v) {
-  v.Int("samples", samples, Range::AtLeast(2), "number of samples");
-  v.Int("features", features, Range::AtLeast(1), "number of features");
-  v.Int("classes", classes, Range::AtLeast(2), "number of classes");
+  v.Int("samples", samples, Range::Closed(2, kMaxDataValues), "number of samples");
+  v.Int("features", features, Range::Closed(1, kMaxFeatures), "number of features");
+  v.Int("classes", classes, Range::Closed(2, kMaxClasses), "number of classes");
   v.Real("separation", separation, Range::NonNegative(),
          "standard deviation of the class means (unit-variance noise around them)");
   v.Int("seed_offset", seed_offset, Range::AtLeast(0), "another draw of the same problem");
@@ -54,7 +80,7 @@ void SyntheticClassificationConfig::Describe(ParamVisitor& v) {
 void LibsvmDataConfig::Describe(ParamVisitor& v) {
   v.Text("path", path, {}, "LIBSVM/SVMlight file: 'label index:value ...', indices from 1");
   DescribeTask(v, task, classes);
-  v.Int("features", features, Range::AtLeast(0),
+  v.Int("features", features, Range::Closed(0, kMaxFeatures),
         "number of features (0 = the largest index in the file)");
   options.Describe(v);
 }
@@ -133,7 +159,7 @@ Dataset CsvSource::Load(uint64_t) const {
 Dataset BuiltinSource::Load(uint64_t) const { return LoadBuiltin(config_.cache_name); }
 
 Dataset LoadBuiltin(std::string_view name) {
-  return ReadDatasetCache(CachePath(DataDir(), name), name);
+  return ReadBuiltinCache(DataDir(), name);
 }
 
 }  // namespace commsim

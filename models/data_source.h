@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "models/dataset.h"
 #include "sim/params.h"
@@ -30,6 +31,9 @@ class DataSource {
   virtual ~DataSource() = default;
   virtual Dataset Load(uint64_t seed) const = 0;
   virtual const DataOptions& options() const = 0;
+  // The config key naming the file Load reads ("path"), or "" for sources without one; load
+  // errors are reported at that key.
+  virtual std::string_view file_key() const { return ""; }
 };
 
 // --- synthetic_regression: the DORE paper's convex test, b = A x_true + noise, A Gaussian.
@@ -40,6 +44,7 @@ struct SyntheticRegressionConfig final : ConfigBase<SyntheticRegressionConfig> {
   int64_t seed_offset = 0;
   DataOptions options{false, 0.0, 0};
   void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;  // samples x features fits in memory
 };
 
 // --- synthetic_classification: Gaussian blobs, class means drawn N(0, separation^2 I).
@@ -51,6 +56,7 @@ struct SyntheticClassificationConfig final : ConfigBase<SyntheticClassificationC
   int64_t seed_offset = 0;
   DataOptions options{false, 0.2, 0};
   void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;  // samples x features fits in memory
 };
 
 // --- a built-in set read from the cache (mnist, breast_cancer, digits, wine, iris, diabetes).
@@ -120,6 +126,7 @@ class LibsvmSource final : public DataSource {
   explicit LibsvmSource(const LibsvmDataConfig& c) : config_(c) {}
   Dataset Load(uint64_t seed) const override;
   const DataOptions& options() const override { return config_.options; }
+  std::string_view file_key() const override { return "path"; }
 
  private:
   LibsvmDataConfig config_;
@@ -130,6 +137,7 @@ class CsvSource final : public DataSource {
   explicit CsvSource(const CsvDataConfig& c) : config_(c) {}
   Dataset Load(uint64_t seed) const override;
   const DataOptions& options() const override { return config_.options; }
+  std::string_view file_key() const override { return "path"; }
 
  private:
   CsvDataConfig config_;

@@ -1,12 +1,26 @@
 #include "models/dataset.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "sim/check.h"
+#include "sim/error.h"
 
 namespace commsim {
+
+int64_t CheckedDataValues(std::string_view origin, int64_t samples, int64_t features) {
+  int64_t values = 0;
+  if (samples < 0 || features < 0 || __builtin_mul_overflow(samples, features, &values) ||
+      values > kMaxDataValues) {
+    throw UserError(fmt::format(
+        "{}: {} samples x {} features is more than the {} values (8 GiB) a data set may hold",
+        origin, samples, features, kMaxDataValues));
+  }
+  return values;
+}
 
 Dataset Subset(const Dataset& data, std::span<const int64_t> indices) {
   Dataset out;

@@ -15,11 +15,24 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/rng.h"
 
 namespace commsim {
+
+// Size limits, checked before anything of that size is allocated (a UserError names the file or
+// the config field). A data set is held as doubles: kMaxDataValues of them take 8 GiB.
+inline constexpr int64_t kMaxDataValues = int64_t{1} << 30;   // samples x features
+inline constexpr int64_t kMaxFeatures = int64_t{1} << 24;     // features per sample
+inline constexpr int64_t kMaxClasses = 100000;                // classes of a classification set
+inline constexpr int64_t kMaxModelDim = int64_t{1} << 28;     // parameters of a model (2 GiB)
+inline constexpr uintmax_t kMaxDataFileBytes = uintmax_t{4} << 30;  // a data file, raw or cache
+
+// samples x features, or a UserError "<origin>: <samples> samples x <features> features is more
+// than ..." when the product is negative or exceeds kMaxDataValues (computed without overflow).
+int64_t CheckedDataValues(std::string_view origin, int64_t samples, int64_t features);
 
 struct Dataset {
   std::string name;  // for messages: "mnist", "data/my.csv", ...

@@ -128,7 +128,8 @@ TEST(LibsvmTest, BadFilesNameLineAndProblem) {
   EXPECT_EQ(ErrorOf([] { Libsvm("1 1:1\nx 1:2\n"); }),
             "t.svm:2: expected a numeric label first, got 'x'");
   EXPECT_EQ(ErrorOf([] { Libsvm("1 1:1 2\n"); }), "t.svm:1: expected index:value, got '2'");
-  EXPECT_EQ(ErrorOf([] { Libsvm("1 0:1\n"); }), "t.svm:1: expected a feature index >= 1, got '0'");
+  EXPECT_EQ(ErrorOf([] { Libsvm("1 0:1\n"); }),
+            "t.svm:1: expected a feature index, an integer in [1, 16777216], got '0'");
   EXPECT_EQ(ErrorOf([] { Libsvm("1 2:zz\n"); }), "t.svm:1: feature 2: expected a number, got 'zz'");
   LibsvmOptions narrow;
   narrow.num_features = 2;

@@ -9,7 +9,7 @@
 namespace commsim {
 
 void MlpConfig::Describe(ParamVisitor& v) {
-  v.RealList("hidden", hidden, Range::AtLeast(1), "widths of the hidden layers, e.g. [128, 64]");
+  v.RealList("hidden", hidden, Range::Closed(1, kMaxFeatures), "widths of the hidden layers, e.g. [128, 64]");
   v.Real("l2", l2, Range::NonNegative(), "weight decay: adds (l2/2)||x||^2");
 }
 

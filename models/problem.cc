@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
 #include <numeric>
 
 #include "models/registry.h"
@@ -18,7 +19,15 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
   const std::unique_ptr<DataSource> source = DatasetRegistry().Make(data_spec);
   const std::unique_ptr<Partitioner> partitioner = PartitionRegistry().Make(partition_spec);
   const DataOptions& options = source->options();
-  Dataset all = source->Load(DeriveSeed(seed, 0, "dataset"));
+  Dataset all;
+  try {
+    all = source->Load(DeriveSeed(seed, 0, "dataset"));
+  } catch (const UserError& e) {
+    throw ProblemError(ProblemError::Part::kData, std::string(source->file_key()), e.what());
+  } catch (const std::bad_alloc&) {
+    throw ProblemError(ProblemError::Part::kData, "",
+                       fmt::format("not enough memory to load data set {}", data_spec.name));
+  }
   if (options.max_samples > 0 && options.max_samples < all.num_samples()) {
     Rng rng(seed, 0, "max_samples");
     std::vector<int64_t> order(static_cast<size_t>(all.num_samples()));
@@ -31,14 +40,21 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
   TrainTest sets = SplitTrainTest(all, options.test_fraction, split_rng);
   if (options.standardize) Standardize(sets.train, sets.test);
   if (sets.train.num_samples() < workers) {
-    throw UserError(fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
+    throw ProblemError(ProblemError::Part::kData, "",fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
                                 data_spec.name, sets.train.num_samples(), workers));
   }
   Rng partition_rng(seed, 0, "partition");
-  const Shards shards = partitioner->Split(sets.train, workers, partition_rng);
+  Shards shards;
+  try {
+    shards = partitioner->Split(sets.train, workers, partition_rng);
+  } catch (const ProblemError&) {
+    throw;
+  } catch (const UserError& e) {
+    throw ProblemError(ProblemError::Part::kPartition, "", e.what());
+  }
   for (size_t w = 0; w < shards.size(); ++w) {
     if (shards[w].empty()) {
-      throw UserError(fmt::format("partition {}: worker {} received no samples of '{}'",
+      throw ProblemError(ProblemError::Part::kPartition, "",fmt::format("partition {}: worker {} received no samples of '{}'",
                                   partition_spec.name, w, data_spec.name));
     }
   }
@@ -50,7 +66,21 @@ std::shared_ptr<const Objective> BuildProblem(const ProblemSpec& spec, int worke
   const std::unique_ptr<ModelFactory> factory = ModelRegistry().Make(spec.model);
   std::shared_ptr<const ProblemData> data;
   if (factory->needs_data()) data = BuildProblemData(spec.data, spec.partition, workers, seed);
-  return factory->Build(std::move(data), workers, seed);
+  std::shared_ptr<const Objective> objective;
+  try {
+    objective = factory->Build(std::move(data), workers, seed);
+  } catch (const ProblemError&) {
+    throw;
+  } catch (const UserError& e) {
+    throw ProblemError(ProblemError::Part::kModel, "", e.what());
+  }
+  if (objective->dim() > kMaxModelDim) {
+    throw ProblemError(ProblemError::Part::kModel, "",
+                       fmt::format("model {} has {} parameters, more than the {} a model may have "
+                                   "(each copy takes 8 bytes per parameter)",
+                                   spec.model.name, objective->dim(), kMaxModelDim));
+  }
+  return objective;
 }
 
 ProblemSpec DefaultProblemSpec() {

@@ -5,18 +5,37 @@
 // optional max_samples subset, split train/test (stratified), standardise with training-set
 // statistics when asked, partition the training set over `workers`, then build the objective.
 // Every bad input (unknown file, bad line, model/data mismatch, a worker left without samples)
-// is a UserError naming the file, field or component.
+// is a ProblemError naming the part of the spec, and in its text the file, field or component.
 #ifndef COMMSIM_MODELS_PROBLEM_H_
 #define COMMSIM_MODELS_PROBLEM_H_
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "models/objective.h"
 #include "models/problem_data.h"
+#include "sim/error.h"
 #include "sim/params.h"
 
 namespace commsim {
+
+// A UserError raised by one part of a ProblemSpec, so the caller can point at it: `part` is the
+// component, `key` the field of its config the problem is about ("path" for a data file), or ""
+// for the component as a whole.
+class ProblemError : public UserError {
+ public:
+  enum class Part { kModel, kData, kPartition };
+  ProblemError(Part part, std::string key, const std::string& message)
+      : UserError(message), part_(part), key_(std::move(key)) {}
+  Part part() const { return part_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  Part part_;
+  std::string key_;
+};
 
 struct ProblemSpec {
   ComponentSpec model;      // kind "model"

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "models/dataset.h"
 #include "sim/check.h"
 
 namespace commsim {
@@ -19,7 +20,7 @@ inline double FastNormal(Rng& rng) {
 }  // namespace
 
 void SyntheticQuadraticConfig::Describe(ParamVisitor& v) {
-  v.Int("dim", dim, Range::AtLeast(1), "dimension d (ResNet-18: 11173962)");
+  v.Int("dim", dim, Range::Closed(1, kMaxModelDim), "dimension d (ResNet-18: 11173962)");
   v.Real("lambda_min", lambda_min, Range::Positive(), "smallest curvature (first coordinate)");
   v.Real("lambda_max", lambda_max, Range::Positive(), "largest curvature (log-spaced up to it)");
   v.Real("heterogeneity", heterogeneity, Range::NonNegative(),

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "sim/error.h"
 
@@ -88,6 +86,10 @@ class JsonReader final : public ParamVisitor {
       Error(key, fmt::format("expected a string, {}", Found(*v)));
       return;
     }
+    if (text.find('\0') != std::string::npos) {
+      Error(key, "must not contain a NUL character (\\u0000)");
+      return;
+    }
     if (!choices.empty() && std::find(choices.begin(), choices.end(), text) == choices.end()) {
       std::vector<std::string> options(choices.begin(), choices.end());
       std::string hint = DidYouMean(text, options);
@@ -111,12 +113,13 @@ class JsonReader final : public ParamVisitor {
     std::vector<double> out;
     bool ok = true;
     for (size_t i = 0; i < v->size(); ++i) {
-      const std::string item_key = fmt::format("{}/{}", key, i);
+      // An array index is a pointer token of its own: "/edges/1", never "/edges~11".
+      const std::string item = fmt::format("{}/{}", JoinPointer(pointer_, key), i);
       double x = 0;
-      if (!Quantity(item_key, (*v)[i], unit, &x)) {
+      if (!QuantityAt(item, (*v)[i], unit, &x)) {
         ok = false;
       } else if (!range.Contains(x)) {
-        Error(item_key, fmt::format("must be {}, {}", range.ToString(), Found((*v)[i])));
+        errors_.Add(item, fmt::format("must be {}, {}", range.ToString(), Found((*v)[i])));
         ok = false;
       }
       out.push_back(x);
@@ -156,10 +159,13 @@ class JsonReader final : public ParamVisitor {
     return &*it;
   }
   bool Quantity(std::string_view key, const json& v, Unit unit, double* out) {
+    return QuantityAt(JoinPointer(pointer_, key), v, unit, out);
+  }
+  bool QuantityAt(const std::string& pointer, const json& v, Unit unit, double* out) {
     std::string error;
     std::optional<double> x = ParseQuantity(v, unit, &error);
     if (!x) {
-      Error(key, fmt::format("{}, {}", error, Found(v)));
+      errors_.Add(pointer, fmt::format("{}, {}", error, Found(v)));
       return false;
     }
     *out = *x;
@@ -206,57 +212,7 @@ class JsonWriter final : public ParamVisitor {
   json& out_;
 };
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
-
-void ErrorList::Add(std::string_view pointer, std::string message) {
-  lines_.emplace_back(std::string(pointer), std::move(message));
-}
-
-std::string ErrorList::Format(std::string_view file) const {
-  std::string out;
-  for (size_t i = 0; i < lines_.size(); ++i) {
-    if (i) out += '\n';
-    out += fmt::format("{}: {}: {}", file, lines_[i].first.empty() ? "/" : lines_[i].first,
-                       lines_[i].second);
-  }
-  return out;
-}
-
-void ErrorList::ThrowIfAny(std::string_view file) const {
-  if (!empty()) throw UserError(Format(file));
-}
-
-std::string JoinPointer(std::string_view pointer, std::string_view key) {
-  std::string out(pointer);
-  out += '/';
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 namespace {
 
@@ -355,44 +311,6 @@ json WriteComponent(const ComponentSpec& spec) {
     spec.config->Describe(writer);
   }
   return out;
-}
-
-std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const std::string& c : candidates) {
-    const size_t d = EditDistance(word, c);
-    if (d < best_distance) {
-      best_distance = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
-json LoadJsonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  try {
-    return json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    std::string what = e.what();
-    const size_t cut = what.find("parse error");
-    if (cut != std::string::npos) what = what.substr(cut);
-    throw UserError(fmt::format("{}:{}:{}: invalid JSON: {}", path, line, column, what));
-  }
 }
 
 }  // namespace commsim

@@ -67,8 +67,26 @@ std::string JoinPointer(std::string_view pointer, std::string_view key);
 // The closest candidate by edit distance, or "" when none is close enough to suggest.
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
 
-// Parses a JSON document from a file; a syntax error becomes a UserError "file:line:col: ...".
+// JSON text limits: nesting depth of arrays and objects, and the size of a JSON file.
+inline constexpr size_t kMaxJsonDepth = 256;
+inline constexpr uintmax_t kMaxJsonFileBytes = uintmax_t{64} << 20;
+
+// Parses a JSON document (comments allowed). Errors are UserErrors naming `origin`: a syntax
+// error or a number beyond a double's range as "origin:line:col: invalid JSON: ...", a duplicate
+// key as "origin: /pointer: duplicate key", nesting deeper than kMaxJsonDepth with its pointer.
+nlohmann::json ParseJsonText(std::string_view text, const std::string& origin);
+// The same, but a syntax error gives nullopt instead (e.g. a --set value that is plain text);
+// the limits (depth, duplicate keys) still throw.
+std::optional<nlohmann::json> TryParseJsonText(std::string_view text, const std::string& origin);
+// Reads and parses a JSON file: it must be a regular file of at most kMaxJsonFileBytes.
 nlohmann::json LoadJsonFile(const std::string& path);
+
+// Sets doc[pointer] = value (RFC 6901 pointer), creating missing objects on the way; an array
+// index must name an existing element. Returns "" or the problem, in the user's terms.
+std::string SetAtPointer(nlohmann::json& doc, const std::string& pointer,
+                         const nlohmann::json& value);
+// Splits a JSON pointer into unescaped tokens; false when it is not a valid non-root pointer.
+bool SplitPointer(const std::string& pointer, std::vector<std::string>* tokens);
 
 }  // namespace commsim
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -155,6 +156,29 @@ TEST(QuantityTest, UnitsAndErrors) {
   EXPECT_FALSE(ParseQuantity(json("5"), Unit::kNone, &error).has_value());
 }
 
+std::string ErrorOfLoad(const std::string& path) {
+  try {
+    LoadJsonFile(path);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "loaded";
+}
+
+TEST(QuantityTest, NonFiniteHexAndOverflowingValuesAreErrorsAndMinusZeroIsZero) {
+  std::string error;
+  for (const char* text : {"1e309Gbps", "nan", "inf", "-infbps", "0x10Gbps", " 5Gbps", "",
+                           "Gbps", "1e300Tbps"}) {
+    EXPECT_FALSE(ParseQuantity(json(text), Unit::kBitsPerSecond, &error).has_value()) << text;
+  }
+  ParseQuantity(json("1e300Tbps"), Unit::kBitsPerSecond, &error);
+  EXPECT_EQ(error, "out of range: the value does not fit a double (|x| < 1.8e308)");
+  const double minus_zero = *ParseQuantity(json("-0ms"), Unit::kSeconds, &error);
+  EXPECT_EQ(minus_zero, 0.0);
+  EXPECT_FALSE(std::signbit(minus_zero));
+  EXPECT_FALSE(std::signbit(*ParseQuantity(json(-0.0), Unit::kSeconds, &error)));
+}
+
 TEST(LoadJsonFileTest, SyntaxErrorNamesFileLineAndColumn) {
   const std::string path = ::testing::TempDir() + "/bad.json";
   std::ofstream(path) << "{\n  \"a\": 1,\n  \"b\": ]\n}\n";
@@ -165,6 +189,74 @@ TEST(LoadJsonFileTest, SyntaxErrorNamesFileLineAndColumn) {
     EXPECT_NE(std::string(e.what()).find(path + ":3:"), std::string::npos) << e.what();
   }
   EXPECT_THROW(LoadJsonFile(path + ".missing"), UserError);
+}
+
+std::string ParseError(const std::string& text) {
+  try {
+    ParseJsonText(text, "t.json");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "parsed";
+}
+
+TEST(JsonTextTest, NestingIsLimitedTo256LevelsWithThePointerWhereItWentDeeper) {
+  EXPECT_EQ(ParseError(std::string(256, '[') + std::string(256, ']')), "parsed");
+  const std::string deep = ParseError(R"({"a": [)" + std::string(256, '[') + "1" +
+                                      std::string(257, ']') + "}");
+  // The pointer (/a then 254 times /0) is cut to 77 characters.
+  EXPECT_EQ(deep, "t.json: /a" + [] {
+    std::string zeros;
+    for (int i = 0; i < 37; ++i) zeros += "/0";
+    return zeros;
+  }() + "/...: nested deeper than 256 levels of arrays and objects");
+}
+
+TEST(JsonTextTest, DuplicateKeysOverflowingNumbersAndBadUtf8AreErrors) {
+  EXPECT_EQ(ParseError(R"({"a": 1, "b": [{"c": 1, "c~/": 2, "c~/": 3}]})"),
+            "t.json: /b/0/c~0~1: duplicate key (each key may appear once in an object)");
+  EXPECT_EQ(ParseError("{\n  \"x\": -1e400}"),
+            "t.json:2:8: invalid JSON: number -1e400 is out of range (JSON numbers must be "
+            "within +-1.8e308)");
+  EXPECT_NE(ParseError("{\"a\": \"\xff\xfe\"}").find("t.json:1:"), std::string::npos);
+  // A UTF-8 byte order mark is skipped; comments are allowed.
+  EXPECT_EQ(ParseJsonText("\xEF\xBB\xBF{\"a\": 1 // note\n}", "t.json"), json({{"a", 1}}));
+  // Plain syntax errors are nullopt for TryParseJsonText (a --set value taken as text) ...
+  EXPECT_FALSE(TryParseJsonText("200Mbps", "--set").has_value());
+  // ... but limits still throw.
+  EXPECT_THROW(TryParseJsonText(R"({"a": 1, "a": 2})", "--set"), UserError);
+}
+
+TEST(JsonTextTest, LoadJsonFileRefusesDevicesAndFolders) {
+  EXPECT_EQ(ErrorOfLoad("/dev/zero"), "/dev/zero: not a regular file (a JSON file is expected)");
+  EXPECT_EQ(ErrorOfLoad(::testing::TempDir()),
+            ::testing::TempDir() + ": not a regular file (a JSON file is expected)");
+}
+
+TEST(JsonConfigTest, ListItemsArePointedAtWithTheirIndex) {
+  Outer c;
+  ErrorList errors;
+  ReadConfig(json::parse(R"({"slowdown": [1, "x", -2]})"), "/compute", c, errors, {},
+             TestKinds());
+  EXPECT_EQ(errors.Format("f"),
+            "f: /compute/slowdown/1: expected a number, got string \"x\"\n"
+            "f: /compute/slowdown/2: must be > 0, got -2");
+}
+
+TEST(SetAtPointerTest, CreatesObjectsButNeverGrowsArrays) {
+  json doc = json::parse(R"({"a": [1, 2], "n": 3})");
+  EXPECT_EQ(SetAtPointer(doc, "/b/c", 5), "");
+  EXPECT_EQ(doc["b"]["c"], 5);
+  EXPECT_EQ(SetAtPointer(doc, "/a/1", 7), "");
+  EXPECT_EQ(doc["a"], json({1, 7}));
+  EXPECT_EQ(SetAtPointer(doc, "/a/2", 7),
+            "/a is an array of 2 in the scenario; \"2\" is not an index in it");
+  EXPECT_EQ(SetAtPointer(doc, "/a/99999999999999999999999", 7),
+            "/a is an array of 2 in the scenario; \"99999999999999999999999\" is not an index "
+            "in it");
+  EXPECT_EQ(SetAtPointer(doc, "/a/01", 7),
+            "/a is an array of 2 in the scenario; \"01\" is not an index in it");
+  EXPECT_EQ(SetAtPointer(doc, "/n/x", 7), "/n is 3 in the scenario, so \"x\" cannot be set inside it");
 }
 
 TEST(DidYouMeanTest, ClosestOrNothing) {

@@ -1,4 +1,5 @@
 // Number-or-unit-string parsing for Unit-tagged config fields.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -54,7 +55,10 @@ const char* UnitExamples(Unit unit) {
 }  // namespace
 
 std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std::string* error) {
-  if (value.is_number()) return value.get<double>();
+  if (value.is_number()) {
+    const double x = value.get<double>();
+    return x == 0.0 ? 0.0 : x;  // -0 reads as 0
+  }
   if (!value.is_string() || unit == Unit::kNone) {
     *error = std::string("expected ") + UnitExamples(unit);
     return std::nullopt;
@@ -77,11 +81,21 @@ std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std:
       case Unit::kNone: break;
     }
   }
-  if (found == nullptr || !std::isfinite(number)) {
+  // Plain decimal numbers only: strtod would also take "nan", "inf" and hex such as "0x1p4".
+  const bool decimal = end != begin && std::all_of(begin, static_cast<const char*>(end), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
+           c == '+' || c == '-';
+  });
+  if (found == nullptr || !decimal || !std::isfinite(number)) {
     *error = std::string("expected ") + UnitExamples(unit);
     return std::nullopt;
   }
-  return number * found->factor;
+  const double si = number * found->factor;
+  if (!std::isfinite(si)) {
+    *error = "out of range: the value does not fit a double (|x| < 1.8e308)";
+    return std::nullopt;
+  }
+  return si == 0.0 ? 0.0 : si;  // "-0" reads as 0
 }
 
 }  // namespace commsim

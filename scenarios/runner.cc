@@ -77,6 +77,12 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
   ProblemSpec problem{s.model, s.data, s.partition};
   try {
     world.objective = BuildProblem(problem, static_cast<int>(s.workers), s.seed);
+  } catch (const ProblemError& e) {
+    const char* part = e.part() == ProblemError::Part::kData        ? "/data"
+                       : e.part() == ProblemError::Part::kPartition ? "/partition"
+                                                                    : "/model";
+    const std::string pointer = e.key().empty() ? part : JoinPointer(part, e.key());
+    throw UserError(fmt::format("{}: {}: {}", s.file, pointer, e.what()));
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: /model: {}", s.file, e.what()));
   }
@@ -130,6 +136,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
   setup.divergence_loss = s.divergence_loss;
   setup.divergence_factor = s.divergence_factor;
   setup.step = e.step;
+  setup.limits = s.limits;
   return setup;
 }
 
@@ -185,12 +192,17 @@ void ApplySet(json& doc, const std::string& assignment) {
   }
   const std::string pointer = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;
-  try {
-    doc[json::json_pointer(pointer)] = std::move(value);
-  } catch (const json::exception& e) {
-    throw UserError(fmt::format("--set {}: cannot set {}: {}", assignment, pointer, e.what()));
+  std::optional<json> value = TryParseJsonText(text, "--set " + pointer);
+  if (!value) {
+    try {
+      (void)json(text).dump();  // JSON strings must be UTF-8 (the resolved scenario is written)
+    } catch (const json::exception&) {
+      throw UserError(fmt::format("--set {}: the value is not valid UTF-8 text", pointer));
+    }
+  }
+  const std::string problem = SetAtPointer(doc, pointer, value ? *value : json(text));
+  if (!problem.empty()) {
+    throw UserError(fmt::format("--set {}: cannot set {}: {}", assignment, pointer, problem));
   }
 }
 

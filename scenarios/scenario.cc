@@ -158,6 +158,7 @@ json Resolved(Scenario& s) {
   out["network"] = WriteConfig(net);
   out["compute"] = WriteConfig(s.compute);
   out["step"] = WriteConfig(s.step);
+  out["limits"] = WriteConfig(s.limits);
   json algorithms = json::array();
   for (AlgorithmEntry& e : s.algorithms) {
     json a = WriteComponent(e.algorithm);
@@ -234,7 +235,7 @@ Scenario ParseScenario(const json& original, const std::string& origin,
     errors.ThrowIfAny(origin);
   }
   TopLevel top(&s);
-  ReadConfig(doc, "", top, errors, {"network", "compute", "step", "algorithms"});
+  ReadConfig(doc, "", top, errors, {"network", "compute", "step", "limits", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (doc.contains("target_loss")) s.target_loss = top.target_loss;
   if (doc.contains("target_accuracy")) s.target_accuracy = top.target_accuracy;
@@ -251,7 +252,14 @@ Scenario ParseScenario(const json& original, const std::string& origin,
   s.multicast_downlink = net.downlink == "multicast";
   if (auto it = doc.find("compute"); it != doc.end()) ReadConfig(*it, "/compute", s.compute, errors);
   if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
+  if (auto it = doc.find("limits"); it != doc.end()) ReadConfig(*it, "/limits", s.limits, errors);
   ReadAlgorithms(doc, s, errors);
+  if (s.metrics_every >= 1 && s.iterations / s.metrics_every > kMaxRecordedIterations) {
+    errors.Add("/metrics_every",
+               fmt::format("{} iterations recorded every {} is more than the {} records an entry "
+                           "may keep; raise metrics_every",
+                           s.iterations, s.metrics_every, kMaxRecordedIterations));
+  }
   errors.ThrowIfAny(origin);
   s.resolved = Resolved(s);
   return s;

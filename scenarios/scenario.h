@@ -10,6 +10,7 @@
 //   network {topology (component, default star), mtu (0 = whole messages), downlink
 //            ("unicast" | "multicast"), broadcast (false)},
 //   step {size, schedule, ...} (default for every entry),
+//   limits {max_events (1e10), max_packets_per_message (1e6)}: work one entry may do (limits.h),
 //   algorithms: [ {name, label?, step?, topology?, <algorithm parameters>} ... ]
 //     label defaults to the name; step overrides fields of the scenario's step; topology lets a
 //     decentralized entry run on a graph while parameter-server entries use the star.
@@ -31,9 +32,13 @@
 
 #include "algorithms/step_schedule.h"
 #include "models/compute_time.h"
+#include "sim/limits.h"
 #include "sim/params.h"
 
 namespace commsim {
+
+// iterations / metrics_every is bounded: every recorded iteration is kept in memory.
+inline constexpr int64_t kMaxRecordedIterations = 10'000'000;
 
 struct AlgorithmEntry {
   std::string label;
@@ -65,6 +70,7 @@ struct Scenario {
   bool multicast_downlink = false;
   bool broadcast = false;
   StepConfig step;
+  SimLimits limits;
   std::vector<AlgorithmEntry> algorithms;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -36,58 +37,6 @@ void CheckKeys(const json& obj, const std::string& pointer, const std::vector<st
                hint.empty() ? fmt::format("unknown key (known keys: {})", fmt::join(known, ", "))
                             : fmt::format("unknown key; did you mean \"{}\"?", hint));
   }
-}
-
-// Splits a JSON pointer into unescaped tokens; false when it is not a valid non-root pointer.
-bool SplitPointer(const std::string& pointer, std::vector<std::string>* tokens) {
-  if (pointer.size() < 2 || pointer[0] != '/') return false;
-  tokens->clear();
-  std::string token;
-  for (size_t i = 1; i <= pointer.size(); ++i) {
-    if (i == pointer.size() || pointer[i] == '/') {
-      tokens->push_back(std::move(token));
-      token.clear();
-    } else if (pointer[i] == '~') {
-      if (i + 1 >= pointer.size() || (pointer[i + 1] != '0' && pointer[i + 1] != '1')) return false;
-      token += pointer[i + 1] == '0' ? '~' : '/';
-      ++i;
-    } else {
-      token += pointer[i];
-    }
-  }
-  return true;
-}
-
-// Sets doc[pointer] = value, creating missing objects on the way. Returns "" or the problem.
-std::string SetAt(json& doc, const std::string& pointer, const json& value) {
-  std::vector<std::string> tokens;
-  if (!SplitPointer(pointer, &tokens)) {
-    return fmt::format("expected a JSON pointer such as \"/network/bandwidth\", got \"{}\"",
-                       pointer);
-  }
-  json* node = &doc;
-  std::string walked;
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string& t = tokens[i];
-    if (node->is_null()) *node = json::object();
-    if (node->is_object()) {
-      node = &(*node)[t];
-    } else if (node->is_array()) {
-      const bool digits = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos &&
-                          (t.size() == 1 || t[0] != '0');
-      if (!digits || std::stoull(t) >= node->size()) {
-        return fmt::format("{} is an array of {} in the scenario; \"{}\" is not an index in it",
-                           walked.empty() ? "/" : walked, node->size(), t);
-      }
-      node = &(*node)[std::stoull(t)];
-    } else {
-      return fmt::format("{} is {} in the scenario, so \"{}\" cannot be set inside it",
-                         walked.empty() ? "/" : walked, Shown(*node), t);
-    }
-    walked = JoinPointer(walked, t);
-  }
-  *node = value;
-  return "";
 }
 
 // A number, or a string with a unit suffix ("10Mbps"). The unit is detected from the suffix.
@@ -288,7 +237,7 @@ json Sweep::PointScenario(size_t point) const {
   json doc = base;
   const std::vector<size_t> indices = ValueIndices(point);
   for (size_t a = 0; a < axes.size(); ++a) {
-    const std::string problem = SetAt(doc, axes[a].pointer, axes[a].values[indices[a]]);
+    const std::string problem = SetAtPointer(doc, axes[a].pointer, axes[a].values[indices[a]]);
     if (!problem.empty()) {
       throw UserError(fmt::format("{}: point {}: {}: {}", file, point, axes[a].pointer, problem));
     }
@@ -354,7 +303,7 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
       errors.Add("/set", "expected an object {\"/json/pointer\": value, ...}");
     } else {
       for (const auto& [pointer, value] : doc["set"].items()) {
-        const std::string problem = SetAt(sweep.base, pointer, value);
+        const std::string problem = SetAtPointer(sweep.base, pointer, value);
         if (!problem.empty()) errors.Add(JoinPointer("/set", pointer), problem);
       }
     }
@@ -398,9 +347,25 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
         }
       }
       json probe = sweep.base;
-      const std::string problem = SetAt(probe, axis.pointer, axis.values.front());
+      const std::string problem = SetAtPointer(probe, axis.pointer, axis.values.front());
       if (!problem.empty()) errors.Add(JoinPointer(pointer, "pointer"), problem);
       sweep.axes.push_back(std::move(axis));
+    }
+    if (!sweep.axes.empty()) {
+      size_t points = 1;
+      for (const SweepAxis& axis : sweep.axes) {
+        // zip: the longest axis (unequal lengths are an error of their own below).
+        const bool over = sweep.zip ? axis.values.size() > kMaxSweepPoints
+                                    : __builtin_mul_overflow(points, axis.values.size(), &points) ||
+                                          points > kMaxSweepPoints;
+        if (over) {
+          errors.Add("/axes", fmt::format("the sweep has more than {} points (a run each; "
+                                          "cartesian axes multiply); use fewer values per axis{}",
+                                          kMaxSweepPoints,
+                                          sweep.zip ? "" : ", or \"combine\": \"zip\""));
+          break;
+        }
+      }
     }
     if (sweep.zip) {
       for (size_t i = 1; i < sweep.axes.size(); ++i) {

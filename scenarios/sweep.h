@@ -14,6 +14,7 @@
 //       {"pointer": "/workers", "values": [4, 8, 16]}
 //     ]
 //   }
+// At most kMaxSweepPoints points (axes multiply under "cartesian"); more is an error at /axes.
 // Range endpoints may be unit strings ("10Mbps", "2ms", "1MB"); the point values are then numbers
 // in SI base units (bit/s, s, bit). Cartesian points enumerate the last axis fastest.
 //
@@ -31,6 +32,8 @@
 #include "sim/params.h"
 
 namespace commsim {
+
+inline constexpr size_t kMaxSweepPoints = 100000;
 
 struct SweepAxis {
   std::string name;                    // column name in sweep.csv

@@ -129,6 +129,23 @@ TEST(SweepTest, ErrorsNamePointerExpectationAndSuggestion) {
       "s.json: /axes/0: expected exactly one of \"values\", \"linspace\", \"logspace\"");
 }
 
+TEST(SweepTest, PointCountIsLimitedBeforeAnythingIsEnumerated) {
+  // Two axes of 100000 values: 1e10 cartesian points.
+  const std::string two_axes = R"({"base": {}, "axes": [
+      {"pointer": "/a", "linspace": [0, 1, 100000]}, {"pointer": "/b", "linspace": [0, 1, 100000]}]})";
+  EXPECT_EQ(ErrorOf(two_axes),
+            "s.json: /axes: the sweep has more than 100000 points (a run each; cartesian axes "
+            "multiply); use fewer values per axis, or \"combine\": \"zip\"");
+  json zip = json::parse(two_axes);
+  zip["combine"] = "zip";
+  EXPECT_EQ(ParseSweep(zip, "s.json", "").size(), 100000u);
+  // 1000 x 100 = 100000 points: exactly the limit.
+  EXPECT_EQ(Parse(R"({"base": {}, "axes": [{"pointer": "/a", "linspace": [0, 1, 1000]},
+                     {"pointer": "/b", "linspace": [0, 1, 100]}]})")
+                .size(),
+            100000u);
+}
+
 TEST(SweepTest, BaseFileIsResolvedAgainstTheSweepFolder) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / fmt::format("sweep_test_{}", ::getpid());

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/check.h"
+#include "sim/error.h"
 
 namespace commsim {
 
@@ -15,7 +16,7 @@ namespace {
 constexpr size_t kArity = 4;
 }  // namespace
 
-Engine::Engine() = default;
+Engine::Engine() : max_events_(static_cast<uint64_t>(SimLimits::kDefaultMaxEvents)) {}
 Engine::~Engine() = default;
 
 EventId Engine::Enqueue(SimTime t) {
@@ -37,6 +38,19 @@ void Engine::Cancel(EventId id) {
   s.handler.Reset();
   free_slots_.push_back(id.slot);
   --live_;
+}
+
+void Engine::set_max_events(uint64_t max_events) {
+  COMMSIM_CHECK(max_events >= 1, "max_events must be >= 1");
+  max_events_ = max_events;
+}
+
+void Engine::ThrowEventLimit() const {
+  throw SimulationLimitError(fmt::format(
+      "the run reached {} simulated events (limits.max_events) at simulated time {:.6g} s; "
+      "raise /limits/max_events if it is meant to be this long, or shorten it (fewer "
+      "iterations or workers, a larger network mtu)",
+      max_events_, now_.seconds()));
 }
 
 void Engine::Run() { RunUntil(SimTime::Max()); }
@@ -151,6 +165,7 @@ bool Engine::Step(int64_t limit_ps) {
       continue;  // cancelled; the slot may already serve another event
     s.seq = 0;   // running: Cancel of this id is now a no-op
     --live_;
+    if (events_processed_ >= max_events_) [[unlikely]] ThrowEventLimit();
     now_ = SimTime::FromPs(top.time_ps);
     ++events_processed_;
     s.handler();  // slots never move, so handlers may schedule freely

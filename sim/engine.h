@@ -11,7 +11,12 @@
 //   - Scheduling does not allocate on the hot path: queue records are 16 bytes in a cache-aligned
 //     4-ary heap and handlers are constructed in place in a pool of fixed-size slots (stable
 //     addresses, recycled through a free list).
-//   - Limits (checked): 2^24 (16.7 M) events pending at once, 2^40 events scheduled per engine.
+//   - Limits (checked): 2^24 (16.7 M) events pending at once, 2^40 events scheduled per engine
+//     (internal invariants), and max_events run per engine (set_max_events; default
+//     SimLimits::kDefaultMaxEvents): running one more throws SimulationLimitError.
+//   - Times are checked SimTime sums: scheduling past the int64-picosecond range throws
+//     SimulationLimitError (time.h). After any exception out of a handler the engine may only
+//     be destroyed.
 // The engine knows nothing about networks or learning.
 #ifndef COMMSIM_SIM_ENGINE_H_
 #define COMMSIM_SIM_ENGINE_H_
@@ -23,6 +28,7 @@
 
 #include "sim/check.h"
 #include "sim/handler.h"
+#include "sim/limits.h"
 #include "sim/time.h"
 
 namespace commsim {
@@ -65,6 +71,9 @@ class Engine {
 
   SimTime Now() const { return now_; }
   uint64_t events_processed() const { return events_processed_; }
+  // REQUIRES: max_events >= 1.
+  void set_max_events(uint64_t max_events);
+  uint64_t max_events() const { return max_events_; }
   // Live (scheduled, not yet run or cancelled) events.
   size_t pending() const { return live_; }
 
@@ -103,6 +112,7 @@ class Engine {
   EventId Enqueue(SimTime t);
   uint32_t AllocSlot();
   void GrowHeap();
+  [[noreturn]] void ThrowEventLimit() const;
   void Push(const Record& r);
   void PopTop();
   // Pops and runs the next live event if its time is <= limit. Returns false when none is.
@@ -118,6 +128,7 @@ class Engine {
   SimTime now_;
   uint64_t next_seq_ = 1;
   uint64_t events_processed_ = 0;
+  uint64_t max_events_;
   size_t live_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;

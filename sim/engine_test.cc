@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/error.h"
 #include "sim/rng.h"
 
 namespace commsim {
@@ -187,6 +189,31 @@ TEST(EngineTest, MatchesSortedReferenceUnderRandomLoad) {
   }
   EXPECT_EQ(ran, want);
   EXPECT_EQ(engine.pending(), 0u);
+}
+
+TEST(EngineTest, RunningMoreThanMaxEventsThrowsAfterExactlyThatMany) {
+  Engine engine;
+  engine.set_max_events(3);
+  int ran = 0;
+  for (int i = 0; i < 5; ++i) engine.Schedule(Ns(10 * (i + 1)), [&ran] { ++ran; });
+  try {
+    engine.Run();
+    FAIL() << "no SimulationLimitError";
+  } catch (const SimulationLimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("the run reached 3 simulated events (limits.max_events) "
+                                         "at simulated time 3e-08 s; raise /limits/max_events"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(ran, 3);
+}
+
+TEST(EngineTest, SchedulingPastTheTimeLimitThrowsInsteadOfWrapping) {
+  Engine engine;
+  engine.ScheduleAt(SimTime::FromPs(std::numeric_limits<int64_t>::max() - 5), [&engine] {
+    engine.Schedule(SimTime::FromPs(6), [] {});
+  });
+  EXPECT_THROW(engine.Run(), SimulationLimitError);
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "sim/network.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
 
 #include "sim/check.h"
+#include "sim/error.h"
 
 namespace commsim {
 
@@ -17,6 +20,7 @@ namespace commsim {
 Network::Network(Engine& engine, const Topology& topology, NetworkOptions options)
     : engine_(engine), topology_(topology), options_(options) {
   COMMSIM_CHECK(options_.mtu_bits >= 0, "mtu_bits must be >= 0, got {}", options_.mtu_bits);
+  COMMSIM_CHECK(options_.max_packets_per_message >= 1, "max_packets_per_message must be >= 1");
   links_.reserve(topology.links().size());
   for (const Link& l : topology.links()) {
     LinkState s;
@@ -101,7 +105,17 @@ uint32_t Network::NewFlow(int64_t wire_bits) {
   flow.hops.clear();
   flow.first_root = -1;
   const int64_t mtu = options_.mtu_bits;
-  flow.packets = mtu > 0 && wire_bits > mtu ? (wire_bits + mtu - 1) / mtu : 1;
+  // wire_bits / mtu + 1 cannot overflow, unlike wire_bits + mtu - 1.
+  flow.packets = mtu > 0 && wire_bits > mtu ? wire_bits / mtu + (wire_bits % mtu != 0) : 1;
+  if (flow.packets > options_.max_packets_per_message) [[unlikely]] {
+    flow.live = false;
+    free_flows_.push_back(f);
+    throw SimulationLimitError(fmt::format(
+        "a message of {} bits at network mtu {} bits is {} packets, more than the limit of {} "
+        "packets per message; raise /network/mtu (0 = whole messages), or "
+        "/limits/max_packets_per_message",
+        wire_bits, mtu, flow.packets, options_.max_packets_per_message));
+  }
   flow.packet_bits = flow.packets > 1 ? mtu : wire_bits;
   flow.last_bits = wire_bits - (flow.packets - 1) * flow.packet_bits;
   ++in_flight_;

@@ -15,6 +15,9 @@
 //   - The message payload never travels here: capture a handle to it in the delivery handler.
 // Per-link counters (LinkStats) grow as units are put on the link; busy_time sums transmit
 // times, which never overlap on a link, so busy_time <= elapsed time and bits <= capacity.
+// Limits: a message of more than options.max_packets_per_message packets, or a transmit or
+// arrival time beyond the int64-picosecond range, throws SimulationLimitError naming the
+// message, the link and what to change.
 // Cost: O(1) events per unicast message on one link; about one event per packet per hop where
 // a packet must be forwarded; the last hop only schedules the delivery.
 // REQUIRES: the Network and the Topology outlive every engine run while messages are in flight.
@@ -29,6 +32,7 @@
 
 #include "sim/engine.h"
 #include "sim/handler.h"
+#include "sim/limits.h"
 #include "sim/time.h"
 #include "sim/topology.h"
 
@@ -36,6 +40,8 @@ namespace commsim {
 
 struct NetworkOptions {
   int64_t mtu_bits = 0;  // 0 = whole messages; else the largest packet, in bits
+  // A message cut into more packets than this throws SimulationLimitError at Send/Multicast.
+  int64_t max_packets_per_message = SimLimits::kDefaultMaxPacketsPerMessage;
 };
 
 struct LinkStats {

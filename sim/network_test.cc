@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
+#include <string>
 #include <map>
 #include <vector>
 
+#include "sim/error.h"
 #include "sim/rng.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_regular.h"
@@ -254,6 +257,36 @@ TEST(NetworkTest, RandomTrafficNeverExceedsCapacityAndIsDeterministic) {
       EXPECT_GE(a[i].start, a[i - 1].end);  // one unit at a time
     }
   }
+}
+
+TEST(NetworkTest, MessagesOfMorePacketsThanTheLimitAreRefusedAtSend) {
+  const Topology t = Line(2, 1e9, 0.0);
+  Engine engine;
+  Network net(engine, t, NetworkOptions{.mtu_bits = 1, .max_packets_per_message = 10});
+  int delivered = 0;
+  net.Send(0, 1, 10, [&delivered] { ++delivered; });  // 10 packets of 1 bit: at the limit
+  try {
+    net.Send(0, 1, 11, [&delivered] { ++delivered; });
+    FAIL() << "no SimulationLimitError";
+  } catch (const SimulationLimitError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "a message of 11 bits at network mtu 1 bits is 11 packets, more than the limit of "
+              "10 packets per message; raise /network/mtu (0 = whole messages), or "
+              "/limits/max_packets_per_message");
+  }
+  engine.Run();
+  EXPECT_EQ(delivered, 1);
+  EXPECT_EQ(net.messages_in_flight(), 0);
+  // A message near 2^63 bits does not overflow the packet count: it is refused.
+  EXPECT_THROW(net.Send(0, 1, std::numeric_limits<int64_t>::max(), [] {}), SimulationLimitError);
+}
+
+TEST(NetworkTest, TransmitTimesBeyondTheTimeLimitThrow) {
+  const Topology t = Line(2, 10.0, 0.0);  // 10 bit/s
+  Engine engine;
+  Network net(engine, t);
+  net.Send(0, 1, 92233720, [] {});  // 9223372 s: fits
+  EXPECT_THROW(net.Send(0, 1, 92233721, [] {}), SimulationLimitError);  // 9223372.1 s does not
 }
 
 }  // namespace

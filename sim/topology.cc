@@ -26,6 +26,11 @@ constexpr int64_t kUnreached = std::numeric_limits<int64_t>::max();
 
 void CheckShape(const TopologyShape& s) {
   if (s.num_hosts < 1) Fail(s, fmt::format("needs at least 1 host, got {}", s.num_hosts));
+  if (s.num_hosts > Topology::kMaxHosts) {
+    Fail(s, fmt::format("{} hosts is more than the {} a topology may have (routes are kept for "
+                        "every pair of hosts)",
+                        s.num_hosts, Topology::kMaxHosts));
+  }
   if (s.num_switches < 0) Fail(s, fmt::format("switches must be >= 0, got {}", s.num_switches));
   const int nodes = s.num_hosts + s.num_switches;
   if (s.server && (*s.server < 0 || *s.server >= s.num_hosts)) {

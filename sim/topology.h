@@ -54,7 +54,11 @@ struct TopologyShape {
 
 class Topology {
  public:
-  // Throws UserError naming the edge and the field for a bad value, or for a disconnected graph.
+  // Routes are precomputed for every pair of hosts, so hosts are bounded: kMaxHosts^2 pairs.
+  static constexpr int kMaxHosts = 4096;
+
+  // Throws UserError naming the edge and the field for a bad value, for a disconnected graph, or
+  // for more than kMaxHosts hosts.
   static Topology Create(TopologyShape shape);
 
   const std::string& kind() const { return kind_; }

@@ -67,12 +67,12 @@ Topology ErdosRenyiBuilder::Build(int n) const {
 void ExplicitConfig::Describe(ParamVisitor& v) {
   v.RealList("edges", edges, Range::NonNegative(),
              "node-id pairs, flattened: [a0, b0, a1, b1, ...]; hosts first, then switches");
-  v.Int("switches", switches, Range::NonNegative(), "switch nodes after the hosts");
+  v.Int("switches", switches, Range::Closed(0, kMaxSwitches), "switch nodes after the hosts");
   v.Int("server", server, Range::AtLeast(-1), "host index of the parameter server (-1 = none)");
   links.Describe(v);
   v.RealList("bandwidths", bandwidths_bps, Range::Positive(),
              "per-edge bandwidths (empty = bandwidth for all)", Unit::kBitsPerSecond);
-  v.RealList("latencies", latencies_s, Range::NonNegative(),
+  v.RealList("latencies", latencies_s, LatencyRange(),
              "per-edge latencies (empty = latency for all)", Unit::kSeconds);
 }
 
@@ -104,9 +104,10 @@ Topology ExplicitBuilder::Build(int n) const {
   if (!problems.empty()) {
     ThrowTopologyError("explicit", problems.problems()[0].key, problems.problems()[0].message);
   }
-  if (config_.switches < 0) {
+  constexpr int64_t kMaxSwitches = ExplicitConfig::kMaxSwitches;
+  if (config_.switches < 0 || config_.switches > kMaxSwitches) {
     ThrowTopologyError("explicit", "switches",
-                       fmt::format("must be >= 0, got {}", config_.switches));
+                       fmt::format("must be in [0, {}], got {}", kMaxSwitches, config_.switches));
   }
   // With a server, the n workers and the server are n + 1 hosts (as in a star).
   const int hosts = config_.server >= 0 ? n + 1 : n;

@@ -39,6 +39,7 @@ class ErdosRenyiBuilder final : public TopologyBuilder {
 };
 
 struct ExplicitConfig final : ConfigBase<ExplicitConfig> {
+  static constexpr int64_t kMaxSwitches = 100000;  // as many as the largest worker count
   std::vector<double> edges;  // node-id pairs, flattened
   int64_t switches = 0;
   int64_t server = -1;

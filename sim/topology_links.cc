@@ -8,10 +8,12 @@
 
 namespace commsim {
 
+Range LatencyRange() { return Range::Closed(0.0, kMaxLatencyS); }
+
 void UniformLinks::Describe(ParamVisitor& v) {
   v.Real("bandwidth", bandwidth_bps, Range::Positive(), "bandwidth of every link, each direction",
          Unit::kBitsPerSecond);
-  v.Real("latency", latency_s, Range::NonNegative(), "one-way latency of every link",
+  v.Real("latency", latency_s, LatencyRange(), "one-way latency of every link",
          Unit::kSeconds);
 }
 
@@ -31,8 +33,10 @@ void CheckBandwidth(std::string_view kind, std::string_view field, double bandwi
 }
 
 void CheckLatency(std::string_view kind, std::string_view field, double latency_s) {
-  if (!(latency_s >= 0) || !std::isfinite(latency_s)) {
-    ThrowTopologyError(kind, field, fmt::format("must be >= 0 s, got {}", latency_s));
+  if (!(latency_s >= 0) || !(latency_s <= kMaxLatencyS)) {
+    ThrowTopologyError(kind, field,
+                       fmt::format("must be in [0, {}] s (the simulated-time limit), got {}",
+                                   kMaxLatencyS, latency_s));
   }
 }
 

@@ -10,11 +10,17 @@
 #include <vector>
 
 #include "sim/params.h"
+#include "sim/time.h"
 
 namespace commsim {
 
 inline constexpr double kDefaultBandwidthBps = 1e9;
 inline constexpr double kDefaultLatencyS = 10e-6;
+
+// Latencies from 0 to kMaxLatencyS, just under the simulated-time limit (SimTime::kMaxSeconds,
+// about 106 days); routing may refuse lower ones on larger graphs (Topology::Create).
+inline constexpr double kMaxLatencyS = kMaxDurationS;
+Range LatencyRange();
 
 // One bandwidth and one latency for every link of a uniform topology.
 struct UniformLinks {

@@ -28,11 +28,11 @@ TopologyShape PsShape(std::string kind, int n) {
 void WorkerLinks::Describe(ParamVisitor& v) {
   v.Real("worker_bandwidth", worker_bandwidth_bps, Range::Positive(),
          "bandwidth of each worker's link, each direction", Unit::kBitsPerSecond);
-  v.Real("worker_latency", worker_latency_s, Range::NonNegative(),
+  v.Real("worker_latency", worker_latency_s, LatencyRange(),
          "one-way latency of each worker's link", Unit::kSeconds);
   v.RealList("worker_bandwidths", worker_bandwidths_bps, Range::Positive(),
              "per-worker bandwidths (empty = worker_bandwidth for all)", Unit::kBitsPerSecond);
-  v.RealList("worker_latencies", worker_latencies_s, Range::NonNegative(),
+  v.RealList("worker_latencies", worker_latencies_s, LatencyRange(),
              "per-worker latencies (empty = worker_latency for all)", Unit::kSeconds);
 }
 
@@ -61,7 +61,7 @@ void StarConfig::Describe(ParamVisitor& v) {
   workers.Describe(v);
   v.Real("server_bandwidth", server_bandwidth_bps, Range::Positive(),
          "bandwidth of the switch-server link, each direction", Unit::kBitsPerSecond);
-  v.Real("server_latency", server_latency_s, Range::NonNegative(),
+  v.Real("server_latency", server_latency_s, LatencyRange(),
          "one-way latency of the switch-server link", Unit::kSeconds);
 }
 

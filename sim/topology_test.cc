@@ -168,8 +168,13 @@ TEST(TopologyTest, BadInputNamesTheField) {
   StarConfig star;
   star.server_latency_s = -1e-6;
   EXPECT_EQ(ErrorOf(StarBuilder(star), 4),
-            "topology star: server_latency: must be >= 0 s, got -1e-06");
+            "topology star: server_latency: must be in [0, 9200000] s (the simulated-time limit), "
+            "got -1e-06");
   EXPECT_EQ(ErrorOf(StarBuilder(StarConfig{}), 0), "topology star: workers: must be >= 1, got 0");
+  // Routes are kept for every pair of hosts: 4096 hosts at most, before any table is built.
+  EXPECT_EQ(ErrorOf(RingBuilder(RingConfig{}), 4097),
+            "topology ring: 4097 hosts is more than the 4096 a topology may have (routes are kept "
+            "for every pair of hosts)");
   EXPECT_EQ(ErrorOf(CompleteBuilder(CompleteConfig{}), -2),
             "topology complete: nodes: must be >= 1, got -2");
   ExplicitConfig c;

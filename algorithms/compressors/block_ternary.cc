@@ -55,7 +55,7 @@ void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w) 
 
 void BlockTernaryConfig::Describe(ParamVisitor& v) {
   v.Text("p", p, kPChoices, "norm of each block: 2 or inf");
-  v.Int("block", block, Range::AtLeast(1), "block size b (elements per norm)");
+  v.Int("block", block, Range::Closed(1, 1e12), "block size b (elements per norm)");
   v.Text("coding", coding, kCodings, "symbol coding: fixed2, packed, sparse or entropy");
 }
 
@@ -77,7 +77,7 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
   std::vector<int8_t> sym(static_cast<size_t>(
-      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : block_)));
+      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d))));
   std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
   w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
   for (int64_t b = 0; b < nb; ++b) {

@@ -21,7 +21,7 @@ constexpr std::string_view kCodings[] = {"elias", "fixed"};
 
 void QsgdConfig::Describe(ParamVisitor& v) {
   v.Int("levels", levels, Range::Closed(1, 1 << 20), "number of quantization levels s");
-  v.Int("bucket", bucket, Range::AtLeast(1), "bucket size b (elements per norm)");
+  v.Int("bucket", bucket, Range::Closed(1, 1e12), "bucket size b (elements per norm)");
   v.Text("norm", norm, kNorms, "bucket norm: 2 or inf");
   v.Text("coding", coding, kCodings, "elias (the paper's code) or fixed (sign + level bits)");
 }

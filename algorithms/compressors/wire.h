@@ -35,7 +35,7 @@ double SumAbs(const double* x, int64_t n);
 double SumSquares(const double* x, int64_t n);
 double MaxAbs(const double* x, int64_t n);
 
-inline int64_t NumBlocks(int64_t d, int64_t b) { return (d + b - 1) / b; }
+inline int64_t NumBlocks(int64_t d, int64_t b) { return d / b + (d % b != 0); }
 
 // Number of elements of the k fraction of d: max(1, round(fraction * d)) or min(k, d) when k > 0.
 // REQUIRES: d >= 1.

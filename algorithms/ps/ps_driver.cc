@@ -24,9 +24,12 @@ class PsDriver {
       : setup_(setup),
         rule_(rule),
         objective_(*setup.objective),
-        network_(engine_, *setup.topology, NetworkOptions{.mtu_bits = setup.mtu_bits}),
+        network_(engine_, *setup.topology,
+                 NetworkOptions{.mtu_bits = setup.mtu_bits,
+                                .max_packets_per_message = setup.limits.max_packets_per_message}),
         recorder_(setup, "", "parameter_server") {
     COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
+    engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     server_ = *setup.topology->server();
     // The workers are every host but the server, in host order (the server may be any host).
     for (int h = 0; h < setup.topology->num_hosts(); ++h) {

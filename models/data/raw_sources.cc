@@ -81,6 +81,7 @@ Dataset ConvertDiabetes(const std::string& raw_dir) {
 }  // namespace
 
 std::string ReadMaybeGzip(const std::string& path) {
+  CheckDataFile(path);
   if (path.size() < 3 || path.compare(path.size() - 3, 3, ".gz") != 0) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UserError(fmt::format("{}: cannot open", path));
@@ -93,8 +94,14 @@ std::string ReadMaybeGzip(const std::string& path) {
   std::string text;
   char buffer[1 << 16];
   int got = 0;
-  while ((got = gzread(file, buffer, sizeof(buffer))) > 0)
+  while ((got = gzread(file, buffer, sizeof(buffer))) > 0) {
     text.append(buffer, static_cast<size_t>(got));
+    if (text.size() > kMaxDataFileBytes) {
+      gzclose(file);
+      throw UserError(fmt::format("{}: decompresses to more than the {} GiB a data file may have",
+                                  path, kMaxDataFileBytes >> 30));
+    }
+  }
   const bool failed = got < 0;
   gzclose(file);
   if (failed) throw UserError(fmt::format("{}: corrupt gzip data", path));
@@ -172,6 +179,32 @@ const std::vector<BuiltinDataset>& BuiltinDatasets() {
   return *kSets;
 }
 
+Dataset ReadBuiltinCache(const std::string& data_dir, std::string_view name) {
+  namespace fs = std::filesystem;
+  const std::string cache = CachePath(data_dir, name);
+  try {
+    return ReadDatasetCache(cache, name);
+  } catch (const BadCacheError& e) {
+    const BuiltinDataset* set = nullptr;
+    for (const BuiltinDataset& s : BuiltinDatasets()) {
+      if (s.name == name) set = &s;
+    }
+    std::error_code ec;
+    bool have_raw = set != nullptr;
+    for (size_t i = 0; have_raw && i < set->raw_files.size(); ++i) {
+      have_raw = fs::is_regular_file(data_dir + "/raw/" + set->raw_files[i], ec);
+    }
+    if (!have_raw) {
+      throw BadCacheError(fmt::format("{} (its raw data is missing too: fetch it with "
+                                      "`scripts/fetch_data.sh` first)",
+                                      e.what()));
+    }
+    fmt::print(stderr, "note: {}: bad data cache, rebuilding it from {}/raw\n", cache, data_dir);
+    WriteDatasetCache(set->convert(data_dir + "/raw"), cache);
+    return ReadDatasetCache(cache, name);
+  }
+}
+
 DataBuildReport BuildDataCache(const std::string& data_dir, bool force) {
   namespace fs = std::filesystem;
   const std::string raw_dir = data_dir + "/raw";
@@ -190,6 +223,13 @@ DataBuildReport BuildDataCache(const std::string& data_dir, bool force) {
                         raw, set.name));
       }
       if (have_cache && fs::last_write_time(raw) > fs::last_write_time(cache)) stale = true;
+    }
+    if (!stale) {
+      try {
+        ReadDatasetCache(cache, set.name);  // an up-to-date cache must also be a valid one
+      } catch (const BadCacheError&) {
+        stale = true;
+      }
     }
     if (!stale) {
       report.up_to_date.push_back(set.name);

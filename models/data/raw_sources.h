@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/dataset.h"
@@ -34,9 +35,15 @@ struct DataBuildReport {
   std::vector<std::string> up_to_date;  // names whose cache was newer than every raw file
 };
 
-// Converts every built-in data set whose cache is missing or older than its raw files (all of
-// them when `force`). Throws UserError naming the missing raw file and scripts/fetch_data.sh.
+// Converts every built-in data set whose cache is missing, older than its raw files or not a
+// valid cache (all of them when `force`). Throws UserError naming the missing raw file and scripts/fetch_data.sh.
 DataBuildReport BuildDataCache(const std::string& data_dir, bool force);
+
+// Reads the cached built-in set `name` from `data_dir`. A cache that exists but is bad
+// (BadCacheError: corrupt, truncated, an older format) is rebuilt from the raw files when they
+// are all there, with a one-line note on stderr; otherwise the BadCacheError is rethrown, adding
+// how to fetch the raw data. A missing cache stays an error (`commsim data build` makes it).
+Dataset ReadBuiltinCache(const std::string& data_dir, std::string_view name);
 
 // Reads a whole file, transparently gunzipping names ending in ".gz". Throws UserError.
 std::string ReadMaybeGzip(const std::string& path);

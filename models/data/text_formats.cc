@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 #include <vector>
@@ -28,6 +29,14 @@ bool ParseDouble(std::string_view text, double& value) {
   if (text.empty()) return false;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(value);
+}
+
+// A LIBSVM feature index: decimal digits only, in [1, kMaxFeatures].
+bool ParseIndex(std::string_view text, int64_t& index) {
+  text = Trim(text);
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
+  return !text.empty() && text.front() != '-' && ec == std::errc() &&
+         ptr == text.data() + text.size() && index >= 1 && index <= kMaxFeatures;
 }
 
 std::string Shown(std::string_view text) {
@@ -64,6 +73,12 @@ Dataset Finish(RawRows rows, int64_t num_features, std::string_view origin,
         throw UserError(fmt::format("{}:{}: label {} is not an integer class", origin,
                                     rows.lines[static_cast<size_t>(i)], y));
       }
+      if (options.num_classes == 0 && y >= static_cast<double>(kMaxClasses)) {
+        throw UserError(fmt::format(
+            "{}:{}: label {} is too large a class: with \"classes\" 0 (inferred) labels must be "
+            "integers in [0, {}) (or all -1/+1)",
+            origin, rows.lines[static_cast<size_t>(i)], y, kMaxClasses));
+      }
       if (y < 0 || (options.num_classes > 0 && y >= options.num_classes)) {
         throw UserError(fmt::format(
             "{}:{}: label {} out of range, expected an integer in [0, {}){}", origin,
@@ -76,13 +91,15 @@ Dataset Finish(RawRows rows, int64_t num_features, std::string_view origin,
     data.num_classes = plus_minus_one ? 2 : std::max(options.num_classes, max_label + 1);
     if (data.num_classes < 2) data.num_classes = 2;
   }
+  CheckedDataValues(origin, n, num_features);
   data.features = Eigen::Map<const Eigen::MatrixXd>(rows.values.data(), num_features, n);
   data.targets = Eigen::Map<const Eigen::VectorXd>(rows.labels.data(), n);
   return data;
 }
 
 std::ifstream OpenOrThrow(const std::string& path) {
-  std::ifstream in(path);
+  CheckDataFile(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open data file", path));
   return in;
 }
@@ -142,31 +159,32 @@ Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptio
             fmt::format("{}:{}: expected index:value, got {}", origin, line_no, Shown(tokens[t])));
       }
       if (tokens[t].substr(0, colon) == "qid") continue;
-      double index = 0, value = 0;
-      if (!ParseDouble(tokens[t].substr(0, colon), index) || index != std::round(index) ||
-          index < 1) {
-        throw UserError(fmt::format("{}:{}: expected a feature index >= 1, got {}", origin, line_no,
+      int64_t index = 0;
+      double value = 0;
+      if (!ParseIndex(tokens[t].substr(0, colon), index)) {
+        throw UserError(fmt::format("{}:{}: expected a feature index, an integer in [1, {}], got {}",
+                                    origin, line_no, kMaxFeatures,
                                     Shown(tokens[t].substr(0, colon))));
       }
       if (!ParseDouble(tokens[t].substr(colon + 1), value)) {
         throw UserError(fmt::format("{}:{}: feature {}: expected a number, got {}", origin, line_no,
-                                    static_cast<int64_t>(index),
-                                    Shown(tokens[t].substr(colon + 1))));
+                                    index, Shown(tokens[t].substr(colon + 1))));
       }
-      if (options.num_features > 0 && index > static_cast<double>(options.num_features)) {
+      if (options.num_features > 0 && index > options.num_features) {
         throw UserError(
             fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}", origin,
-                        line_no, static_cast<int64_t>(index), options.num_features));
+                        line_no, index, options.num_features));
       }
-      max_index = std::max(max_index, static_cast<int64_t>(index));
-      entries.push_back({sample, static_cast<int64_t>(index) - 1, value});
+      max_index = std::max(max_index, index);
+      entries.push_back({sample, index - 1, value});
     }
     rows.labels.push_back(label);
     rows.lines.push_back(line_no);
   }
   const int64_t d = options.num_features > 0 ? options.num_features : max_index;
   if (d == 0 && !rows.labels.empty()) throw UserError(fmt::format("{}: no features found", origin));
-  rows.values.assign(static_cast<size_t>(d) * rows.labels.size(), 0.0);
+  const int64_t values = CheckedDataValues(origin, static_cast<int64_t>(rows.labels.size()), d);
+  rows.values.assign(static_cast<size_t>(values), 0.0);
   for (const Entry& e : entries) rows.values[static_cast<size_t>(e.sample * d + e.index)] = e.value;
   return Finish(std::move(rows), d, origin, options.labels);
 }
@@ -191,6 +209,10 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
       columns_line = line_no;
       const int64_t label_col =
           options.label_column < 0 ? count + options.label_column : options.label_column;
+      if (count - 1 > kMaxFeatures) {
+        throw UserError(fmt::format("{}:{}: {} columns, more than the {} features a sample may have",
+                                    origin, line_no, count, kMaxFeatures));
+      }
       if (count < 2 || label_col < 0 || label_col >= count) {
         throw UserError(fmt::format(
             "{}:{}: label_column {} does not exist: the row has {} column(s), expected at least "
@@ -217,9 +239,29 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
         rows.values.push_back(value);
       }
     }
+    if (static_cast<int64_t>(rows.values.size()) > kMaxDataValues) {
+      throw UserError(fmt::format("{}:{}: more than the {} values (8 GiB) a data set may hold",
+                                  origin, line_no, kMaxDataValues));
+    }
     rows.lines.push_back(line_no);
   }
   return Finish(std::move(rows), std::max<int64_t>(columns - 1, 0), origin, options.labels);
+}
+
+uintmax_t CheckDataFile(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) throw UserError(fmt::format("{}: cannot open data file", path));
+  if (!fs::is_regular_file(status)) {
+    throw UserError(fmt::format("{}: not a regular file (a data file is expected)", path));
+  }
+  const uintmax_t size = fs::file_size(path, ec);
+  if (ec || size > kMaxDataFileBytes) {
+    throw UserError(fmt::format("{}: {} bytes is more than the {} GiB a data file may have", path,
+                                ec ? 0 : size, kMaxDataFileBytes >> 30));
+  }
+  return size;
 }
 
 Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options) {

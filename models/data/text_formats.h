@@ -7,7 +7,9 @@
 // feature count. Empty lines and lines starting with '#' are skipped.
 // Class labels: with num_classes > 0 they must be integers in [0, num_classes); with
 // num_classes == 0 they are inferred: labels all in {-1, +1} map to {0, 1}, otherwise they must
-// be integers >= 0 and num_classes = max + 1.
+// be integers in [0, kMaxClasses) and num_classes = max + 1.
+// Sizes: a feature index or column count above kMaxFeatures, or more than kMaxDataValues values
+// in all, is an error before the dense matrix is allocated (dataset.h).
 #ifndef COMMSIM_MODELS_DATA_TEXT_FORMATS_H_
 #define COMMSIM_MODELS_DATA_TEXT_FORMATS_H_
 
@@ -36,6 +38,10 @@ struct CsvOptions {
   bool header = false;        // skip the first non-comment line
   int64_t label_column = -1;  // 0-based; negative counts from the end (-1 = last column)
 };
+
+// Throws UserError unless `path` is a regular file (not a device, FIFO or folder) of at most
+// kMaxDataFileBytes; returns its size in bytes.
+uintmax_t CheckDataFile(const std::string& path);
 
 Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options);
 Dataset LoadCsv(const std::string& path, const CsvOptions& options);

@@ -1,0 +1,12 @@
+#include "sim/limits.h"
+
+namespace commsim {
+
+void SimLimits::Describe(ParamVisitor& v) {
+  v.Int("max_events", max_events, Range::Closed(1, 1e15),
+        "events one algorithm entry may simulate before it stops with an error");
+  v.Int("max_packets_per_message", max_packets_per_message, Range::Closed(1, 1e12),
+        "packets one message may be cut into (message bits / network mtu)");
+}
+
+}  // namespace commsim

@@ -1,0 +1,28 @@
+// Run limits: bounds on the work one simulated run may do (the scenario's `limits` key).
+//
+// A run that would exceed a limit stops with a SimulationLimitError (sim/error.h) that names the
+// limit and how to raise it, instead of running until memory or patience ends:
+//   max_events               events one engine (one algorithm entry) may run
+//   max_packets_per_message  packets one message may be cut into (message bits / mtu)
+// Both are plain counts; the defaults allow every shipped scenario many times over.
+#ifndef COMMSIM_SIM_LIMITS_H_
+#define COMMSIM_SIM_LIMITS_H_
+
+#include <cstdint>
+
+#include "sim/params.h"
+
+namespace commsim {
+
+struct SimLimits final : ConfigBase<SimLimits> {
+  static constexpr int64_t kDefaultMaxEvents = 10'000'000'000;
+  static constexpr int64_t kDefaultMaxPacketsPerMessage = 1'000'000;
+
+  int64_t max_events = kDefaultMaxEvents;
+  int64_t max_packets_per_message = kDefaultMaxPacketsPerMessage;
+  void Describe(ParamVisitor& v) override;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_LIMITS_H_
