@@ -11,9 +11,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kPatterns = {"incast",         "downlink", "broadcast",
-                                         "ps_round",       "ps_round_multicast",
-                                         "ring_allreduce"};
+const std::set<std::string> kPatterns = {"incast",   "downlink",           "broadcast",
+                                         "ps_round", "ps_round_multicast", "ring_allreduce"};
 
 [[noreturn]] void Fail(const std::string& file, const std::string& pointer,
                        const std::string& expected, const json& got) {
@@ -58,7 +57,8 @@ std::vector<double> PerEdge(const std::string& file, const json& topo, const cha
     }
     return out;
   }
-  const double v = Positive(file, Member(file, topo, "/topology", uniform), base + uniform, zero_ok);
+  const double v =
+      Positive(file, Member(file, topo, "/topology", uniform), base + uniform, zero_ok);
   return std::vector<double>(edges, v);
 }
 
@@ -72,7 +72,8 @@ void ReadEdges(const std::string& file, const json& topo, NetCase& net) {
   const auto latencies = PerEdge(file, topo, "latencies", "latency", count, true);
   for (size_t e = 0; e < count; ++e) {
     Edge edge;
-    edge.a = static_cast<int>(Integer(file, flat[2 * e], "/topology/edges/" + std::to_string(2 * e), 0));
+    edge.a =
+        static_cast<int>(Integer(file, flat[2 * e], "/topology/edges/" + std::to_string(2 * e), 0));
     edge.b = static_cast<int>(
         Integer(file, flat[2 * e + 1], "/topology/edges/" + std::to_string(2 * e + 1), 0));
     for (const int node : {edge.a, edge.b}) {
@@ -112,7 +113,9 @@ NetCase LoadNetCase(const std::string& path) {
   net.message_bits = Integer(path, Member(path, doc, "", "message"), "/message", 0);
   const json& pattern = Member(path, doc, "", "pattern");
   if (!pattern.is_string() || !kPatterns.contains(pattern.get<std::string>())) {
-    Fail(path, "/pattern", "one of incast, downlink, broadcast, ps_round, ps_round_multicast, ring_allreduce", pattern);
+    Fail(path, "/pattern",
+         "one of incast, downlink, broadcast, ps_round, ps_round_multicast, ring_allreduce",
+         pattern);
   }
   net.pattern = pattern.get<std::string>();
   const json& topo = Member(path, doc, "", "topology");

@@ -47,8 +47,12 @@ struct NetCase {
   // Every host except the server, in id order.
   std::vector<int> workers() const;
   const Edge& edge_of_link(int link) const { return edges[static_cast<size_t>(link / 2)]; }
-  int link_from(int link) const { return link % 2 == 0 ? edge_of_link(link).a : edge_of_link(link).b; }
-  int link_to(int link) const { return link % 2 == 0 ? edge_of_link(link).b : edge_of_link(link).a; }
+  int link_from(int link) const {
+    return link % 2 == 0 ? edge_of_link(link).a : edge_of_link(link).b;
+  }
+  int link_to(int link) const {
+    return link % 2 == 0 ? edge_of_link(link).b : edge_of_link(link).a;
+  }
 };
 
 // Reads and checks a case file. Throws CaseError naming the file and the JSON pointer.

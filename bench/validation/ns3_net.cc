@@ -10,7 +10,7 @@
 //   fifo  a FIFO queue disc: drop-tail without drops.
 // TCP: NewReno, MSS 1448 with timestamps (1500-byte IP packets, 1502 bytes on the wire), SACK,
 // initial window 10 segments, delayed ACKs (every 2nd segment), send and receive buffers of
-// --buffer bytes (default 4 MB, far above the 25 kB bandwidth-delay product of a 1 Gbps,
+// --buffer bytes (default 1 MB, 40 times the 25 kB bandwidth-delay product of a 1 Gbps,
 // 200 us round trip: the window never limits a flow). Connections are opened at t = 0 and the
 // round starts at t0 = 0.5 s (persistent connections), unless --connect-on-use.
 // UDP: see ns3_transports.h. Exit code 2 when a flow was not delivered (a drop, or a stall).
@@ -39,7 +39,7 @@ struct Options {
   std::string case_path;
   bool tcp = true;
   bool fair = true;
-  uint64_t buffer_bytes = 4u << 20;
+  uint64_t buffer_bytes = 1u << 20;
   bool connect_on_use = false;
 };
 
@@ -99,9 +99,9 @@ QueueDiscContainer BuildNetwork(const NetCase& net, const Options& o, Ns3Net& ou
   TrafficControlHelper tch;
   const QueueSizeValue limit(QueueSize("10000000p"));
   if (o.fair) {
-    tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize", limit, "Target",
-                         StringValue("1000s"), "Interval", StringValue("2000s"),
-                         "EnableSetAssociativeHash", BooleanValue(true));
+    tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize", limit, "Target", StringValue("1000s"),
+                         "Interval", StringValue("2000s"), "EnableSetAssociativeHash",
+                         BooleanValue(true));
   } else {
     tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", limit);
   }
@@ -109,11 +109,12 @@ QueueDiscContainer BuildNetwork(const NetCase& net, const Options& o, Ns3Net& ou
   QueueDiscContainer queues;
   for (const Edge& e : net.edges) {
     PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(e.bandwidth_bps))));
+    p2p.SetDeviceAttribute("DataRate",
+                           DataRateValue(DataRate(static_cast<uint64_t>(e.bandwidth_bps))));
     p2p.SetChannelAttribute("Delay", TimeValue(Seconds(e.latency_s)));
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("1p")));
-    NetDeviceContainer devices =
-        p2p.Install(out.nodes.Get(static_cast<uint32_t>(e.a)), out.nodes.Get(static_cast<uint32_t>(e.b)));
+    NetDeviceContainer devices = p2p.Install(out.nodes.Get(static_cast<uint32_t>(e.a)),
+                                             out.nodes.Get(static_cast<uint32_t>(e.b)));
     queues.Add(tch.Install(devices));
     addresses.Assign(devices);
     addresses.NewNetwork();
@@ -163,7 +164,8 @@ int Run(int argc, char** argv) {
     }
     // Sockets may only send once the nodes are initialised, at the start of the run.
     if (!o.connect_on_use) {
-      Simulator::ScheduleNow([&driver, tcp = tcp.get()] { tcp->ConnectAll(driver->UnicastPairs()); });
+      Simulator::ScheduleNow(
+          [&driver, tcp = tcp.get()] { tcp->ConnectAll(driver->UnicastPairs()); });
     }
     const int pairs = static_cast<int>(driver->UnicastPairs().size());
     Simulator::Schedule(Seconds(kT0S), [&driver, tcp = tcp.get(), pairs, &o] {

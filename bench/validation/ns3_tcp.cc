@@ -81,9 +81,9 @@ class TcpTransport::Connection {
   const DeliveredFn& delivered_;
   Ptr<Socket> listener_, tx_, rx_;
   bool connected_ = false;
-  uint64_t queued_ = 0;    // bytes of all flows queued so far
-  uint64_t pending_ = 0;   // bytes not yet in the send buffer
-  uint64_t received_ = 0;  // bytes read by the receiver
+  uint64_t queued_ = 0;                        // bytes of all flows queued so far
+  uint64_t pending_ = 0;                       // bytes not yet in the send buffer
+  uint64_t received_ = 0;                      // bytes read by the receiver
   std::deque<std::pair<uint64_t, int>> ends_;  // (stream offset of a flow's end, flow id)
 };
 

@@ -72,14 +72,13 @@ void UdpTransport::SetUpMulticast() {
   const NetCase& net = *ns3net_.net;
   const std::vector<int> hops = HopsTo(net, net.server);
   ns3::Ipv4StaticRoutingHelper routing;
-  routing.SetDefaultMulticastRoute(ns3net_.nodes.Get(static_cast<uint32_t>(net.server)),
-                                   [&] {
-                                     for (size_t e = 0; e < net.edges.size(); ++e) {
-                                       if (net.edges[e].a == net.server) return ns3net_.edge_devices[e].first;
-                                       if (net.edges[e].b == net.server) return ns3net_.edge_devices[e].second;
-                                     }
-                                     throw std::runtime_error("ns-3: server without a link");
-                                   }());
+  routing.SetDefaultMulticastRoute(ns3net_.nodes.Get(static_cast<uint32_t>(net.server)), [&] {
+    for (size_t e = 0; e < net.edges.size(); ++e) {
+      if (net.edges[e].a == net.server) return ns3net_.edge_devices[e].first;
+      if (net.edges[e].b == net.server) return ns3net_.edge_devices[e].second;
+    }
+    throw std::runtime_error("ns-3: server without a link");
+  }());
   for (int sw = net.hosts; sw < net.nodes(); ++sw) {
     Ptr<ns3::NetDevice> input;
     ns3::NetDeviceContainer outputs;
@@ -87,7 +86,8 @@ void UdpTransport::SetUpMulticast() {
       const Edge& edge = net.edges[e];
       if (edge.a != sw && edge.b != sw) continue;
       const int other = edge.a == sw ? edge.b : edge.a;
-      const auto& dev = edge.a == sw ? ns3net_.edge_devices[e].first : ns3net_.edge_devices[e].second;
+      const auto& dev =
+          edge.a == sw ? ns3net_.edge_devices[e].first : ns3net_.edge_devices[e].second;
       if (hops[static_cast<size_t>(other)] < hops[static_cast<size_t>(sw)]) input = dev;
       if (hops[static_cast<size_t>(other)] > hops[static_cast<size_t>(sw)]) outputs.Add(dev);
     }

@@ -97,7 +97,8 @@ bool PatternDriver::Print(std::FILE* out) const {
     std::fprintf(out, "flow %d %s %d %d %llu %.12g %.12g\n", r.id, r.phase.c_str(), r.src, r.dst,
                  static_cast<unsigned long long>(r.bytes), r.start_s, r.end_s);
   }
-  if (!complete) std::fprintf(out, "# incomplete: %zu of %zu flows delivered\n", delivered_, records_.size());
+  if (!complete)
+    std::fprintf(out, "# incomplete: %zu of %zu flows delivered\n", delivered_, records_.size());
   return complete;
 }
 

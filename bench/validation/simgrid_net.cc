@@ -12,13 +12,13 @@
 // FATPIPE, i.e. each copy gets the link's full bandwidth, which is what one copy replicated at
 // the switch costs at flow level. Flows are host-to-host comms (Comm::sendto_async) started and
 // awaited by one driver actor. Extra --cfg options are passed to SimGrid after the defaults.
-#include <simgrid/s4u.hpp>
-#include <simgrid/version.h>
-
 #include <cstdio>
 #include <exception>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
+// After s4u.hpp, which defines the macros it uses.
+#include <simgrid/version.h>
 
 #include "net_case.h"
 #include "pattern_driver.h"
@@ -111,8 +111,8 @@ int Run(int argc, char** argv) {
     return 64;
   }
   const NetCase net = LoadNetCase(raw[1]);
-  SimgridTransport transport(BuildPlatform(net, net.pattern == "broadcast" ||
-                                                    net.pattern == "ps_round_multicast"));
+  SimgridTransport transport(
+      BuildPlatform(net, net.pattern == "broadcast" || net.pattern == "ps_round_multicast"));
   PatternDriver driver(net, transport);
   sg4::Actor::create("driver", sg4::Host::by_name("h0"), [&] {
     driver.Begin();
