@@ -11,6 +11,9 @@ namespace {
 
 using nlohmann::json;
 
+// Every host pair gets a route in SimGrid: keep the programs' memory sane.
+constexpr int64_t kMaxNodes = 4096;
+
 const std::set<std::string> kPatterns = {"incast",   "downlink",           "broadcast",
                                          "ps_round", "ps_round_multicast", "ring_allreduce"};
 
@@ -21,15 +24,18 @@ const std::set<std::string> kPatterns = {"incast",   "downlink",           "broa
 
 const json& Member(const std::string& file, const json& object, const std::string& pointer,
                    const char* key) {
-  if (!object.contains(key)) Fail(file, pointer, std::string("a key \"") + key + "\"", object);
+  if (!object.is_object()) Fail(file, pointer.empty() ? "/" : pointer, "an object", object);
+  if (!object.contains(key)) throw CaseError(file + ": " + pointer + "/" + key + ": missing");
   return object.at(key);
 }
 
-int64_t Integer(const std::string& file, const json& value, const std::string& pointer,
-                int64_t min) {
+int64_t Integer(const std::string& file, const json& value, const std::string& pointer, int64_t min,
+                int64_t max) {
   if (!value.is_number() || std::trunc(value.get<double>()) != value.get<double>() ||
-      value.get<double>() < static_cast<double>(min)) {
-    Fail(file, pointer, "an integer >= " + std::to_string(min), value);
+      value.get<double>() < static_cast<double>(min) ||
+      value.get<double>() > static_cast<double>(max)) {
+    Fail(file, pointer, "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]",
+         value);
   }
   return value.get<int64_t>();
 }
@@ -72,15 +78,14 @@ void ReadEdges(const std::string& file, const json& topo, NetCase& net) {
   const auto latencies = PerEdge(file, topo, "latencies", "latency", count, true);
   for (size_t e = 0; e < count; ++e) {
     Edge edge;
-    edge.a =
-        static_cast<int>(Integer(file, flat[2 * e], "/topology/edges/" + std::to_string(2 * e), 0));
-    edge.b = static_cast<int>(
-        Integer(file, flat[2 * e + 1], "/topology/edges/" + std::to_string(2 * e + 1), 0));
-    for (const int node : {edge.a, edge.b}) {
+    for (size_t end = 0; end < 2; ++end) {
+      const size_t i = 2 * e + end;
+      const std::string pointer = "/topology/edges/" + std::to_string(i);
+      const auto node = static_cast<int>(Integer(file, flat[i], pointer, 0, kMaxNodes));
       if (node >= net.nodes()) {
-        Fail(file, "/topology/edges/" + std::to_string(2 * e),
-             "node ids below " + std::to_string(net.nodes()), flat[2 * e]);
+        Fail(file, pointer, "a node id below " + std::to_string(net.nodes()), flat[i]);
       }
+      (end == 0 ? edge.a : edge.b) = node;
     }
     edge.bandwidth_bps = bandwidths[e];
     edge.latency_s = latencies[e];
@@ -107,10 +112,12 @@ NetCase LoadNetCase(const std::string& path) {
   } catch (const json::parse_error& e) {
     throw CaseError(path + ": not JSON: " + e.what());
   }
-  if (!doc.is_object()) Fail(path, "", "an object", doc);
+  if (!doc.is_object()) throw CaseError(path + ": expected a JSON object, got " + doc.dump());
   NetCase net;
-  net.hosts = static_cast<int>(Integer(path, Member(path, doc, "", "workers"), "/workers", 1));
-  net.message_bits = Integer(path, Member(path, doc, "", "message"), "/message", 0);
+  net.hosts =
+      static_cast<int>(Integer(path, Member(path, doc, "", "workers"), "/workers", 1, kMaxNodes));
+  net.message_bits =
+      Integer(path, Member(path, doc, "", "message"), "/message", 0, int64_t{1} << 50);
   const json& pattern = Member(path, doc, "", "pattern");
   if (!pattern.is_string() || !kPatterns.contains(pattern.get<std::string>())) {
     Fail(path, "/pattern",
@@ -121,11 +128,13 @@ NetCase LoadNetCase(const std::string& path) {
   const json& topo = Member(path, doc, "", "topology");
   const json& name = Member(path, topo, "/topology", "name");
   if (name != "explicit") Fail(path, "/topology/name", "\"explicit\"", name);
-  net.switches = topo.contains("switches")
-                     ? static_cast<int>(Integer(path, topo.at("switches"), "/topology/switches", 0))
-                     : 0;
-  const int64_t server =
-      topo.contains("server") ? Integer(path, topo.at("server"), "/topology/server", -1) : -1;
+  net.switches =
+      topo.contains("switches")
+          ? static_cast<int>(Integer(path, topo.at("switches"), "/topology/switches", 0, kMaxNodes))
+          : 0;
+  const int64_t server = topo.contains("server")
+                             ? Integer(path, topo.at("server"), "/topology/server", -1, kMaxNodes)
+                             : -1;
   if (server >= net.hosts) {
     Fail(path, "/topology/server", "-1 or a host id below " + std::to_string(net.hosts),
          topo.at("server"));

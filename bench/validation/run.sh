@@ -4,7 +4,8 @@
 #   bench/validation/run.sh --quick            n = 8 and messages up to 1 MB (about a minute)
 #   bench/validation/run.sh --cases incast     one case
 #   bench/validation/run.sh --full             also the ns-3 points above the payload budget
-# Builds what is missing first: commsim (scripts/build.sh) and the reference programs (build.sh).
+# Builds what is missing first: commsim (scripts/build.sh) and the reference programs (build.sh);
+# then checks the reference programs against closed forms (selfcheck.py) before trusting them.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -13,4 +14,5 @@ build="${COMMSIM_VALIDATION_BUILD_DIR:-$root/build-validation}"
 if [[ ! -x "$build/simgrid_net" || ! -x "$build/ns3_net" ]]; then
   "$here/build.sh"
 fi
+python3 "$here/selfcheck.py" --bin "$build"
 exec nice python3 "$here/validate.py" --bin "$build" "$@"
