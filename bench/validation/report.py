@@ -65,7 +65,7 @@ def _group_order(item):
 
 
 def _pct(v):
-    return "     -" if v is None else f"{v:+6.2f}"
+    return "     -" if v is None else f"{v:+6.2f}" if abs(v) < 100 else f"{v:+6.1f}"
 
 
 def _triple(row, ref):
@@ -115,9 +115,10 @@ def format_summary(rows, large_bytes=1_000_000):
     """Per case and simulator: the largest error (signed) over the points, split by message size."""
     cols = [("round vs SG", "sg", "round"), ("round vs ns-3", "ns3", "round"),
             ("first vs ns-3", "ns3", "first"), ("last vs ns-3", "ns3", "last")]
-    head = f"{'case':<10} {'simulator':<16} " + " ".join(
-        f"{name + (' ≥1MB' if big else ' <1MB'):>19}" for name, _, _ in cols for big in (True, False))
-    out = [head, "-" * len(head)]
+    lead = " " * 28
+    out = [lead + " ".join(f"{name:^15}" for name, _, _ in cols),
+           f"{'case':<10} {'simulator':<16} " + " ".join(f"{'>=1MB':>7} {'<1MB':>7}" for _ in cols)]
+    out.append("-" * len(out[1]))
     keys = []
     for r in rows:
         if r["status"] == "ok" and (r["case"], r["sim"]) not in keys:
@@ -128,7 +129,7 @@ def format_summary(rows, large_bytes=1_000_000):
         for _, ref, key in cols:
             for big in (True, False):
                 sel = [r for r in mine if (r["message_bytes"] >= large_bytes) == big]
-                cells.append(f"{_pct(_worst(r.get(f'err_{ref}_{key}') for r in sel)):>19}")
+                cells.append(f"{_pct(_worst(r.get(f'err_{ref}_{key}') for r in sel)):>7}")
         out.append(f"{case:<10} {sim:<16} " + " ".join(cells))
     return "\n".join(out)
 

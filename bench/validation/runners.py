@@ -59,9 +59,10 @@ def _fingerprint(command, spec_text):
     return h.hexdigest()[:16]
 
 
-def run(sim_name, sim, base_spec, point_name, out_dir, bins, commsim, rerun):
+def run(sim_name, sim, base_spec, point_name, out_dir, bins, commsim, rerun, cached_only=False):
     """Returns (flows, wall_s, note). flows: list of (phase, src, dst, start_s, end_s); note:
-    "" or a warning about the run (ns-3 dropped packets: the reference is not loss-free)."""
+    "" or a warning about the run (ns-3 dropped packets: the reference is not loss-free).
+    cached_only: return None instead of running when there is no reusable earlier output."""
     spec = spec_for(base_spec, sim) if sim["kind"] == "commsim" else base_spec
     spec_dir = os.path.join(out_dir, "cases")
     os.makedirs(spec_dir, exist_ok=True)
@@ -83,6 +84,8 @@ def run(sim_name, sim, base_spec, point_name, out_dir, bins, commsim, rerun):
         header = text.split("\n", 1)[0].split()
         if len(header) == 4 and header[:2] == ["#", "fingerprint"] and header[2] == fingerprint:
             return _parse(sim["kind"], text), float(header[3]), _note(text)
+    if cached_only:
+        return None
     start = time.monotonic()
     result = subprocess.run(command, capture_output=True, text=True)
     wall_s = time.monotonic() - start

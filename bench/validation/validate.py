@@ -130,13 +130,16 @@ def run_point(args, sims, case, n, bw, message_bytes):
         if sim.get("tcp") and multicast:
             results[sim_name] = "n/a: TCP cannot multicast"
             continue
-        if sim["kind"] == "ns3" and budget and payload_bytes(case["pattern"], n,
-                                                             message_bytes) > budget:
-            results[sim_name] = "skipped: over the ns-3 budget (--full runs it)"
-            continue
+        over_budget = sim["kind"] == "ns3" and budget is not None and payload_bytes(
+            case["pattern"], n, message_bytes) > budget
         try:
-            flows, wall_s, note = runners.run(sim_name, sim, spec, name, args.out, args.bin,
-                                              args.commsim, args.rerun)
+            # Over the budget, an earlier (--full) output is still shown if there is one.
+            got = runners.run(sim_name, sim, spec, name, args.out, args.bin, args.commsim,
+                              args.rerun and not over_budget, cached_only=over_budget)
+            if got is None:
+                results[sim_name] = "skipped: over the ns-3 budget (--full runs it)"
+                continue
+            flows, wall_s, note = got
             results[sim_name] = (report.metrics(flows), wall_s, note)
         except runners.RunError as e:
             results[sim_name] = f"FAILED: {e}"
