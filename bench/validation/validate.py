@@ -48,11 +48,16 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
+def _usage_error(message):
+    print(f"validate.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def _list(text, convert, what):
     try:
         return [convert(v) for v in text.split(",") if v]
     except ValueError:
-        sys.exit(f"validate.py: {what}: expected a comma-separated list of numbers, got {text!r}")
+        _usage_error(f"{what}: expected a comma-separated list of numbers, got {text!r}")
 
 
 def choose_sims(args):
@@ -60,7 +65,7 @@ def choose_sims(args):
         names = [s for s in args.sims.split(",") if s]
         unknown = [s for s in names if s not in cases.SIMULATORS]
         if unknown:
-            sys.exit(f"validate.py: --sims: unknown {', '.join(unknown)}; "
+            _usage_error(f"--sims: unknown {', '.join(unknown)}; "
                      f"known: {', '.join(cases.SIMULATORS)}")
     else:
         names = list(cases.DEFAULT_SIMS) + [n for n, s in cases.SIMULATORS.items()
@@ -89,15 +94,21 @@ def points(args):
         axes["message_bytes"] = [m for m in axes["message_bytes"] if m <= 1_000_000]
     if args.n:
         axes["n"] = _list(args.n, int, "--n")
+        if any(n < 4 or n % 4 for n in axes["n"]):
+            _usage_error(f"--n: expected multiples of 4 (the trees have 4 racks), got {args.n}")
     if args.messages:
         axes["message_bytes"] = _list(args.messages, int, "--messages")
+        if any(m < 1 for m in axes["message_bytes"]):
+            _usage_error(f"--messages: expected sizes >= 1 byte, got {args.messages}")
     if args.bandwidths:
         axes["bandwidth_bps"] = _list(args.bandwidths, float, "--bandwidths")
+        if any(not b > 0 for b in axes["bandwidth_bps"]):
+            _usage_error(f"--bandwidths: expected bit/s > 0, got {args.bandwidths}")
     names = [c["name"] for c in cases.CASES]
     chosen = args.cases.split(",") if args.cases else names
     unknown = [c for c in chosen if c not in names]
     if unknown:
-        sys.exit(f"validate.py: --cases: unknown {', '.join(unknown)}; known: {', '.join(names)}")
+        _usage_error(f"--cases: unknown {', '.join(unknown)}; known: {', '.join(names)}")
     out = []
     for case in cases.CASES:
         if case["name"] not in chosen:
@@ -148,10 +159,10 @@ def run_point(args, sims, case, n, bw, message_bytes):
 
 def main(argv):
     args = parse_args(argv)
+    todo = points(args)
     sims, dropped = choose_sims(args)
     if dropped:
         print(f"# not run (this commsim does not take their spec keys): {', '.join(dropped)}")
-    todo = points(args)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_point, args, sims, *p) for p in todo]
         rows = []
