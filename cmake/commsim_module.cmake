@@ -38,8 +38,14 @@ function(commsim_module NAME)
     target_link_libraries(${NAME}_tests PRIVATE commsim_${NAME} ${M_TEST_DEPS} GTest::gtest GTest::gtest_main)
     target_compile_definitions(${NAME}_tests PRIVATE
       COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}" COMMSIM_BINARY_DIR="${PROJECT_BINARY_DIR}")
-    gtest_discover_tests(${NAME}_tests DISCOVERY_TIMEOUT 120
-      WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${NAME})
+    if(COMMSIM_FUZZ)  # one process per binary: sanitizer start-up is slow
+      add_test(NAME ${NAME}_tests COMMAND ${NAME}_tests --gtest_brief=1
+        WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+      set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME})
+    else()
+      gtest_discover_tests(${NAME}_tests DISCOVERY_TIMEOUT 120
+        WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${NAME})
+    endif()
   endif()
   if(COMMSIM_FUZZ)
     foreach(f IN LISTS fuzz_sources)

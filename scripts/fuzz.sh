@@ -77,8 +77,9 @@ fuzz() {
 ci() {
   configure_and_build
   echo "sanitizers: unit tests and fuzz corpora (ctest in ${build#"$root"/})"
+  local tests_failed=0
   (cd "$build" && ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j "$jobs")
+    ctest --output-on-failure -j "$jobs") || tests_failed=1
   local list=() budget="${COMMSIM_FUZZ_BUDGET:-180}"
   mapfile -t list < <(targets)
   local lanes=$((jobs < 2 ? 1 : 2))
@@ -89,23 +90,26 @@ ci() {
   local lane pids=()
   for ((lane = 0; lane < lanes; ++lane)); do
     (
+      failed=0
       for ((i = lane; i < ${#list[@]}; i += lanes)); do
         t="${list[$i]}"
         mkdir -p "$build/ci/corpus-$t"
-        if ! "$build/fuzz/${t}_fuzz" "${fuzz_flags[@]}" -seed=1 -max_total_time="$per" \
+        if "$build/fuzz/${t}_fuzz" "${fuzz_flags[@]}" -seed=1 -max_total_time="$per" \
             -artifact_prefix="$build/ci/$t-" "$build/ci/corpus-$t" "$(repo_corpus "$t")" \
             >"$build/ci/$t.log" 2>&1; then
+          echo "  $t: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/ci/$t.log" | \
+            awk '{print $2}') inputs, no finding"
+        else
           echo "fuzz target $t: FINDING (log: $build/ci/$t.log)" >&2
-          grep -v -E '^#[0-9]+|^INFO:' "$build/ci/$t.log" | tail -60 >&2
-          exit 1
+          grep -v -E '^#[0-9]+|^INFO:|NEW_FUNC|^stat::' "$build/ci/$t.log" | tail -40 >&2
+          failed=1
         fi
-        echo "  $t: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/ci/$t.log" | \
-          awk '{print $2}') inputs, no finding"
       done
+      exit "$failed"
     ) &
     pids+=($!)
   done
-  local failed=0
+  local failed="$tests_failed"
   for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
   return "$failed"
 }

@@ -12,8 +12,12 @@
 //               double). Encode may refuse the vector with a UserError (non-finite, beyond fp32);
 //               otherwise its message must decode without error, to finite values, identically
 //               twice, with exactly ceil(payload_bits / 64) words.
+//   corrupt     the round trip's message with up to 8 bits flipped or overwritten by 64-bit
+//               fields from the input, then cut or extended: reaches the decoders' deeper states
+//               that random bytes rarely get past the headers to. Decode as in `decode`.
 #include <Eigen/Core>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "algorithms/registry.h"
@@ -67,15 +71,51 @@ void Decode(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
   });
 }
 
-void RoundTrip(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
+// Encodes a vector from the input; false when the compressor refuses it (non-finite, beyond fp32).
+bool EncodeFrom(const Compressor& c, FuzzedDataProvider& in, int64_t d, Message& m) {
   Rng rng(in.ConsumeIntegral<uint64_t>());
   const Eigen::VectorXd x = VectorFrom(in, d);
-  Message m;
   try {
     m = c.Encode(x, rng);
   } catch (const UserError&) {
-    return;  // refused input (non-finite, beyond fp32)
+    return false;
   }
+  return true;
+}
+
+void Corrupt(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
+  Message m;
+  const int edits = in.ConsumeIntegralInRange<int>(1, 8);
+  const int64_t new_end = in.ConsumeIntegralInRange<int64_t>(-64, 64);
+  std::vector<std::pair<uint64_t, uint64_t>> fields;  // (bit position, 64-bit value or flip)
+  for (int i = 0; i < edits; ++i) {
+    fields.emplace_back(in.ConsumeIntegral<uint64_t>(), in.ConsumeIntegral<uint64_t>());
+  }
+  if (!EncodeFrom(c, in, d, m)) return;
+  for (const auto& [where, value] : fields) {
+    if (m.payload_bits == 0) break;
+    const uint64_t bit = where % static_cast<uint64_t>(m.payload_bits);
+    if (value & 1) {
+      m.words[bit / 64] ^= uint64_t{1} << (bit % 64);
+    } else {  // overwrite up to 64 bits from `bit` with `value`
+      const int off = static_cast<int>(bit % 64);
+      m.words[bit / 64] ^= (m.words[bit / 64] ^ (value << off)) & (~uint64_t{0} << off);
+    }
+  }
+  const int64_t bits = std::max<int64_t>(0, m.payload_bits + new_end);
+  m.words.resize(static_cast<size_t>((bits + 63) / 64), 0);
+  m.payload_bits = bits;
+  if (bits % 64 != 0) m.words.back() &= (uint64_t{1} << (bits % 64)) - 1;
+  Eigen::VectorXd out = Eigen::VectorXd::Constant(d, -7.0);
+  fuzz::FuzzGuard([&] {
+    c.Decode(m, out);
+    FuzzCheck(out.allFinite(), "a decoded message holds a non-finite value");
+  });
+}
+
+void RoundTrip(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
+  Message m;
+  if (!EncodeFrom(c, in, d, m)) return;
   FuzzCheck(static_cast<int64_t>(m.words.size()) == (m.payload_bits + 63) / 64,
             "Encode's words do not match payload_bits");
   Eigen::VectorXd a(d), b(d);
@@ -103,14 +143,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ComponentSpec spec = CompressorRegistry().DefaultSpec(kCompressorKind, entry.name);
   if (!fuzz::FillConfig(in, *spec.config, kIntCap)) return 0;
   const int64_t d = in.ConsumeIntegralInRange<int64_t>(1, kMaxDim);
-  const bool round_trip = in.ConsumeBool();
+  const int mode = in.ConsumeIntegralInRange<int>(0, 2);
   std::unique_ptr<Compressor> compressor;
   fuzz::FuzzGuard([&] { compressor = CompressorRegistry().Make(spec); });
   if (!compressor) return 0;
-  if (round_trip) {
-    RoundTrip(*compressor, in, d);
-  } else {
-    Decode(*compressor, in, d);
+  switch (mode) {
+    case 0: Decode(*compressor, in, d); break;
+    case 1: RoundTrip(*compressor, in, d); break;
+    default: Corrupt(*compressor, in, d); break;
   }
   return 0;
 }
