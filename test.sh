@@ -8,28 +8,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$root/build"
 ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" "$@"
 
-# AddressSanitizer/UBSan pass over the bit coding and the compressors' decoders: truncated and
-# corrupted messages must fail with DecodeError, never read out of bounds. Only algorithms_tests is
-# built (build-asan/), so this stays at a couple of minutes on 2 cores. COMMSIM_SKIP_ASAN=1 skips it.
-if [[ "${COMMSIM_SKIP_ASAN:-0}" != 1 ]]; then
-  asan="$root/build-asan"
-  if [[ ! -f "$asan/build.ninja" ]]; then
-    launcher=()
-    command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOMMSIM_SANITIZE=ON \
-      -DCOMMSIM_BUILD_BENCH=OFF "${launcher[@]}" >"$asan.configure.log" 2>&1 \
-      || { cat "$asan.configure.log" >&2; exit 1; }
-  fi
-  log="$(mktemp)"
-  if ! cmake --build "$asan" -j "$(nproc 2>/dev/null || echo 2)" --target algorithms_tests >"$log" 2>&1; then
-    grep -v '^\[' "$log" | head -200 >&2
-    rm -f "$log"
-    exit 1
-  fi
-  rm -f "$log"
-  echo "ASan/UBSan: bit coding and compressor decode tests"
-  cd "$root"
-  ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$asan/algorithms/algorithms_tests" --gtest_brief=1 \
-    --gtest_filter='BitIo*:Elias*:Golomb*:ZigZag*:Arithmetic*:VectorSourceCode*:*Contract*:BlockTernary*:Qsgd*:TopK*:RandK*:ScaledSign*:Dithered*'
+# Sanitizer stage (scripts/fuzz.sh --ci): one clang build with AddressSanitizer + UBSan in
+# build-fuzz/ serves the unit tests of the modules that read untrusted input (algorithms, models,
+# scenarios, analysis: bit coding, decoders, data files, scenario and sweep files) and the libFuzzer
+# drivers; every corpus input runs once, then every driver is fuzzed from a fixed seed for a share
+# of COMMSIM_FUZZ_BUDGET seconds (default 180). Any crash, hang, leak or sanitizer report fails.
+# COMMSIM_SKIP_SANITIZERS=1 (or the older COMMSIM_SKIP_ASAN=1) skips the stage.
+if [[ "${COMMSIM_SKIP_SANITIZERS:-${COMMSIM_SKIP_ASAN:-0}}" != 1 ]]; then
+  "$root/scripts/fuzz.sh" --ci
 fi

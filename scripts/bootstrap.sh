@@ -4,9 +4,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+# clang + libclang-rt-dev (libFuzzer, sanitizer runtimes) + llvm (llvm-symbolizer for readable
+# reports): the sanitizer and fuzzing stage, scripts/fuzz.sh.
 packages=(cmake g++ ninja-build libboost-graph-dev libeigen3-dev nlohmann-json3-dev libfmt-dev
           libcli11-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox ca-certificates
-          chromium fonts-dejavu-core)  # chromium: the report.html browser test
+          chromium fonts-dejavu-core  # chromium: the report.html browser test
+          clang libclang-rt-dev llvm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -135,8 +135,12 @@ void Qsgd::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const
     }
     std::fill(o, o + n, 0.0);
     if (unit == 0.0) continue;
-    int64_t pos = static_cast<int64_t>(GetEliasOmega(r)) - 1;
-    if (pos > n) throw DecodeError(fmt::format("corrupted message: position {}", pos));
+    // Compared before the cast: a 64-bit code above 2^63 would become a negative position.
+    const uint64_t first = GetEliasOmega(r);
+    if (first > static_cast<uint64_t>(n) + 1) {
+      throw DecodeError(fmt::format("corrupted message: position {}", first - 1));
+    }
+    int64_t pos = static_cast<int64_t>(first) - 1;
     while (pos < n) {
       const bool negative = r.GetBit();
       const uint64_t mag = GetEliasOmega(r);

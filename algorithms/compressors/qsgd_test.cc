@@ -110,5 +110,22 @@ TEST(QsgdTest, CorruptLevelsAreDecodeErrors) {
   EXPECT_THROW(c.Decode(m, out), DecodeError);
 }
 
+// An Elias-omega first position of 2^63 + 5 (a valid 64-bit code) used to become a negative int64
+// position and a write far before `out` (found by decoders_fuzz).
+TEST(QsgdTest, EliasPositionBeyondTheBucketIsADecodeErrorWhateverItsSize) {
+  const Qsgd c(Config(2, 4, "2", "elias"));
+  for (uint64_t first : {uint64_t{6}, (uint64_t{1} << 63) + 5, ~uint64_t{0}}) {
+    BitWriter w;
+    w.PutFloat(1.0f);
+    PutEliasOmega(w, first);  // position + 1
+    w.PutBit(false);          // sign
+    PutEliasOmega(w, 1);      // level
+    PutEliasOmega(w, 1);      // gap
+    const Message m = w.Finish();
+    Eigen::VectorXd out(4);
+    EXPECT_THROW(c.Decode(m, out), DecodeError) << first;
+  }
+}
+
 }  // namespace
 }  // namespace commsim
