@@ -30,6 +30,10 @@ class DianaRule final : public ModelBroadcastRule {
                        Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
+  // The shifts, read by tests: worker w's h_w and the server's h.
+  const Eigen::VectorXd& shift(int w) const { return shifts_[w]; }
+  const Eigen::VectorXd& server_shift() const { return server_shift_; }
+
  private:
   void InitWorkers(int workers, int64_t dim) override;
   void ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) override;

@@ -45,8 +45,12 @@ class DoreRule final : public PsRule {
   const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
-  // The server's x^ (for the replica invariant).
+  // The server's x^ (for the replica invariant) and the other state, read by tests: worker w's
+  // shift h_w, the server's shift h and its model-residual error e.
   const Eigen::VectorXd& server_xhat() const { return xhat_; }
+  const Eigen::VectorXd& shift(int w) const { return worker_shift_[w]; }
+  const Eigen::VectorXd& server_shift() const { return shift_; }
+  const Eigen::VectorXd& error() const { return error_; }
 
  private:
   std::unique_ptr<Compressor> uplink_;

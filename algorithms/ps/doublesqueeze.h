@@ -40,6 +40,10 @@ class DoubleSqueezeRule final : public PsRule {
   const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
+  // The error memories, read by tests: worker w's delta_w and the server's delta.
+  const Eigen::VectorXd& worker_error(int w) const { return worker_errors_[w]; }
+  const Eigen::VectorXd& server_error() const { return server_error_; }
+
  private:
   std::unique_ptr<Compressor> uplink_;
   std::unique_ptr<Compressor> downlink_;

@@ -26,6 +26,9 @@ class MemSgdRule final : public ModelBroadcastRule {
                        Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
+  // Worker w's error memory m_w, read by tests.
+  const Eigen::VectorXd& memory(int w) const { return memory_[w]; }
+
  private:
   void InitWorkers(int workers, int64_t dim) override;
   void ServerDirection(Eigen::Ref<Eigen::VectorXd>) override {}

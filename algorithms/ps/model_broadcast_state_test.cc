@@ -1,0 +1,191 @@
+// Rule-level state checks of the rules that broadcast the model (SGD/QSGD, MEM-SGD, DIANA): after
+// one and two rounds on a hand-sized example, every state vector equals its update formula written
+// out here, with compressors that are not exact so that the hyper-parameters matter.
+#include <gtest/gtest.h>
+
+#include "algorithms/compressors/identity.h"
+#include "algorithms/compressors/qsgd.h"
+#include "algorithms/compressors/scaled_sign.h"
+#include "algorithms/compressors/top_k.h"
+#include "algorithms/ps/diana.h"
+#include "algorithms/ps/memsgd.h"
+#include "algorithms/ps/rule_test_util.h"
+#include "algorithms/ps/sgd.h"
+#include "algorithms/registry.h"
+
+namespace commsim {
+namespace {
+
+using Eigen::VectorXd;
+using testing::MaxDiff;
+using testing::Play;
+using testing::PlayedRound;
+using testing::ProxOnlyObjective;
+using testing::SentQ;
+using testing::Soft;
+using testing::V;
+
+ComponentSpec TopKSpec(int64_t k) {
+  ComponentSpec spec = CompressorSpec("top_k");
+  static_cast<TopKConfig&>(*spec.config).k = k;
+  return spec;
+}
+
+// The server's fp32 broadcast of x, as every worker must hold it.
+VectorXd Fp32(const VectorXd& x) { return x.cast<float>().cast<double>(); }
+
+TEST(DianaStateTest, ShiftsServerShiftAndModelFollowTheFormulasWithTopTwo) {
+  // d = 4, n = 2, Q = top-2 (ties: lower index), alpha = 1/4, gamma = 1/2, momentum mu = 1/2,
+  // l1 = 1/4 (prox threshold gamma l1 = 1/8). Every number is dyadic, so equality is exact.
+  DianaConfig config;
+  config.uplink = TopKSpec(2);
+  config.alpha = 0.25;
+  config.momentum = 0.5;
+  DianaRule rule(config);
+  const ProxOnlyObjective objective(4, 0.25);
+  const double alpha = 0.25, gamma = 0.5, mu = 0.5, threshold = 0.125;
+  VectorXd x = V({1, -1, 0.5, 2});
+  rule.Init(2, x, objective);
+  const auto q = CompressorRegistry().Make(config.uplink);
+
+  // Round 1. h_i = h = 0, v = 0, so Delta_i = g_i.
+  VectorXd g0 = V({3, -1, 0.5, -2}), g1 = V({-1, 4, 0.25, 1});
+  PlayedRound r = Play(rule, {g0, g1}, gamma, 1);
+  VectorXd q0 = SentQ(*q, r.uplinks[0], g0, r.uplink_rngs[0], "worker 0");
+  VectorXd q1 = SentQ(*q, r.uplinks[1], g1, r.uplink_rngs[1], "worker 1");
+  EXPECT_EQ(q0, V({3, 0, 0, -2}));
+  EXPECT_EQ(q1, V({-1, 4, 0, 0}));  // |-1| = |1|: the lower index wins
+  EXPECT_EQ(r.uplinks[0].payload_bits, 2 * 32 + 2 * 2);  // k fp32 values + k ceil(log2 4) bits
+  VectorXd h0 = alpha * q0, h1 = alpha * q1;             // h_i <- h_i + alpha Q(Delta_i)
+  EXPECT_EQ(rule.shift(0), h0);
+  EXPECT_EQ(rule.shift(1), h1);
+  VectorXd mean = (q0 + q1) / 2;  // (1, 2, 0, -1)
+  VectorXd g_hat = mean;          // g^ = h + Delta^ with h = 0
+  VectorXd h = alpha * mean;      // h <- h + alpha Delta^
+  VectorXd v = g_hat;             // v <- mu v + g^
+  x = Soft(x - gamma * v, threshold);
+  EXPECT_EQ(x, V({0.375, -1.875, 0.375, 2.375}));
+  EXPECT_EQ(rule.server_shift(), h);
+  EXPECT_EQ(rule.Model(), x);
+  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
+
+  // Round 2: the shifts are subtracted before compressing.
+  g0 = V({1, 2, -3, 0.5});
+  g1 = V({0.5, -0.5, 2, -4});
+  r = Play(rule, {g0, g1}, gamma, 2);
+  const VectorXd d0 = g0 - h0, d1 = g1 - h1;
+  q0 = SentQ(*q, r.uplinks[0], d0, r.uplink_rngs[0], "worker 0");
+  q1 = SentQ(*q, r.uplinks[1], d1, r.uplink_rngs[1], "worker 1");
+  EXPECT_EQ(q0, V({0, 2, -3, 0}));
+  EXPECT_EQ(q1, V({0, 0, 2, -4}));
+  h0 += alpha * q0;
+  h1 += alpha * q1;
+  EXPECT_EQ(rule.shift(0), h0);
+  EXPECT_EQ(rule.shift(1), h1);
+  mean = (q0 + q1) / 2;
+  g_hat = h + mean;  // the old h
+  h += alpha * mean;
+  v = mu * v + g_hat;
+  x = Soft(x - gamma * v, threshold);
+  EXPECT_EQ(x, V({0, -3, 0.5, 3.625}));
+  EXPECT_EQ(rule.server_shift(), h);
+  EXPECT_EQ(rule.Model(), x);
+  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
+  std::map<std::string, double> extra;
+  rule.Extra(extra);
+  EXPECT_EQ(extra.at("grad_residual_sq"), (d0.squaredNorm() + d1.squaredNorm()) / 2);
+}
+
+TEST(MemSgdStateTest, MemoriesAndModelFollowTheFormulasWithScaledSign) {
+  // d = 5, n = 2, C = scaled_sign (l1, blocks of 2: {0,1} {2,3} {4}), gamma = 1/2.
+  MemSgdConfig config;
+  config.uplink = CompressorSpec("scaled_sign");
+  static_cast<ScaledSignConfig&>(*config.uplink.config).block = 2;
+  MemSgdRule rule(config);
+  const ProxOnlyObjective objective(5, 0.0);
+  const double gamma = 0.5;
+  VectorXd x = V({1, 1, 1, 1, 1});
+  rule.Init(2, x, objective);
+  const auto c = CompressorRegistry().Make(config.uplink);
+
+  // Round 1: m_i = 0, p_i = gamma g_i.
+  VectorXd g0 = V({2, -4, 1, 3, -2}), g1 = V({-2, 2, 6, -2, 1});
+  PlayedRound r = Play(rule, {g0, g1}, gamma, 1);
+  VectorXd p0 = gamma * g0, p1 = gamma * g1;
+  VectorXd c0 = SentQ(*c, r.uplinks[0], p0, r.uplink_rngs[0], "worker 0");
+  VectorXd c1 = SentQ(*c, r.uplinks[1], p1, r.uplink_rngs[1], "worker 1");
+  // Block means of |p|: p0 = (1, -2 | 0.5, 1.5 | -1), p1 = (-1, 1 | 3, -1 | 0.5).
+  EXPECT_EQ(c0, V({1.5, -1.5, 1, 1, -1}));
+  EXPECT_EQ(c1, V({-1, 1, 2, -2, 0.5}));
+  VectorXd m0 = p0 - c0, m1 = p1 - c1;  // m_i <- p_i - C(p_i)
+  EXPECT_EQ(rule.memory(0), m0);
+  EXPECT_EQ(rule.memory(1), m1);
+  x -= (c0 + c1) / 2;  // x <- x - mean c_i (the step is inside the messages)
+  EXPECT_EQ(rule.Model(), x);
+  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
+
+  // Round 2: the memory is added back before compressing.
+  g0 = V({1, 3, -1, -3, 4});
+  g1 = V({0, -2, 2, 2, -2});
+  r = Play(rule, {g0, g1}, gamma, 2);
+  p0 = m0 + gamma * g0;  // (0, 1, -1, -1, 2)
+  p1 = m1 + gamma * g1;  // (0, -1, 2, 2, -1)
+  c0 = SentQ(*c, r.uplinks[0], p0, r.uplink_rngs[0], "worker 0");
+  c1 = SentQ(*c, r.uplinks[1], p1, r.uplink_rngs[1], "worker 1");
+  EXPECT_EQ(c0, V({0.5, 0.5, -1, -1, 2}));  // sign(+0) = +1
+  EXPECT_EQ(c1, V({0.5, -0.5, 2, 2, -1}));
+  m0 = p0 - c0;
+  m1 = p1 - c1;
+  EXPECT_EQ(rule.memory(0), m0);
+  EXPECT_EQ(rule.memory(1), m1);
+  x -= (c0 + c1) / 2;
+  EXPECT_EQ(x, V({0.25, 1.25, -1, 1, 0.75}));
+  EXPECT_EQ(rule.Model(), x);
+  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
+  std::map<std::string, double> extra;
+  rule.Extra(extra);
+  EXPECT_EQ(extra.at("memory_sq"), (m0.squaredNorm() + m1.squaredNorm()) / 2);
+}
+
+TEST(QsgdStateTest, MomentumAndProxApplyToTheMeanOfTheDecodedQuantizedGradients) {
+  // d = 5, n = 3, Q = qsgd (s = 3, buckets of 2, fixed coding) with seeded Rngs, gamma = 1/2,
+  // momentum mu = 0.6, l1 = 0.2; the downlink is the fp32 model.
+  SgdConfig config;
+  config.uplink = CompressorSpec("qsgd");
+  auto& qsgd = static_cast<QsgdConfig&>(*config.uplink.config);
+  qsgd.levels = 3;
+  qsgd.bucket = 2;
+  qsgd.coding = "fixed";
+  config.momentum = 0.6;
+  SgdRule rule(config);
+  const ProxOnlyObjective objective(5, 0.2);
+  const double gamma = 0.5, mu = 0.6;
+  VectorXd x = V({0.3, -0.7, 1.1, 0.0, -2.0});
+  rule.Init(3, x, objective);
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const auto down = CompressorRegistry().Make(config.downlink);
+  const std::vector<std::vector<VectorXd>> grads = {
+      {V({1.3, -0.2, 0.7, 2.9, -1.1}), V({-0.4, 0.9, 1.6, -0.3, 0.8}),
+       V({0.2, 0.1, -2.2, 1.4, 0.6})},
+      {V({0.5, 1.7, -0.9, 0.4, -0.6}), V({2.1, -1.2, 0.3, 0.8, 1.9}),
+       V({-1.5, 0.6, 0.2, -0.7, 1.0})}};
+  VectorXd v = VectorXd::Zero(5);
+  for (int k = 0; k < 2; ++k) {
+    const PlayedRound r = Play(rule, grads[k], gamma, 10 + k);
+    VectorXd mean = VectorXd::Zero(5);
+    for (int w = 0; w < 3; ++w) {
+      const VectorXd qw = SentQ(*q, r.uplinks[w], grads[k][w], r.uplink_rngs[w], "uplink");
+      EXPECT_NE(qw, grads[k][w].cast<float>().cast<double>()) << "Q is exact: a weak test";
+      mean += qw / 3;
+    }
+    v = mu * v + mean;  // heavy ball on the decoded mean
+    x = Soft(x - gamma * v, gamma * 0.2);
+    EXPECT_LT(MaxDiff(rule.Model(), x), 1e-12) << "round " << k;
+    const VectorXd sent = SentQ(*down, r.downlink, rule.Model(), r.downlink_rng, "downlink");
+    EXPECT_EQ(r.downlink.payload_bits, 32 * 5);
+    for (int w = 0; w < 3; ++w) EXPECT_EQ(rule.WorkerPoint(w), sent) << w;
+  }
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,110 @@
+// Helpers for the rule-level state tests of the parameter-server rules (header only, test use).
+//
+// The tests hand each worker a gradient written out in the test, play one round of the PsRule
+// contract (every WorkerEncode, ServerRound, DecodeDownlink, every WorkerApply) and compare the
+// rule's state with its update formula evaluated by hand. Q(v) comes from an independent instance
+// of the compressor: SentQ re-encodes the vector the formula says was compressed, from a copy of
+// the Rng the rule was given, checks the rule sent exactly those bits, and returns the decoded Q(v).
+#ifndef COMMSIM_ALGORITHMS_PS_RULE_TEST_UTIL_H_
+#define COMMSIM_ALGORITHMS_PS_RULE_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "algorithms/ps/ps_rule.h"
+#include "models/objective.h"
+
+namespace commsim::testing {
+
+// An objective that supplies only the proximal operator (l1 weight `l1`); the tests pass the
+// gradients themselves.
+class ProxOnlyObjective final : public Objective {
+ public:
+  ProxOnlyObjective(int64_t dim, double l1) : dim_(dim), l1_(l1) {}
+  std::string_view Name() const override { return "prox_only"; }
+  int64_t dim() const override { return dim_; }
+  int num_workers() const override { return 1; }
+  int64_t shard_size(int) const override { return 1; }
+  double Gradient(int, const Eigen::Ref<const Eigen::VectorXd>&, int64_t, Rng&,
+                  Eigen::Ref<Eigen::VectorXd> grad) const override {
+    ADD_FAILURE() << "the rule tests supply the gradients";
+    grad.setZero();
+    return 0.0;
+  }
+  double Loss(const Eigen::Ref<const Eigen::VectorXd>&) const override { return 0.0; }
+  double flops_per_sample() const override { return 1.0; }
+  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
+  double l1() const override { return l1_; }
+
+ private:
+  int64_t dim_;
+  double l1_;
+};
+
+// A vector from a list of numbers: V({1, -2, 0.5}).
+inline Eigen::VectorXd V(std::initializer_list<double> values) {
+  Eigen::VectorXd v(static_cast<Eigen::Index>(values.size()));
+  Eigen::Index i = 0;
+  for (double x : values) v[i++] = x;
+  return v;
+}
+
+// soft_threshold(v, t) = sign(v) max(|v| - t, 0), written out for the tests' proximal steps.
+inline Eigen::VectorXd Soft(const Eigen::VectorXd& v, double t) {
+  Eigen::VectorXd out(v.size());
+  for (Eigen::Index j = 0; j < v.size(); ++j) {
+    const double a = std::abs(v[j]) - t;
+    out[j] = a > 0 ? (v[j] < 0 ? -a : a) : 0.0;
+  }
+  return out;
+}
+
+// The messages of one round and the Rng states each party was handed.
+struct PlayedRound {
+  std::vector<Message> uplinks;
+  std::vector<Rng> uplink_rngs;  // worker w's Rng as it was before WorkerEncode
+  Message downlink;
+  Rng downlink_rng{0};  // the server's Rng as it was before ServerRound
+};
+
+// Plays one round with worker w's gradient grads[w]; the Rngs are seeded from `seed`.
+inline PlayedRound Play(PsRule& rule, const std::vector<Eigen::VectorXd>& grads, double step,
+                        uint64_t seed) {
+  PlayedRound round;
+  const int n = static_cast<int>(grads.size());
+  for (int w = 0; w < n; ++w) {
+    Rng rng(seed, w, "uplink");
+    round.uplink_rngs.push_back(rng);
+    round.uplinks.push_back(rule.WorkerEncode(w, grads[w], step, rng));
+  }
+  Rng server(seed, n, "downlink");
+  round.downlink_rng = server;
+  round.downlink = rule.ServerRound(round.uplinks, step, server);
+  rule.DecodeDownlink(round.downlink);
+  for (int w = 0; w < n; ++w) rule.WorkerApply(w, step);
+  return round;
+}
+
+// Q(v) as `q` encodes it from `rng_before`; expects `sent` to be exactly that message.
+inline Eigen::VectorXd SentQ(const Compressor& q, const Message& sent, const Eigen::VectorXd& v,
+                             Rng rng_before, const std::string& what) {
+  const Message expected = q.Encode(v, rng_before);
+  EXPECT_EQ(sent.payload_bits, expected.payload_bits) << what;
+  EXPECT_EQ(sent.words, expected.words) << what << ": the rule compressed another vector";
+  Eigen::VectorXd out(v.size());
+  q.Decode(expected, out);
+  return out;
+}
+
+// Max |a - b|, with a size check.
+inline double MaxDiff(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  EXPECT_EQ(a.size(), b.size());
+  if (a.size() != b.size()) return 1e300;
+  return (a - b).cwiseAbs().maxCoeff();
+}
+
+}  // namespace commsim::testing
+
+#endif  // COMMSIM_ALGORITHMS_PS_RULE_TEST_UTIL_H_

@@ -1,0 +1,148 @@
+// Rule-level state checks of the rules that compress both directions (DORE, DoubleSqueeze): after
+// one and two rounds on a hand-sized example, every state vector equals its update formula written
+// out here, with compressors that are not exact so that every hyper-parameter matters.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "algorithms/compressors/block_ternary.h"
+#include "algorithms/compressors/scaled_sign.h"
+#include "algorithms/compressors/top_k.h"
+#include "algorithms/ps/dore.h"
+#include "algorithms/ps/doublesqueeze.h"
+#include "algorithms/ps/rule_test_util.h"
+#include "algorithms/registry.h"
+
+namespace commsim {
+namespace {
+
+using Eigen::VectorXd;
+using testing::MaxDiff;
+using testing::Play;
+using testing::PlayedRound;
+using testing::ProxOnlyObjective;
+using testing::SentQ;
+using testing::Soft;
+using testing::V;
+
+ComponentSpec TernarySpec(int64_t block) {
+  ComponentSpec spec = CompressorSpec("block_ternary");
+  auto& c = static_cast<BlockTernaryConfig&>(*spec.config);
+  c.p = "inf";
+  c.block = block;
+  c.coding = "fixed2";
+  return spec;
+}
+
+bool BitEqual(const VectorXd& a, const VectorXd& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+}
+
+TEST(DoreStateTest, ShiftsErrorAndReplicasFollowTheFormulasWithBlockTernary) {
+  // d = 4, n = 2, Q = block_ternary p = inf (uplink blocks of 2, downlink one block of 4) with
+  // seeded Rngs; alpha = 1/4, beta = 1/2, eta = 1/2 (none is 1, so each one shows), gamma = 1/2,
+  // l1 = 1/4.
+  DoreConfig config;
+  config.uplink = TernarySpec(2);
+  config.downlink = TernarySpec(4);
+  config.alpha = 0.25;
+  config.beta = 0.5;
+  config.eta = 0.5;
+  DoreRule rule(config);
+  const ProxOnlyObjective objective(4, 0.25);
+  const double alpha = 0.25, beta = 0.5, eta = 0.5, gamma = 0.5;
+  const VectorXd x0 = V({1, -1, 0.5, 2});
+  rule.Init(2, x0, objective);
+  const auto up = CompressorRegistry().Make(config.uplink);
+  const auto down = CompressorRegistry().Make(config.downlink);
+  const std::vector<std::vector<VectorXd>> grads = {
+      {V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1})}, {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4})}};
+
+  // State by the formulas: h_i = h = e = 0, x^ = x0 at start.
+  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));
+  VectorXd h = VectorXd::Zero(4), e = VectorXd::Zero(4), x_hat = x0;
+  for (int k = 0; k < 2; ++k) {
+    const std::string round = "round " + std::to_string(k + 1);
+    const PlayedRound r = Play(rule, grads[k], gamma, 20 + k);
+    VectorXd mean = VectorXd::Zero(4);
+    double residual_sq = 0;
+    for (int w = 0; w < 2; ++w) {
+      const VectorXd delta = grads[k][w] - h_w[w];  // Delta_i = g_i - h_i
+      residual_sq += delta.squaredNorm() / 2;
+      const VectorXd q = SentQ(*up, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
+      EXPECT_NE(q, delta) << round << ": Q is exact here, a weak test";
+      h_w[w] += alpha * q;  // h_i <- h_i + alpha Q(Delta_i)
+      EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
+      mean += q / 2;
+    }
+    const VectorXd g_hat = h + mean;  // g^ = h + Delta^, with the old h
+    h += alpha * mean;                // h <- h + alpha Delta^
+    const VectorXd x = Soft(x_hat - gamma * g_hat, gamma * 0.25);
+    const VectorXd q = x - x_hat + eta * e;  // the model residual with error feedback
+    const VectorXd q_hat = SentQ(*down, r.downlink, q, r.downlink_rng, round + " downlink");
+    e = q - q_hat;
+    x_hat += beta * q_hat;
+    EXPECT_EQ(rule.server_shift(), h) << round;
+    EXPECT_EQ(rule.Model(), x) << round;
+    EXPECT_EQ(rule.error(), e) << round;
+    EXPECT_GT(e.norm(), 0.0) << round << ": e = 0 would leave eta untested";
+    EXPECT_EQ(rule.server_xhat(), x_hat) << round;
+    for (int w = 0; w < 2; ++w) EXPECT_TRUE(BitEqual(rule.WorkerPoint(w), x_hat)) << round << w;
+    std::map<std::string, double> extra;
+    rule.Extra(extra);
+    EXPECT_EQ(extra.at("model_residual_sq"), q.squaredNorm()) << round;
+    EXPECT_EQ(extra.at("grad_residual_sq"), residual_sq) << round;
+  }
+}
+
+TEST(DoubleSqueezeStateTest, WorkerAndServerErrorsFollowTheFormulasWithBiasedCompressors) {
+  // d = 4, n = 3, uplink top-2, downlink scaled_sign (l1, blocks of 2), contractive scale 1/2,
+  // gamma = 1/2, l1 = 1/4 (every replica applies the prox too).
+  DoubleSqueezeConfig config;
+  config.uplink = CompressorSpec("top_k");
+  static_cast<TopKConfig&>(*config.uplink.config).k = 2;
+  config.downlink = CompressorSpec("scaled_sign");
+  static_cast<ScaledSignConfig&>(*config.downlink.config).block = 2;
+  config.contractive_scale = 0.5;
+  DoubleSqueezeRule rule(config);
+  const ProxOnlyObjective objective(4, 0.25);
+  const double s = 0.5, gamma = 0.5;
+  VectorXd x = V({1, -1, 0.5, 2});
+  rule.Init(3, x, objective);
+  const auto up = CompressorRegistry().Make(config.uplink);
+  const auto down = CompressorRegistry().Make(config.downlink);
+  const std::vector<std::vector<VectorXd>> grads = {
+      {V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1}), V({0.5, 0.5, -3, 1.5})},
+      {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4}), V({-2, 1, 1, 0.25})}};
+  std::vector<VectorXd> delta_w(3, VectorXd::Zero(4));
+  VectorXd delta = VectorXd::Zero(4);
+  for (int k = 0; k < 2; ++k) {
+    const std::string round = "round " + std::to_string(k + 1);
+    const PlayedRound r = Play(rule, grads[k], gamma, 40 + k);
+    VectorXd v = delta;  // v = delta + s mean Q(v_i)
+    for (int w = 0; w < 3; ++w) {
+      const VectorXd v_w = grads[k][w] + delta_w[w];
+      const VectorXd q = SentQ(*up, r.uplinks[w], v_w, r.uplink_rngs[w], round + " uplink");
+      delta_w[w] = v_w - s * q;  // delta_i <- v_i - s Q(v_i)
+      EXPECT_EQ(rule.worker_error(w), delta_w[w]) << round << " worker " << w;
+      v += s * q / 3;
+    }
+    const VectorXd q = SentQ(*down, r.downlink, v, r.downlink_rng, round + " downlink");
+    delta = v - s * q;  // delta <- v - s Q(v)
+    x = Soft(x - gamma * s * q, gamma * 0.25);
+    EXPECT_LT(MaxDiff(rule.server_error(), delta), 1e-15) << round;
+    EXPECT_GT(delta.norm(), 0.0) << round;
+    EXPECT_LT(MaxDiff(rule.Model(), x), 1e-15) << round;
+    for (int w = 0; w < 3; ++w) EXPECT_EQ(rule.WorkerPoint(w), rule.Model()) << round << w;
+    std::map<std::string, double> extra;
+    rule.Extra(extra);
+    double worker_sq = 0;
+    for (const VectorXd& d : delta_w) worker_sq += d.squaredNorm() / 3;
+    EXPECT_NEAR(extra.at("worker_error_sq"), worker_sq, 1e-14) << round;
+    EXPECT_NEAR(extra.at("server_error_sq"), delta.squaredNorm(), 1e-14) << round;
+  }
+}
+
+}  // namespace
+}  // namespace commsim
