@@ -19,8 +19,9 @@ std::span<const std::string_view> SlotServerChoices() { return kSlotChoices; }
 std::span<const std::string_view> TreeServerChoices() { return kTreeChoices; }
 
 std::string FabricHosts::Describe() const {
-  return has_server ? fmt::format("{} workers + the server", workers)
-                    : fmt::format("{} hosts", workers);
+  const char* plural = workers == 1 ? "" : "s";
+  return has_server ? fmt::format("{} worker{} + the server", workers, plural)
+                    : fmt::format("{} host{}", workers, plural);
 }
 
 FabricHosts PlaceHosts(std::string_view kind, int n, std::string_view server,
