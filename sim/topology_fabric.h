@@ -7,7 +7,7 @@
 //   "core": (tree only) the server hangs off the core switch, in a rack of its own;
 //   "none": no server, n hosts (for decentralized algorithms, which gossip over a logical
 //           `graph`: switched fabrics join no two hosts directly).
-// Host names: w0..w{n-1} and "server" with a server, else h0..h{n-1}. With a server, neighbours
+// Host names: w<i> for worker i and "server" with a server, else h<i>. With a server, neighbours
 // form the parameter-server star (each worker has {server}), as in `star`; without one, hosts
 // have no direct neighbours.
 #ifndef COMMSIM_SIM_TOPOLOGY_FABRIC_H_
