@@ -44,7 +44,8 @@ NetSpec ParseNetSpec(const nlohmann::json& doc, const std::string& origin) {
     const Topology t = BuildNetTopology(spec);
     if (NeedsServer(spec.pattern) && !t.server()) {
       errors.Add("/pattern", fmt::format("\"{}\" needs a topology with a server (star, "
-                                         "star_direct, or explicit with \"server\"), got {}",
+                                         "star_direct, tree, fat_tree, dumbbell, or explicit "
+                                         "with \"server\"), got {}",
                                          config.pattern, spec.topology.name));
     }
   } catch (const UserError& e) {

@@ -77,7 +77,7 @@ TEST(NetSpecTest, BadInputNamesFileFieldAndExpectation) {
   e = ErrorOf(R"({"pattern": "incast", "topology": "ring"})");
   EXPECT_EQ(e,
             "spec.json: /pattern: \"incast\" needs a topology with a server (star, "
-            "star_direct, or explicit with \"server\"), got ring");
+            "star_direct, tree, fat_tree, dumbbell, or explicit with \"server\"), got ring");
   e = ErrorOf(R"({"pattern": "alltoall", "mesage": 5})");
   EXPECT_NE(e.find("spec.json: /pattern: "), std::string::npos) << e;
   EXPECT_NE(e.find("spec.json: /mesage: "), std::string::npos) << e;

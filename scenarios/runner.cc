@@ -55,17 +55,18 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry);
 std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
                            const std::string& name) {
   if (algorithm.family() == "parameter_server" && !topology.server().has_value()) {
-    return fmt::format("\"{}\" is a parameter-server algorithm and needs a topology with a "
-                       "server (star, star_direct, or explicit with \"server\"); give the "
-                       "scenario's network one, or the decentralized entries their own "
-                       "\"topology\"",
-                       name);
+    return fmt::format(
+        "\"{}\" is a parameter-server algorithm and needs a topology with a server (star, "
+        "star_direct, tree, fat_tree, dumbbell, or explicit with \"server\"); give the "
+        "scenario's network one, or the decentralized entries their own \"topology\"",
+        name);
   }
   if (algorithm.family() == "decentralized" && topology.server().has_value()) {
-    return fmt::format("\"{}\" is decentralized and needs a graph topology (ring, torus, "
-                       "complete, erdos_renyi, explicit), not a star; give this entry its own "
-                       "\"topology\"",
-                       name);
+    return fmt::format(
+        "\"{}\" is decentralized and needs a graph topology (ring, torus, complete, "
+        "erdos_renyi, explicit, or tree, fat_tree, dumbbell with \"server\": \"none\"), not "
+        "one with a server; give this entry its own \"topology\"",
+        name);
   }
   return "";
 }

@@ -24,6 +24,25 @@ constexpr int64_t kUnreached = std::numeric_limits<int64_t>::max();
   throw UserError(fmt::format("topology {}: {}", s.kind, message));
 }
 
+void CheckRacks(const TopologyShape& s) {
+  if (s.racks.empty()) return;
+  if (s.racks.size() != static_cast<size_t>(s.num_hosts)) {
+    Fail(s, "rack ids must be given for every host");
+  }
+  std::vector<bool> used(s.racks.size(), false);
+  for (size_t h = 0; h < s.racks.size(); ++h) {
+    if (s.racks[h] < 0 || s.racks[h] >= s.num_hosts) {
+      Fail(s, fmt::format("host {} has rack id {}, not in [0, {})", h, s.racks[h], s.num_hosts));
+    }
+    used[s.racks[h]] = true;
+  }
+  const auto first_unused = std::find(used.begin(), used.end(), false);
+  if (std::find(first_unused, used.end(), true) != used.end()) {
+    Fail(s, fmt::format("rack {} has no host (rack ids must be 0..R-1, each used)",
+                        first_unused - used.begin()));
+  }
+}
+
 void CheckShape(const TopologyShape& s) {
   if (s.num_hosts < 1) Fail(s, fmt::format("needs at least 1 host, got {}", s.num_hosts));
   if (s.num_hosts > Topology::kMaxHosts) {
@@ -66,6 +85,7 @@ void CheckShape(const TopologyShape& s) {
   if (!s.node_names.empty() && s.node_names.size() != static_cast<size_t>(nodes)) {
     Fail(s, "node names must be given for every node");
   }
+  CheckRacks(s);
 }
 
 }  // namespace
@@ -101,8 +121,32 @@ Topology Topology::Create(TopologyShape shape) {
                                                : fmt::format("s{}", v - t.num_hosts_));
     }
   }
+  t.rack_of_host_ = std::move(shape.racks);
+  if (t.rack_of_host_.empty()) t.rack_of_host_.assign(t.num_hosts_, 0);
+  t.rack_hosts_.assign(*std::max_element(t.rack_of_host_.begin(), t.rack_of_host_.end()) + 1, {});
+  for (int h = 0; h < t.num_hosts_; ++h) t.rack_hosts_[t.rack_of_host_[h]].push_back(h);
+  t.spread_equal_cost_ = shape.spread_equal_cost;
   t.ComputeRoutes();
   return t;
+}
+
+int SpreadIndex(int src_host, int node, int count) {
+  COMMSIM_CHECK(count >= 1, "SpreadIndex over {} candidates", count);
+  uint64_t z = (static_cast<uint64_t>(src_host) << 32) + static_cast<uint64_t>(node);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<int>(z % static_cast<uint64_t>(count));
+}
+
+int Topology::rack(int host) const {
+  COMMSIM_CHECK(host >= 0 && host < num_hosts_, "host {} out of range", host);
+  return rack_of_host_[host];
+}
+
+const std::vector<int>& Topology::rack_hosts(int rack) const {
+  COMMSIM_CHECK(rack >= 0 && rack < num_racks(), "rack {} out of range", rack);
+  return rack_hosts_[rack];
 }
 
 const std::vector<int>& Topology::neighbours(int host) const {
@@ -121,6 +165,29 @@ std::span<const int> Topology::Route(int src_host, int dst_host) const {
   const size_t pair = static_cast<size_t>(src_host) * num_hosts_ + dst_host;
   return std::span<const int>(route_links_.data() + route_begin_[pair],
                               route_links_.data() + route_begin_[pair + 1]);
+}
+
+// Deterministic predecessor of each node on the routes from src: among the links ending there on
+// a shortest path, sorted by (from node, link id), the first, or SpreadIndex's pick.
+void Topology::ChoosePredecessors(int src, const std::vector<int64_t>& dist,
+                                  const std::vector<int64_t>& weight,
+                                  std::vector<std::vector<int>>& candidates,
+                                  std::vector<int>& pred_link) const {
+  for (std::vector<int>& c : candidates) c.clear();
+  for (size_t id = 0; id < links_.size(); ++id) {
+    const Link& l = links_[id];
+    if (l.to == src || dist[l.from] + weight[id] != dist[l.to]) continue;
+    candidates[l.to].push_back(static_cast<int>(id));  // in link id order
+  }
+  for (int v = 0; v < num_nodes_; ++v) {
+    std::vector<int>& c = candidates[v];
+    pred_link[v] = -1;
+    if (c.empty()) continue;
+    std::stable_sort(c.begin(), c.end(),
+                     [&](int x, int y) { return links_[x].from < links_[y].from; });
+    const int count = static_cast<int>(c.size());
+    pred_link[v] = c[spread_equal_cost_ ? SpreadIndex(src, v, count) : 0];
+  }
 }
 
 // Integer weights make ties exact: latency in picoseconds scaled by num_nodes, plus one per hop,
@@ -145,6 +212,7 @@ void Topology::ComputeRoutes() {
   }
   std::vector<int64_t> dist(num_nodes_);
   std::vector<int> pred_link(num_nodes_);
+  std::vector<std::vector<int>> candidates(num_nodes_);
   std::vector<int> path;
   route_begin_.assign(static_cast<size_t>(num_hosts_) * num_hosts_ + 1, 0);
   route_links_.clear();
@@ -160,14 +228,7 @@ void Topology::ComputeRoutes() {
                                     kind_, node_names_[src], node_names_[v]));
       }
     }
-    // Deterministic predecessor: the smallest node id on some shortest path, then smallest link.
-    std::fill(pred_link.begin(), pred_link.end(), -1);
-    for (size_t id = 0; id < links_.size(); ++id) {
-      const Link& l = links_[id];
-      if (l.to == src || dist[l.from] + weight[id] != dist[l.to]) continue;
-      int& best = pred_link[l.to];
-      if (best < 0 || l.from < links_[best].from) best = static_cast<int>(id);
-    }
+    ChoosePredecessors(src, dist, weight, candidates, pred_link);
     for (int dst = 0; dst < num_hosts_; ++dst) {
       path.clear();
       for (int v = dst; v != src; v = links_[pred_link[v]].from) path.push_back(pred_link[v]);

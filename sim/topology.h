@@ -6,9 +6,15 @@
 //   - Every undirected edge is full duplex: edge k becomes directional links 2k (a->b) and
 //     2k+1 (b->a), each with its own bandwidth_bps (> 0) and latency_s (>= 0).
 //   - Route(src, dst) is a shortest path by total latency; ties go to fewer hops, then to the
-//     smallest predecessor node id at each step (then the smallest link id). All routes from one
+//     smallest predecessor node id at each step (then the smallest link id). A builder may ask
+//     for equal-cost spreading instead (fat_tree): among the predecessors of node v on equal
+//     shortest paths from src (sorted by node id, then link id), the route takes the one at index
+//     SpreadIndex(src, v, count), a fixed hash of (source host, node). All routes from one
 //     source form a tree, so the union of routes to several destinations is a multicast tree.
 //     Routes between every pair of hosts are computed once, at construction.
+//   - rack(h): the group of hosts behind one access switch (tree/fat_tree: the rack or edge
+//     switch; dumbbell: the side; star and graph kinds: one group, rack 0). Racks are numbered
+//     0..num_racks()-1 and each holds at least one host; rack_hosts(r) lists them, sorted.
 //   - neighbours(h): the hosts h talks to directly in decentralized algorithms, sorted. By default
 //     the hosts joined to h by one edge; a builder may set them (star: workers <-> server).
 //   - The graph must be connected; Create() throws UserError otherwise, or for bad values.
@@ -50,7 +56,15 @@ struct TopologyShape {
   std::vector<std::vector<int>> neighbours;
   // Empty = "h<i>" for hosts, "s<k>" for switches. Otherwise one name per node.
   std::vector<std::string> node_names;
+  // Empty = every host in rack 0. Otherwise one rack id per host; ids 0..R-1, each used.
+  std::vector<int> racks;
+  // Spread routes over equal-cost paths by SpreadIndex instead of taking the smallest node id.
+  bool spread_equal_cost = false;
 };
+
+// The index in [0, count) of the equal-cost predecessor that routes from src_host take at node:
+// SplitMix64's finaliser of (src_host * 2^32 + node), modulo count. REQUIRES: count >= 1.
+int SpreadIndex(int src_host, int node, int count);
 
 class Topology {
  public:
@@ -68,12 +82,19 @@ class Topology {
   const std::vector<int>& neighbours(int host) const;
   const std::vector<Link>& links() const { return links_; }
   const std::string& node_name(int node) const;
+  int rack(int host) const;
+  int num_racks() const { return static_cast<int>(rack_hosts_.size()); }
+  const std::vector<int>& rack_hosts(int rack) const;
   // Link ids from src_host to dst_host, in order; empty when src == dst.
   std::span<const int> Route(int src_host, int dst_host) const;
 
  private:
   Topology() = default;
   void ComputeRoutes();
+  void ChoosePredecessors(int src, const std::vector<int64_t>& dist,
+                          const std::vector<int64_t>& weight,
+                          std::vector<std::vector<int>>& candidates,
+                          std::vector<int>& pred_link) const;
 
   std::string kind_;
   int num_nodes_ = 0;
@@ -82,6 +103,9 @@ class Topology {
   std::vector<Link> links_;
   std::vector<std::vector<int>> neighbours_;
   std::vector<std::string> node_names_;
+  bool spread_equal_cost_ = false;
+  std::vector<int> rack_of_host_;
+  std::vector<std::vector<int>> rack_hosts_;
   // Route(s, d) = route_links_[route_begin_[s * num_hosts_ + d] .. route_begin_[... + 1]).
   std::vector<int64_t> route_begin_;
   std::vector<int> route_links_;

@@ -1,8 +1,11 @@
 #include "sim/topology_registry.h"
 
+#include "sim/topology_dumbbell.h"
+#include "sim/topology_fat_tree.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
+#include "sim/topology_tree.h"
 
 namespace commsim {
 namespace {
@@ -18,6 +21,12 @@ Registry<TopologyBuilder> MakeRegistry() {
   r.Add<ErdosRenyiBuilder, ErdosRenyiConfig>("erdos_renyi",
                                              "random G(n, p) graph, redrawn until connected");
   r.Add<ExplicitBuilder, ExplicitConfig>("explicit", "n hosts (+ the server, + switches) joined by an edge list");
+  r.Add<TreeBuilder, TreeConfig>(
+      "tree", "racks of hosts under top-of-rack switches joined by one core switch");
+  r.Add<FatTreeBuilder, FatTreeConfig>(
+      "fat_tree", "k-ary fat tree: k pods of edge and aggregation switches, (k/2)^2 cores");
+  r.Add<DumbbellBuilder, DumbbellConfig>("dumbbell",
+                                         "two switches of hosts joined by one bottleneck link");
   return r;
 }
 

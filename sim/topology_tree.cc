@@ -1,0 +1,75 @@
+#include "sim/topology_tree.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+namespace commsim {
+namespace {
+
+constexpr char kKind[] = "tree";
+
+}  // namespace
+
+void TreeConfig::Describe(ParamVisitor& v) {
+  v.Int("rack_size", rack_size, Range::Closed(1, Topology::kMaxHosts),
+        "host slots per rack (per top-of-rack switch)");
+  v.Real("host_bandwidth", host_bandwidth_bps, Range::Positive(),
+         "bandwidth of each host-ToR link, each direction", Unit::kBitsPerSecond);
+  v.Real("host_latency", host_latency_s, LatencyRange(), "one-way latency of each host link",
+         Unit::kSeconds);
+  v.Real("core_bandwidth", core_bandwidth_bps, Range::Positive(),
+         "bandwidth of each ToR-core link, each direction", Unit::kBitsPerSecond);
+  v.Real("core_latency", core_latency_s, LatencyRange(), "one-way latency of each ToR-core link",
+         Unit::kSeconds);
+  v.Text("server", server, TreeServerChoices(),
+         "core: the server hangs off the core switch; last: it takes the slot after the workers; "
+         "none: no server");
+  v.Real("server_bandwidth", server_bandwidth_bps, Range::Positive(),
+         "bandwidth of the core-server link (server \"core\")", Unit::kBitsPerSecond);
+  v.Real("server_latency", server_latency_s, LatencyRange(),
+         "one-way latency of the core-server link (server \"core\")", Unit::kSeconds);
+}
+
+void TreeBuilder::Check() const {
+  if (config_.rack_size < 1 || config_.rack_size > Topology::kMaxHosts) {
+    ThrowTopologyError(
+        kKind, "rack_size",
+        fmt::format("must be in [1, {}], got {}", Topology::kMaxHosts, config_.rack_size));
+  }
+  CheckBandwidth(kKind, "host_bandwidth", config_.host_bandwidth_bps);
+  CheckLatency(kKind, "host_latency", config_.host_latency_s);
+  CheckBandwidth(kKind, "core_bandwidth", config_.core_bandwidth_bps);
+  CheckLatency(kKind, "core_latency", config_.core_latency_s);
+  CheckBandwidth(kKind, "server_bandwidth", config_.server_bandwidth_bps);
+  CheckLatency(kKind, "server_latency", config_.server_latency_s);
+}
+
+Topology TreeBuilder::Build(int n) const {
+  Check();
+  const FabricHosts hosts = PlaceHosts(kKind, n, config_.server, TreeServerChoices());
+  const int h = hosts.total();
+  const int slots = hosts.in_slots();
+  const int rack_size = static_cast<int>(config_.rack_size);
+  const int racks = (slots + rack_size - 1) / rack_size;
+  const int core = h + racks;
+  TopologyShape shape = FabricShape(kKind, hosts);
+  shape.num_switches = racks + 1;
+  for (int host = 0; host < slots; ++host) {
+    shape.edges.push_back(
+        {host, h + host / rack_size, config_.host_bandwidth_bps, config_.host_latency_s});
+    shape.racks.push_back(host / rack_size);
+  }
+  if (slots < h) {  // the server hangs off the core
+    shape.edges.push_back({slots, core, config_.server_bandwidth_bps, config_.server_latency_s});
+    shape.racks.push_back(racks);
+  }
+  for (int r = 0; r < racks; ++r) {
+    shape.edges.push_back({h + r, core, config_.core_bandwidth_bps, config_.core_latency_s});
+    shape.node_names.push_back(fmt::format("tor{}", r));
+  }
+  shape.node_names.push_back("core");
+  return Topology::Create(std::move(shape));
+}
+
+}  // namespace commsim

@@ -1,0 +1,141 @@
+// tree (two-level) and dumbbell: hand-written routes by link id, racks and sides, where the
+// server sits, link bandwidths per tier, and errors.
+#include "sim/topology_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/topology_dumbbell.h"
+#include "sim/topology_test_util.h"
+
+namespace commsim {
+namespace {
+
+using testing::BuildError;
+using testing::RouteNodes;
+using Names = std::vector<std::string>;
+
+std::vector<int> RouteOf(const Topology& t, int s, int d) {
+  const auto r = t.Route(s, d);
+  return std::vector<int>(r.begin(), r.end());
+}
+
+Topology Tree(int n, int64_t rack_size, std::string server = "core") {
+  TreeConfig c;
+  c.rack_size = rack_size;
+  c.host_bandwidth_bps = 1e9;
+  c.core_bandwidth_bps = 2.5e8;
+  c.server_bandwidth_bps = 4e9;
+  c.server = std::move(server);
+  return TreeBuilder(c).Build(n);
+}
+
+TEST(TreeTest, CoreServerRoutesByLinkId) {
+  // 10 workers in racks of 4: racks {0-3} {4-7} {8, 9}; the server is host 10 on the core.
+  // Nodes: hosts 0..10, tor0..tor2 = 11..13, core = 14. Edges: worker i = edge i, server = edge
+  // 10, tor r - core = edge 11 + r. Link 2e goes up, 2e + 1 down.
+  const Topology t = Tree(10, 4);
+  EXPECT_EQ(t.num_hosts(), 11);
+  EXPECT_EQ(t.num_nodes(), 15);
+  EXPECT_EQ(t.server(), 10);
+  EXPECT_EQ(t.links().size(), 2u * 14);
+  EXPECT_EQ(RouteOf(t, 0, 1), (std::vector<int>{0, 3}));
+  EXPECT_EQ(RouteOf(t, 0, 4), (std::vector<int>{0, 22, 25, 9}));
+  EXPECT_EQ(RouteOf(t, 9, 10), (std::vector<int>{18, 26, 21}));
+  EXPECT_EQ(RouteOf(t, 10, 9), (std::vector<int>{20, 27, 19}));
+  EXPECT_EQ(RouteNodes(t, 0, 4), (Names{"w0", "tor0", "core", "tor1", "w4"}));
+  EXPECT_EQ(t.links()[0].bandwidth_bps, 1e9);
+  EXPECT_EQ(t.links()[20].bandwidth_bps, 4e9);
+  EXPECT_EQ(t.links()[22].bandwidth_bps, 2.5e8);
+}
+
+TEST(TreeTest, RacksFollowSlotsAndACoreServerIsARackOfItsOwn) {
+  const Topology t = Tree(10, 4);
+  EXPECT_EQ(t.num_racks(), 4);
+  EXPECT_EQ(t.rack(3), 0);
+  EXPECT_EQ(t.rack(4), 1);
+  EXPECT_EQ(t.rack(9), 2);
+  EXPECT_EQ(t.rack_hosts(2), (std::vector<int>{8, 9}));
+  EXPECT_EQ(t.rack_hosts(3), (std::vector<int>{10}));
+}
+
+TEST(TreeTest, LastServerTakesTheNextSlot) {
+  // 8 workers + the server in racks of 3: {0,1,2} {3,4,5} {6,7,server}.
+  const Topology t = Tree(8, 3, "last");
+  EXPECT_EQ(t.server(), 8);
+  EXPECT_EQ(t.num_racks(), 3);
+  EXPECT_EQ(t.rack_hosts(2), (std::vector<int>{6, 7, 8}));
+  EXPECT_EQ(RouteNodes(t, 0, 8), (Names{"w0", "tor0", "core", "tor2", "server"}));
+  EXPECT_EQ(RouteNodes(t, 7, 8), (Names{"w7", "tor2", "server"}));
+}
+
+TEST(TreeTest, NoServerGivesHostsWithoutNeighbours) {
+  const Topology t = Tree(5, 2, "none");
+  EXPECT_FALSE(t.server().has_value());
+  EXPECT_EQ(t.num_hosts(), 5);
+  EXPECT_EQ(t.num_racks(), 3);
+  EXPECT_EQ(t.node_name(0), "h0");
+  EXPECT_TRUE(t.neighbours(0).empty());
+  EXPECT_EQ(RouteNodes(t, 0, 4), (Names{"h0", "tor0", "core", "tor2", "h4"}));
+}
+
+TEST(TreeTest, BadParametersAreNamed) {
+  EXPECT_EQ(BuildError([] { return Tree(4, 0); }),
+            "topology tree: rack_size: must be in [1, 4096], got 0");
+  TreeConfig c;
+  c.core_bandwidth_bps = 0;
+  EXPECT_EQ(BuildError([&] { return TreeBuilder(c).Build(4); }),
+            "topology tree: core_bandwidth: must be > 0 bit/s, got 0");
+  EXPECT_EQ(BuildError([] { return Tree(4, 2, "middle"); }),
+            "topology tree: server: expected one of core, last, none, got \"middle\"");
+}
+
+Topology Dumbbell(int n, int64_t left, std::string server = "last") {
+  DumbbellConfig c;
+  c.left = left;
+  c.access_bandwidth_bps = 1e9;
+  c.bottleneck_bandwidth_bps = 1e8;
+  c.server = std::move(server);
+  return DumbbellBuilder(c).Build(n);
+}
+
+TEST(DumbbellTest, HalfTheHostsOnEachSideByDefault) {
+  // 4 workers + the server = 5 hosts; left = ceil(5 / 2) = 3: w0 w1 w2 | w3 server.
+  const Topology t = Dumbbell(4, 0);
+  EXPECT_EQ(t.num_nodes(), 7);
+  EXPECT_EQ(t.num_racks(), 2);
+  EXPECT_EQ(t.rack_hosts(0), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(t.rack_hosts(1), (std::vector<int>{3, 4}));
+  EXPECT_EQ(RouteNodes(t, 0, 1), (Names{"w0", "left", "w1"}));
+  EXPECT_EQ(RouteNodes(t, 3, 4), (Names{"w3", "right", "server"}));
+}
+
+TEST(DumbbellTest, IncastCrossesTheOneBottleneckLink) {
+  // left = 4: every worker on the left, the server alone on the right. Nodes: hosts 0..4, left
+  // 5, right 6; the bottleneck is edge 5 (link 10 = left -> right, 11 back).
+  const Topology t = Dumbbell(4, 4);
+  for (int w = 0; w < 4; ++w) {
+    EXPECT_EQ(RouteOf(t, w, 4), (std::vector<int>{2 * w, 10, 9})) << w;
+    EXPECT_EQ(RouteOf(t, 4, w), (std::vector<int>{8, 11, 2 * w + 1})) << w;
+  }
+  EXPECT_EQ(t.links()[10].bandwidth_bps, 1e8);
+  EXPECT_EQ(t.links()[9].bandwidth_bps, 1e9);
+}
+
+TEST(DumbbellTest, BadSplitsAreNamed) {
+  EXPECT_EQ(BuildError([] { return Dumbbell(4, 5); }),
+            "topology dumbbell: left: must be 0 (half) or in [1, 4] so both sides have a host "
+            "(4 workers + the server), got 5");
+  EXPECT_EQ(BuildError([] { return Dumbbell(1, 0, "none"); }),
+            "topology dumbbell: workers: needs 2 hosts, one per side, got 1 host");
+  EXPECT_EQ(BuildError([] { return Dumbbell(1, 0); }), "");
+  DumbbellConfig c;
+  c.bottleneck_bandwidth_bps = 0;
+  EXPECT_EQ(BuildError([&] { return DumbbellBuilder(c).Build(4); }),
+            "topology dumbbell: bottleneck_bandwidth: must be > 0 bit/s, got 0");
+}
+
+}  // namespace
+}  // namespace commsim
