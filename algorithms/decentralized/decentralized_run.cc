@@ -40,7 +40,8 @@ void DecentralizedOptions::Describe(ParamVisitor& v) {
          "gossip weights W: auto = metropolis (= 1/3 on a ring, 1/5 on a torus, 1/n complete)");
   v.Text("graph", graph, kGraphChoices,
          "who gossips with whom: the topology's links, or a logical ring/torus/complete graph "
-         "routed over it (auto: topology, or ring on a topology with a server)");
+         "routed over it (auto: topology, or ring on a topology with a server or without "
+         "host-to-host links)");
   v.Text("loss_at", loss_at, kLossAt,
          "evaluate the loss at the node average x-bar, or average it over the nodes' models");
 }
@@ -48,7 +49,11 @@ void DecentralizedOptions::Describe(ParamVisitor& v) {
 MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view graph,
                                const Topology& topology) {
   const bool has_server = topology.server().has_value();
-  if (graph == "auto") graph = has_server ? "ring" : "topology";
+  bool host_links = false;  // fabrics (tree, fat_tree, dumbbell) join no two hosts directly
+  for (int h = 0; h < topology.num_hosts() && !host_links; ++h) {
+    host_links = !topology.neighbours(h).empty();
+  }
+  if (graph == "auto") graph = has_server || !host_links ? "ring" : "topology";
   if (graph != "topology")
     return BuildMixing(mixing_kind, LogicalGraph(graph, GossipNodes(topology)));
   if (has_server) {

@@ -71,7 +71,8 @@ int GossipNodes(const Topology& topology);
 //   topology  the hosts' own neighbour lists (Topology::neighbours); needs a peer-to-peer topology
 //   ring | torus | complete  a logical graph over the gossip nodes, whose messages are routed over
 //             the physical topology (e.g. a ring of workers talking through a star's switch)
-//   auto      topology when the topology has no server, else ring
+//   auto      topology when the topology has no server and joins some hosts directly, else ring
+//             (stars, tree, fat_tree, dumbbell)
 // Throws UserError for a bad graph (see BuildMixing) or graph "topology" on a topology with a
 // server.
 MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view graph,

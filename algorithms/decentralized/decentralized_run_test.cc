@@ -14,6 +14,8 @@
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/choco_rule.h"
 #include "algorithms/decentralized/dpsgd.h"
+#include "algorithms/decentralized/mixing.h"
+#include "sim/topology_tree.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
@@ -240,6 +242,18 @@ TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {
   EXPECT_NE(RunError(ChocoAlgorithm(torus_weights), MakeSetup(objective, ring4, 1))
                 .find("needs every node to have 4 neighbours"),
             std::string::npos);
+}
+
+// A fabric without a server joins no two hosts directly: "auto" gossips over a logical ring of the
+// hosts (routed through the switches) instead of failing on hosts without neighbours.
+TEST(DecentralizedRunTest, AutoGraphOnAFabricWithoutHostLinksIsARing) {
+  TreeConfig c;
+  c.rack_size = 2;
+  c.server = "none";
+  const Topology tree = TreeBuilder(c).Build(6);
+  ASSERT_TRUE(tree.neighbours(0).empty());
+  EXPECT_EQ(MixingForTopology("auto", "auto", tree).Dense(),
+            BuildMixing("metropolis", LogicalGraph("ring", 6)).Dense());
 }
 
 }  // namespace
