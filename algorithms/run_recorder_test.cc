@@ -3,7 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <vector>
+
+#include "algorithms/decentralized/test_support.h"
+#include "algorithms/registry.h"
+#include "models/compute_time.h"
+#include "sim/topology_regular.h"
+#include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
@@ -84,6 +91,85 @@ TEST(RunRecorderTest, StopRecordsTheIterationItHappenedIn) {
   EXPECT_EQ(records[1].cum_bits, 49);
   EXPECT_EQ(summary.status, kStatusError);
   EXPECT_EQ(summary.message, "at iteration 7: time overflow");
+}
+
+// The summary of a real run, recomputed here from its records (the rows of metrics.csv, one per
+// iteration with metrics_every = 1): iterations, mean times, totals, last values. The compute
+// time has jitter and the links differ, so iterations differ and a wrong divisor or a skipped
+// iteration shows.
+void ExpectSummaryOfRecords(const std::vector<IterationRecord>& records, const RunSummary& s) {
+  ASSERT_GE(records.size(), 2u);
+  const int64_t iterations = static_cast<int64_t>(records.size()) - 1;
+  double iter_s = 0, compute_s = 0;
+  int64_t up = 0, down = 0;
+  for (size_t k = 1; k < records.size(); ++k) {
+    ASSERT_EQ(records[k].iteration, static_cast<int64_t>(k));
+    iter_s += records[k].iter_time_s;
+    compute_s += records[k].compute_time_s;
+    up += records[k].bits_up;
+    down += records[k].bits_down;
+  }
+  EXPECT_EQ(s.status, kStatusOk);
+  EXPECT_EQ(s.iterations, iterations);
+  EXPECT_DOUBLE_EQ(s.mean_iter_time_s, iter_s / static_cast<double>(iterations));
+  EXPECT_DOUBLE_EQ(s.mean_compute_time_s, compute_s / static_cast<double>(iterations));
+  // comm = iteration - compute: a small difference of large sums, equal up to rounding.
+  EXPECT_NEAR(s.mean_comm_time_s, (iter_s - compute_s) / static_cast<double>(iterations),
+              1e-12 * s.mean_iter_time_s);
+  EXPECT_GT(s.mean_comm_time_s, 0.0);
+  EXPECT_DOUBLE_EQ(s.sim_time_s, records.back().sim_time_s);
+  EXPECT_NEAR(s.sim_time_s, iter_s, 1e-12);  // rounds follow each other without gaps
+  EXPECT_EQ(s.bits_up, up);
+  EXPECT_EQ(s.bits_down, down);
+  EXPECT_EQ(s.total_bits, up + down);
+  EXPECT_EQ(s.total_bits, records.back().cum_bits);
+  EXPECT_EQ(s.final_loss, records.back().loss);
+  EXPECT_EQ(s.final_dist_to_opt_sq, records.back().dist_to_opt_sq);
+}
+
+struct RealRun {
+  std::vector<IterationRecord> records;
+  RunSummary summary;
+};
+
+RealRun RunRegistered(const std::string& name, const Topology& topology, int workers) {
+  const testing::QuadraticObjective objective(workers, 6, 2, 0.0, 0.5);
+  ComputeTimeConfig cc;
+  cc.seconds = 1e-3;
+  cc.jitter = 0.5;
+  const ComputeTimeModel compute(cc, objective.flops_per_sample(), workers, 3);
+  RunSetup setup;
+  setup.label = name;
+  setup.seed = 11;
+  setup.objective = &objective;
+  setup.topology = &topology;
+  setup.compute = &compute;
+  setup.header_bits = 40;
+  setup.iterations = 7;
+  setup.step.size = 0.2;
+  const std::unique_ptr<Algorithm> algorithm =
+      AlgorithmRegistry().Make(AlgorithmRegistry().DefaultSpec("algorithm", name));
+  RealRun r;
+  algorithm->Run(setup, &r.records, &r.summary);
+  return r;
+}
+
+TEST(RunRecorderTest, SummaryOfAParameterServerRunIsComputedFromItsRecords) {
+  StarConfig c;
+  c.workers.worker_bandwidths_bps = {1e6, 3e6, 7e6};
+  const Topology star = StarBuilder(c).Build(3);
+  const RealRun r = RunRegistered("qsgd", star, 3);
+  ExpectSummaryOfRecords(r.records, r.summary);
+  EXPECT_GT(r.summary.bits_down, 0);
+}
+
+TEST(RunRecorderTest, SummaryOfADecentralizedRunIsComputedFromItsRecords) {
+  RingConfig c;
+  c.links.bandwidth_bps = 3e6;
+  const Topology ring = RingBuilder(c).Build(4);
+  const RealRun r = RunRegistered("choco", ring, 4);
+  ExpectSummaryOfRecords(r.records, r.summary);
+  EXPECT_EQ(r.summary.bits_down, 0);
 }
 
 }  // namespace

@@ -78,11 +78,11 @@ TEST(ReferencesTest, CheckerFlagsMissingFilesAndAcceptsRealOnes) {
   const std::vector<TextChunk> comments = CppComments(
       "int x = 1'000;  // see sim/engine.h and ps_rules_test.cc\n"
       "const char* s = \"not_a_comment_test.cc\";\n"
-      "/* the timing is in ps_driver_test.cc and docs/nowhere.md */\n");
+      "/* the timing is in ps_timing_test.cc and docs/nowhere.md */\n");
   ASSERT_EQ(comments.size(), 2u);
   EXPECT_EQ(comments[1].line, 3);
   const std::vector<std::string> bad = Unresolved("algorithms/ps/x.cc", comments);
-  EXPECT_EQ(bad, (std::vector<std::string>{"algorithms/ps/x.cc:3: ps_driver_test.cc",
+  EXPECT_EQ(bad, (std::vector<std::string>{"algorithms/ps/x.cc:3: ps_timing_test.cc",
                                            "algorithms/ps/x.cc:3: docs/nowhere.md"}));
   const std::vector<TextChunk> md = {
       {7,

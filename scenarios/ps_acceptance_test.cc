@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "scenarios/runner.h"
 
@@ -52,14 +53,23 @@ TEST(PsAcceptanceTest, DoreConvexConvergesAndCompresses) {
   }
 }
 
-// A star with every link at bandwidth `bw` and latency `lat`, fixed compute, whole messages:
-// uplink ends at M/B + l + n M/B + l (incast on the server link), the unicast downlink at
-// n D/B + l + D/B + l.
-json TimingScenario(const std::string& algorithm, int workers, int64_t dim, double bw, double lat,
-                    const std::string& downlink) {
+// ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers: the reference transmit time.
+int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
+  __extension__ typedef unsigned __int128 U128;
+  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
+  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
+}
+
+// A star with every link at bandwidth `bw` and latency `lat`, fixed compute (50 ms), whole
+// messages of M wire bits (payload + header): the uplink ends at T(M) + l + n T(M) + l (incast on
+// the server link), the unicast downlink at n T(D) + l + T(D) + l, the multicast one at
+// T(D) + l + T(D) + l, with T(M) = ceil(M x 1e12 / bw) ps.
+json TimingScenario(const std::string& algorithm, int workers, int64_t dim, int64_t bw,
+                    double lat, const std::string& downlink, int64_t header_bits) {
   return json{{"name", "timing"},
               {"workers", workers},
               {"iterations", 3},
+              {"header_bits", header_bits},
               {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
               {"network",
                {{"topology",
@@ -73,29 +83,74 @@ json TimingScenario(const std::string& algorithm, int workers, int64_t dim, doub
 
 TEST(PsAcceptanceTest, IterationTimeMatchesTheStarClosedForm) {
   const int n = 8;
-  const int64_t d = 100000;
-  const double lat = 50e-6;
-  for (double bw : {200e6, 1e9}) {
+  const int64_t d = 20000, header = 160, lat_ps = 50'000'000, compute_ps = 50'000'000'000;
+  // 3 Gbit/s and 7 Mbit/s do not divide 1e12 ps: every transmission rounds up on its own.
+  for (int64_t bw : {int64_t{3'000'000'000}, int64_t{7'000'000}}) {
     for (const std::string algorithm : {"sgd", "dore"}) {
-      const Scenario s = ParseScenario(TimingScenario(algorithm, n, d, bw, lat, "unicast"), "t", ".");
+      const Scenario s =
+          ParseScenario(TimingScenario(algorithm, n, d, bw, 50e-6, "unicast", header), "t", ".");
       const RunResult r = RunScenario(s, {});
-      // Message sizes from the bit formulas: identity 32d; block_ternary fixed2 32*ceil(d/b) + 2d.
-      const double m = algorithm == "sgd" ? 32.0 * d : 32.0 * std::ceil(d / 256.0) + 2.0 * d;
-      const double expected = 0.05 + (m / bw + lat + n * m / bw + lat) + (n * m / bw + lat + m / bw + lat);
+      // Wire bits from the bit formulas: identity 32d; block_ternary fixed2 32 ceil(d/b) + 2d;
+      // plus the header on every message.
+      const int64_t m = (algorithm == "sgd" ? 32 * d : 32 * ((d + 255) / 256) + 2 * d) + header;
+      const int64_t t = CeilPs(m, bw);
+      const int64_t expected_ps =
+          compute_ps + (t + lat_ps + n * t + lat_ps) + (n * t + lat_ps + t + lat_ps);
       const IterationRecord& last = r.records[0].back();
-      EXPECT_NEAR(last.iter_time_s, expected, 1e-9 * expected) << algorithm << " at " << bw;
-      EXPECT_NEAR(last.compute_time_s, 0.05, 1e-12);
-      EXPECT_EQ(last.bits_up, static_cast<int64_t>(n * m));
-      EXPECT_EQ(last.bits_down, static_cast<int64_t>(n * m));
+      EXPECT_EQ(last.iter_time_s, static_cast<double>(expected_ps) * 1e-12)
+          << algorithm << " at " << bw;
+      EXPECT_EQ(last.compute_time_s, static_cast<double>(compute_ps) * 1e-12);
+      EXPECT_EQ(last.bits_up, n * m);
+      EXPECT_EQ(last.bits_down, n * m);
     }
   }
   // Multicast: one copy leaves the server; the switch replicates in parallel.
-  const Scenario s = ParseScenario(TimingScenario("sgd", n, d, 1e9, lat, "multicast"), "t", ".");
+  const Scenario s = ParseScenario(
+      TimingScenario("sgd", n, d, 3'000'000'000, 50e-6, "multicast", header), "t", ".");
   const RunResult r = RunScenario(s, {});
-  const double m = 32.0 * d;
-  const double expected = 0.05 + (m / 1e9 + lat + n * m / 1e9 + lat) + (m / 1e9 + lat + m / 1e9 + lat);
-  EXPECT_NEAR(r.records[0].back().iter_time_s, expected, 1e-9 * expected);
-  EXPECT_EQ(r.records[0].back().bits_down, static_cast<int64_t>(m));
+  const int64_t m = 32 * d + header, t = CeilPs(m, 3'000'000'000);
+  const int64_t expected_ps = compute_ps + (t + lat_ps + n * t + lat_ps) + (t + lat_ps + t + lat_ps);
+  EXPECT_EQ(r.records[0].back().iter_time_s, static_cast<double>(expected_ps) * 1e-12);
+  EXPECT_EQ(r.records[0].back().bits_down, m);
+}
+
+// The summary of a scenario run, recomputed from its records (metrics.csv rows): means, totals
+// and the bits per iteration relative to the sgd baseline.
+TEST(PsAcceptanceTest, SummaryAndBitsFractionFollowFromTheRecords) {
+  json doc = TimingScenario("sgd", 4, 1000, 7'000'000, 50e-6, "unicast", 96);
+  doc["compute"]["jitter"] = 0.5;
+  doc["algorithms"] = json::array({json{{"name", "sgd"}}, json{{"name", "qsgd"}}});
+  doc["iterations"] = 5;
+  doc["metrics_every"] = 1;
+  doc["step"]["size"] = 0.001;
+  const Scenario s = ParseScenario(doc, "t", ".");
+  const RunResult r = RunScenario(s, {});
+  ASSERT_EQ(r.summaries.size(), 2u);
+  std::vector<double> bits_per_iteration;
+  for (size_t e = 0; e < 2; ++e) {
+    const std::vector<IterationRecord>& rec = r.records[e];
+    const RunSummary& sum = r.summaries[e];
+    ASSERT_EQ(rec.size(), 6u) << sum.status << " " << sum.message;
+    double iter_s = 0, compute_s = 0;
+    int64_t bits = 0;
+    for (size_t k = 1; k < rec.size(); ++k) {
+      iter_s += rec[k].iter_time_s;
+      compute_s += rec[k].compute_time_s;
+      bits += rec[k].bits_up + rec[k].bits_down;
+    }
+    EXPECT_EQ(sum.iterations, 5);
+    EXPECT_DOUBLE_EQ(sum.mean_iter_time_s, iter_s / 5);
+    EXPECT_DOUBLE_EQ(sum.mean_compute_time_s, compute_s / 5);
+    EXPECT_NEAR(sum.mean_comm_time_s, (iter_s - compute_s) / 5, 1e-12 * iter_s);
+    EXPECT_EQ(sum.total_bits, bits);
+    EXPECT_DOUBLE_EQ(sum.sim_time_s, rec.back().sim_time_s);
+    bits_per_iteration.push_back(static_cast<double>(bits) / 5);
+  }
+  EXPECT_EQ(r.summaries[1].baseline, "sgd");
+  EXPECT_DOUBLE_EQ(*r.summaries[0].bits_fraction_of_baseline, 1.0);
+  EXPECT_DOUBLE_EQ(*r.summaries[1].bits_fraction_of_baseline,
+                   bits_per_iteration[1] / bits_per_iteration[0]);
+  EXPECT_LT(*r.summaries[1].bits_fraction_of_baseline, 1.0);
 }
 
 TEST(PsAcceptanceTest, ResultsDoNotDependOnJobs) {

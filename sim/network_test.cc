@@ -18,6 +18,22 @@ namespace commsim {
 namespace {
 
 SimTime Sec(double s) { return SimTime::FromSeconds(s); }
+SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+
+// The reference transmit time: ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers
+// (the network's own TransmitTime is what is under test).
+int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
+  __extension__ typedef unsigned __int128 U128;
+  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
+  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
+}
+
+// A message of `bits` cut into packets of `mtu` (0: whole), each rounded up on its own, sent back
+// to back on one link.
+int64_t TrainPs(int64_t bits, int64_t mtu, int64_t bandwidth_bps) {
+  if (mtu == 0) return CeilPs(bits, bandwidth_bps);
+  return (bits / mtu) * CeilPs(mtu, bandwidth_bps) + CeilPs(bits % mtu, bandwidth_bps);
+}
 
 // A path h0 - h1 - ... - h(n-1) with equal links.
 Topology Line(int n, double bandwidth_bps, double latency_s) {
@@ -38,26 +54,30 @@ Topology Star(int n, double worker_bps, double worker_lat, double server_bps, do
 }
 
 TEST(NetworkTest, OneMessageOverOneLinkIsLatencyPlusTransmitExactly) {
-  for (double bps : {1e9, 3e9, 7.5e6}) {
-    for (int64_t mtu : {int64_t{0}, int64_t{8000}}) {
-      const Topology t = Line(2, bps, 25e-6);
+  // Bandwidths that do not divide 1e12 ps (3 Gbit/s, 7 Mbit/s, 999,999 bit/s, 7.5 Mbit/s) round
+  // every packet up on its own; mtu 7000 leaves a short last packet (1e6 = 142 x 7000 + 6000).
+  for (int64_t bps : {int64_t{1'000'000'000}, int64_t{3'000'000'000}, int64_t{7'000'000},
+                      int64_t{999'999}, int64_t{7'500'000}}) {
+    for (int64_t mtu : {int64_t{0}, int64_t{8000}, int64_t{7000}}) {
+      const Topology t = Line(2, static_cast<double>(bps), 25e-6);
       Engine engine;
       Network net(engine, t, NetworkOptions{mtu});
       SimTime arrived;
       net.Send(0, 1, 1'000'000, [&] { arrived = engine.Now(); });
       engine.Run();
-      // 1e6 bits = 125 packets of 8000: the packet times add up to the message time when exact.
-      // Each packet's time is rounded up to 1 ps on its own.
-      const SimTime expected =
-          Sec(25e-6) + (mtu == 0 ? TransmitTime(1'000'000, bps) : TransmitTime(8000, bps) * 125);
-      EXPECT_EQ(arrived, expected) << bps << " " << mtu;
+      EXPECT_EQ(arrived, Ps(25'000'000 + TrainPs(1'000'000, mtu, bps))) << bps << " " << mtu;
       EXPECT_EQ(net.link_stats(0).bits, 1'000'000);
+      EXPECT_EQ(net.link_stats(0).busy_time, Ps(TrainPs(1'000'000, mtu, bps)));
       EXPECT_EQ(net.link_stats(0).messages, 1);
       EXPECT_EQ(net.link_stats(1).bits, 0);
       EXPECT_EQ(net.bits_sent_total(), 1'000'000);
       EXPECT_EQ(engine.events_processed(), 1u);  // the train is booked at once
     }
   }
+  // Written out: 1e6 bits at 3 Gbit/s = 333,333,333.3 ps -> 333,333,334; in 8000-bit packets
+  // 125 x ceil(2,666,666.67) = 125 x 2,666,667 = 333,333,375 ps.
+  EXPECT_EQ(TrainPs(1'000'000, 0, 3'000'000'000), 333'333'334);
+  EXPECT_EQ(TrainPs(1'000'000, 8000, 3'000'000'000), 333'333'375);
 }
 
 TEST(NetworkTest, TwoHopsPipelinePacketsButStoreAndForwardWholeMessages) {
@@ -100,6 +120,25 @@ TEST(NetworkTest, IncastOnStarClosedForm) {
     EXPECT_EQ(server_in.bits, n * m);
     EXPECT_EQ(server_in.messages, n);
     EXPECT_EQ(server_in.busy_time, Sec(n * m / b));
+  }
+}
+
+// Incast with packets when the server link is the bottleneck (7 Mbit/s behind 3 Gbit/s worker
+// links): from the first packet's arrival at the switch the server link never idles, so the last
+// packet arrives after every packet of every worker has crossed it, each rounded up on its own.
+TEST(NetworkTest, IncastAtBandwidthsThatDoNotDivideOneSecond) {
+  const int n = 3;
+  const int64_t m = 100'000, mtu = 12'000, bw = 3'000'000'000, bs = 7'000'000;
+  const Topology t = Star(n, static_cast<double>(bw), 4e-6, static_cast<double>(bs), 3e-6);
+  for (int64_t unit : {int64_t{0}, mtu}) {
+    Engine engine;
+    Network net(engine, t, NetworkOptions{unit});
+    SimTime last;
+    for (int w = 0; w < n; ++w) net.Send(w, n, m, [&] { last = std::max(last, engine.Now()); });
+    engine.Run();
+    const int64_t first_unit = unit == 0 ? CeilPs(m, bw) : CeilPs(unit, bw);
+    EXPECT_EQ(last, Ps(first_unit + 4'000'000 + n * TrainPs(m, unit, bs) + 3'000'000)) << unit;
+    EXPECT_EQ(net.link_stats(2 * n + 1).busy_time, Ps(n * TrainPs(m, unit, bs)));
   }
 }
 
@@ -240,7 +279,8 @@ TEST(NetworkTest, RandomTrafficNeverExceedsCapacityAndIsDeterministic) {
     for (size_t l = 0; l < t.links().size(); ++l) {
       const LinkStats& st = net.link_stats(static_cast<int>(l));
       EXPECT_LE(st.busy_time, engine.Now());
-      EXPECT_GE(st.busy_time, TransmitTime(st.bits, t.links()[l].bandwidth_bps));
+      EXPECT_GE(st.busy_time.ps(),
+                CeilPs(st.bits, static_cast<int64_t>(t.links()[l].bandwidth_bps)));
     }
     EXPECT_EQ(net.messages_in_flight(), 0);
   };

@@ -80,10 +80,34 @@ class SimTime {
   int64_t ps_ = 0;
 };
 
-// Time to put `bits` on a wire of `bandwidth_bps`, rounded up to the next picosecond.
-// Throws SimulationLimitError when that time exceeds SimTime::kMaxSeconds.
+// Time to put `bits` on a wire of `bandwidth_bps`: ceil(bits x 1e12 / bandwidth_bps) picoseconds.
+// Exact (integer arithmetic) when the bandwidth is a whole number of bit/s, as every bandwidth
+// with a unit (Mbps, Gbps, ...) is; otherwise in double precision. Throws SimulationLimitError
+// when that time exceeds SimTime::kMaxSeconds.
 // REQUIRES: bits >= 0, bandwidth_bps > 0.
 inline SimTime TransmitTime(int64_t bits, double bandwidth_bps) {
+  constexpr uint64_t kPsPerS = 1'000'000'000'000;
+  const bool whole_bps = bandwidth_bps >= 1.0 && bandwidth_bps < 0x1p63 &&
+                         bandwidth_bps == std::floor(bandwidth_bps);
+  if (whole_bps) {
+    const auto bw = static_cast<uint64_t>(bandwidth_bps);
+    const auto b = static_cast<uint64_t>(bits);
+    uint64_t ps = 0;
+    if (b <= std::numeric_limits<uint64_t>::max() / kPsPerS) {  // below 1.8e7 bits: 64 bits do
+      const uint64_t num = b * kPsPerS;
+      ps = num / bw + (num % bw != 0);
+    } else {
+      __extension__ typedef unsigned __int128 U128;
+      const U128 num = static_cast<U128>(b) * kPsPerS;  // < 2^103: no overflow
+      const U128 ps128 = num / bw + (num % bw != 0);
+      ps = ps128 > std::numeric_limits<uint64_t>::max() ? std::numeric_limits<uint64_t>::max()
+                                                        : static_cast<uint64_t>(ps128);
+    }
+    if (ps > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      internal::ThrowTransmitOutOfRange(bits, bandwidth_bps);
+    }
+    return SimTime::FromPs(static_cast<int64_t>(ps));
+  }
   const double ps = std::ceil(static_cast<double>(bits) * 1e12 / bandwidth_bps - 1e-6);
   if (!(ps < 9223372036854775808.0)) internal::ThrowTransmitOutOfRange(bits, bandwidth_bps);
   return SimTime::FromPs(static_cast<int64_t>(ps));

@@ -64,5 +64,48 @@ TEST(SimTimeTest, TransmitTimeRoundsUpAndRefusesTimesBeyondTheLimit) {
   EXPECT_NE(LimitMessage([] { TransmitTime(1, 1e-300); }), "no SimulationLimitError");
 }
 
+// The reference: ceil(bits x 1e12 / bandwidth) picoseconds in integer arithmetic (128-bit, so
+// bits x 1e12 cannot overflow).
+int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
+  __extension__ typedef unsigned __int128 U128;
+  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
+  const U128 bw = static_cast<U128>(bandwidth_bps);
+  return static_cast<int64_t>((num + bw - 1) / bw);
+}
+
+TEST(SimTimeTest, TransmitTimeIsTheExactCeilingAtBandwidthsThatDoNotDivideOneSecond) {
+  // By hand: 1 bit at 999,999 bit/s = 1,000,001.000001 ps -> 1,000,002 (a fraction of 1e-6 ps
+  // still rounds up); 8000 bits at 3 Gbit/s = 2,666,666.67 ps -> 2,666,667; 1000 bits at
+  // 7 Mbit/s = 142,857,142.86 ps -> 142,857,143; exact quotients are not rounded up.
+  EXPECT_EQ(TransmitTime(1, 999'999.0).ps(), 1'000'002);
+  EXPECT_EQ(TransmitTime(8000, 3e9).ps(), 2'666'667);
+  EXPECT_EQ(TransmitTime(1000, 7e6).ps(), 142'857'143);
+  EXPECT_EQ(TransmitTime(999'999, 999'999.0).ps(), 1'000'000'000'000);
+  EXPECT_EQ(TransmitTime(3, 3e9).ps(), 1000);
+  EXPECT_EQ(TransmitTime(0, 999'999.0).ps(), 0);
+  // 2^40 bits at 999,999 bit/s (bits x 1e12 is beyond 2^64): 1,099,511,627,776 x 1e12 / 999,999
+  // = 1,099,512,727,288,727,288.7... ps.
+  EXPECT_EQ(TransmitTime(int64_t{1} << 40, 999'999.0).ps(), 1'099'512'727'288'727'289);
+  // 36,893,491 bits (a 1.15M-parameter float32 model) at 1 Gbit/s: exactly 1000 ps per bit. In
+  // double precision bits x 1e12 is not exact and the quotient came out 1 ps too long.
+  EXPECT_EQ(TransmitTime(36'893'491, 1e9).ps(), 36'893'491'000);
+  // 9,223,372 bits at 1 bit/s = 9,223,372e12 ps fits in int64; 9,223,373 bits is beyond 2^63 - 1
+  // ps and is refused, not wrapped to a negative time.
+  EXPECT_EQ(TransmitTime(9'223'372, 1.0).ps(), 9'223'372'000'000'000'000);
+  EXPECT_NE(LimitMessage([] { TransmitTime(9'223'373, 1.0); }), "no SimulationLimitError");
+  for (int64_t bw : {int64_t{3'000'000'000}, int64_t{7'000'000}, int64_t{999'999},
+                     int64_t{12'345'678'901}}) {
+    int64_t mismatches = 0, first = -1;
+    for (int64_t bits = 0; bits < 100'000; ++bits) {
+      if (TransmitTime(bits, static_cast<double>(bw)).ps() != CeilPs(bits, bw)) {
+        if (mismatches++ == 0) first = bits;
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << "at " << bw << " bit/s, first at " << first << " bits: "
+                             << TransmitTime(first, static_cast<double>(bw)).ps() << " ps, not "
+                             << CeilPs(first, bw);
+  }
+}
+
 }  // namespace
 }  // namespace commsim

@@ -12,35 +12,50 @@ namespace {
 
 SimTime Sec(double s) { return SimTime::FromSeconds(s); }
 
+// The reference transmit time: ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers.
+int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
+  __extension__ typedef unsigned __int128 U128;
+  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
+  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
+}
+
+// `bits` in packets of `mtu` (0: whole) back to back on one link, each rounded up on its own.
+int64_t TrainPs(int64_t bits, int64_t mtu, int64_t bandwidth_bps) {
+  if (mtu == 0) return CeilPs(bits, bandwidth_bps);
+  return (bits / mtu) * CeilPs(mtu, bandwidth_bps) + CeilPs(bits % mtu, bandwidth_bps);
+}
+
 SimTime LastDelivery(const std::vector<MessageRecord>& records) {
   SimTime last;
   for (const MessageRecord& r : records) last = std::max(last, r.delivered);
   return last;
 }
 
-// Ring all-reduce on a ring of n: 2(n-1) latency + 2(n-1)/n M/B, with whole messages or packets.
+// Ring all-reduce on a ring of n: 2(n-1) steps, each one hop of an M/n chunk: latency plus the
+// chunk's packets back to back on one link (packets pipeline over a single hop only), so
+// 2(n-1) (l + T(M/n)) exactly, with every packet rounded up to 1 ps on its own at 3 Gbit/s.
 TEST(TrafficTest, RingAllReduceClosedForm) {
-  const double b = 1e9, lat = 20e-6;
+  const int64_t lat_ps = 20'000'000;
   const int64_t m = 8'000'000;
-  for (int n : {2, 4, 8}) {
-    RingConfig c;
-    c.links.bandwidth_bps = b;
-    c.links.latency_s = lat;
-    const Topology t = RingBuilder(c).Build(n);
-    for (int64_t mtu : {int64_t{0}, int64_t{12'000}}) {
-      Engine engine;
-      Network net(engine, t, NetworkOptions{mtu});
-      const std::vector<MessageRecord> records =
-          RunTraffic(engine, net, TrafficPattern::kRingAllReduce, m);
-      EXPECT_EQ(records.size(), static_cast<size_t>(2 * (n - 1) * n));
-      const SimTime expected = Sec(2 * (n - 1) * lat + 2.0 * (n - 1) / n * m / b);
-      // Per-packet rounding to 1 ps may add at most one picosecond per packet.
-      const SimTime slack = SimTime::FromPs(mtu == 0 ? 0 : 2 * (n - 1) * (m / n / mtu + 1));
-      EXPECT_GE(LastDelivery(records), expected) << n << " " << mtu;
-      EXPECT_LE(LastDelivery(records), expected + slack) << n << " " << mtu;
-      // Only ring neighbours talk: the clockwise links carry all the bits.
-      for (int i = 0; i < (n == 2 ? 1 : n); ++i) {
-        EXPECT_EQ(net.link_stats(2 * i).bits, 2 * (n - 1) * (m / n)) << "link " << 2 * i;
+  for (int64_t b : {int64_t{1'000'000'000}, int64_t{3'000'000'000}}) {
+    for (int n : {2, 4, 8}) {
+      RingConfig c;
+      c.links.bandwidth_bps = static_cast<double>(b);
+      c.links.latency_s = 20e-6;
+      const Topology t = RingBuilder(c).Build(n);
+      for (int64_t mtu : {int64_t{0}, int64_t{12'000}}) {
+        Engine engine;
+        Network net(engine, t, NetworkOptions{mtu});
+        const std::vector<MessageRecord> records =
+            RunTraffic(engine, net, TrafficPattern::kRingAllReduce, m);
+        EXPECT_EQ(records.size(), static_cast<size_t>(2 * (n - 1) * n));
+        const int64_t step_ps = lat_ps + TrainPs(m / n, mtu, b);
+        EXPECT_EQ(LastDelivery(records), SimTime::FromPs(2 * (n - 1) * step_ps))
+            << b << " " << n << " " << mtu;
+        // Only ring neighbours talk: the clockwise links carry all the bits.
+        for (int i = 0; i < (n == 2 ? 1 : n); ++i) {
+          EXPECT_EQ(net.link_stats(2 * i).bits, 2 * (n - 1) * (m / n)) << "link " << 2 * i;
+        }
       }
     }
   }
@@ -72,13 +87,15 @@ TEST(TrafficTest, PsRoundIsIncastThenDownlink) {
 }
 
 TEST(TrafficTest, NeighboursAndBroadcastRecordEveryDestination) {
+  // Default links: 1 Gbit/s, 10 us. 1000 bits take 1 us per link.
   const Topology ring = RingBuilder(RingConfig{}).Build(5);
   Engine engine;
   Network net(engine, ring);
   const std::vector<MessageRecord> records =
       RunTraffic(engine, net, TrafficPattern::kNeighbours, 1000);
   EXPECT_EQ(records.size(), 10u);
-  for (const MessageRecord& r : records) EXPECT_GT(r.delivered, SimTime::Zero());
+  // Each host's two copies leave on two different links: one hop each, 11 us.
+  for (const MessageRecord& r : records) EXPECT_EQ(r.delivered, SimTime::FromPs(11'000'000));
   const Topology star = StarBuilder(StarConfig{}).Build(4);
   Engine engine2;
   Network net2(engine2, star);
@@ -87,8 +104,9 @@ TEST(TrafficTest, NeighboursAndBroadcastRecordEveryDestination) {
   ASSERT_EQ(down.size(), 4u);
   for (const MessageRecord& r : down) {
     EXPECT_EQ(r.message, down[0].message);
-    EXPECT_EQ(r.delivered, down[0].delivered);
+    EXPECT_EQ(r.delivered, SimTime::FromPs(22'000'000));  // server -> switch -> worker
   }
+  EXPECT_EQ(net2.link_stats(2 * 4).bits, 1000);  // one copy on the server's link
   EXPECT_EQ(ParseTrafficPattern("ring_allreduce"), TrafficPattern::kRingAllReduce);
   EXPECT_FALSE(ParseTrafficPattern("ring").has_value());
 }

@@ -26,15 +26,21 @@ Eigen::VectorXd Gaussian(int64_t d, uint64_t seed) {
   return x;
 }
 
+// The block norm as the wire carries it, written out: ||x_B||_p rounded up to fp32.
+float NormUp(const Eigen::VectorXd& xb, bool p_inf) {
+  const double exact = p_inf ? xb.cwiseAbs().maxCoeff() : xb.norm();
+  float norm = static_cast<float>(exact);
+  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+  return norm;
+}
+
 // Independent reference of the operator: same Rng draws, no bitstream.
 Eigen::VectorXd Reference(const Eigen::VectorXd& x, bool p_inf, int64_t b, Rng& rng) {
   Eigen::VectorXd q = Eigen::VectorXd::Zero(x.size());
   for (int64_t begin = 0; begin < x.size(); begin += b) {
     const int64_t n = std::min<int64_t>(b, x.size() - begin);
     const Eigen::VectorXd xb = x.segment(begin, n);
-    const double exact = p_inf ? xb.cwiseAbs().maxCoeff() : xb.norm();
-    float norm = static_cast<float>(exact);
-    if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+    const float norm = NormUp(xb, p_inf);
     if (norm == 0.0f) continue;
     for (int64_t j = 0; j < n; ++j) {
       const bool keep =
@@ -115,6 +121,12 @@ TEST(BlockTernaryTest, EntropyCodingIsNearTheEmpiricalEntropyForLargeD) {
 }
 
 TEST(BlockTernaryTest, ExpectedErrorIsTheClosedFormAndWithinTheTableBound) {
+  // By hand, x = (3, -4 | 0, 1 | 2) in blocks of 2: sum over blocks of ||x_B||_1 n_B - ||x_B||^2.
+  // p = 2: n = 5, 1, 2: (7 x 5 - 25) + (1 - 1) + (4 - 4) = 10. p = inf: n = 4, 1, 2: 28 - 25 = 3.
+  const Eigen::VectorXd small = (Eigen::VectorXd(5) << 3, -4, 0, 1, 2).finished();
+  EXPECT_EQ(BlockTernary(Config("2", 2, "fixed2")).Expected(small).squared_error, 10.0);
+  EXPECT_EQ(BlockTernary(Config("inf", 2, "fixed2")).Expected(small).squared_error, 3.0);
+  // On Gaussian data, with the norms rounded up to fp32 as written out in NormUp.
   const int64_t b = 64;
   const Eigen::VectorXd x = Gaussian(640, 5);
   for (const char* p : {"2", "inf"}) {
@@ -122,7 +134,7 @@ TEST(BlockTernaryTest, ExpectedErrorIsTheClosedFormAndWithinTheTableBound) {
     double closed = 0.0;
     for (int64_t begin = 0; begin < x.size(); begin += b) {
       const Eigen::VectorXd xb = x.segment(begin, b);
-      const double norm = c.BlockNorm(xb.data(), b);
+      const double norm = NormUp(xb, std::string(p) == "inf");
       closed += xb.lpNorm<1>() * norm - xb.squaredNorm();
     }
     EXPECT_NEAR(c.Expected(x).squared_error, closed, 1e-9 * closed);

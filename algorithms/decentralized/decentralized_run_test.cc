@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -144,25 +145,36 @@ TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
   const Topology topology = Ring(n);
   RunSetup setup = MakeSetup(objective, topology, 3);
   setup.header_bits = 96;
-  ComputeTimeConfig cc;
-  cc.seconds = 2e-3;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
-  setup.compute = &compute;
-  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
   const int64_t message_bits = 32 * dim + 96;  // identity fp32 + header
-  const double transfer_s = kLatencyS + message_bits / kBandwidthBps;
-  for (size_t k = 1; k < r.records.size(); ++k) {
-    EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);  // one copy per edge direction
-    EXPECT_EQ(r.records[k].bits_down, 0);
-    // Sent at the round start, so the transfer overlaps the 2 ms compute.
-    EXPECT_NEAR(r.records[k].iter_time_s, std::max(2e-3, transfer_s), 1e-11);
+  // By hand: 32096 bits at 1e8 bit/s = 320.96 us, + 100 us latency = 420.96 us on each ring link.
+  const int64_t transfer_ps = 420'960'000;
+  // D-PSGD sends at the round start: the round is max(compute, transfer). A 100 us compute is
+  // shorter than the transfer (the round is the transfer), a 2 ms one hides it.
+  for (const auto& [compute_s, compute_ps] :
+       {std::pair<double, int64_t>{100e-6, 100'000'000}, {2e-3, 2'000'000'000}}) {
+    ComputeTimeConfig cc;
+    cc.seconds = compute_s;
+    const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
+    setup.compute = &compute;
+    const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+    ASSERT_EQ(r.records.size(), 4u);
+    for (size_t k = 1; k < r.records.size(); ++k) {
+      EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);  // one copy per edge direction
+      EXPECT_EQ(r.records[k].bits_down, 0);
+      EXPECT_EQ(r.records[k].iter_time_s,
+                static_cast<double>(std::max(compute_ps, transfer_ps)) * 1e-12)
+          << compute_s;
+      EXPECT_EQ(r.records[k].compute_time_s, static_cast<double>(compute_ps) * 1e-12);
+    }
+    EXPECT_EQ(r.summary.total_bits, 3 * n * 2 * message_bits);
+    EXPECT_EQ(r.summary.family, "decentralized");
   }
-  EXPECT_EQ(r.summary.total_bits, 3 * n * 2 * message_bits);
-  EXPECT_EQ(r.summary.family, "decentralized");
-
+  setup.compute = nullptr;
   setup.broadcast = true;
   const Outcome b = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
   EXPECT_EQ(b.records.back().bits_up, n * message_bits);  // one transmission per node
+  // Each node's one copy goes out on both its ring links at once: the same transfer time.
+  EXPECT_EQ(b.records.back().iter_time_s, static_cast<double>(transfer_ps) * 1e-12);
 }
 
 TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
@@ -179,8 +191,9 @@ TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
   const int64_t message_bits = 2 * (32 + 512 * (1 + 4));
   for (size_t k = 1; k < r.records.size(); ++k) {
     EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);
-    EXPECT_NEAR(r.records[k].iter_time_s, 1e-3 + kLatencyS + message_bits / kBandwidthBps, 1e-11);
-    EXPECT_NEAR(r.records[k].compute_time_s, 1e-3, 1e-12);
+    // By hand: 1 ms compute + 100 us latency + 5184 bits at 1e8 bit/s (51.84 us).
+    EXPECT_EQ(r.records[k].iter_time_s, static_cast<double>(1'151'840'000) * 1e-12);
+    EXPECT_EQ(r.records[k].compute_time_s, static_cast<double>(1'000'000'000) * 1e-12);
   }
 }
 
@@ -210,8 +223,16 @@ TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
   const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), MakeSetup(objective, star, 2));
   EXPECT_EQ(r.records.back().bits_up, n * 2 * 32 * dim);
   EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 1.0 - 1.0 / 3.0, 1e-12);  // ring of 4: 1/3
-  // Each worker's two copies leave on its one uplink, one after the other, then cross the switch.
-  EXPECT_GT(r.records.back().iter_time_s, 2 * (32.0 * dim / sc.workers.worker_bandwidth_bps));
+  // By hand, with the default links (1 Gbit/s, 10 us): a copy of 3200 bits takes T = 3.2 us per
+  // link. Each worker's two copies leave on its one uplink, one after the other (sorted
+  // neighbours: first copies 0->1, 1->0, 2->1, 3->0 reach the switch at T + l; second copies
+  // 0->3, 1->2, 2->3, 3->2 at 2T + l). Workers 2 and 3 receive both their messages at 2T + l and
+  // the switch sends them one after the other: the second arrives at 4T + 2l = 32.8 us.
+  ASSERT_EQ(sc.workers.worker_bandwidth_bps, 1e9);
+  ASSERT_EQ(sc.workers.worker_latency_s, 10e-6);
+  for (size_t k = 1; k < r.records.size(); ++k) {
+    EXPECT_EQ(r.records[k].iter_time_s, static_cast<double>(32'800'000) * 1e-12);
+  }
 }
 
 std::string RunError(const Algorithm& algorithm, const RunSetup& setup) {

@@ -1,0 +1,226 @@
+// The parameter-server round driver's timing and bits, against event times computed by hand.
+//
+// A fake rule sends fixed-size messages (the mathematics is not under test), so every iteration's
+// time is a closed form of the star's links: compute, then the uplink incast (each worker's link,
+// then the shared switch -> server link in arrival order), then the downlink (n unicast copies
+// serialised on the server link, or one multicast copy replicated at the switch), then each
+// worker's own link. Expected times are integer picoseconds: ceil(bits x 1e12 / bandwidth) per
+// transmission, written out below (CeilPs), never the simulator's TransmitTime.
+#include "algorithms/ps/ps_driver.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "algorithms/decentralized/test_support.h"
+#include "models/compute_time.h"
+#include "sim/topology_star.h"
+
+namespace commsim {
+namespace {
+
+using testing::QuadraticObjective;
+
+// ceil(bits x 1e12 / bandwidth) picoseconds, in 128-bit integers.
+int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
+  __extension__ typedef unsigned __int128 U128;
+  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
+  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
+}
+
+double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+
+// Sends uplinks of `up_bits` and downlinks of `down_bits` payload; its model never moves. Counts
+// the calls so a server that answers before every uplink is in is caught in the act.
+class FixedSizeRule final : public PsRule {
+ public:
+  FixedSizeRule(int64_t up_bits, int64_t down_bits) : up_bits_(up_bits), down_bits_(down_bits) {}
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective&) override {
+    workers_ = workers;
+    x_ = x0;
+  }
+  const Eigen::VectorXd& WorkerPoint(int) const override { return x_; }
+  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>&, double, Rng&) override {
+    ++encodes_;
+    return Message{.payload_bits = up_bits_, .words = {}};
+  }
+  Message ServerRound(std::span<const Message> uplinks, double, Rng&) override {
+    ++server_rounds_;
+    // Every worker of this round has encoded (and sent) its uplink before the server answers.
+    EXPECT_EQ(encodes_, server_rounds_ * workers_) << "server round " << server_rounds_;
+    EXPECT_EQ(static_cast<int>(uplinks.size()), workers_);
+    return Message{.payload_bits = down_bits_, .words = {}};
+  }
+  void DecodeDownlink(const Message&) override {}
+  void WorkerApply(int, double) override { ++applies_; }
+  const Eigen::VectorXd& Model() const override { return x_; }
+
+  int server_rounds() const { return server_rounds_; }
+  int applies() const { return applies_; }
+
+ private:
+  int64_t up_bits_, down_bits_;
+  int workers_ = 0;
+  Eigen::VectorXd x_;
+  int encodes_ = 0, server_rounds_ = 0, applies_ = 0;
+};
+
+// The star of every test: n workers through one switch; worker links may differ.
+struct Star {
+  std::vector<int64_t> worker_bps;
+  int64_t worker_latency_ps = 0;
+  int64_t server_bps = 0;
+  int64_t server_latency_ps = 0;
+
+  Topology Build() const {
+    StarConfig c;
+    for (int64_t b : worker_bps) c.workers.worker_bandwidths_bps.push_back(static_cast<double>(b));
+    c.workers.worker_latency_s = Seconds(worker_latency_ps);
+    c.server_bandwidth_bps = static_cast<double>(server_bps);
+    c.server_latency_s = Seconds(server_latency_ps);
+    return StarBuilder(c).Build(static_cast<int>(worker_bps.size()));
+  }
+};
+
+struct Played {
+  std::vector<IterationRecord> records;
+  RunSummary summary;
+  int server_rounds = 0;
+  int applies = 0;
+};
+
+// Runs `iterations` rounds of the fixed-size rule with a fixed compute time of `compute_s` per
+// worker times `slowdown` (empty: all 1).
+Played Play(const Star& star, int64_t up_bits, int64_t down_bits, int64_t header_bits,
+            bool multicast, double compute_s, std::vector<double> slowdown = {},
+            int64_t iterations = 2) {
+  const int n = static_cast<int>(star.worker_bps.size());
+  const QuadraticObjective objective(n, 3, 1);
+  const Topology topology = star.Build();
+  ComputeTimeConfig cc;
+  cc.seconds = compute_s;
+  cc.slowdown = std::move(slowdown);
+  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
+  RunSetup setup;
+  setup.label = "fake";
+  setup.objective = &objective;
+  setup.topology = &topology;
+  setup.compute = &compute;
+  setup.header_bits = header_bits;
+  setup.multicast_downlink = multicast;
+  setup.iterations = iterations;
+  FixedSizeRule rule(up_bits, down_bits);
+  Played p;
+  RunParameterServer(setup, rule, &p.records, &p.summary);
+  p.server_rounds = rule.server_rounds();
+  p.applies = rule.applies();
+  return p;
+}
+
+// Every recorded iteration took exactly `iter_ps`, of which `compute_ps` computing.
+void ExpectEveryIteration(const Played& p, int64_t iter_ps, int64_t compute_ps) {
+  ASSERT_GE(p.records.size(), 2u);
+  for (size_t k = 1; k < p.records.size(); ++k) {
+    EXPECT_EQ(p.records[k].iter_time_s, Seconds(iter_ps)) << "iteration " << k;
+    EXPECT_EQ(p.records[k].compute_time_s, Seconds(compute_ps)) << "iteration " << k;
+    EXPECT_EQ(p.records[k].sim_time_s, Seconds(iter_ps * static_cast<int64_t>(k)));
+  }
+}
+
+// 3 workers at 3 Gbit/s (10 us), the server's link at 7 Mbit/s (3 us): neither divides 1e12 ps.
+const Star kEqualStar{{3'000'000'000, 3'000'000'000, 3'000'000'000}, 10'000'000, 7'000'000,
+                      3'000'000};
+
+TEST(PsDriverTest, UnicastRoundIsComputeIncastAndSerialisedCopiesWithHeaders) {
+  const int64_t up = 1000, down = 500, header = 96, compute_ps = 1'000'000'000;  // 1 ms
+  const Played p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3);
+  const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
+  // Uplinks (1096 bits) leave together at 1 ms, reach the switch together, and queue on the
+  // switch -> server link: the last is in after 3 transmissions there.
+  const int64_t uplinks_in = compute_ps + CeilPs(up + header, 3'000'000'000) + wl +
+                             n * CeilPs(up + header, 7'000'000) + sl;
+  // 3 unicast copies of 596 bits queue on the server -> switch link; the last then crosses its
+  // worker's link.
+  const int64_t end = uplinks_in + n * CeilPs(down + header, 7'000'000) + sl +
+                      CeilPs(down + header, 3'000'000'000) + wl;
+  ExpectEveryIteration(p, end, compute_ps);
+  for (size_t k = 1; k < p.records.size(); ++k) {
+    EXPECT_EQ(p.records[k].bits_up, n * (up + header));
+    EXPECT_EQ(p.records[k].bits_down, n * (down + header));  // one count per copy sent
+    EXPECT_EQ(p.records[k].comm_time_s, Seconds(end) - Seconds(compute_ps));
+  }
+  EXPECT_EQ(p.summary.bits_up, 2 * n * (up + header));
+  EXPECT_EQ(p.summary.total_bits, 2 * n * (up + header + down + header));
+  EXPECT_EQ(p.server_rounds, 2);
+  EXPECT_EQ(p.applies, 2 * 3);
+}
+
+TEST(PsDriverTest, MulticastDownlinkCrossesTheServerLinkOnce) {
+  const int64_t up = 1000, down = 500, header = 96, compute_ps = 1'000'000'000;
+  const Played p = Play(kEqualStar, up, down, header, /*multicast=*/true, 1e-3);
+  const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
+  const int64_t uplinks_in = compute_ps + CeilPs(up + header, 3'000'000'000) + wl +
+                             n * CeilPs(up + header, 7'000'000) + sl;
+  const int64_t end = uplinks_in + CeilPs(down + header, 7'000'000) + sl +
+                      CeilPs(down + header, 3'000'000'000) + wl;
+  ExpectEveryIteration(p, end, compute_ps);
+  EXPECT_EQ(p.records.back().bits_up, n * (up + header));
+  EXPECT_EQ(p.records.back().bits_down, down + header);  // one copy leaves the server
+}
+
+TEST(PsDriverTest, ZeroPayloadRoundStillPaysTheHeaderOnEveryMessage) {
+  // With empty payloads only the headers travel: 4 transmissions of 64 bits per uplink path and
+  // per downlink path.
+  const int64_t header = 64;
+  const Played p = Play(kEqualStar, 0, 0, header, /*multicast=*/false, 0.0);
+  const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
+  const int64_t end = CeilPs(header, 3'000'000'000) + wl + n * CeilPs(header, 7'000'000) + sl +
+                      n * CeilPs(header, 7'000'000) + sl + CeilPs(header, 3'000'000'000) + wl;
+  ExpectEveryIteration(p, end, 0);
+  EXPECT_EQ(p.records.back().bits_up, n * header);
+  EXPECT_EQ(p.records.back().bits_down, n * header);
+}
+
+TEST(PsDriverTest, StragglerDelaysTheServerUntilItsUplinkIsIn) {
+  // Worker 2 computes 3 ms, the others 1 ms: the fast uplinks are through the server link long
+  // before the straggler's arrives (2 x 156.6 us < 2 ms), so the server waits for it alone.
+  const int64_t up = 1000, down = 500, header = 96;
+  const Played p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3, {1, 1, 3});
+  const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
+  const int64_t slowest_ps = 3'000'000'000;
+  const int64_t uplinks_in = slowest_ps + CeilPs(up + header, 3'000'000'000) + wl +
+                             CeilPs(up + header, 7'000'000) + sl;
+  const int64_t end = uplinks_in + n * CeilPs(down + header, 7'000'000) + sl +
+                      CeilPs(down + header, 3'000'000'000) + wl;
+  ExpectEveryIteration(p, end, slowest_ps);
+  EXPECT_EQ(p.server_rounds, 2);  // one per round: not one per n - 1 uplinks
+  EXPECT_EQ(p.applies, 2 * 3);
+}
+
+TEST(PsDriverTest, OneSlowWorkerLinkSetsBothDirections) {
+  // Worker 1's link runs at 999,999 bit/s; the switch -> server link at 1 Gbit/s. Its uplink
+  // (2096 bits, 2.096 ms) arrives after the two fast ones have crossed the server link, and its
+  // downlink copy (the second one sent) is the last to arrive.
+  const Star star{{1'000'000'000, 999'999, 1'000'000'000}, 5'000'000, 1'000'000'000, 2'000'000};
+  const int64_t up = 2000, down = 800, header = 96;
+  const int64_t n = 3, wl = star.worker_latency_ps, sl = star.server_latency_ps;
+  const int64_t uplinks_in =
+      CeilPs(up + header, 999'999) + wl + CeilPs(up + header, 1'000'000'000) + sl;
+  {
+    const Played p = Play(star, up, down, header, /*multicast=*/false, 0.0);
+    // Copies go out in worker order: worker 1's is the second on the server link.
+    const int64_t end = uplinks_in + 2 * CeilPs(down + header, 1'000'000'000) + sl +
+                        CeilPs(down + header, 999'999) + wl;
+    ExpectEveryIteration(p, end, 0);
+  }
+  {
+    const Played p = Play(star, up, down, header, /*multicast=*/true, 0.0);
+    const int64_t end = uplinks_in + CeilPs(down + header, 1'000'000'000) + sl +
+                        CeilPs(down + header, 999'999) + wl;
+    ExpectEveryIteration(p, end, 0);
+    EXPECT_EQ(p.records.back().bits_up, n * (up + header));
+  }
+}
+
+}  // namespace
+}  // namespace commsim
