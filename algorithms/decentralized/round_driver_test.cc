@@ -89,7 +89,7 @@ Played Play(const Topology& topology, int n, int64_t bits, int64_t header_bits, 
   setup.broadcast = broadcast;
   setup.iterations = 2;
   FixedSizeNodeRule rule(mixing, bits, send_first);
-  RunRecorder recorder(setup, "fake", "decentralized");
+  RunRecorder recorder(setup, "fake", Family::kDecentralized);
   const RunRecorder::Evaluate evaluate = [](IterationRecord& r) { r.loss = 1.0; };
   recorder.Start(evaluate);
   RunRounds(setup, mixing, rule, recorder, evaluate);

@@ -33,6 +33,7 @@ struct DoreConfig final : ConfigBase<DoreConfig> {
 
 class DoreRule final : public PsRule {
  public:
+  using Config = DoreConfig;
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;

@@ -28,6 +28,7 @@ struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
 
 class DoubleSqueezeRule final : public PsRule {
  public:
+  using Config = DoubleSqueezeConfig;
   explicit DoubleSqueezeRule(const DoubleSqueezeConfig& config);
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;

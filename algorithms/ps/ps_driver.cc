@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <memory>
-#include <new>
 
 #include "algorithms/run_recorder.h"
+#include "algorithms/sync_rounds.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -27,7 +27,16 @@ class PsDriver {
         network_(engine_, *setup.topology,
                  NetworkOptions{.mtu_bits = setup.mtu_bits,
                                 .max_packets_per_message = setup.limits.max_packets_per_message}),
-        recorder_(setup, "", "parameter_server") {
+        recorder_(setup, "", Family::kParameterServer),
+        rounds_(setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
+                objective_.num_workers(),
+                {.start = [this](int64_t k) { StartRound(k); },
+                 .end_check =
+                     [this] {
+                       if (!rule_.Model().allFinite()) {
+                         throw NonFiniteError("the model has a non-finite value");
+                       }
+                     }}) {
     COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     server_ = *setup.topology->server();
@@ -55,29 +64,12 @@ class PsDriver {
     Rng init_rng(setup_.seed, 0, "init");
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_);
-    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
-    recorder_.Start(evaluate);
-    // Iteration 0 may already show divergence (e.g. a NaN initial loss): then nothing runs.
-    try {
-      if (setup_.iterations > 0 && !recorder_.stopped()) StartRound(1);
-      engine_.Run();
-    } catch (const NonFiniteError& e) {
-      StopRound(kStatusDiverged, e.what());
-    } catch (const std::bad_alloc&) {
-      StopRound(kStatusError, "out of memory");
-    } catch (const std::exception& e) {
-      StopRound(kStatusError, e.what());
-    }
+    recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
+    rounds_.Run();
     recorder_.Finish(records, summary);
   }
 
  private:
-  // Ends the run inside the current round (the engine stopped with an exception).
-  void StopRound(const char* status, const std::string& message) {
-    timing_.end = engine_.Now();
-    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
-    recorder_.Stop(round_, timing_, status, message, evaluate);
-  }
 
   int64_t BatchFor(int w) const {
     const int64_t shard = objective_.shard_size(w);
@@ -85,16 +77,12 @@ class PsDriver {
   }
 
   void StartRound(int64_t k) {
-    round_ = k;
-    round_start_ = engine_.Now();
     step_ = setup_.step.At(k - 1);
     arrived_ = 0;
-    applied_ = 0;
-    timing_ = IterationTiming{};
-    timing_.start = round_start_;
+    IterationTiming& timing = rounds_.timing();
     for (int w = 0; w < workers_; ++w) {
       const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
-      timing_.compute = std::max(timing_.compute, compute);
+      timing.compute = std::max(timing.compute, compute);
       engine_.Schedule(compute, [this, w] { WorkerSend(w); });
     }
   }
@@ -106,7 +94,7 @@ class PsDriver {
     }
     uplinks_[w] = rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]);
     const int64_t bits = uplinks_[w].payload_bits + setup_.header_bits;
-    timing_.bits_up += bits;
+    rounds_.timing().bits_up += bits;
     network_.Send(worker_hosts_[w], server_, bits, [this] { UplinkArrived(); });
   }
 
@@ -116,12 +104,12 @@ class PsDriver {
     rule_.DecodeDownlink(downlink_);
     const int64_t bits = downlink_.payload_bits + setup_.header_bits;
     if (setup_.multicast_downlink) {
-      timing_.bits_down += bits;
+      rounds_.timing().bits_down += bits;
       network_.Multicast(server_, worker_hosts_, bits,
                          [this](int host) { WorkerApply(worker_of_host_[host]); });
     } else {
       for (int w = 0; w < workers_; ++w) {
-        timing_.bits_down += bits;
+        rounds_.timing().bits_down += bits;
         network_.Send(server_, worker_hosts_[w], bits, [this, w] { WorkerApply(w); });
       }
     }
@@ -129,12 +117,7 @@ class PsDriver {
 
   void WorkerApply(int w) {
     rule_.WorkerApply(w, step_);
-    if (++applied_ < workers_) return;
-    timing_.end = engine_.Now();
-    if (!rule_.Model().allFinite()) throw NonFiniteError("the model has a non-finite value");
-    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
-    const bool go_on = recorder_.EndIteration(round_, timing_, evaluate);
-    if (go_on && round_ < setup_.iterations) StartRound(round_ + 1);
+    rounds_.PartyDone();
   }
 
   void Evaluate(IterationRecord& r) const {
@@ -151,6 +134,7 @@ class PsDriver {
   Engine engine_;
   Network network_;
   RunRecorder recorder_;
+  SyncRounds rounds_;
   int server_ = 0;
   int workers_ = 0;
   std::vector<int> worker_hosts_;    // worker index -> host
@@ -160,12 +144,8 @@ class PsDriver {
   std::vector<Message> uplinks_;
   Message downlink_;
   Eigen::VectorXd grad_;
-  int64_t round_ = 0;
-  SimTime round_start_;
   double step_ = 0;
   int arrived_ = 0;
-  int applied_ = 0;
-  IterationTiming timing_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #define COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -32,12 +33,15 @@ void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<Iterati
 // objective has shards (the scenario's workers).
 void CheckParameterServer(const RunSetup& setup);
 
-// Adapts a PsRule type and its config to the Algorithm interface (one registry line each).
-template <class Rule, class Cfg>
+// Adapts a PsRule type to the Algorithm interface (one registry line each, AddAlgorithm in
+// algorithms/registry.h). Rule::Config is its typed config; Rule(const Rule::Config&) builds it.
+template <class Rule>
 class PsAlgorithm final : public Algorithm {
  public:
-  explicit PsAlgorithm(const Cfg& config) : config_(config) {}
-  std::string_view family() const override { return "parameter_server"; }
+  using Config = typename Rule::Config;
+  static constexpr Family kFamily = Family::kParameterServer;
+  PsAlgorithm(const Config& config, AlgorithmInfo info)
+      : Algorithm(std::move(info)), config_(config) {}
   void Check(const RunSetup& setup) const override { CheckParameterServer(setup); }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
@@ -46,7 +50,7 @@ class PsAlgorithm final : public Algorithm {
   }
 
  private:
-  Cfg config_;
+  Config config_;
 };
 
 }  // namespace commsim

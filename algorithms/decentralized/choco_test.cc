@@ -1,4 +1,4 @@
-#include "algorithms/decentralized/choco_rule.h"
+#include "algorithms/decentralized/choco.h"
 
 #include <gtest/gtest.h>
 
