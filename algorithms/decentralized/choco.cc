@@ -39,11 +39,11 @@ ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
         Node{x0, Eigen::VectorXd::Zero(context.dim), Eigen::VectorXd::Zero(context.dim),
              std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
                                           Eigen::VectorXd::Zero(context.dim)),
-             Message{}, Rng(context.seed, i, "batch"), Rng(context.seed, i, "compress")});
+             Rng(context.seed, i, "batch"), Rng(context.seed, i, "compress")});
   }
 }
 
-const Message& ChocoRule::Step(int node, int64_t t) {
+Message ChocoRule::Step(int node, int64_t t) {
   Node& s = nodes_[node];
   if (context_.objective != nullptr) {
     context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, scratch_);
@@ -52,11 +52,11 @@ const Message& ChocoRule::Step(int node, int64_t t) {
     s.x_half = s.x;
   }
   scratch_.noalias() = s.x_half - s.x_hat;
-  s.outbox = context_.compressor->Encode(scratch_, s.compress_rng);
-  context_.compressor->Decode(s.outbox, scratch_);
+  Message message = context_.compressor->Encode(scratch_, s.compress_rng);
+  context_.compressor->Decode(message, scratch_);
   if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
   s.x_hat += scratch_;
-  return s.outbox;
+  return message;
 }
 
 void ChocoRule::Deliver(int node, int slot, const Message& message) {

@@ -60,7 +60,7 @@ class ChocoRule final : public NodeRule {
             const Eigen::Ref<const Eigen::VectorXd>& x0, double tau = 1.0);
   int num_nodes() const override { return static_cast<int>(nodes_.size()); }
   bool sends_before_compute() const override { return false; }
-  const Message& Step(int node, int64_t t) override;
+  Message Step(int node, int64_t t) override;
   void Deliver(int node, int slot, const Message& message) override;
   void Combine(int node, int64_t t) override;
   const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
@@ -74,7 +74,6 @@ class ChocoRule final : public NodeRule {
   struct Node {
     Eigen::VectorXd x, x_half, x_hat;
     std::vector<Eigen::VectorXd> replicas;
-    Message outbox;
     Rng batch_rng, compress_rng;
   };
   NodeRuleContext context_;

@@ -23,19 +23,18 @@ DpsgdRule::DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eige
     nodes_.push_back(Node{x0, Eigen::VectorXd::Zero(context.dim),
                           std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
                                                        Eigen::VectorXd::Zero(context.dim)),
-                          Message{}, Rng(context.seed, i, "batch"),
+                          Rng(context.seed, i, "batch"),
                           Rng(context.seed, i, "compress")});
   }
 }
 
-const Message& DpsgdRule::Step(int node, int64_t t) {
+Message DpsgdRule::Step(int node, int64_t t) {
   (void)t;
   Node& s = nodes_[node];
   if (context_.objective != nullptr) {
     context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, s.grad);
   }
-  s.outbox = context_.compressor->Encode(s.x, s.compress_rng);
-  return s.outbox;
+  return context_.compressor->Encode(s.x, s.compress_rng);
 }
 
 void DpsgdRule::Deliver(int node, int slot, const Message& message) {

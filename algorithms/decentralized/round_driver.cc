@@ -73,18 +73,19 @@ class RoundDriver {
   }
 
   void Send(int from) {
-    const Message& message = rule_.Step(from, t_);
-    const int64_t wire_bits = message.payload_bits + setup_.header_bits;
+    const SharedMessage message = Share(rule_.Step(from, t_));
+    const int64_t wire_bits = message->payload_bits + setup_.header_bits;
     const std::vector<int>& nb = mixing_.neighbours(from);
-    const Message* m = &message;
     int64_t& bits = rounds_.timing().bits_up;
     if (setup_.broadcast) {
       bits += wire_bits;
-      network_.Multicast(from, nb, wire_bits, [this, from, m](int to) { Receive(to, from, *m); });
+      network_.Multicast(from, nb, wire_bits,
+                         [this, from, message](int to) { Receive(to, from, *message); });
     } else {
       for (int to : nb) {
         bits += wire_bits;
-        network_.Send(from, to, wire_bits, [this, from, to, m] { Receive(to, from, *m); });
+        network_.Send(from, to, wire_bits,
+                      [this, from, to, message] { Receive(to, from, *message); });
       }
     }
   }

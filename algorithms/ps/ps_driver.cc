@@ -55,7 +55,7 @@ class PsDriver {
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
     server_rng_ = std::make_unique<Rng>(setup.seed, server_, "downlink");
-    uplinks_.resize(workers_);
+    inbox_.resize(workers_);
     grad_.resize(objective_.dim());
   }
 
@@ -78,7 +78,7 @@ class PsDriver {
 
   void StartRound(int64_t k) {
     step_ = setup_.step.At(k - 1);
-    arrived_ = 0;
+    next_uplink_ = 0;
     IterationTiming& timing = rounds_.timing();
     for (int w = 0; w < workers_; ++w) {
       const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
@@ -92,31 +92,41 @@ class PsDriver {
     if (!grad_.allFinite()) {
       throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
     }
-    uplinks_[w] = rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]);
-    const int64_t bits = uplinks_[w].payload_bits + setup_.header_bits;
+    SharedMessage uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
+    const int64_t bits = uplink->payload_bits + setup_.header_bits;
     rounds_.timing().bits_up += bits;
-    network_.Send(worker_hosts_[w], server_, bits, [this] { UplinkArrived(); });
+    network_.Send(worker_hosts_[w], server_, bits,
+                  [this, w, uplink] { ServerReceive(w, uplink); });
   }
 
-  void UplinkArrived() {
-    if (++arrived_ < workers_) return;
-    downlink_ = rule_.ServerRound(uplinks_, step_, *server_rng_);
-    rule_.DecodeDownlink(downlink_);
-    const int64_t bits = downlink_.payload_bits + setup_.header_bits;
+  // The server takes the uplinks in worker order: one that arrives before a lower-numbered
+  // worker's waits, still encoded, in its inbox. After the last it answers.
+  void ServerReceive(int w, const SharedMessage& uplink) {
+    inbox_[w] = uplink;
+    for (; next_uplink_ < workers_ && inbox_[next_uplink_]; ++next_uplink_) {
+      rule_.ServerReceive(next_uplink_, *inbox_[next_uplink_]);
+      inbox_[next_uplink_].reset();
+    }
+    if (next_uplink_ < workers_) return;
+    const SharedMessage downlink = Share(rule_.ServerRound(step_, *server_rng_));
+    const int64_t bits = downlink->payload_bits + setup_.header_bits;
     if (setup_.multicast_downlink) {
       rounds_.timing().bits_down += bits;
-      network_.Multicast(server_, worker_hosts_, bits,
-                         [this](int host) { WorkerApply(worker_of_host_[host]); });
+      network_.Multicast(server_, worker_hosts_, bits, [this, downlink](int host) {
+        WorkerReceive(worker_of_host_[host], *downlink);
+      });
     } else {
       for (int w = 0; w < workers_; ++w) {
         rounds_.timing().bits_down += bits;
-        network_.Send(server_, worker_hosts_[w], bits, [this, w] { WorkerApply(w); });
+        network_.Send(server_, worker_hosts_[w], bits,
+                      [this, w, downlink] { WorkerReceive(w, *downlink); });
       }
     }
   }
 
-  void WorkerApply(int w) {
-    rule_.WorkerApply(w, step_);
+  // Worker w decodes the downlink itself and applies it.
+  void WorkerReceive(int w, const Message& downlink) {
+    rule_.WorkerReceive(w, downlink, step_);
     rounds_.PartyDone();
   }
 
@@ -141,11 +151,10 @@ class PsDriver {
   std::vector<int> worker_of_host_;  // host -> worker index (-1 for the server)
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   std::unique_ptr<Rng> server_rng_;
-  std::vector<Message> uplinks_;
-  Message downlink_;
+  std::vector<SharedMessage> inbox_;  // the server's: uplinks waiting for a lower worker's
   Eigen::VectorXd grad_;
   double step_ = 0;
-  int arrived_ = 0;
+  int next_uplink_ = 0;  // the worker whose uplink the server takes next
 };
 
 }  // namespace

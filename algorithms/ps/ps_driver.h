@@ -4,9 +4,11 @@
 // host and works on shard w), wherever the server sits.
 // Per round k (synchronous): every worker computes for its sampled compute time, then computes
 // its gradient at WorkerPoint(w), encodes and sends its uplink to the server (wire bits = payload
-// + header); when all n uplinks have arrived the server runs ServerRound and sends the downlink
-// (n unicast copies, or one multicast replicated at the switch); each worker applies it on
-// arrival; the round ends when the last worker has applied it, and the next starts then.
+// + header); the message travels with the send and the server decodes each uplink as it arrives
+// (in worker order, see ps_rule.h); when all n are in it runs ServerRound and sends the downlink
+// (n unicast copies, or one multicast replicated at the switch); each worker decodes and applies
+// it on arrival; the round ends when the last worker has applied it, and the next starts then
+// (SyncRounds, algorithms/sync_rounds.h).
 // Iteration time, compute time (the slowest worker's) and bits come from the events.
 // Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
 // server sends (n for unicast, 1 for multicast).
