@@ -12,7 +12,8 @@
 //     A send to oneself delivers at Now(), through the engine, and crosses no link.
 //   - Multicast sends one copy over each link of the union of the routes (a tree: routes from one
 //     source share their prefixes), replicating where the routes split, e.g. at the switch.
-//   - The message payload never travels here: capture a handle to it in the delivery handler.
+//   - Only sizes travel here; SendMessage and MulticastMessage (sim/message_send.h) carry a
+//     Message's payload with the send and hand it to the delivery handler.
 // Per-link counters (LinkStats) grow as units are put on the link; busy_time sums transmit
 // times, which never overlap on a link, so busy_time <= elapsed time and bits <= capacity.
 // Limits: a message of more than options.max_packets_per_message packets, or a transmit or

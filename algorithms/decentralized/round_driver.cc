@@ -10,6 +10,7 @@
 #include "models/objective.h"
 #include "sim/check.h"
 #include "sim/engine.h"
+#include "sim/message_send.h"
 #include "sim/network.h"
 #include "sim/rng.h"
 #include "sim/topology.h"
@@ -79,13 +80,13 @@ class RoundDriver {
     int64_t& bits = rounds_.timing().bits_up;
     if (setup_.broadcast) {
       bits += wire_bits;
-      network_.Multicast(from, nb, wire_bits,
-                         [this, from, message](int to) { Receive(to, from, *message); });
+      MulticastMessage(network_, from, nb, message, setup_.header_bits,
+                       [this, from](int to, const SharedMessage& m) { Receive(to, from, *m); });
     } else {
       for (int to : nb) {
         bits += wire_bits;
-        network_.Send(from, to, wire_bits,
-                      [this, from, to, message] { Receive(to, from, *message); });
+        SendMessage(network_, from, to, message, setup_.header_bits,
+                    [this, from, to](const SharedMessage& m) { Receive(to, from, *m); });
       }
     }
   }

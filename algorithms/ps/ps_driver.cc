@@ -12,6 +12,7 @@
 #include "sim/check.h"
 #include "sim/engine.h"
 #include "sim/error.h"
+#include "sim/message_send.h"
 #include "sim/network.h"
 #include "sim/topology.h"
 
@@ -93,10 +94,9 @@ class PsDriver {
       throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
     }
     SharedMessage uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
-    const int64_t bits = uplink->payload_bits + setup_.header_bits;
-    rounds_.timing().bits_up += bits;
-    network_.Send(worker_hosts_[w], server_, bits,
-                  [this, w, uplink] { ServerReceive(w, uplink); });
+    rounds_.timing().bits_up += uplink->payload_bits + setup_.header_bits;
+    SendMessage(network_, worker_hosts_[w], server_, std::move(uplink), setup_.header_bits,
+                [this, w](const SharedMessage& m) { ServerReceive(w, m); });
   }
 
   // The server takes the uplinks in worker order: one that arrives before a lower-numbered
@@ -112,14 +112,15 @@ class PsDriver {
     const int64_t bits = downlink->payload_bits + setup_.header_bits;
     if (setup_.multicast_downlink) {
       rounds_.timing().bits_down += bits;
-      network_.Multicast(server_, worker_hosts_, bits, [this, downlink](int host) {
-        WorkerReceive(worker_of_host_[host], *downlink);
-      });
+      MulticastMessage(network_, server_, worker_hosts_, downlink, setup_.header_bits,
+                       [this](int host, const SharedMessage& m) {
+                         WorkerReceive(worker_of_host_[host], *m);
+                       });
     } else {
       for (int w = 0; w < workers_; ++w) {
         rounds_.timing().bits_down += bits;
-        network_.Send(server_, worker_hosts_[w], bits,
-                      [this, w, downlink] { WorkerReceive(w, *downlink); });
+        SendMessage(network_, server_, worker_hosts_[w], downlink, setup_.header_bits,
+                    [this, w](const SharedMessage& m) { WorkerReceive(w, *m); });
       }
     }
   }
