@@ -2,8 +2,8 @@
 # Mutation check: do the fast tests catch small, realistic bugs?
 #
 # Plants each mutant of scripts/mutants.txt (one at a time) in a private copy of the source tree,
-# rebuilds it incrementally, runs the fast tests (`ctest -LE slow`; the mutated module's own tests
-# first, stopping at the first failure) and reports every mutant as
+# rebuilds it incrementally, runs the fast tests (those `ctest -LE slow` runs; the mutated module's
+# own first, stopping at the first failure) and reports every mutant as
 #   killed     a fast test failed (or timed out)
 #   SURVIVED   every fast test passed: add a test, or mark the mutant equivalent with a reason
 #   no-build   the mutant did not compile (counted as killed, listed apart: fix the mutant)
@@ -20,14 +20,14 @@
 # Usage: scripts/mutation_check.sh [--only ID[,ID...]] [--list]
 #   COMMSIM_MUTATION_DIR   work folder (default <repo>/build-mutation)
 #   COMMSIM_MUTATION_JOBS  build and test jobs (default: nproc)
-#   COMMSIM_MUTATION_TIMEOUT_S  per-test timeout (default 60)
+#   COMMSIM_MUTATION_TIMEOUT_S  time limit of one test binary's fast tests (default 180)
 # Run it niced on a shared machine: `nice scripts/mutation_check.sh`. Exit status 0 when every
 # mutant is killed or equivalent, 1 when some survived or did not build, 2 on a setup failure.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${COMMSIM_MUTATION_DIR:-$root/build-mutation}"
 jobs="${COMMSIM_MUTATION_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-test_timeout="${COMMSIM_MUTATION_TIMEOUT_S:-60}"
+test_timeout="${COMMSIM_MUTATION_TIMEOUT_S:-180}"
 list="$root/scripts/mutants.txt"
 src="$work/src"
 build="$src/build"  # the same layout as <repo>/build, so ccache hits across the two
@@ -85,31 +85,34 @@ fi
 
 build_all() { cmake --build "$build" -j "$jobs" >>"$log" 2>&1; }
 
-# Runs the fast tests, the module's own first. Prints the first failing test ("" when all pass).
+# The fast suite, run binary by binary (one process per test binary, as `ctest -LE slow` selects
+# tests but without a process per test): each binary with a filter leaving out the tests CTest
+# labels slow. Prints the first failing test ("" when all pass); the module's binary goes first.
+binaries=(sim algorithms models analysis scenarios app)
+slow_filter() {
+  ctest --test-dir "$build" -N -L slow | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*/\1/p' | paste -sd: -
+}
 run_fast_tests() {
-  local module="$1" out
-  local common=(--test-dir "$build" -j "$jobs" --timeout "$test_timeout" --stop-on-failure)
-  if [[ -n "$module" ]]; then
-    out="$(ctest "${common[@]}" -L "^${module}\$" -LE '^slow$' 2>&1 || true)"
+  local first="$1" module out status order=()
+  [[ -n "$first" ]] && order=("$first")
+  for module in "${binaries[@]}"; do [[ "$module" != "$first" ]] && order+=("$module"); done
+  for module in "${order[@]}"; do
+    out="$(cd "$src" && timeout "$test_timeout" "$build/$module/${module}_tests" \
+      --gtest_filter="-$slow" --gtest_fail_fast --gtest_brief=1 2>&1)" && status=0 || status=$?
     echo "$out" >>"$log"
-    if ! grep -q '100% tests passed' <<<"$out"; then
-      failed_test "$out"
+    if [[ $status -ne 0 ]]; then
+      local name
+      name="$(grep -m1 -oE '^\[  FAILED  \] [^ ]+' <<<"$out" | awk '{print $4}' || true)"
+      if [[ $status -eq 124 ]]; then name="${module}_tests timed out after ${test_timeout} s"; fi
+      echo "${name:-${module}_tests exit status $status}"
       return
     fi
-  fi
-  out="$(ctest "${common[@]}" -LE "^slow\$${module:+|^${module}\$}" 2>&1 || true)"
-  echo "$out" >>"$log"
-  if ! grep -q '100% tests passed\|No tests were found' <<<"$out"; then failed_test "$out"; fi
-}
-failed_test() {
-  local name
-  name="$(grep -m1 -oE 'Test +#[0-9]+: [^ ]+ [.]+[*]*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Subprocess aborted|Exception|Failed|Timeout)' <<<"$1" |
-    sed -E 's/Test +#[0-9]+: ([^ ]+).*/\1/' || true)"
-  echo "${name:-unknown (see $log)}"
+  done
 }
 
 echo "mutation check: building the unmutated copy in $build" | tee -a "$log"
 build_all || { echo "the unmutated tree does not build: see $log" >&2; exit 2; }
+slow="$(slow_filter)"
 baseline="$(run_fast_tests "")"
 if [[ -n "$baseline" ]]; then
   echo "the fast tests fail without any mutant ($baseline): fix that first; see $log" >&2
