@@ -124,7 +124,8 @@ killed=0; survived=0; nobuild=0; stale=0; equivalent=0
 survivors=()
 current=""
 restore() { if [[ -n "$current" ]]; then cp "$root/$current" "$src/$current"; current=""; fi; }
-trap restore EXIT INT TERM
+trap restore EXIT
+trap 'restore; exit 130' INT TERM
 
 while IFS=$'\t' read -r id file area equiv; do
   if [[ -n "$only" && ",$only," != *",$id,"* ]]; then continue; fi
