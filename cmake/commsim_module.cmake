@@ -1,6 +1,8 @@
-# commsim_module(NAME DEPS dep...)
+# commsim_module(NAME DEPS dep... [SLOW pattern...])
 # One static library per top-level folder from every *.cc below it; every *_test.cc beside the code
-# goes into one GoogleTest binary `NAME_tests`, registered with CTest. Globbing (with
+# goes into one GoogleTest binary `NAME_tests`, registered with CTest (label NAME). SLOW lists
+# GoogleTest filter patterns (`Suite.Test`, `Suite.*`) of the tests that take more than about a
+# second: their label is NAME_slow instead, so `ctest -LE slow` runs the fast suite. Globbing (with
 # CONFIGURE_DEPENDS) means adding a component is one .h/.cc pair and no build edit.
 # Every *_fuzz.cc is a libFuzzer driver: never part of the library or the tests; with COMMSIM_FUZZ
 # it becomes its own program (see commsim_fuzz_target).
@@ -8,7 +10,7 @@
 # *acceptance_test.cc, *training_test.cc, *claim_test.cc or *convergence_test.cc: they read no
 # untrusted input and take minutes under the sanitizers.
 function(commsim_module NAME)
-  cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS;SLOW" ${ARGN})
   file(GLOB_RECURSE all_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cc")
   set(lib_sources)
   set(test_sources)
@@ -43,8 +45,7 @@ function(commsim_module NAME)
         WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
       set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME})
     else()
-      gtest_discover_tests(${NAME}_tests DISCOVERY_TIMEOUT 120
-        WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${NAME})
+      commsim_discover_tests(${NAME}_tests ${NAME} "${M_SLOW}")
     endif()
   endif()
   if(COMMSIM_FUZZ)
@@ -54,9 +55,10 @@ function(commsim_module NAME)
   endif()
 endfunction()
 
-# commsim_fuzz_target(SOURCE LIB): the driver foo_fuzz.cc becomes build/fuzz/foo_fuzz, linked with
-# libFuzzer's main and LIB. Its corpus is <module>/fuzz_corpus/foo/ (seeds and regression inputs);
-# CTest runs every corpus input once (test `fuzz_corpus.foo`, label fuzz). scripts/fuzz.sh fuzzes.
+# commsim_fuzz_target(SOURCE LIB): the driver <name>_fuzz.cc becomes build/fuzz/<name>_fuzz, linked
+# with libFuzzer's main and LIB. Its corpus is <module>/fuzz_corpus/<name>/ (seeds and regression
+# inputs); CTest runs every corpus input once (test `fuzz_corpus.<name>`, label fuzz).
+# scripts/fuzz.sh fuzzes.
 function(commsim_fuzz_target SOURCE LIB)
   get_filename_component(target "${SOURCE}" NAME_WE)
   string(REGEX REPLACE "_fuzz$" "" short "${target}")
@@ -72,4 +74,22 @@ function(commsim_fuzz_target SOURCE LIB)
   endif()
   add_test(NAME fuzz_corpus.${short} COMMAND ${target} -runs=0 "${corpus}")
   set_tests_properties(fuzz_corpus.${short} PROPERTIES LABELS fuzz)
+endfunction()
+
+# commsim_discover_tests(TARGET LABEL SLOW_PATTERNS): registers TARGET's tests with CTest, labelled
+# LABEL, except those matching one of SLOW_PATTERNS (GoogleTest filter patterns): LABEL_slow.
+# Labels are matched as regular expressions, so `ctest -LE slow` runs the fast suite, `-L slow` the
+# slow tests, `-L LABEL` all of the module's tests. (One label per test: gtest_discover_tests
+# cannot pass a list-valued property.)
+function(commsim_discover_tests TARGET LABEL SLOW_PATTERNS)
+  if(NOT SLOW_PATTERNS)
+    gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120
+      WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL})
+    return()
+  endif()
+  list(JOIN SLOW_PATTERNS ":" slow)
+  gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120 TEST_FILTER "-${slow}"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL})
+  gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120 TEST_FILTER "${slow}"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL}_slow)
 endfunction()
