@@ -12,7 +12,7 @@ import re
 import subprocess
 import time
 
-FUTURE_KEYS = ("model", "protocol", "queue")  # commsim spec keys newer than `commsim net` v1
+FUTURE_KEYS = ("model", "protocol", "queue", "framing")  # commsim spec keys newer than `commsim net` v1
 
 
 class RunError(Exception):
@@ -29,7 +29,7 @@ def spec_for(base_spec, sim):
 def probe_commsim_keys(commsim, workdir):
     """The FUTURE_KEYS that `commsim net --resolved` accepts (each tried alone on a tiny spec)."""
     accepted = []
-    values = {"model": "flow", "protocol": "tcp", "queue": "fifo"}
+    values = {"model": "flow", "protocol": "tcp", "queue": "fifo", "framing": "ppp"}
     for key in FUTURE_KEYS:
         path = os.path.join(workdir, f"probe_{key}.json")
         with open(path, "w") as f:
