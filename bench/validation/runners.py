@@ -23,6 +23,10 @@ def spec_for(base_spec, sim):
     """The commsim spec of a simulator variant: the base spec with the variant's keys merged."""
     spec = json.loads(json.dumps(base_spec))
     spec.update(sim.get("spec", {}))
+    # `workers` of the reference programs counts every host; commsim's explicit topology counts
+    # the server apart (hosts = workers + 1 when it has a server).
+    if spec.get("topology", {}).get("server", -1) >= 0:
+        spec["workers"] -= 1
     return spec
 
 
