@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace commsim {
 namespace {
@@ -27,6 +28,10 @@ void DescribeNetworkKeys(ParamVisitor& v, NetworkKeys& k) {
   v.Text("framing", k.framing, kFramingNames,
          "link-layer bytes per packet (ethernet_wire adds preamble and gap)");
   v.Bool("tcp_timestamps", k.tcp_timestamps, "TCP timestamp option: 12 more bytes per segment");
+  v.Bool("tcp_handshake", k.tcp_handshake,
+         "tcp: a connection set-up (one round trip) before every message; off = persistent");
+  v.Bool("tcp_slow_start", k.tcp_slow_start,
+         "tcp, flow model: window of 10 segments doubling every round trip");
 }
 
 NetworkOptions ResolveNetworkKeys(NetworkKeys& k, const nlohmann::json* object,
@@ -41,6 +46,19 @@ NetworkOptions ResolveNetworkKeys(NetworkKeys& k, const nlohmann::json* object,
   o.protocol.kind = static_cast<ProtocolKind>(IndexOf(kProtocolNames, k.protocol));
   o.protocol.framing = static_cast<Framing>(IndexOf(kFramingNames, k.framing));
   o.protocol.tcp_timestamps = k.tcp_timestamps;
+  o.protocol.tcp_handshake = k.tcp_handshake;
+  o.protocol.tcp_slow_start = k.tcp_slow_start;
+  for (const auto& [key, on] : {std::pair{"tcp_handshake", k.tcp_handshake},
+                                std::pair{"tcp_slow_start", k.tcp_slow_start}}) {
+    if (on && o.protocol.kind != ProtocolKind::kTcp) {
+      errors.Add(pointer + "/" + key,
+                 fmt::format("needs protocol \"tcp\", got protocol \"{}\"", k.protocol));
+    }
+  }
+  if (k.tcp_slow_start && o.model != NetworkModel::kFlow) {
+    errors.Add(pointer + "/tcp_slow_start",
+               fmt::format("only the flow model simulates slow start, got model \"{}\"", k.model));
+  }
   if (k.mtu_bits >= 0 && !MakePacketFormat(o.protocol, k.mtu_bits)) {
     errors.Add(pointer + "/mtu",
                fmt::format("protocol \"{}\" needs a whole number of bytes, more than its IP and "

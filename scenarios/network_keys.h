@@ -8,6 +8,8 @@
 //   protocol  "none" | "tcp" | "udp" | "roce" header bytes per packet (sim/protocol.h)
 //   framing   "ethernet" | "ethernet_wire" | "ppp" | "none"   link-layer bytes per packet
 //   tcp_timestamps (true)                     12 more header bytes per TCP segment
+//   tcp_handshake (false)                     tcp: one round trip before every message
+//   tcp_slow_start (false)                    tcp, flow model: initial window 10 segments
 // Backward compatibility: a document that gives `mtu` but no `model` keeps its old meaning:
 // mtu 0 = "message" (whole messages), mtu > 0 = "packet" (queue as given, default fq). Without
 // either key the model is kDefaultNetworkModel.
@@ -34,6 +36,8 @@ struct NetworkKeys {
   std::string protocol = "none";
   std::string framing = "ethernet";
   bool tcp_timestamps = true;
+  bool tcp_handshake = false;
+  bool tcp_slow_start = false;
 };
 
 // Describes the keys to a ParamVisitor (reading, writing, `commsim list`, docs tables).

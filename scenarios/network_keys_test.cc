@@ -70,6 +70,17 @@ TEST(NetworkKeysTest, AnMtuWithoutRoomForTheHeadersIsAnError) {
   EXPECT_NE(Error({{"framing", "token_ring"}}).find("/network/framing"), std::string::npos);
 }
 
+TEST(NetworkKeysTest, TcpStartUpNeedsTcpAndSlowStartNeedsTheFlowModel) {
+  EXPECT_EQ(Error({{"tcp_handshake", true}}),
+            "s.json: /network/tcp_handshake: needs protocol \"tcp\", got protocol \"none\"");
+  EXPECT_EQ(Error({{"protocol", "tcp"}, {"model", "packet"}, {"tcp_slow_start", true}}),
+            "s.json: /network/tcp_slow_start: only the flow model simulates slow start, got model "
+            "\"packet\"");
+  const Scenario s = Parse({{"protocol", "tcp"}, {"tcp_handshake", true}, {"tcp_slow_start", true}});
+  EXPECT_TRUE(s.network.protocol.tcp_handshake);
+  EXPECT_TRUE(s.network.protocol.tcp_slow_start);
+}
+
 TEST(NetworkKeysTest, NetSpecTakesTheSameKeysAtTheTopLevel) {
   const NetSpec spec = ParseNetSpec(json{{"model", "flow"}, {"protocol", "roce"}}, "n.json");
   EXPECT_EQ(spec.network.model, NetworkModel::kFlow);

@@ -180,7 +180,35 @@ SimTime Network::TrainEnd(const Flow& flow, const Hop& hop, int64_t packet) cons
 }
 
 void Network::Launch(uint32_t f) {
-  if (flows_[f].first_root < 0) return;  // a multicast to the source only
+  Flow& flow = flows_[f];
+  if (flow.first_root < 0) return;  // a multicast to the source only
+  const SimTime longest = PathLatencies(flow).second;
+  if (options_.protocol.kind == ProtocolKind::kTcp && options_.protocol.tcp_handshake) {
+    // SYN to the farthest destination and its SYN-ACK back before the first byte.
+    engine_.Schedule(longest * 2, [this, f] { LaunchModel(f); });
+  } else {
+    LaunchModel(f);
+  }
+}
+
+std::pair<SimTime, SimTime> Network::PathLatencies(Flow& flow) {
+  // A hop's children come after it in hops (routes are added root first).
+  SimTime shortest = SimTime::Max(), longest;
+  for (size_t h = 0; h < flow.hops.size(); ++h) {
+    Hop& hop = flow.hops[h];
+    if (hop.from_source) hop.path_latency = links_[hop.link].latency;
+    for (int c = hop.first_child; c >= 0; c = flow.hops[c].next_sibling) {
+      flow.hops[c].path_latency = hop.path_latency + links_[flow.hops[c].link].latency;
+    }
+    if (hop.deliver_to >= 0) {
+      shortest = std::min(shortest, hop.path_latency);
+      longest = std::max(longest, hop.path_latency);
+    }
+  }
+  return {shortest, longest};
+}
+
+void Network::LaunchModel(uint32_t f) {
   if (model_ == NetworkModel::kFlow) {
     LaunchFlow(f);
   } else if (model_ == NetworkModel::kPacket &&

@@ -52,6 +52,7 @@
 #include <cstdint>
 #include <deque>
 #include <string_view>
+#include <utility>
 #include <functional>
 #include <optional>
 #include <span>
@@ -176,6 +177,10 @@ class Network {
     double rate_bps = 0;
     SimTime finish;       // completion instant at the current rate
     SimTime min_latency;  // shortest route latency: the flow starts taking bandwidth after it
+    double cap_bps = 0;    // slow start: window / round trip (0: no cap)
+    double bottleneck_bps = 0;
+    SimTime rtt;
+    SimTime next_growth;   // slow start: when the window doubles next (Max: never)
     std::vector<Hop> hops;
     Handler on_unicast;
     std::function<void(int)> on_multicast;
@@ -192,7 +197,11 @@ class Network {
   void Deliver(uint32_t f, int dst);
   SimTime UnitTransmit(const LinkState& link, int64_t bits) const;
   SimTime TrainEnd(const Flow& flow, const Hop& hop, int64_t packet) const;
+  void LaunchModel(uint32_t f);
   void LaunchFifo(uint32_t f);
+  // Sets every hop's path_latency; returns the shortest and longest to a destination.
+  std::pair<SimTime, SimTime> PathLatencies(Flow& flow);
+  void GrowWindows(SimTime now);
   // kFairQueue (network_fair_queue.cc).
   void LaunchFq(uint32_t f);
   void EnqueueFq(uint32_t f, int h, int64_t packets);

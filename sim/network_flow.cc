@@ -6,7 +6,9 @@
 // change carries an older generation and does nothing.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/check.h"
 #include "sim/error.h"
@@ -31,16 +33,11 @@ SimTime DrainTime(double bits, double rate_bps) {
 void Network::LaunchFlow(uint32_t f) {
   Flow& flow = flows_[f];
   const int64_t bits = flow.last_bits;  // the whole message's wire bits
-  // Path latencies: a hop's children come after it in hops (routes are added root first).
-  SimTime min_latency = SimTime::Max();
-  for (size_t h = 0; h < flow.hops.size(); ++h) {
-    Hop& hop = flow.hops[h];
-    if (hop.from_source) hop.path_latency = links_[hop.link].latency;
-    for (int c = hop.first_child; c >= 0; c = flow.hops[c].next_sibling) {
-      flow.hops[c].path_latency = hop.path_latency + links_[flow.hops[c].link].latency;
-    }
-    if (hop.deliver_to >= 0) min_latency = std::min(min_latency, hop.path_latency);
+  const SimTime min_latency = PathLatencies(flow).first;
+  flow.bottleneck_bps = std::numeric_limits<double>::infinity();
+  for (const Hop& hop : flow.hops) {
     LinkState& link = links_[hop.link];
+    flow.bottleneck_bps = std::min(flow.bottleneck_bps, link.bandwidth_bps);
     link.stats.bits += bits;
     link.stats.busy_time += TransmitTime(bits, link.bandwidth_bps);
     link.stats.messages += 1;
@@ -58,8 +55,35 @@ void Network::ActivateFlow(uint32_t f) {
     return;
   }
   DrainFlowsTo(engine_.Now());
+  Flow& flow = flows_[f];
+  flow.cap_bps = 0;
+  flow.next_growth = SimTime::Max();
+  flow.rtt = flow.min_latency * 2;
+  if (options_.protocol.kind == ProtocolKind::kTcp && options_.protocol.tcp_slow_start &&
+      flow.rtt > SimTime::Zero()) {
+    const double window_bits = static_cast<double>(kTcpInitialWindow * full_packet_bits_);
+    flow.cap_bps = window_bits / flow.rtt.seconds();
+    flow.next_growth = engine_.Now() + flow.rtt;
+    if (flow.cap_bps >= flow.bottleneck_bps) {  // the window already covers the path
+      flow.cap_bps = 0;
+      flow.next_growth = SimTime::Max();
+    }
+  }
   fluid_.push_back(f);
   RecomputeRates();
+}
+
+void Network::GrowWindows(SimTime now) {
+  for (uint32_t f : fluid_) {
+    Flow& flow = flows_[f];
+    if (flow.next_growth > now) continue;
+    flow.cap_bps *= 2;
+    flow.next_growth = flow.next_growth + flow.rtt;
+    if (flow.cap_bps >= flow.bottleneck_bps) {
+      flow.cap_bps = 0;
+      flow.next_growth = SimTime::Max();
+    }
+  }
 }
 
 void Network::DrainFlowsTo(SimTime now) {
@@ -92,6 +116,23 @@ void Network::RecomputeRates() {
     solver_offsets_.push_back(static_cast<int>(solver_flow_links_.size()));
   }
   for (int l : solver_links_) link_slot_[l] = -1;
+  // A window cap is a private link of its flow; flows are numbered in fluid_ order, so the
+  // flow-major layout is rebuilt with each capped flow's extra link appended.
+  if (std::any_of(fluid_.begin(), fluid_.end(), [this](uint32_t f) { return flows_[f].cap_bps > 0; })) {
+    std::vector<int> links;
+    std::vector<int> offsets{0};
+    for (size_t i = 0; i < fluid_.size(); ++i) {
+      links.insert(links.end(), solver_flow_links_.begin() + solver_offsets_[i],
+                   solver_flow_links_.begin() + solver_offsets_[i + 1]);
+      if (flows_[fluid_[i]].cap_bps > 0) {
+        links.push_back(static_cast<int>(solver_capacity_.size()));
+        solver_capacity_.push_back(flows_[fluid_[i]].cap_bps);
+      }
+      offsets.push_back(static_cast<int>(links.size()));
+    }
+    solver_flow_links_ = std::move(links);
+    solver_offsets_ = std::move(offsets);
+  }
   solver_rates_.resize(fluid_.size());
   solver_.Solve(solver_capacity_, solver_offsets_, solver_flow_links_, solver_rates_);
   const SimTime now = engine_.Now();
@@ -100,7 +141,7 @@ void Network::RecomputeRates() {
     Flow& flow = flows_[fluid_[i]];
     flow.rate_bps = solver_rates_[i];
     flow.finish = now + DrainTime(flow.remaining_bits, flow.rate_bps);
-    earliest = std::min(earliest, flow.finish);
+    earliest = std::min({earliest, flow.finish, flow.next_growth});
   }
   if (fluid_.empty()) return;
   const uint64_t generation = ++fluid_generation_;
@@ -117,6 +158,7 @@ void Network::OnFlowWake(uint64_t generation) {
     done.push_back(f);
     return true;
   });
+  GrowWindows(now);
   RecomputeRates();
   for (uint32_t f : done) FinishFlow(f);
 }

@@ -38,7 +38,13 @@ struct ProtocolOptions {
   ProtocolKind kind = ProtocolKind::kNone;
   Framing framing = Framing::kEthernet;  // ignored by kNone
   bool tcp_timestamps = true;            // TCP option of 12 bytes per segment (Linux default)
+  // TCP start-up (kTcp only; sim/network.h says which models simulate it). Off: persistent
+  // connections whose window already covers the path.
+  bool tcp_handshake = false;   // one round trip before the first byte of every message
+  bool tcp_slow_start = false;  // window of kTcpInitialWindow segments, doubling every round trip
 };
+
+inline constexpr int64_t kTcpInitialWindow = 10;  // segments (RFC 6928)
 
 // The default mtu of a protocol in bits: 1500 bytes, RoCE 4096 bytes.
 int64_t DefaultMtuBits(ProtocolKind kind);
