@@ -36,6 +36,10 @@
 //   - Multicast sends one copy over each link of the union of the routes (a tree: routes from one
 //     source share their prefixes), replicating where the routes split, e.g. at the switch.
 //   - The message payload never travels here: capture a handle to it in the delivery handler.
+// TCP start-up (protocol kTcp): tcp_handshake delays every message by one round trip (twice its
+// longest route latency) in every model; tcp_slow_start (kFlow only; other models ignore it)
+// caps a flow at window / round trip, the window starting at kTcpInitialWindow full packets and
+// doubling every round trip until the cap reaches the route's slowest link.
 // Per-link counters (LinkStats) grow as units are put on the link (kFlow: the whole message when
 // its flow starts); busy_time sums transmit times at full bandwidth.
 // Limits: a message of more than options.max_packets_per_message packets (packet models), or a
