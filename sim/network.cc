@@ -43,6 +43,7 @@ Network::Network(Engine& engine, const Topology& topology, NetworkOptions option
   }
   hop_of_link_.assign(links_.size(), -1);
   link_slot_.assign(links_.size(), -1);
+  link_fluid_.resize(links_.size());
 }
 
 int64_t Network::link_bits_total() const {

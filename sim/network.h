@@ -46,8 +46,8 @@
 // time beyond the int64-picosecond range, throws SimulationLimitError naming what to change.
 // Cost: kMessage and kPacket/kFifo: O(1) events per unicast message on one link, about one event
 // per packet per hop where a packet must be forwarded. kPacket/kFairQueue: two events per packet
-// per hop. kFlow: two events per message plus a max-min solve (O(links x flows) at worst) at
-// every flow start and end.
+// per hop. kFlow: two events per message plus, at every flow start and end, a max-min solve over
+// the flows connected to it through shared links and an O(flows in flight) scan.
 // REQUIRES: the Network and the Topology outlive every engine run while messages are in flight.
 #ifndef COMMSIM_SIM_NETWORK_H_
 #define COMMSIM_SIM_NETWORK_H_
@@ -182,6 +182,8 @@ class Network {
     SimTime finish;       // completion instant at the current rate
     SimTime min_latency;  // shortest route latency: the flow starts taking bandwidth after it
     double cap_bps = 0;    // slow start: window / round trip (0: no cap)
+    uint64_t activation = 0;  // order in which flows started taking bandwidth
+    uint64_t visit = 0;       // stamp of the last component search that reached this flow
     double bottleneck_bps = 0;
     SimTime rtt;
     SimTime next_growth;   // slow start: when the window doubles next (Max: never)
@@ -240,6 +242,11 @@ class Network {
   uint64_t fluid_generation_ = 0;
   MaxMinSolver solver_;
   std::vector<int> link_slot_;  // link -> index in solver input, -1 when unused
+  std::vector<std::vector<uint32_t>> link_fluid_;  // link -> fluid flows crossing it
+  std::vector<int> seed_links_;    // links whose flows' rates must be recomputed
+  std::vector<uint32_t> component_;
+  uint64_t visit_stamp_ = 0;
+  uint64_t activations_ = 0;
   std::vector<int> solver_links_;
   std::vector<double> solver_capacity_;
   std::vector<int> solver_offsets_;

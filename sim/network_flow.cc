@@ -1,9 +1,10 @@
 // kFlow: flow-level max-min sharing (the contract is in network.h).
 //
 // The flows taking bandwidth are fluid_, in activation order. Whenever one starts or ends, every
-// flow's remaining bits are drained up to now at its old rate, the max-min rates are recomputed,
-// and one wake-up event is scheduled at the earliest completion; a wake-up made stale by a later
-// change carries an older generation and does nothing.
+// flow's remaining bits are drained up to now at its old rate, the max-min rates of the flows
+// connected to it through shared links are recomputed (the others cannot change), and one
+// wake-up event is scheduled at the earliest completion; a wake-up made stale by a later change
+// carries an older generation and does nothing.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -69,7 +70,12 @@ void Network::ActivateFlow(uint32_t f) {
       flow.next_growth = SimTime::Max();
     }
   }
+  flow.activation = ++activations_;
   fluid_.push_back(f);
+  for (const Hop& hop : flow.hops) {
+    link_fluid_[hop.link].push_back(f);
+    seed_links_.push_back(hop.link);
+  }
   RecomputeRates();
 }
 
@@ -77,6 +83,7 @@ void Network::GrowWindows(SimTime now) {
   for (uint32_t f : fluid_) {
     Flow& flow = flows_[f];
     if (flow.next_growth > now) continue;
+    for (const Hop& hop : flow.hops) seed_links_.push_back(hop.link);
     flow.cap_bps *= 2;
     flow.next_growth = flow.next_growth + flow.rtt;
     if (flow.cap_bps >= flow.bottleneck_bps) {
@@ -98,12 +105,30 @@ void Network::DrainFlowsTo(SimTime now) {
 }
 
 void Network::RecomputeRates() {
-  // Solver input: the links the fluid flows cross, numbered in order of first use.
+  // Only the flows connected to a changed link (through links they share) can change rate:
+  // max-min sharing splits over the connected components of the flow-link graph.
+  component_.clear();
+  const uint64_t stamp = ++visit_stamp_;
+  for (size_t i = 0; i < seed_links_.size(); ++i) {  // seed_links_ grows as the search goes
+    for (uint32_t f : link_fluid_[seed_links_[i]]) {
+      Flow& flow = flows_[f];
+      if (flow.visit == stamp) continue;
+      flow.visit = stamp;
+      component_.push_back(f);
+      for (const Hop& hop : flow.hops) seed_links_.push_back(hop.link);
+    }
+  }
+  seed_links_.clear();
+  std::sort(component_.begin(), component_.end(), [this](uint32_t a, uint32_t b) {
+    return flows_[a].activation < flows_[b].activation;
+  });
+  // Solver input: the component's links, numbered in order of first use; a window cap is one
+  // more link, private to its flow.
   solver_links_.clear();
   solver_capacity_.clear();
   solver_offsets_.assign(1, 0);
   solver_flow_links_.clear();
-  for (uint32_t f : fluid_) {
+  for (uint32_t f : component_) {
     for (const Hop& hop : flows_[f].hops) {
       int& slot = link_slot_[hop.link];
       if (slot < 0) {
@@ -113,36 +138,26 @@ void Network::RecomputeRates() {
       }
       solver_flow_links_.push_back(slot);
     }
+    if (flows_[f].cap_bps > 0) {
+      solver_flow_links_.push_back(static_cast<int>(solver_capacity_.size()));
+      solver_capacity_.push_back(flows_[f].cap_bps);
+      solver_links_.push_back(-1);
+    }
     solver_offsets_.push_back(static_cast<int>(solver_flow_links_.size()));
   }
-  for (int l : solver_links_) link_slot_[l] = -1;
-  // A window cap is a private link of its flow; flows are numbered in fluid_ order, so the
-  // flow-major layout is rebuilt with each capped flow's extra link appended.
-  if (std::any_of(fluid_.begin(), fluid_.end(), [this](uint32_t f) { return flows_[f].cap_bps > 0; })) {
-    std::vector<int> links;
-    std::vector<int> offsets{0};
-    for (size_t i = 0; i < fluid_.size(); ++i) {
-      links.insert(links.end(), solver_flow_links_.begin() + solver_offsets_[i],
-                   solver_flow_links_.begin() + solver_offsets_[i + 1]);
-      if (flows_[fluid_[i]].cap_bps > 0) {
-        links.push_back(static_cast<int>(solver_capacity_.size()));
-        solver_capacity_.push_back(flows_[fluid_[i]].cap_bps);
-      }
-      offsets.push_back(static_cast<int>(links.size()));
-    }
-    solver_flow_links_ = std::move(links);
-    solver_offsets_ = std::move(offsets);
+  for (int l : solver_links_) {
+    if (l >= 0) link_slot_[l] = -1;
   }
-  solver_rates_.resize(fluid_.size());
+  solver_rates_.resize(component_.size());
   solver_.Solve(solver_capacity_, solver_offsets_, solver_flow_links_, solver_rates_);
   const SimTime now = engine_.Now();
-  SimTime earliest = SimTime::Max();
-  for (size_t i = 0; i < fluid_.size(); ++i) {
-    Flow& flow = flows_[fluid_[i]];
+  for (size_t i = 0; i < component_.size(); ++i) {
+    Flow& flow = flows_[component_[i]];
     flow.rate_bps = solver_rates_[i];
     flow.finish = now + DrainTime(flow.remaining_bits, flow.rate_bps);
-    earliest = std::min({earliest, flow.finish, flow.next_growth});
   }
+  SimTime earliest = SimTime::Max();
+  for (uint32_t f : fluid_) earliest = std::min({earliest, flows_[f].finish, flows_[f].next_growth});
   if (fluid_.empty()) return;
   const uint64_t generation = ++fluid_generation_;
   engine_.ScheduleAt(earliest, [this, generation] { OnFlowWake(generation); });
@@ -158,6 +173,12 @@ void Network::OnFlowWake(uint64_t generation) {
     done.push_back(f);
     return true;
   });
+  for (uint32_t f : done) {
+    for (const Hop& hop : flows_[f].hops) {
+      std::erase(link_fluid_[hop.link], f);
+      seed_links_.push_back(hop.link);
+    }
+  }
   GrowWindows(now);
   RecomputeRates();
   for (uint32_t f : done) FinishFlow(f);
