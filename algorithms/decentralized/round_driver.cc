@@ -106,9 +106,7 @@ void RunRounds(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule
                 mixing.num_nodes());
   Engine engine;
   engine.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
-  Network network(engine, *setup.topology,
-                  NetworkOptions{.mtu_bits = setup.mtu_bits,
-                                 .max_packets_per_message = setup.limits.max_packets_per_message});
+  Network network(engine, *setup.topology, setup.network);
   Rounds rounds(setup, mixing, rule, network);
   std::vector<Rng> compute_rng;
   compute_rng.reserve(n);

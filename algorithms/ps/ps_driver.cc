@@ -24,9 +24,7 @@ class PsDriver {
       : setup_(setup),
         rule_(rule),
         objective_(*setup.objective),
-        network_(engine_, *setup.topology,
-                 NetworkOptions{.mtu_bits = setup.mtu_bits,
-                                .max_packets_per_message = setup.limits.max_packets_per_message}),
+        network_(engine_, *setup.topology, setup.network),
         recorder_(setup, "", "parameter_server") {
     COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
