@@ -141,11 +141,7 @@ std::string RunReport(const std::string& dir) {
   out += "## Time and quality\n\n";
   header = {"algorithm",          "time/iter",      "compute/iter",
             "communication/iter", "simulated time", "final loss"};
-  const std::vector<std::pair<const char*, const char*>> optional_columns = {
-      {"final_dist_to_opt_sq", "final ‖x−x*‖²"},
-      {"final_test_accuracy", "final test accuracy"},
-      {"final_consensus_dist", "final consensus distance"},
-      {"final_density", "final density"}};
+  const auto optional_columns = SummaryReportColumns();
   const bool suboptimality = s.HasNumbers("optimal_loss");
   if (suboptimality) header.push_back("final F(x) − F*");
   for (const auto& [column, title] : optional_columns) {

@@ -13,6 +13,7 @@
 #include "scenarios/output_name.h"
 #include "sim/check.h"
 #include "sim/error.h"
+#include "sim/hash.h"
 
 namespace commsim {
 namespace {
@@ -187,32 +188,7 @@ void ParseAxis(const json& a, const std::string& pointer, SweepAxis& axis, Error
   }
 }
 
-uint64_t Fnv1a64(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 }  // namespace
-
-std::string UnitName(Unit unit) {
-  switch (unit) {
-    case Unit::kBitsPerSecond:
-      return "bit/s";
-    case Unit::kSeconds:
-      return "s";
-    case Unit::kBits:
-      return "bit";
-    case Unit::kFlopsPerSecond:
-      return "FLOP/s";
-    case Unit::kNone:
-      return "";
-  }
-  return "";
-}
 
 size_t Sweep::size() const {
   if (axes.empty()) return 0;

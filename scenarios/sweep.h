@@ -72,9 +72,6 @@ Sweep ParseSweep(const nlohmann::json& doc, const std::string& origin, const std
 // Loads and parses a sweep file.
 Sweep LoadSweep(const std::string& file);
 
-// The unit's name as printed in axes.csv and on plot axes ("bit/s", "s", "bit", "FLOP/s", "").
-std::string UnitName(Unit unit);
-
 }  // namespace commsim
 
 #endif  // COMMSIM_SCENARIOS_SWEEP_H_
