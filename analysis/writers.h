@@ -2,7 +2,7 @@
 // for the callers that write them); a run folder is published whole with StagedFolder
 // (analysis/output_folder.h).
 //
-// Columns: the Visit lists of analysis/records.h, in that order, then the union of the `extra`
+// Columns: the Visit lists of sim/records.h, in that order, then the union of the `extra`
 // keys in sorted order (docs/outputs.md describes each column). Optional values are empty cells
 // and JSON null. Numbers use the shortest text that round-trips, so the same run gives
 // byte-identical files.
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "sim/atomic_file.h"
 
 namespace commsim {

@@ -1,14 +1,22 @@
-# commsim_module(NAME DEPS dep...)
+# commsim_module(NAME DEPS package-target... PRIVATE_DEPS package-target... TEST_DEPS target...)
 # One static library per top-level folder from every *.cc below it; every *_test.cc beside the code
 # goes into one GoogleTest binary `NAME_tests`, registered with CTest. Globbing (with
 # CONFIGURE_DEPENDS) means adding a component is one .h/.cc pair and no build edit.
+# The modules it may use come from the graph in the top-level CMakeLists.txt
+# (COMMSIM_MODULE_DEPS_<NAME>), linked PUBLIC; DEPS are outside packages its headers expose (PUBLIC),
+# PRIVATE_DEPS those only its .cc files use. Its include root is build/include/NAME, which holds
+# one link `NAME` -> the source folder: `#include "NAME/x.h"` works for the module and the modules
+# above it, and for no other.
 # Every *_fuzz.cc is a libFuzzer driver: never part of the library or the tests; with COMMSIM_FUZZ
 # it becomes its own program (see commsim_fuzz_target).
 # The sanitizer build (COMMSIM_FUZZ) leaves out the end-to-end learning tests, files named
 # *acceptance_test.cc, *training_test.cc, *claim_test.cc or *convergence_test.cc: they read no
 # untrusted input and take minutes under the sanitizers.
 function(commsim_module NAME)
-  cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "" "DEPS;PRIVATE_DEPS;TEST_DEPS" ${ARGN})
+  commsim_include_root(${NAME} root)
+  set(module_deps ${COMMSIM_MODULE_DEPS_${NAME}})
+  list(TRANSFORM module_deps PREPEND commsim_)
   file(GLOB_RECURSE all_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cc")
   set(lib_sources)
   set(test_sources)
@@ -26,12 +34,12 @@ function(commsim_module NAME)
   endforeach()
   if(lib_sources)
     add_library(commsim_${NAME} STATIC ${lib_sources})
-    target_include_directories(commsim_${NAME} PUBLIC "${PROJECT_SOURCE_DIR}")
-    target_link_libraries(commsim_${NAME} PUBLIC ${M_DEPS})
+    target_include_directories(commsim_${NAME} PUBLIC "${root}")
+    target_link_libraries(commsim_${NAME} PUBLIC ${module_deps} ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   else()
     add_library(commsim_${NAME} INTERFACE)
-    target_include_directories(commsim_${NAME} INTERFACE "${PROJECT_SOURCE_DIR}")
-    target_link_libraries(commsim_${NAME} INTERFACE ${M_DEPS})
+    target_include_directories(commsim_${NAME} INTERFACE "${root}")
+    target_link_libraries(commsim_${NAME} INTERFACE ${module_deps} ${M_DEPS})
   endif()
   if(test_sources)
     add_executable(${NAME}_tests ${test_sources})
@@ -72,4 +80,100 @@ function(commsim_fuzz_target SOURCE LIB)
   endif()
   add_test(NAME fuzz_corpus.${short} COMMAND ${target} -runs=0 "${corpus}")
   set_tests_properties(fuzz_corpus.${short} PROPERTIES LABELS fuzz)
+endfunction()
+
+# commsim_include_root(NAME OUT): creates build/include/NAME/NAME -> the module's source folder and
+# sets OUT to build/include/NAME.
+function(commsim_include_root NAME OUT)
+  set(root "${PROJECT_BINARY_DIR}/include/${NAME}")
+  file(MAKE_DIRECTORY "${root}")
+  if(NOT IS_SYMLINK "${root}/${NAME}")
+    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/${NAME}" "${root}/${NAME}" SYMBOLIC)
+  endif()
+  set(${OUT} "${root}" PARENT_SCOPE)
+endfunction()
+
+# commsim_module_closure(NAME OUT): NAME's dependencies in the module graph, direct and indirect.
+function(commsim_module_closure NAME OUT)
+  set(todo ${COMMSIM_MODULE_DEPS_${NAME}})
+  set(seen)
+  while(todo)
+    list(POP_FRONT todo m)
+    if(NOT m IN_LIST seen)
+      list(APPEND seen ${m})
+      list(APPEND todo ${COMMSIM_MODULE_DEPS_${m}})
+    endif()
+  endwhile()
+  set(${OUT} ${seen} PARENT_SCOPE)
+endfunction()
+
+# commsim_check_module_graph(DOC): the fenced block after "Dependencies point one way" in DOC
+# draws the graph as chains "a → b → c"; its edges must be exactly COMMSIM_MODULE_DEPS_*.
+function(commsim_check_module_graph DOC)
+  file(READ "${DOC}" text)
+  string(FIND "${text}" "Dependencies point one way" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${DOC}: no \"Dependencies point one way\" section with the module graph")
+  endif()
+  string(SUBSTRING "${text}" ${at} -1 text)
+  string(REGEX MATCH "```\n([^`]*)```" block "${text}")
+  string(REPLACE "\n" ";" lines "${CMAKE_MATCH_1}")
+  set(drawn)
+  foreach(line IN LISTS lines)
+    string(REPLACE "→" ";" chain "${line}")
+    list(TRANSFORM chain STRIP)
+    list(LENGTH chain n)
+    math(EXPR last "${n} - 2")
+    foreach(i RANGE 0 ${last})
+      if(n LESS 2)
+        break()
+      endif()
+      math(EXPR j "${i} + 1")
+      list(GET chain ${i} from)
+      list(GET chain ${j} to)
+      list(APPEND drawn "${from}->${to}")
+    endforeach()
+  endforeach()
+  set(declared)
+  foreach(m IN LISTS COMMSIM_MODULES)
+    foreach(d IN LISTS COMMSIM_MODULE_DEPS_${m})
+      list(APPEND declared "${m}->${d}")
+    endforeach()
+  endforeach()
+  list(SORT drawn)
+  list(REMOVE_DUPLICATES drawn)
+  list(SORT declared)
+  if(NOT drawn STREQUAL declared)
+    message(FATAL_ERROR "The module graph in ${DOC} (${drawn}) differs from the one in "
+                        "CMakeLists.txt (${declared}): change both")
+  endif()
+endfunction()
+
+# commsim_layering_test(): for every module M and every module F that M may not use, an object
+# library (never built by default) whose one source includes a header of F and links M; the ctest
+# `layering` builds them all and expects each to fail with F's header not found.
+function(commsim_layering_test)
+  set(probes)
+  set(headers)
+  foreach(m IN LISTS COMMSIM_MODULES)
+    commsim_module_closure(${m} allowed)
+    foreach(f IN LISTS COMMSIM_MODULES)
+      if(f STREQUAL m OR f IN_LIST allowed OR NOT TARGET commsim_${m})
+        continue()
+      endif()
+      file(GLOB f_headers RELATIVE "${PROJECT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/${f}/*.h")
+      list(SORT f_headers)
+      list(GET f_headers 0 header)
+      set(source "${PROJECT_BINARY_DIR}/layering/${m}_includes_${f}.cc")
+      file(CONFIGURE OUTPUT "${source}" CONTENT "#include \"${header}\"\n")
+      add_library(layering_${m}_includes_${f} OBJECT EXCLUDE_FROM_ALL "${source}")
+      target_link_libraries(layering_${m}_includes_${f} PRIVATE commsim_${m})
+      list(APPEND probes layering_${m}_includes_${f})
+      list(APPEND headers "${header}")
+    endforeach()
+  endforeach()
+  add_test(NAME layering COMMAND "${CMAKE_COMMAND}" -D "BUILD_DIR=${PROJECT_BINARY_DIR}"
+    -D "PROBES=${probes}" -D "HEADERS=${headers}"
+    -P "${PROJECT_SOURCE_DIR}/cmake/check_layering.cmake")
+  set_tests_properties(layering PROPERTIES LABELS layering RESOURCE_LOCK build_tree)
 endfunction()

@@ -21,12 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string Shown(const json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
-
 // A sweep file's scalar keys; "base", "set" and "axes" hold JSON and are read by hand.
 struct SweepFile final : ConfigBase<SweepFile> {
   std::string name;  // default: the file's stem
@@ -56,7 +50,7 @@ void ReadBase(const json& doc, const std::string& dir, Sweep& sweep, ErrorList& 
     sweep.base = doc["base"];
   } else {
     errors.Add("/base",
-               fmt::format("expected a scenario file name or object, got {}", Shown(doc["base"])));
+               fmt::format("expected a scenario file name or object, got {}", ShownJson(doc["base"])));
   }
   if (!doc.contains("set")) return;
   if (!doc["set"].is_object()) {
@@ -125,7 +119,7 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
   sweep.base_dir = dir;
   if (!doc.is_object()) {
     errors.Add("", fmt::format("expected a sweep object {{\"base\": ..., \"axes\": [...]}}, got {}",
-                               Shown(doc)));
+                               ShownJson(doc)));
     errors.ThrowIfAny(origin);
   }
   SweepFile file;

@@ -14,12 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Shown(const json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
-
 // A number, or a string with a unit suffix ("10Mbps"). The unit is detected from the suffix.
 bool ReadQuantity(const json& v, Unit* unit, double* x) {
   if (v.is_number()) {
@@ -68,7 +62,7 @@ std::string ValueCell(const json& v) {
 void ParseRange(const json& spec, const std::string& pointer, bool log, SweepAxis& axis,
                 ErrorList& errors) {
   if (!spec.is_array() || spec.size() != 3) {
-    errors.Add(pointer, fmt::format("expected [from, to, count], got {}", Shown(spec)));
+    errors.Add(pointer, fmt::format("expected [from, to, count], got {}", ShownJson(spec)));
     return;
   }
   double ends[2];
@@ -77,19 +71,19 @@ void ParseRange(const json& spec, const std::string& pointer, bool log, SweepAxi
     if (!ReadQuantity(spec[i], &units[i], &ends[i])) {
       errors.Add(JoinPointer(pointer, std::to_string(i)),
                  fmt::format("expected a number or a quantity such as \"10Mbps\", got {}",
-                             Shown(spec[i])));
+                             ShownJson(spec[i])));
       return;
     }
   }
   if (units[0] != units[1]) {
-    errors.Add(pointer, fmt::format("from and to have different units ({} and {})", Shown(spec[0]),
-                                    Shown(spec[1])));
+    errors.Add(pointer, fmt::format("from and to have different units ({} and {})", ShownJson(spec[0]),
+                                    ShownJson(spec[1])));
     return;
   }
   const json& n_json = spec[2];
   if (!n_json.is_number_integer() || n_json.get<int64_t>() < 1 || n_json.get<int64_t>() > 100000) {
     errors.Add(JoinPointer(pointer, "2"),
-               fmt::format("expected a point count in [1, 100000], got {}", Shown(n_json)));
+               fmt::format("expected a point count in [1, 100000], got {}", ShownJson(n_json)));
     return;
   }
   if (log && (ends[0] <= 0 || ends[1] <= 0)) {
@@ -125,7 +119,7 @@ void ParseAxis(const json& a, const std::string& pointer, SweepAxis& axis, Error
   if (!a.is_object()) {
     errors.Add(pointer, fmt::format("expected an axis object {{\"pointer\": ..., \"values\": "
                                     "[...]}}, got {}",
-                                    Shown(a)));
+                                    ShownJson(a)));
     return;
   }
   AxisConfig config;

@@ -1,8 +1,8 @@
 // Plain records of a run: one IterationRecord per algorithm per recorded iteration and one
 // RunSummary per algorithm. Producers (algorithms/) fill them; writers and plots (analysis/) read
 // them. Units are in the field names; optional values are empty cells in CSV and null in JSON.
-#ifndef COMMSIM_ANALYSIS_RECORDS_H_
-#define COMMSIM_ANALYSIS_RECORDS_H_
+#ifndef COMMSIM_SIM_RECORDS_H_
+#define COMMSIM_SIM_RECORDS_H_
 
 #include <cstdint>
 #include <map>
@@ -176,4 +176,4 @@ struct RunResult {
 
 }  // namespace commsim
 
-#endif  // COMMSIM_ANALYSIS_RECORDS_H_
+#endif  // COMMSIM_SIM_RECORDS_H_
