@@ -4,9 +4,10 @@
 # CONFIGURE_DEPENDS) means adding a component is one .h/.cc pair and no build edit.
 # The modules it may use come from the graph in the top-level CMakeLists.txt
 # (COMMSIM_MODULE_DEPS_<NAME>), linked PUBLIC; DEPS are outside packages its headers expose (PUBLIC),
-# PRIVATE_DEPS those only its .cc files use. Its include root is build/include/NAME, which holds
-# one link `NAME` -> the source folder: `#include "NAME/x.h"` works for the module and the modules
-# above it, and for no other.
+# PRIVATE_DEPS those only its .cc files use. Includes are checked against the same graph: the
+# module's own code (library, tests, fuzz drivers) first searches build/layering/NAME, which holds
+# a stand-in for every header of every module NAME may not use, each an #error naming the rule,
+# so an upward or sideways include fails to compile (see commsim_forbidden_headers).
 # Every *_fuzz.cc is a libFuzzer driver: never part of the library or the tests; with COMMSIM_FUZZ
 # it becomes its own program (see commsim_fuzz_target).
 # The sanitizer build (COMMSIM_FUZZ) leaves out the end-to-end learning tests, files named
@@ -14,7 +15,7 @@
 # untrusted input and take minutes under the sanitizers.
 function(commsim_module NAME)
   cmake_parse_arguments(M "" "" "DEPS;PRIVATE_DEPS;TEST_DEPS" ${ARGN})
-  commsim_include_root(${NAME} root)
+  commsim_forbidden_headers(${NAME} forbidden)
   set(module_deps ${COMMSIM_MODULE_DEPS_${NAME}})
   list(TRANSFORM module_deps PREPEND commsim_)
   file(GLOB_RECURSE all_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cc")
@@ -34,15 +35,17 @@ function(commsim_module NAME)
   endforeach()
   if(lib_sources)
     add_library(commsim_${NAME} STATIC ${lib_sources})
-    target_include_directories(commsim_${NAME} PUBLIC "${root}")
+    target_include_directories(commsim_${NAME} PUBLIC "${PROJECT_SOURCE_DIR}")
+    target_include_directories(commsim_${NAME} BEFORE PRIVATE "${forbidden}")
     target_link_libraries(commsim_${NAME} PUBLIC ${module_deps} ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   else()
     add_library(commsim_${NAME} INTERFACE)
-    target_include_directories(commsim_${NAME} INTERFACE "${root}")
+    target_include_directories(commsim_${NAME} INTERFACE "${PROJECT_SOURCE_DIR}")
     target_link_libraries(commsim_${NAME} INTERFACE ${module_deps} ${M_DEPS})
   endif()
   if(test_sources)
     add_executable(${NAME}_tests ${test_sources})
+    target_include_directories(${NAME}_tests BEFORE PRIVATE "${forbidden}")
     target_link_libraries(${NAME}_tests PRIVATE commsim_${NAME} ${M_TEST_DEPS} GTest::gtest GTest::gtest_main)
     target_compile_definitions(${NAME}_tests PRIVATE
       COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}" COMMSIM_BINARY_DIR="${PROJECT_BINARY_DIR}")
@@ -57,7 +60,7 @@ function(commsim_module NAME)
   endif()
   if(COMMSIM_FUZZ)
     foreach(f IN LISTS fuzz_sources)
-      commsim_fuzz_target("${f}" commsim_${NAME})
+      commsim_fuzz_target("${f}" commsim_${NAME} "${forbidden}")
     endforeach()
   endif()
 endfunction()
@@ -65,10 +68,11 @@ endfunction()
 # commsim_fuzz_target(SOURCE LIB): the driver foo_fuzz.cc becomes build/fuzz/foo_fuzz, linked with
 # libFuzzer's main and LIB. Its corpus is <module>/fuzz_corpus/foo/ (seeds and regression inputs);
 # CTest runs every corpus input once (test `fuzz_corpus.foo`, label fuzz). scripts/fuzz.sh fuzzes.
-function(commsim_fuzz_target SOURCE LIB)
+function(commsim_fuzz_target SOURCE LIB FORBIDDEN)
   get_filename_component(target "${SOURCE}" NAME_WE)
   string(REGEX REPLACE "_fuzz$" "" short "${target}")
   add_executable(${target} "${SOURCE}")
+  target_include_directories(${target} BEFORE PRIVATE "${FORBIDDEN}")
   target_link_libraries(${target} PRIVATE ${LIB})
   target_link_options(${target} PRIVATE -fsanitize=fuzzer)
   target_compile_definitions(${target} PRIVATE COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
@@ -82,14 +86,24 @@ function(commsim_fuzz_target SOURCE LIB)
   set_tests_properties(fuzz_corpus.${short} PROPERTIES LABELS fuzz)
 endfunction()
 
-# commsim_include_root(NAME OUT): creates build/include/NAME/NAME -> the module's source folder and
-# sets OUT to build/include/NAME.
-function(commsim_include_root NAME OUT)
-  set(root "${PROJECT_BINARY_DIR}/include/${NAME}")
+# commsim_forbidden_headers(NAME OUT): writes build/layering/NAME/<F>/<path>.h, an #error, for every
+# header <F>/<path>.h of every module F that NAME may not use, and sets OUT to build/layering/NAME.
+# Headers are globbed with CONFIGURE_DEPENDS, so a new header is covered at the next build.
+function(commsim_forbidden_headers NAME OUT)
+  set(root "${PROJECT_BINARY_DIR}/layering/${NAME}")
+  commsim_module_closure(${NAME} allowed)
+  foreach(f IN LISTS COMMSIM_MODULES)
+    if(f STREQUAL NAME OR f IN_LIST allowed)
+      continue()
+    endif()
+    file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}"
+      "${PROJECT_SOURCE_DIR}/${f}/*.h")
+    foreach(h IN LISTS headers)
+      file(CONFIGURE OUTPUT "${root}/${h}" CONTENT "#error \"${NAME}/ may not include ${f}/ \
+(the module graph: top-level CMakeLists.txt, CONTRIBUTING.md)\"\n")
+    endforeach()
+  endforeach()
   file(MAKE_DIRECTORY "${root}")
-  if(NOT IS_SYMLINK "${root}/${NAME}")
-    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/${NAME}" "${root}/${NAME}" SYMBOLIC)
-  endif()
   set(${OUT} "${root}" PARENT_SCOPE)
 endfunction()
 
@@ -151,10 +165,10 @@ endfunction()
 
 # commsim_layering_test(): for every module M and every module F that M may not use, an object
 # library (never built by default) whose one source includes a header of F and links M; the ctest
-# `layering` builds them all and expects each to fail with F's header not found.
+# `layering` builds them all and expects each to fail with "M/ may not include F/".
 function(commsim_layering_test)
   set(probes)
-  set(headers)
+  set(rules)
   foreach(m IN LISTS COMMSIM_MODULES)
     commsim_module_closure(${m} allowed)
     foreach(f IN LISTS COMMSIM_MODULES)
@@ -164,16 +178,18 @@ function(commsim_layering_test)
       file(GLOB f_headers RELATIVE "${PROJECT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/${f}/*.h")
       list(SORT f_headers)
       list(GET f_headers 0 header)
-      set(source "${PROJECT_BINARY_DIR}/layering/${m}_includes_${f}.cc")
+      set(source "${PROJECT_BINARY_DIR}/layering/probes/${m}_includes_${f}.cc")
       file(CONFIGURE OUTPUT "${source}" CONTENT "#include \"${header}\"\n")
       add_library(layering_${m}_includes_${f} OBJECT EXCLUDE_FROM_ALL "${source}")
+      target_include_directories(layering_${m}_includes_${f} BEFORE PRIVATE
+        "${PROJECT_BINARY_DIR}/layering/${m}")
       target_link_libraries(layering_${m}_includes_${f} PRIVATE commsim_${m})
       list(APPEND probes layering_${m}_includes_${f})
-      list(APPEND headers "${header}")
+      list(APPEND rules "${m}/ may not include ${f}/")
     endforeach()
   endforeach()
   add_test(NAME layering COMMAND "${CMAKE_COMMAND}" -D "BUILD_DIR=${PROJECT_BINARY_DIR}"
-    -D "PROBES=${probes}" -D "HEADERS=${headers}"
+    -D "PROBES=${probes}" -D "RULES=${rules}"
     -P "${PROJECT_SOURCE_DIR}/cmake/check_layering.cmake")
   set_tests_properties(layering PROPERTIES LABELS layering RESOURCE_LOCK build_tree)
 endfunction()
