@@ -65,9 +65,11 @@ function(commsim_module NAME)
   endif()
 endfunction()
 
-# commsim_fuzz_target(SOURCE LIB): the driver foo_fuzz.cc becomes build/fuzz/foo_fuzz, linked with
-# libFuzzer's main and LIB. Its corpus is <module>/fuzz_corpus/foo/ (seeds and regression inputs);
-# CTest runs every corpus input once (test `fuzz_corpus.foo`, label fuzz). scripts/fuzz.sh fuzzes.
+# commsim_fuzz_target(SOURCE LIB FORBIDDEN): a driver <name>_fuzz.cc becomes build/fuzz/<name>_fuzz,
+# linked with libFuzzer's main and LIB, checked for layering like its module (FORBIDDEN, see
+# commsim_forbidden_headers). Its corpus is <module>/fuzz_corpus/<name>/ (seeds and regression
+# inputs); CTest runs every corpus input once (test `fuzz_corpus.<name>`, label fuzz).
+# scripts/fuzz.sh fuzzes.
 function(commsim_fuzz_target SOURCE LIB FORBIDDEN)
   get_filename_component(target "${SOURCE}" NAME_WE)
   string(REGEX REPLACE "_fuzz$" "" short "${target}")
