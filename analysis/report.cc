@@ -31,13 +31,9 @@ std::string TimeToTargetSection(const CsvTable& s) {
   return out + MdTable({"algorithm", "status", "simulated time", "wire bits"}, rows);
 }
 
-}  // namespace
-
-std::string RunReport(const std::string& dir) {
-  const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
-  std::string out =
-      fmt::format("# Run report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
-  // Each entry is compared with its family's full-precision entry (sgd, or dpsgd).
+// Bits per entry; each entry is compared with its family's full-precision entry (sgd, or dpsgd).
+std::string CommunicationSection(const CsvTable& s) {
+  std::string out;
   const bool baselines = s.HasNumbers("bits_fraction_of_baseline");
   out += "## Communication\n\n";
   std::vector<std::string> header = {"algorithm",         "registry",   "status",
@@ -72,16 +68,22 @@ std::string RunReport(const std::string& dir) {
   }
   out += MdTable(header, rows);
 
+  return out;
+}
+
+// Time per iteration split into compute and communication, and the final quality columns.
+std::string TimeAndQualitySection(const CsvTable& s) {
+  std::string out;
   out += "## Time and quality\n\n";
-  header = {"algorithm",          "time/iter",      "compute/iter",
-            "communication/iter", "simulated time", "final loss"};
+  std::vector<std::string> header = {"algorithm",          "time/iter",      "compute/iter",
+                                     "communication/iter", "simulated time", "final loss"};
   const auto optional_columns = SummaryReportColumns();
   const bool suboptimality = s.HasNumbers("optimal_loss");
   if (suboptimality) header.push_back("final F(x) − F*");
   for (const auto& [column, title] : optional_columns) {
     if (s.HasNumbers(column)) header.push_back(title);
   }
-  rows.clear();
+  std::vector<std::vector<std::string>> rows;
   for (size_t r = 0; r < s.size(); ++r) {
     std::vector<std::string> row = {s.Cell(r, "name"),
                                     MdSi(s.Number(r, "mean_iter_time_s"), "s"),
@@ -100,8 +102,20 @@ std::string RunReport(const std::string& dir) {
     rows.push_back(std::move(row));
   }
   out += MdTable(header, rows);
+  return out;
+}
+
+}  // namespace
+
+std::string RunReport(const std::string& dir) {
+  const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
+  std::string out =
+      fmt::format("# Run report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
+  out += CommunicationSection(s);
+  out += TimeAndQualitySection(s);
   out += TimeToTargetSection(s);
-  const std::string quality = suboptimality ? "suboptimality F(x) − F*" : "training loss";
+  const std::string quality =
+      s.HasNumbers("optimal_loss") ? "suboptimality F(x) − F*" : "training loss";
   out += MdFigures(dir, {{"loss_vs_iteration", quality + " vs iteration"},
                          {"dist_vs_iteration", "squared distance to the optimum vs iteration"},
                          {"loss_vs_bits", quality + " vs wire bits"},
