@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "algorithms/step_schedule.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "sim/limits.h"
 #include "sim/network.h"
 
