@@ -29,8 +29,9 @@
 #include <vector>
 
 #include "algorithms/step_schedule.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "sim/limits.h"
+#include "sim/network.h"
 
 namespace commsim {
 
@@ -44,7 +45,7 @@ struct RunSetup {
   const Objective* objective = nullptr;
   const Topology* topology = nullptr;
   const ComputeTimeModel* compute = nullptr;
-  int64_t mtu_bits = 0;     // 0: messages travel whole (store-and-forward per hop)
+  NetworkOptions network;   // model, queue, mtu, protocol, packets per message (sim/network.h)
   int64_t header_bits = 0;  // added to every message's payload bits
   bool multicast_downlink = false;
   bool broadcast = false;  // decentralized: one transmission per node (shared medium)

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "sim/time.h"
 
 namespace commsim {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/csv_reader.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -46,77 +47,20 @@ bool CsvTable::HasNumbers(std::string_view name) const {
 }
 
 CsvTable ParseCsv(std::string_view text, const std::string& origin) {
-  std::vector<std::vector<std::string>> lines;
-  std::vector<std::string> cells;
-  std::string cell;
-  size_t line = 1;
-  size_t record_line = 1;
-  bool in_quotes = false;
-  bool any = false;  // the current record has content
-  auto end_record = [&] {
-    cells.push_back(std::move(cell));
-    cell.clear();
-    lines.push_back(std::move(cells));
-    cells.clear();
-    any = false;
-  };
-  std::vector<size_t> record_lines;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_quotes) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          cell += '"';
-          ++i;
-        } else {
-          in_quotes = false;
-        }
-      } else {
-        if (c == '\n') ++line;
-        cell += c;
-      }
-      continue;
-    }
-    if (c == '"') {
-      if (!cell.empty()) {
-        throw UserError(fmt::format("{}:{}: quote inside an unquoted cell", origin, line));
-      }
-      in_quotes = true;
-      any = true;
-    } else if (c == ',') {
-      cells.push_back(std::move(cell));
-      cell.clear();
-      any = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (any || !cell.empty()) {
-        record_lines.push_back(record_line);
-        end_record();
-      } else {
-        throw UserError(fmt::format("{}:{}: empty line", origin, line));
-      }
-      ++line;
-      record_line = line;
-    } else {
-      cell += c;
-      any = true;
-    }
-  }
-  if (in_quotes) throw UserError(fmt::format("{}:{}: unterminated quoted cell", origin, line));
-  if (any || !cell.empty()) {
-    record_lines.push_back(record_line);
-    end_record();
-  }
-  if (lines.empty())
+  std::istringstream in{std::string(text)};
+  CsvReader reader(in, origin, CsvDialect{});
+  std::vector<std::string> header;
+  if (!reader.Next(header)) {
     throw UserError(fmt::format("{}: empty file (expected a header line)", origin));
-  std::vector<std::string> header = std::move(lines.front());
+  }
   std::vector<std::vector<std::string>> rows;
-  for (size_t r = 1; r < lines.size(); ++r) {
-    if (lines[r].size() != header.size()) {
+  std::vector<std::string> cells;
+  while (reader.Next(cells)) {
+    if (cells.size() != header.size()) {
       throw UserError(fmt::format("{}:{}: expected {} cells as in the header, got {}", origin,
-                                  record_lines[r], header.size(), lines[r].size()));
+                                  reader.line(), header.size(), cells.size()));
     }
-    rows.push_back(std::move(lines[r]));
+    rows.push_back(cells);
   }
   return CsvTable(std::move(header), std::move(rows));
 }

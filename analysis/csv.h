@@ -1,9 +1,9 @@
 // A small strict CSV reader and cell formatter for the files commsim writes (metrics.csv,
 // summary.csv, sweep.csv, axes.csv). Plots and reports read these, never JSON.
 //
-// Format: RFC 4180 subset. The first line is the header; every row must have as many cells as the
-// header. Cells may be quoted ("a,b", "say ""hi"""); a trailing newline is optional; CR-LF is
-// accepted. Empty cells mean "no value". Numbers are read with strtod, so "nan" and "inf" parse.
+// Format: RFC 4180 subset, tokenized by sim/csv_reader.h. The first line is the header; every row
+// must have as many cells as the header. Cells may be quoted ("a,b", "say ""hi"""); a trailing
+// newline is optional; CR-LF is accepted; an empty line is an error. Empty cells mean "no value". Numbers are read with strtod, so "nan" and "inf" parse.
 #ifndef COMMSIM_ANALYSIS_CSV_H_
 #define COMMSIM_ANALYSIS_CSV_H_
 

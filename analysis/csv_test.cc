@@ -46,6 +46,23 @@ TEST(CsvTest, ErrorsNameFileAndLine) {
   EXPECT_THROW(ReadCsvFile("/nonexistent/x.csv"), UserError);
 }
 
+// A quoted cell spanning two lines counts both: the short record after it starts on line 4, and
+// a quote in an unquoted cell after it is on line 5.
+TEST(CsvTest, ErrorLinesCountNewlinesInsideQuotedCells) {
+  try {
+    ParseCsv("a,b\n\"two\nlines\",1\n3\n", "s.csv");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "s.csv:4: expected 2 cells as in the header, got 1");
+  }
+  try {
+    ParseCsv("a,b\n\"two\nlines\",1\n3,4\n5,x\"\n", "s.csv");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "s.csv:5: quote inside an unquoted cell");
+  }
+}
+
 TEST(CsvTest, LinesRoundTripThroughTheReader) {
   const std::vector<std::string> cells = {"plain", "with,comma", "with \"quote\"", "",
                                           "two\nlines"};

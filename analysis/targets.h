@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/records.h"
+#include "sim/records.h"
 
 namespace commsim {
 

@@ -72,6 +72,18 @@ TEST(TargetsTest, UserTargetsWinAndAccuracyCountsUpwards) {
   EXPECT_EQ(r.summaries[1].time_to_target_s, 2.5);
 }
 
+// A target met exactly counts as reached: accuracy 1 - 4/1024 = 0.99609375 (exact in binary) is
+// fast's at k = 4 (2.0 s) and slow's at k = 6 (3.0 s), the same as a loss target of 4.
+TEST(TargetsTest, ATargetMetExactlyIsReached) {
+  RunResult r = ThreeEntries();
+  ApplyTargets(r, {.target_loss = std::nullopt, .target_accuracy = 0.99609375});
+  EXPECT_EQ(r.summaries[0].time_to_target_s, 2.0);
+  EXPECT_EQ(r.summaries[1].time_to_target_s, 3.0);
+  ApplyTargets(r, {.target_loss = 4.0, .target_accuracy = std::nullopt});
+  EXPECT_EQ(r.summaries[0].time_to_target_s, 2.0);
+  EXPECT_EQ(r.summaries[1].time_to_target_s, 3.0);
+}
+
 TEST(TargetsTest, OmittedWhenItCannotBeMeaningful) {
   // One iteration per entry: reaching the target would only repeat the run time.
   RunResult one = ThreeEntries(/*iterations=*/1);

@@ -13,113 +13,110 @@
 namespace commsim {
 namespace {
 
-std::string Num(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  return fmt::format("{}", x);
+std::string Cell(const std::string& x) { return x; }
+std::string Cell(int64_t x) { return fmt::format("{}", x); }
+std::string Cell(double x) { return FormatNumber(x); }
+template <class T>
+std::string Cell(const std::optional<T>& x) {
+  return x ? Cell(*x) : "";
 }
-std::string Opt(const std::optional<double>& x) { return x ? Num(*x) : ""; }
-nlohmann::json OptJson(const std::optional<double>& x) {
-  if (!x || !std::isfinite(*x)) return nullptr;
-  return *x;
+
+nlohmann::json Json(const std::string& x, ColumnInfo info) {
+  if (info.empty_is_null && x.empty()) return nullptr;
+  return x;
 }
-nlohmann::json NumJson(double x) {
+nlohmann::json Json(int64_t x, ColumnInfo) { return x; }
+nlohmann::json Json(double x, ColumnInfo) {
   if (!std::isfinite(x)) return nullptr;
   return x;
+}
+template <class T>
+nlohmann::json Json(const std::optional<T>& x, ColumnInfo info) {
+  return x ? Json(*x, info) : nullptr;
+}
+
+// Visitors over the Visit lists of records.h.
+struct NameList {
+  std::vector<std::string>* names;
+  template <class T>
+  void operator()(const char* name, const T&, ColumnInfo = {}) const {
+    names->push_back(name);
+  }
+};
+struct CellList {
+  std::vector<std::string>* cells;
+  template <class T>
+  void operator()(const char*, const T& value, ColumnInfo = {}) const {
+    cells->push_back(Cell(value));
+  }
+};
+
+// The sorted union of the `extra` keys of `items`.
+template <class Items>
+std::vector<std::string> ExtraKeys(const Items& items) {
+  std::set<std::string> keys;
+  for (const auto& item : items) {
+    for (const auto& [key, value] : item.extra) keys.insert(key);
+  }
+  return {keys.begin(), keys.end()};
+}
+
+void AppendExtra(const std::map<std::string, double>& extra, const std::vector<std::string>& keys,
+                 std::vector<std::string>& cells) {
+  for (const std::string& key : keys) {
+    auto it = extra.find(key);
+    cells.push_back(it == extra.end() ? "" : Cell(it->second));
+  }
 }
 
 }  // namespace
 
 std::string MetricsCsv(const RunResult& result) {
-  std::set<std::string> extra_keys;
+  std::set<std::string> keys;
   for (const auto& records : result.records) {
-    for (const IterationRecord& r : records) {
-      for (const auto& [key, value] : r.extra) extra_keys.insert(key);
-    }
+    for (const std::string& key : ExtraKeys(records)) keys.insert(key);
   }
-  std::string out =
-      "algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,comm_time_s,loss,dist_to_opt_sq,"
-      "test_accuracy,consensus_dist,density,bits_up,bits_down,cum_bits,status";
-  for (const std::string& key : extra_keys) out += "," + key;
-  out += '\n';
+  const std::vector<std::string> extra_keys(keys.begin(), keys.end());
+  std::vector<std::string> header;
+  IterationRecord().Visit(NameList{&header});
+  header.insert(header.end(), extra_keys.begin(), extra_keys.end());
+  std::string out = CsvLine(header);
+  std::vector<std::string> cells;
   for (const auto& records : result.records) {
     for (const IterationRecord& r : records) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", r.algorithm, r.iteration,
-                         Num(r.sim_time_s), Num(r.iter_time_s), Num(r.compute_time_s),
-                         Num(r.comm_time_s), Num(r.loss), Opt(r.dist_to_opt_sq),
-                         Opt(r.test_accuracy), Opt(r.consensus_dist), Opt(r.density), r.bits_up,
-                         r.bits_down, r.cum_bits, r.status);
-      for (const std::string& key : extra_keys) {
-        auto it = r.extra.find(key);
-        out += ",";
-        if (it != r.extra.end()) out += Num(it->second);
-      }
-      out += '\n';
+      cells.clear();
+      r.Visit(CellList{&cells});
+      AppendExtra(r.extra, extra_keys, cells);
+      out += CsvLine(cells);
     }
   }
   return out;
-}
-
-std::vector<std::string> SummaryColumns(const RunResult& result) {
-  std::vector<std::string> columns = {
-      "name",          "algorithm",           "family",          "status",
-      "message",       "iterations",          "final_loss",      "final_dist_to_opt_sq",
-      "final_test_accuracy", "final_consensus_dist", "final_density", "total_bits",
-      "bits_up",       "bits_down",           "mean_iter_time_s", "mean_compute_time_s",
-      "mean_comm_time_s", "sim_time_s",       "baseline",        "bits_fraction_of_baseline",
-      "target_metric", "target_value",        "time_to_target_s", "bits_to_target"};
-  std::set<std::string> extra_keys;
-  for (const RunSummary& s : result.summaries) {
-    for (const auto& [key, value] : s.extra) extra_keys.insert(key);
-  }
-  columns.insert(columns.end(), extra_keys.begin(), extra_keys.end());
-  return columns;
-}
-
-std::vector<std::string> SummaryCells(const RunSummary& s, const std::vector<std::string>& columns,
-                                      const std::optional<RunTarget>& target) {
-  std::vector<std::string> cells;
-  for (const std::string& c : columns) {
-    if (c == "name") cells.push_back(s.name);
-    else if (c == "algorithm") cells.push_back(s.algorithm);
-    else if (c == "family") cells.push_back(s.family);
-    else if (c == "status") cells.push_back(s.status);
-    else if (c == "message") cells.push_back(s.message);
-    else if (c == "iterations") cells.push_back(fmt::format("{}", s.iterations));
-    else if (c == "final_loss") cells.push_back(Num(s.final_loss));
-    else if (c == "final_dist_to_opt_sq") cells.push_back(Opt(s.final_dist_to_opt_sq));
-    else if (c == "final_test_accuracy") cells.push_back(Opt(s.final_test_accuracy));
-    else if (c == "final_consensus_dist") cells.push_back(Opt(s.final_consensus_dist));
-    else if (c == "final_density") cells.push_back(Opt(s.final_density));
-    else if (c == "total_bits") cells.push_back(fmt::format("{}", s.total_bits));
-    else if (c == "bits_up") cells.push_back(fmt::format("{}", s.bits_up));
-    else if (c == "bits_down") cells.push_back(fmt::format("{}", s.bits_down));
-    else if (c == "mean_iter_time_s") cells.push_back(Num(s.mean_iter_time_s));
-    else if (c == "mean_compute_time_s") cells.push_back(Num(s.mean_compute_time_s));
-    else if (c == "mean_comm_time_s") cells.push_back(Num(s.mean_comm_time_s));
-    else if (c == "sim_time_s") cells.push_back(Num(s.sim_time_s));
-    else if (c == "baseline") cells.push_back(s.baseline);
-    else if (c == "bits_fraction_of_baseline") cells.push_back(Opt(s.bits_fraction_of_baseline));
-    else if (c == "target_metric") cells.push_back(target ? target->metric : "");
-    else if (c == "target_value") cells.push_back(target ? Num(target->value) : "");
-    else if (c == "time_to_target_s") cells.push_back(Opt(s.time_to_target_s));
-    else if (c == "bits_to_target") {
-      cells.push_back(s.bits_to_target ? fmt::format("{}", *s.bits_to_target) : "");
-    } else {
-      auto it = s.extra.find(c);
-      cells.push_back(it == s.extra.end() ? "" : Num(it->second));
-    }
-  }
-  return cells;
 }
 
 std::string SummaryCsv(const RunResult& result) {
-  const std::vector<std::string> columns = SummaryColumns(result);
-  std::string out = CsvLine(columns);
+  const std::vector<std::string> extra_keys = ExtraKeys(result.summaries);
+  std::vector<std::string> header;
+  RunSummary().Visit(NameList{&header}, result.target);
+  header.insert(header.end(), extra_keys.begin(), extra_keys.end());
+  std::string out = CsvLine(header);
+  std::vector<std::string> cells;
   for (const RunSummary& s : result.summaries) {
-    out += CsvLine(SummaryCells(s, columns, result.target));
+    cells.clear();
+    s.Visit(CellList{&cells}, result.target);
+    AppendExtra(s.extra, extra_keys, cells);
+    out += CsvLine(cells);
   }
   return out;
+}
+
+std::vector<std::pair<std::string, std::string>> SummaryReportColumns() {
+  std::vector<std::pair<std::string, std::string>> columns;
+  RunSummary().Visit(
+      [&](const char* name, const auto&, ColumnInfo info = {}) {
+        if (*info.report_title != '\0') columns.emplace_back(name, info.report_title);
+      },
+      std::nullopt);
+  return columns;
 }
 
 namespace {
@@ -135,29 +132,12 @@ nlohmann::json ProblemJson(const ProblemInfo& p) {
 
 nlohmann::json EntryJson(const RunSummary& s) {
   nlohmann::json j = nlohmann::json::object();
-  j["name"] = s.name;
-  j["algorithm"] = s.algorithm;
-  j["family"] = s.family;
-  j["status"] = s.status;
-  j["message"] = s.message;
-  j["iterations"] = s.iterations;
-  j["final_loss"] = NumJson(s.final_loss);
-  j["final_dist_to_opt_sq"] = OptJson(s.final_dist_to_opt_sq);
-  j["final_test_accuracy"] = OptJson(s.final_test_accuracy);
-  j["final_consensus_dist"] = OptJson(s.final_consensus_dist);
-  j["final_density"] = OptJson(s.final_density);
-  j["total_bits"] = s.total_bits;
-  j["bits_up"] = s.bits_up;
-  j["bits_down"] = s.bits_down;
-  j["mean_iter_time_s"] = NumJson(s.mean_iter_time_s);
-  j["mean_compute_time_s"] = NumJson(s.mean_compute_time_s);
-  j["mean_comm_time_s"] = NumJson(s.mean_comm_time_s);
-  j["sim_time_s"] = NumJson(s.sim_time_s);
-  j["baseline"] = s.baseline.empty() ? nlohmann::json() : nlohmann::json(s.baseline);
-  j["bits_fraction_of_baseline"] = OptJson(s.bits_fraction_of_baseline);
-  j["time_to_target_s"] = OptJson(s.time_to_target_s);
-  j["bits_to_target"] = s.bits_to_target ? nlohmann::json(*s.bits_to_target) : nlohmann::json();
-  for (const auto& [key, value] : s.extra) j[key] = NumJson(value);
+  s.Visit(
+      [&](const char* name, const auto& value, ColumnInfo info = {}) {
+        if (!info.csv_only) j[name] = Json(value, info);
+      },
+      std::nullopt);
+  for (const auto& [key, value] : s.extra) j[key] = Json(value, {});
   return j;
 }
 
@@ -169,7 +149,7 @@ nlohmann::json SummaryJson(const RunResult& result) {
   nlohmann::json target;
   if (result.target) {
     target = {{"metric", result.target->metric},
-              {"value", NumJson(result.target->value)},
+              {"value", Json(result.target->value, {})},
               {"rule", result.target->rule}};
   } else {
     target = {{"omitted", result.target_omitted}};
@@ -184,10 +164,10 @@ nlohmann::json RunJson(const RunResult& result) {
   nlohmann::json entries = nlohmann::json::array();
   for (size_t i = 0; i < result.summaries.size(); ++i) {
     const double t = i < result.entry_wall_time_s.size() ? result.entry_wall_time_s[i] : 0.0;
-    entries.push_back({{"name", result.summaries[i].name}, {"wall_time_s", NumJson(t)}});
+    entries.push_back({{"name", result.summaries[i].name}, {"wall_time_s", Json(t, {})}});
   }
   return nlohmann::json{{"commsim_version", CommsimVersion()},
-                        {"wall_time_s", NumJson(result.wall_time_s)},
+                        {"wall_time_s", Json(result.wall_time_s, {})},
                         {"entries", std::move(entries)}};
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 namespace commsim {
@@ -90,6 +91,62 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
                      "0,0,0,0,0,sgd,1,,,,,\n"),
             std::string::npos)
       << csv;
+}
+
+}  // namespace
+}  // namespace commsim
+
+namespace commsim {
+namespace {
+
+// The target is a summary.csv column pair (same on every row) but not a field of the JSON
+// entries; an empty baseline is null in JSON but an empty cell in CSV.
+TEST(WritersTest, TargetColumnsAreCsvOnlyAndEmptyBaselineIsJsonNull) {
+  RunResult r;
+  RunSummary s;
+  s.name = "qsgd";
+  s.time_to_target_s = 0.5;
+  s.bits_to_target = 1024;
+  r.summaries = {s};
+  r.target = RunTarget{"loss", 0.25, "given"};
+  const std::string csv = SummaryCsv(r);
+  EXPECT_NE(csv.find(",,,loss,0.25,0.5,1024\n"), std::string::npos) << csv;
+  const nlohmann::json entry = SummaryJson(r)["algorithms"][0];
+  EXPECT_FALSE(entry.contains("target_metric"));
+  EXPECT_FALSE(entry.contains("target_value"));
+  EXPECT_TRUE(entry["baseline"].is_null());
+  EXPECT_EQ(entry["bits_to_target"], 1024);
+  EXPECT_EQ(entry["time_to_target_s"], 0.5);
+  const std::vector<std::string> keys = {
+      "algorithm", "baseline", "bits_down", "bits_fraction_of_baseline", "bits_to_target",
+      "bits_up", "family", "final_consensus_dist", "final_density", "final_dist_to_opt_sq",
+      "final_loss", "final_test_accuracy", "iterations", "mean_comm_time_s",
+      "mean_compute_time_s", "mean_iter_time_s", "message", "name", "sim_time_s", "status",
+      "time_to_target_s", "total_bits"};
+  std::vector<std::string> got;
+  for (const auto& [key, value] : entry.items()) got.push_back(key);
+  EXPECT_EQ(got, keys);
+}
+
+// A label with a comma must stay one cell of metrics.csv (it used to be written unquoted).
+TEST(WritersTest, MetricsCsvQuotesLabelsWithCommas) {
+  RunResult r;
+  IterationRecord a;
+  a.algorithm = "top_k, 1%";
+  a.iteration = 2;
+  a.loss = std::nan("");
+  r.records = {{a}};
+  const std::string csv = MetricsCsv(r);
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "\"top_k, 1%\",2,0,0,0,0,nan,,,,,0,0,0,ok\n");
+}
+
+TEST(WritersTest, ReportShowsTheOptionalQualityColumnsWithTitles) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"final_dist_to_opt_sq", "final ‖x−x*‖²"},
+      {"final_test_accuracy", "final test accuracy"},
+      {"final_consensus_dist", "final consensus distance"},
+      {"final_density", "final density"}};
+  EXPECT_EQ(SummaryReportColumns(), expected);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/progress.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "analysis/report.h"
 #include "analysis/version.h"
 #include "app/commands.h"

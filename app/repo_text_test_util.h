@@ -109,6 +109,7 @@ inline bool IsCpp(const std::string& file) { return file.ends_with(".h") || file
 
 // Whether `file` is scanned at all: docs, scripts, scenarios, C++ and CMake files.
 inline bool IsScanned(const std::filesystem::path& root, const std::string& file) {
+  if (file.find("fuzz_corpus/") != std::string::npos) return false;  // fuzz inputs, not text
   for (const char* ext : {".md", ".h", ".cc", ".sh", ".json", ".cmake"}) {
     if (file.ends_with(ext)) return true;
   }

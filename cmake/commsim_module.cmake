@@ -1,14 +1,26 @@
-# commsim_module(NAME DEPS dep...)
+# commsim_module(NAME DEPS package-target... PRIVATE_DEPS package-target... TEST_DEPS target...
+#                [SLOW pattern...])
 # One static library per top-level folder from every *.cc below it; every *_test.cc beside the code
-# goes into one GoogleTest binary `NAME_tests`, registered with CTest. Globbing (with
+# goes into one GoogleTest binary `NAME_tests`, registered with CTest (label NAME). SLOW lists
+# GoogleTest filter patterns (`Suite.Test`, `Suite.*`) of the tests that take more than about a
+# second: their label is NAME_slow instead, so `ctest -LE slow` runs the fast suite. Globbing (with
 # CONFIGURE_DEPENDS) means adding a component is one .h/.cc pair and no build edit.
+# The modules it may use come from the graph in the top-level CMakeLists.txt
+# (COMMSIM_MODULE_DEPS_<NAME>), linked PUBLIC; DEPS are outside packages its headers expose (PUBLIC),
+# PRIVATE_DEPS those only its .cc files use. Includes are checked against the same graph: the
+# module's own code (library, tests, fuzz drivers) first searches build/layering/NAME, which holds
+# a stand-in for every header of every module NAME may not use, each an #error naming the rule,
+# so an upward or sideways include fails to compile (see commsim_forbidden_headers).
 # Every *_fuzz.cc is a libFuzzer driver: never part of the library or the tests; with COMMSIM_FUZZ
 # it becomes its own program (see commsim_fuzz_target).
 # The sanitizer build (COMMSIM_FUZZ) leaves out the end-to-end learning tests, files named
-# *acceptance_test.cc, *training_test.cc, *claim_test.cc or *convergence_test.cc: they read no
-# untrusted input and take minutes under the sanitizers.
+# *acceptance_test.cc, *training_test.cc, *claim_test.cc or *convergence_test.cc, and the SLOW
+# tests: they read no untrusted input the fuzz drivers do not cover, and take minutes there.
 function(commsim_module NAME)
-  cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "" "DEPS;PRIVATE_DEPS;TEST_DEPS;SLOW" ${ARGN})
+  commsim_forbidden_headers(${NAME} forbidden)
+  set(module_deps ${COMMSIM_MODULE_DEPS_${NAME}})
+  list(TRANSFORM module_deps PREPEND commsim_)
   file(GLOB_RECURSE all_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cc")
   set(lib_sources)
   set(test_sources)
@@ -27,40 +39,45 @@ function(commsim_module NAME)
   if(lib_sources)
     add_library(commsim_${NAME} STATIC ${lib_sources})
     target_include_directories(commsim_${NAME} PUBLIC "${PROJECT_SOURCE_DIR}")
-    target_link_libraries(commsim_${NAME} PUBLIC ${M_DEPS})
+    target_include_directories(commsim_${NAME} BEFORE PRIVATE "${forbidden}")
+    target_link_libraries(commsim_${NAME} PUBLIC ${module_deps} ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
   else()
     add_library(commsim_${NAME} INTERFACE)
     target_include_directories(commsim_${NAME} INTERFACE "${PROJECT_SOURCE_DIR}")
-    target_link_libraries(commsim_${NAME} INTERFACE ${M_DEPS})
+    target_link_libraries(commsim_${NAME} INTERFACE ${module_deps} ${M_DEPS})
   endif()
   if(test_sources)
     add_executable(${NAME}_tests ${test_sources})
+    target_include_directories(${NAME}_tests BEFORE PRIVATE "${forbidden}")
     target_link_libraries(${NAME}_tests PRIVATE commsim_${NAME} ${M_TEST_DEPS} GTest::gtest GTest::gtest_main)
     target_compile_definitions(${NAME}_tests PRIVATE
       COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}" COMMSIM_BINARY_DIR="${PROJECT_BINARY_DIR}")
-    if(COMMSIM_FUZZ)  # one process per binary: sanitizer start-up is slow
-      add_test(NAME ${NAME}_tests COMMAND ${NAME}_tests --gtest_brief=1
+    if(COMMSIM_FUZZ)  # one process per binary (sanitizer start-up is slow), without the SLOW tests
+      list(JOIN M_SLOW ":" slow)
+      add_test(NAME ${NAME}_tests COMMAND ${NAME}_tests --gtest_brief=1 "--gtest_filter=-${slow}"
         WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
       set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME})
     else()
-      gtest_discover_tests(${NAME}_tests DISCOVERY_TIMEOUT 120
-        WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${NAME})
+      commsim_discover_tests(${NAME}_tests ${NAME} "${M_SLOW}")
     endif()
   endif()
   if(COMMSIM_FUZZ)
     foreach(f IN LISTS fuzz_sources)
-      commsim_fuzz_target("${f}" commsim_${NAME})
+      commsim_fuzz_target("${f}" commsim_${NAME} "${forbidden}")
     endforeach()
   endif()
 endfunction()
 
-# commsim_fuzz_target(SOURCE LIB): the driver foo_fuzz.cc becomes build/fuzz/foo_fuzz, linked with
-# libFuzzer's main and LIB. Its corpus is <module>/fuzz_corpus/foo/ (seeds and regression inputs);
-# CTest runs every corpus input once (test `fuzz_corpus.foo`, label fuzz). scripts/fuzz.sh fuzzes.
-function(commsim_fuzz_target SOURCE LIB)
+# commsim_fuzz_target(SOURCE LIB FORBIDDEN): a driver <name>_fuzz.cc becomes build/fuzz/<name>_fuzz,
+# linked with libFuzzer's main and LIB, checked for layering like its module (FORBIDDEN, see
+# commsim_forbidden_headers). Its corpus is <module>/fuzz_corpus/<name>/ (seeds and regression
+# inputs); CTest runs every corpus input once (test `fuzz_corpus.<name>`, label fuzz).
+# scripts/fuzz.sh fuzzes.
+function(commsim_fuzz_target SOURCE LIB FORBIDDEN)
   get_filename_component(target "${SOURCE}" NAME_WE)
   string(REGEX REPLACE "_fuzz$" "" short "${target}")
   add_executable(${target} "${SOURCE}")
+  target_include_directories(${target} BEFORE PRIVATE "${FORBIDDEN}")
   target_link_libraries(${target} PRIVATE ${LIB})
   target_link_options(${target} PRIVATE -fsanitize=fuzzer)
   target_compile_definitions(${target} PRIVATE COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
@@ -72,4 +89,130 @@ function(commsim_fuzz_target SOURCE LIB)
   endif()
   add_test(NAME fuzz_corpus.${short} COMMAND ${target} -runs=0 "${corpus}")
   set_tests_properties(fuzz_corpus.${short} PROPERTIES LABELS fuzz)
+endfunction()
+
+# commsim_discover_tests(TARGET LABEL SLOW_PATTERNS): registers TARGET's tests with CTest, labelled
+# LABEL, except those matching one of SLOW_PATTERNS (GoogleTest filter patterns): LABEL_slow.
+# Labels are matched as regular expressions, so `ctest -LE slow` runs the fast suite, `-L slow` the
+# slow tests, `-L LABEL` all of the module's tests. (One label per test: gtest_discover_tests
+# cannot pass a list-valued property.)
+function(commsim_discover_tests TARGET LABEL SLOW_PATTERNS)
+  if(NOT SLOW_PATTERNS)
+    gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120
+      WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL})
+    return()
+  endif()
+  list(JOIN SLOW_PATTERNS ":" slow)
+  gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120 TEST_FILTER "-${slow}"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL})
+  gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120 TEST_FILTER "${slow}"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL}_slow)
+endfunction()
+
+# commsim_forbidden_headers(NAME OUT): writes build/layering/NAME/<F>/<path>.h, an #error, for every
+# header <F>/<path>.h of every module F that NAME may not use, and sets OUT to build/layering/NAME.
+# Headers are globbed with CONFIGURE_DEPENDS, so a new header is covered at the next build.
+function(commsim_forbidden_headers NAME OUT)
+  set(root "${PROJECT_BINARY_DIR}/layering/${NAME}")
+  commsim_module_closure(${NAME} allowed)
+  foreach(f IN LISTS COMMSIM_MODULES)
+    if(f STREQUAL NAME OR f IN_LIST allowed)
+      continue()
+    endif()
+    file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}"
+      "${PROJECT_SOURCE_DIR}/${f}/*.h")
+    foreach(h IN LISTS headers)
+      file(CONFIGURE OUTPUT "${root}/${h}" CONTENT "#error \"${NAME}/ may not include ${f}/ \
+(the module graph: top-level CMakeLists.txt, CONTRIBUTING.md)\"\n")
+    endforeach()
+  endforeach()
+  file(MAKE_DIRECTORY "${root}")
+  set(${OUT} "${root}" PARENT_SCOPE)
+endfunction()
+
+# commsim_module_closure(NAME OUT): NAME's dependencies in the module graph, direct and indirect.
+function(commsim_module_closure NAME OUT)
+  set(todo ${COMMSIM_MODULE_DEPS_${NAME}})
+  set(seen)
+  while(todo)
+    list(POP_FRONT todo m)
+    if(NOT m IN_LIST seen)
+      list(APPEND seen ${m})
+      list(APPEND todo ${COMMSIM_MODULE_DEPS_${m}})
+    endif()
+  endwhile()
+  set(${OUT} ${seen} PARENT_SCOPE)
+endfunction()
+
+# commsim_check_module_graph(DOC): the fenced block after "Dependencies point one way" in DOC
+# draws the graph as chains "a → b → c"; its edges must be exactly COMMSIM_MODULE_DEPS_*.
+function(commsim_check_module_graph DOC)
+  file(READ "${DOC}" text)
+  string(FIND "${text}" "Dependencies point one way" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${DOC}: no \"Dependencies point one way\" section with the module graph")
+  endif()
+  string(SUBSTRING "${text}" ${at} -1 text)
+  string(REGEX MATCH "```\n([^`]*)```" block "${text}")
+  string(REPLACE "\n" ";" lines "${CMAKE_MATCH_1}")
+  set(drawn)
+  foreach(line IN LISTS lines)
+    string(REPLACE "→" ";" chain "${line}")
+    list(TRANSFORM chain STRIP)
+    list(LENGTH chain n)
+    math(EXPR last "${n} - 2")
+    foreach(i RANGE 0 ${last})
+      if(n LESS 2)
+        break()
+      endif()
+      math(EXPR j "${i} + 1")
+      list(GET chain ${i} from)
+      list(GET chain ${j} to)
+      list(APPEND drawn "${from}->${to}")
+    endforeach()
+  endforeach()
+  set(declared)
+  foreach(m IN LISTS COMMSIM_MODULES)
+    foreach(d IN LISTS COMMSIM_MODULE_DEPS_${m})
+      list(APPEND declared "${m}->${d}")
+    endforeach()
+  endforeach()
+  list(SORT drawn)
+  list(REMOVE_DUPLICATES drawn)
+  list(SORT declared)
+  if(NOT drawn STREQUAL declared)
+    message(FATAL_ERROR "The module graph in ${DOC} (${drawn}) differs from the one in "
+                        "CMakeLists.txt (${declared}): change both")
+  endif()
+endfunction()
+
+# commsim_layering_test(): for every module M and every module F that M may not use, an object
+# library (never built by default) whose one source includes a header of F and links M; the ctest
+# `layering` builds them all and expects each to fail with "M/ may not include F/".
+function(commsim_layering_test)
+  set(probes)
+  set(rules)
+  foreach(m IN LISTS COMMSIM_MODULES)
+    commsim_module_closure(${m} allowed)
+    foreach(f IN LISTS COMMSIM_MODULES)
+      if(f STREQUAL m OR f IN_LIST allowed OR NOT TARGET commsim_${m})
+        continue()
+      endif()
+      file(GLOB f_headers RELATIVE "${PROJECT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/${f}/*.h")
+      list(SORT f_headers)
+      list(GET f_headers 0 header)
+      set(source "${PROJECT_BINARY_DIR}/layering/probes/${m}_includes_${f}.cc")
+      file(CONFIGURE OUTPUT "${source}" CONTENT "#include \"${header}\"\n")
+      add_library(layering_${m}_includes_${f} OBJECT EXCLUDE_FROM_ALL "${source}")
+      target_include_directories(layering_${m}_includes_${f} BEFORE PRIVATE
+        "${PROJECT_BINARY_DIR}/layering/${m}")
+      target_link_libraries(layering_${m}_includes_${f} PRIVATE commsim_${m})
+      list(APPEND probes layering_${m}_includes_${f})
+      list(APPEND rules "${m}/ may not include ${f}/")
+    endforeach()
+  endforeach()
+  add_test(NAME layering COMMAND "${CMAKE_COMMAND}" -D "BUILD_DIR=${PROJECT_BINARY_DIR}"
+    -D "PROBES=${probes}" -D "RULES=${rules}"
+    -P "${PROJECT_SOURCE_DIR}/cmake/check_layering.cmake")
+  set_tests_properties(layering PROPERTIES LABELS layering RESOURCE_LOCK build_tree)
 endfunction()

@@ -14,8 +14,7 @@ namespace {
 using nlohmann::json;
 
 std::string Found(const json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  const std::string text = ShownJson(value);
   const char* type = value.is_string()    ? "string "
                      : value.is_boolean() ? ""
                      : value.is_number()  ? ""
@@ -213,6 +212,12 @@ class JsonWriter final : public ParamVisitor {
 };
 
 }  // namespace
+
+std::string ShownJson(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
 
 namespace {
 

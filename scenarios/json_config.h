@@ -61,6 +61,9 @@ nlohmann::json WriteComponent(const ComponentSpec& spec);
 // Parses a number or a unit string into SI base units. nullopt and `error` set on failure.
 std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std::string* error);
 
+// `value` as JSON text for messages, cut to 60 characters ("..." marks the cut).
+std::string ShownJson(const nlohmann::json& value);
+
 // "/a/b" + "c" -> "/a/b/c", escaping '~' and '/' in the key as JSON pointers require.
 std::string JoinPointer(std::string_view pointer, std::string_view key);
 

@@ -151,12 +151,6 @@ std::optional<json> Parse(std::string_view text, const std::string& origin,
   return root;
 }
 
-std::string Shown(const json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
-
 // The element `token` names in an array of `size`, or nullopt: decimal digits without a
 // leading zero, below size (so no overflow however long the token).
 std::optional<size_t> ArrayIndex(const std::string& t, size_t size) {
@@ -211,7 +205,7 @@ std::string SetAtPointer(json& doc, const std::string& pointer, const json& valu
       node = &(*node)[*index];
     } else {
       return fmt::format("{} is {} in the scenario, so \"{}\" cannot be set inside it",
-                         walked.empty() ? "/" : walked, Shown(*node), t);
+                         walked.empty() ? "/" : walked, ShownJson(*node), t);
     }
     walked = JoinPointer(walked, t);
   }

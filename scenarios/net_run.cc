@@ -11,12 +11,32 @@ namespace {
 
 std::string Seconds(SimTime t) { return fmt::format("{:.12g}", t.seconds()); }
 
+// "whole messages", "mtu 12000 bits" (FIFO packets), "mtu 12000 bits, fair queueing", "flow
+// model", then the protocol when there is one.
+std::string ModelText(const NetworkOptions& o) {
+  std::string text;
+  const int64_t mtu = o.mtu_bits > 0 ? o.mtu_bits : DefaultMtuBits(o.protocol.kind);
+  switch (o.model.value_or(NetworkModel::kMessage)) {
+    case NetworkModel::kMessage: text = "whole messages"; break;
+    case NetworkModel::kPacket:
+      text = fmt::format("mtu {} bits", mtu);
+      if (o.queue == QueueDiscipline::kFairQueue) text += ", fair queueing";
+      break;
+    case NetworkModel::kFlow: text = "flow model (max-min)"; break;
+  }
+  if (o.protocol.kind != ProtocolKind::kNone) {
+    text += fmt::format(", {} over {}", kProtocolNames[static_cast<size_t>(o.protocol.kind)],
+                        kFramingNames[static_cast<size_t>(o.protocol.framing)]);
+  }
+  return text;
+}
+
 }  // namespace
 
 NetReport RunNetSpec(const NetSpec& spec) {
   NetReport report{BuildNetTopology(spec), {}, {}, SimTime(), 0, 0};
   Engine engine;
-  Network network(engine, report.topology, NetworkOptions{spec.mtu_bits});
+  Network network(engine, report.topology, spec.network);
   report.messages = RunTraffic(engine, network, spec.pattern, spec.message_bits);
   for (size_t l = 0; l < report.topology.links().size(); ++l) {
     report.links.push_back(network.link_stats(static_cast<int>(l)));
@@ -33,8 +53,7 @@ std::string FormatNetReport(const NetSpec& spec, const NetReport& report, bool a
       "# commsim net: {} on {} ({} hosts + {} switch nodes, {} links), message {} bits, {}\n",
       TrafficPatternNames()[static_cast<size_t>(spec.pattern)], t.kind(), t.num_hosts(),
       t.num_nodes() - t.num_hosts(), t.links().size(), spec.message_bits,
-      spec.mtu_bits == 0 ? std::string("whole messages")
-                         : fmt::format("mtu {} bits", spec.mtu_bits));
+      ModelText(spec.network));
   out += "# messages\n";
   out += fmt::format("{:>6} {:<9} {:<8} {:<8} {:>12} {:>16} {:>16}\n", "id", "phase", "src", "dst",
                      "bits", "sent_s", "delivered_s");

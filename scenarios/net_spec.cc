@@ -24,8 +24,7 @@ struct NetSpecConfig final : ConfigBase<NetSpecConfig> {
     v.Int("workers", spec.workers, Range::Closed(1, std::numeric_limits<int>::max()),
           "workers (star kinds) or nodes (other topologies)");
     v.Component("topology", spec.topology, "the network topology");
-    v.Int("mtu", spec.mtu_bits, Range::NonNegative(), "largest packet; 0 = whole messages",
-          Unit::kBits);
+    DescribeNetworkKeys(v, spec.keys);
     v.Text("pattern", pattern, TrafficPatternNames(), "the message pattern to run");
     v.Int("message", spec.message_bits, Range::NonNegative(), "bits of each message", Unit::kBits);
   }
@@ -37,6 +36,7 @@ NetSpec ParseNetSpec(const nlohmann::json& doc, const std::string& origin) {
   NetSpecConfig config;
   ErrorList errors;
   ReadConfig(doc, "", config, errors);
+  config.spec.network = ResolveNetworkKeys(config.spec.keys, &doc, "", errors);
   errors.ThrowIfAny(origin);
   NetSpec spec = std::move(config.spec);
   spec.pattern = *ParseTrafficPattern(config.pattern);

@@ -4,7 +4,8 @@
 //   workers (4)    hosts besides the server: workers of star kinds (and of explicit with a
 //                  server), nodes of the other topologies
 //   topology       component (star), e.g. {"name": "ring", "bandwidth": "10Gbps"}
-//   mtu (0)        largest packet, bits or e.g. "1500B"; 0 = whole messages
+//   model, queue, mtu, protocol, framing, tcp_timestamps   the network model
+//                  (scenarios/network_keys.h; an mtu without a model keeps its old meaning)
 //   pattern        one of TrafficPatternNames() (incast)
 //   message (1e6)  bits of each message, e.g. "1MB"; ring_allreduce splits it in `nodes` chunks
 // Problems are reported together, each as "<file>: /json/pointer: expected ..., got ...".
@@ -16,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/network_keys.h"
+#include "sim/network.h"
 #include "sim/params.h"
 #include "sim/topology.h"
 #include "sim/traffic.h"
@@ -25,7 +28,8 @@ namespace commsim {
 struct NetSpec {
   int64_t workers = 4;
   ComponentSpec topology;  // kind "topology"
-  int64_t mtu_bits = 0;
+  NetworkKeys keys;        // as written (model resolved)
+  NetworkOptions network;  // what the Network is built with
   TrafficPattern pattern = TrafficPattern::kIncast;
   int64_t message_bits = 1'000'000;
 };

@@ -27,7 +27,8 @@ TEST(NetSpecTest, ReadsEveryFieldWithUnits) {
       "topology": {"name": "star", "server_bandwidth": "10Gbps", "worker_latency": "5us"}})"),
                                     "spec.json");
   EXPECT_EQ(spec.workers, 6);
-  EXPECT_EQ(spec.mtu_bits, 12000);
+  EXPECT_EQ(spec.network.mtu_bits, 12000);
+  EXPECT_EQ(spec.network.model, NetworkModel::kPacket);  // an mtu without a model: packets
   EXPECT_EQ(spec.pattern, TrafficPattern::kPsRound);
   EXPECT_EQ(spec.message_bits, 8'000'000);
   ASSERT_EQ(spec.topology.name, "star");
@@ -41,7 +42,8 @@ TEST(NetSpecTest, ReadsEveryFieldWithUnits) {
   EXPECT_EQ(resolved["topology"]["name"], "star");
   // The resolved form reads back to the same spec.
   const NetSpec again = ParseNetSpec(resolved, "resolved.json");
-  EXPECT_EQ(again.mtu_bits, spec.mtu_bits);
+  EXPECT_EQ(again.network.mtu_bits, spec.network.mtu_bits);
+  EXPECT_EQ(again.network.model, spec.network.model);
   EXPECT_EQ(ResolvedNetSpec(again), resolved);
 }
 

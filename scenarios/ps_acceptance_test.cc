@@ -75,6 +75,7 @@ json TimingScenario(const std::string& algorithm, int workers, int64_t dim, int6
                {{"topology",
                  {{"name", "star"}, {"worker_bandwidth", bw}, {"server_bandwidth", bw},
                   {"worker_latency", lat}, {"server_latency", lat}}},
+                {"model", "message"},
                 {"downlink", downlink}}},
               {"compute", {{"mode", "fixed"}, {"seconds", 0.05}}},
               {"step", {{"size", 0.1}}},

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "scenarios/scenario.h"
 
 namespace commsim {

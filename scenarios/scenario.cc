@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scenarios/json_config.h"
+#include "scenarios/network_keys.h"
 #include "scenarios/output_name.h"
 #include "sim/error.h"
 
@@ -58,12 +59,12 @@ struct TopLevel final : ConfigBase<TopLevel> {
 struct NetworkSection final : ConfigBase<NetworkSection> {
   Scenario* s;
   std::string downlink = "unicast";
+  NetworkKeys keys;
   explicit NetworkSection(Scenario* scenario) : s(scenario) {}
   void Describe(ParamVisitor& v) override {
     static constexpr std::array<std::string_view, 2> kDownlink = {"unicast", "multicast"};
     v.Component("topology", s->topology, "network topology (see `commsim list`)");
-    v.Int("mtu", s->mtu_bits, Range::AtLeast(0),
-          "packet size; 0 = whole messages (store-and-forward per hop)", Unit::kBits);
+    DescribeNetworkKeys(v, keys);
     v.Text("downlink", downlink, kDownlink, "server -> workers: n unicast copies or one multicast");
     v.Bool("broadcast", s->broadcast,
            "decentralized: one transmission per node reaches all neighbours (shared medium)");
@@ -144,7 +145,7 @@ void ReadAlgorithms(const json& doc, Scenario& s, ErrorList& errors) {
   }
 }
 
-json Resolved(Scenario& s) {
+json Resolved(Scenario& s, const NetworkKeys& keys) {
   json out = json::object();
   TopLevel top(&s);
   top.seed = static_cast<int64_t>(s.seed);
@@ -155,6 +156,7 @@ json Resolved(Scenario& s) {
   if (s.target_accuracy) out["target_accuracy"] = *s.target_accuracy;
   NetworkSection net(&s);
   net.downlink = s.multicast_downlink ? "multicast" : "unicast";
+  net.keys = keys;
   out["network"] = WriteConfig(net);
   out["compute"] = WriteConfig(s.compute);
   out["step"] = WriteConfig(s.step);
@@ -248,7 +250,10 @@ Scenario ParseScenario(const json& original, const std::string& origin,
                                     kMaxOutputNameBytes, s.name));
   }
   NetworkSection net(&s);
-  if (auto it = doc.find("network"); it != doc.end()) ReadConfig(*it, "/network", net, errors);
+  const auto network_it = doc.find("network");
+  if (network_it != doc.end()) ReadConfig(*network_it, "/network", net, errors);
+  s.network = ResolveNetworkKeys(net.keys, network_it != doc.end() ? &*network_it : nullptr,
+                                 "/network", errors);
   s.multicast_downlink = net.downlink == "multicast";
   if (auto it = doc.find("compute"); it != doc.end()) ReadConfig(*it, "/compute", s.compute, errors);
   if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
@@ -261,7 +266,7 @@ Scenario ParseScenario(const json& original, const std::string& origin,
                            s.iterations, s.metrics_every, kMaxRecordedIterations));
   }
   errors.ThrowIfAny(origin);
-  s.resolved = Resolved(s);
+  s.resolved = Resolved(s, net.keys);
   return s;
 }
 

@@ -7,8 +7,9 @@
 //   times the initial loss), target_loss / target_accuracy (optional: the time-to-target goal,
 //   analysis/targets.h), header_bits (0),
 //   model, data, partition (components; see `commsim list`), compute (compute-time model),
-//   network {topology (component, default star), mtu (0 = whole messages), downlink
-//            ("unicast" | "multicast"), broadcast (false)},
+//   network {topology (component, default star), model, queue, mtu, protocol, framing,
+//            tcp_timestamps (scenarios/network_keys.h), downlink ("unicast" | "multicast"),
+//            broadcast (false)},
 //   step {size, schedule, ...} (default for every entry),
 //   limits {max_events (1e10), max_packets_per_message (1e6)}: work one entry may do (limits.h),
 //   algorithms: [ {name, label?, step?, topology?, <algorithm parameters>} ... ]
@@ -33,6 +34,7 @@
 #include "algorithms/step_schedule.h"
 #include "models/compute_time.h"
 #include "sim/limits.h"
+#include "sim/network.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -66,7 +68,7 @@ struct Scenario {
   ComponentSpec partition;  // kind "partition"
   ComputeTimeConfig compute;
   ComponentSpec topology;           // kind "topology"
-  int64_t mtu_bits = 0;
+  NetworkOptions network;  // model, queue, mtu, protocol (max_packets_per_message: see limits)
   bool multicast_downlink = false;
   bool broadcast = false;
   StepConfig step;

@@ -1,6 +1,8 @@
 // Sweeps: one base scenario, run at every point of a grid of JSON-pointer overrides.
 //
-// Sweep file (strict; unknown keys are errors with a did-you-mean):
+// Sweep file, read with the scenario config machinery (scenarios/json_config.h): the scalar keys
+// and each axis's keys are typed configs with Describe(), so unknown keys are errors with a
+// did-you-mean and wrong types or choices name the pointer and what was expected:
 //   {
 //     "name": "bandwidth_sweep",                  // optional, default: the file's stem
 //     "base": "dore_resnet18_bandwidth.json",     // a scenario file (relative to this file) or an
@@ -71,9 +73,6 @@ struct Sweep {
 Sweep ParseSweep(const nlohmann::json& doc, const std::string& origin, const std::string& dir);
 // Loads and parses a sweep file.
 Sweep LoadSweep(const std::string& file);
-
-// The unit's name as printed in axes.csv and on plot axes ("bit/s", "s", "bit", "FLOP/s", "").
-std::string UnitName(Unit unit);
 
 }  // namespace commsim
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/progress.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_runner.h"
 

@@ -20,6 +20,7 @@
 #include "scenarios/sweep_point_file.h"
 #include "sim/error.h"
 #include "sim/output_journal.h"
+#include "sim/params_text.h"
 
 namespace commsim {
 namespace {
@@ -82,7 +83,7 @@ void RemoveSweepResults(const fs::path& root) {
 std::string AxesCsv(const Sweep& sweep) {
   std::string out = CsvLine({"name", "pointer", "unit", "scale"});
   for (const SweepAxis& axis : sweep.axes) {
-    out += CsvLine({axis.name, axis.pointer, UnitName(axis.unit), axis.scale});
+    out += CsvLine({axis.name, axis.pointer, std::string(UnitSymbol(axis.unit)), axis.scale});
   }
   return out;
 }

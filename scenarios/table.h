@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/records.h"
+#include "sim/records.h"
 
 namespace commsim {
 

@@ -5,7 +5,7 @@
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]   fuzz TARGET (default: all, one after another) for
 #                                           SECONDS each (default 600); stops at the first finding
-#   scripts/fuzz.sh --list                  the targets (a driver foo_fuzz.cc is target foo)
+#   scripts/fuzz.sh --list                  the targets (a driver <name>_fuzz.cc is target <name>)
 #   scripts/fuzz.sh --ci                    test.sh's stage: build, unit tests and every corpus
 #                                           input under the sanitizers (ctest), then every target
 #                                           fuzzed from a fixed seed, COMMSIM_FUZZ_BUDGET seconds

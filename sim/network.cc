@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "sim/check.h"
@@ -21,15 +23,27 @@ Network::Network(Engine& engine, const Topology& topology, NetworkOptions option
     : engine_(engine), topology_(topology), options_(options) {
   COMMSIM_CHECK(options_.mtu_bits >= 0, "mtu_bits must be >= 0, got {}", options_.mtu_bits);
   COMMSIM_CHECK(options_.max_packets_per_message >= 1, "max_packets_per_message must be >= 1");
+  if (!options_.model) {
+    options_.model = options_.mtu_bits > 0 ? NetworkModel::kPacket : NetworkModel::kMessage;
+    options_.queue = QueueDiscipline::kFifo;
+  }
+  model_ = *options_.model;
+  const std::optional<PacketFormat> format = MakePacketFormat(options_.protocol, options_.mtu_bits);
+  COMMSIM_CHECK(format.has_value(), "mtu {} bits leaves no payload for the protocol",
+                options_.mtu_bits);
+  format_ = *format;
+  full_packet_bits_ = format_.PacketWireBits(format_.payload_bits);
   links_.reserve(topology.links().size());
   for (const Link& l : topology.links()) {
     LinkState s;
     s.latency = SimTime::FromSeconds(l.latency_s);
     s.bandwidth_bps = l.bandwidth_bps;
-    s.mtu_transmit = TransmitTime(options_.mtu_bits, l.bandwidth_bps);
+    s.mtu_transmit = TransmitTime(full_packet_bits_, l.bandwidth_bps);
     links_.push_back(s);
   }
   hop_of_link_.assign(links_.size(), -1);
+  link_slot_.assign(links_.size(), -1);
+  link_fluid_.resize(links_.size());
 }
 
 int64_t Network::link_bits_total() const {
@@ -104,20 +118,32 @@ uint32_t Network::NewFlow(int64_t wire_bits) {
   flow.live = true;
   flow.hops.clear();
   flow.first_root = -1;
-  const int64_t mtu = options_.mtu_bits;
-  // wire_bits / mtu + 1 cannot overflow, unlike wire_bits + mtu - 1.
-  flow.packets = mtu > 0 && wire_bits > mtu ? wire_bits / mtu + (wire_bits % mtu != 0) : 1;
-  if (flow.packets > options_.max_packets_per_message) [[unlikely]] {
+  const int64_t packets = format_.Packets(wire_bits);
+  const int64_t total_bits = format_.MessageWireBits(wire_bits);
+  const char* problem = nullptr;
+  if (model_ == NetworkModel::kPacket && packets > options_.max_packets_per_message) {
+    problem = "packets per message; raise /network/mtu, or /limits/max_packets_per_message, "
+              "or use /network/model \"flow\"";
+  } else if (total_bits == std::numeric_limits<int64_t>::max()) {
+    problem = "packets per message, since its wire bits overflow a 64-bit count; raise "
+              "/network/mtu";
+  }
+  if (problem != nullptr) [[unlikely]] {
     flow.live = false;
     free_flows_.push_back(f);
     throw SimulationLimitError(fmt::format(
-        "a message of {} bits at network mtu {} bits is {} packets, more than the limit of {} "
-        "packets per message; raise /network/mtu (0 = whole messages), or "
-        "/limits/max_packets_per_message",
-        wire_bits, mtu, flow.packets, options_.max_packets_per_message));
+        "a message of {} bits at network mtu {} bits is {} packets, more than the limit of {} {}",
+        wire_bits, options_.mtu_bits, packets, options_.max_packets_per_message, problem));
   }
-  flow.packet_bits = flow.packets > 1 ? mtu : wire_bits;
-  flow.last_bits = wire_bits - (flow.packets - 1) * flow.packet_bits;
+  if (model_ == NetworkModel::kPacket) {
+    flow.packets = packets;
+    flow.packet_bits = packets > 1 ? full_packet_bits_ : total_bits;
+    flow.last_bits = total_bits - (packets - 1) * flow.packet_bits;
+  } else {  // whole messages; kFlow uses only the total and counts the packets in LinkStats
+    flow.packets = model_ == NetworkModel::kFlow ? packets : 1;
+    flow.packet_bits = total_bits;
+    flow.last_bits = total_bits;
+  }
   ++in_flight_;
   return f;
 }
@@ -144,7 +170,7 @@ void Network::AddRoute(Flow& flow, int src, int dst) {
 }
 
 SimTime Network::UnitTransmit(const LinkState& link, int64_t bits) const {
-  return bits == options_.mtu_bits ? link.mtu_transmit : TransmitTime(bits, link.bandwidth_bps);
+  return bits == full_packet_bits_ ? link.mtu_transmit : TransmitTime(bits, link.bandwidth_bps);
 }
 
 SimTime Network::TrainEnd(const Flow& flow, const Hop& hop, int64_t packet) const {
@@ -155,6 +181,46 @@ SimTime Network::TrainEnd(const Flow& flow, const Hop& hop, int64_t packet) cons
 }
 
 void Network::Launch(uint32_t f) {
+  Flow& flow = flows_[f];
+  if (flow.first_root < 0) return;  // a multicast to the source only
+  const SimTime longest = PathLatencies(flow).second;
+  if (options_.protocol.kind == ProtocolKind::kTcp && options_.protocol.tcp_handshake) {
+    // SYN to the farthest destination and its SYN-ACK back before the first byte.
+    engine_.Schedule(longest * 2, [this, f] { LaunchModel(f); });
+  } else {
+    LaunchModel(f);
+  }
+}
+
+std::pair<SimTime, SimTime> Network::PathLatencies(Flow& flow) {
+  // A hop's children come after it in hops (routes are added root first).
+  SimTime shortest = SimTime::Max(), longest;
+  for (size_t h = 0; h < flow.hops.size(); ++h) {
+    Hop& hop = flow.hops[h];
+    if (hop.from_source) hop.path_latency = links_[hop.link].latency;
+    for (int c = hop.first_child; c >= 0; c = flow.hops[c].next_sibling) {
+      flow.hops[c].path_latency = hop.path_latency + links_[flow.hops[c].link].latency;
+    }
+    if (hop.deliver_to >= 0) {
+      shortest = std::min(shortest, hop.path_latency);
+      longest = std::max(longest, hop.path_latency);
+    }
+  }
+  return {shortest, longest};
+}
+
+void Network::LaunchModel(uint32_t f) {
+  if (model_ == NetworkModel::kFlow) {
+    LaunchFlow(f);
+  } else if (model_ == NetworkModel::kPacket &&
+             options_.queue == QueueDiscipline::kFairQueue) {
+    LaunchFq(f);
+  } else {
+    LaunchFifo(f);
+  }
+}
+
+void Network::LaunchFifo(uint32_t f) {
   Flow& flow = flows_[f];
   const int64_t last = flow.packets - 1;
   for (int r = flow.first_root; r >= 0; r = flow.hops[r].next_sibling) {

@@ -311,8 +311,8 @@ TEST(NetworkTest, MessagesOfMorePacketsThanTheLimitAreRefusedAtSend) {
   } catch (const SimulationLimitError& e) {
     EXPECT_EQ(std::string(e.what()),
               "a message of 11 bits at network mtu 1 bits is 11 packets, more than the limit of "
-              "10 packets per message; raise /network/mtu (0 = whole messages), or "
-              "/limits/max_packets_per_message");
+              "10 packets per message; raise /network/mtu, or /limits/max_packets_per_message, or "
+              "use /network/model \"flow\"");
   }
   engine.Run();
   EXPECT_EQ(delivered, 1);

@@ -85,9 +85,9 @@ std::string_view UnitSymbol(Unit unit) {
     case Unit::kBitsPerSecond:
       return "bit/s";
     case Unit::kBits:
-      return "bits";
+      return "bit";
     case Unit::kFlopsPerSecond:
-      return "flop/s";
+      return "FLOP/s";
   }
   return "";
 }

@@ -14,7 +14,8 @@
 
 namespace commsim {
 
-// "bit/s", "s", "bits", "flop/s", or "" for Unit::kNone.
+// The one spelling of each unit, wherever a unit is shown (`commsim list`, docs tables, axes.csv,
+// plot axes): "s", "bit/s", "bit", "FLOP/s", or "" for Unit::kNone.
 std::string_view UnitSymbol(Unit unit);
 
 // One line per field, each ending in '\n'; "  (no parameters)\n" when there are none.

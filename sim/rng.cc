@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/hash.h"
+
 namespace commsim {
 namespace {
 
@@ -16,11 +18,7 @@ uint64_t SplitMix64(uint64_t& state) {
 
 uint64_t DeriveSeed(uint64_t seed, uint64_t agent, std::string_view purpose) {
   // FNV-1a over the purpose, then splitmix rounds folding in each part.
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (char c : purpose) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
+  const uint64_t h = Fnv1a64(purpose);
   uint64_t state = seed;
   uint64_t out = SplitMix64(state);
   state ^= agent * 0xd6e8feb86659fd93ULL;

@@ -129,6 +129,11 @@ TEST(RoundDriverTest, SendAfterComputeAddsOneHopToTheSlowestCompute) {
   // A straggler computing 2 ms sends late: its neighbours combine one hop after it.
   const Played s = Play(ring, 3, bits, header, false, false, 1e-3, {1, 1, 2});
   ExpectEveryIteration(s, 2'000'000'000 + hop, 2'000'000'000, 3 * 2 * (bits + header));
+  // Wherever the straggler is, the round's compute time is the slowest node's.
+  for (const std::vector<double>& slowdown : {std::vector<double>{2, 1, 1}, {1, 2, 1}}) {
+    const Played f = Play(ring, 3, bits, header, false, false, 1e-3, slowdown);
+    ExpectEveryIteration(f, 2'000'000'000 + hop, 2'000'000'000, 3 * 2 * (bits + header));
+  }
 }
 
 TEST(RoundDriverTest, SendBeforeComputeOverlapsTheHopWithTheCompute) {

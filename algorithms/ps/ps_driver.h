@@ -24,7 +24,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/ps/ps_rule.h"
-#include "analysis/records.h"
+#include "sim/records.h"
 
 namespace commsim {
 

@@ -40,8 +40,9 @@ class FixedSizeRule final : public PsRule {
     x_ = x0;
   }
   const Eigen::VectorXd& WorkerPoint(int) const override { return x_; }
-  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>&, double, Rng&) override {
+  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>&, double step, Rng&) override {
     ++encodes_;
+    steps_.push_back(step);
     return Message{.payload_bits = up_bits_, .words = {}};
   }
   void ServerReceive(int w, const Message& uplink) override {
@@ -65,6 +66,7 @@ class FixedSizeRule final : public PsRule {
   const Eigen::VectorXd& Model() const override { return x_; }
 
   int server_rounds() const { return server_rounds_; }
+  const std::vector<double>& steps() const { return steps_; }  // per WorkerEncode call
   int applies() const { return applies_; }
 
  private:
@@ -72,6 +74,7 @@ class FixedSizeRule final : public PsRule {
   int workers_ = 0;
   Eigen::VectorXd x_;
   int encodes_ = 0, receives_ = 0, server_rounds_ = 0, applies_ = 0;
+  std::vector<double> steps_;
 };
 
 // The star of every test: n workers through one switch; worker links may differ.
@@ -96,13 +99,14 @@ struct Played {
   RunSummary summary;
   int server_rounds = 0;
   int applies = 0;
+  std::vector<double> steps;  // the step of every WorkerEncode call, in call order
 };
 
 // Runs `iterations` rounds of the fixed-size rule with a fixed compute time of `compute_s` per
 // worker times `slowdown` (empty: all 1).
 Played Play(const Star& star, int64_t up_bits, int64_t down_bits, int64_t header_bits,
             bool multicast, double compute_s, std::vector<double> slowdown = {},
-            int64_t iterations = 2) {
+            int64_t iterations = 2, StepConfig step = {}) {
   const int n = static_cast<int>(star.worker_bps.size());
   const QuadraticObjective objective(n, 3, 1);
   const Topology topology = star.Build();
@@ -118,11 +122,13 @@ Played Play(const Star& star, int64_t up_bits, int64_t down_bits, int64_t header
   setup.header_bits = header_bits;
   setup.multicast_downlink = multicast;
   setup.iterations = iterations;
+  setup.step = step;
   FixedSizeRule rule(up_bits, down_bits);
   Played p;
   RunParameterServer(setup, rule, &p.records, &p.summary);
   p.server_rounds = rule.server_rounds();
   p.applies = rule.applies();
+  p.steps = rule.steps();
   return p;
 }
 
@@ -204,6 +210,31 @@ TEST(PsDriverTest, StragglerDelaysTheServerUntilItsUplinkIsIn) {
   ExpectEveryIteration(p, end, slowest_ps);
   EXPECT_EQ(p.server_rounds, 2);  // one per round: not one per n - 1 uplinks
   EXPECT_EQ(p.applies, 2 * 3);
+}
+
+TEST(PsDriverTest, RoundComputeTimeIsTheSlowestWorkersWhereverItIs) {
+  // The straggler first or in the middle: the recorded compute time is still its 3 ms, not the
+  // compute time of the worker that happens to be handled last.
+  for (const std::vector<double>& slowdown : {std::vector<double>{3, 1, 1}, {1, 3, 1}}) {
+    const Played p = Play(kEqualStar, 1000, 500, 96, /*multicast=*/false, 1e-3, slowdown);
+    for (size_t k = 1; k < p.records.size(); ++k) {
+      EXPECT_EQ(p.records[k].compute_time_s, 3e-3) << "straggler at " << slowdown[0];
+    }
+  }
+}
+
+TEST(PsDriverTest, RoundKUsesTheStepOfIterationKMinusOne) {
+  // inv_time with T = 1: gamma_t = 0.8 / (1 + t), so rounds 1, 2, 3 use 0.8, 0.4, 0.8/3.
+  StepConfig step;
+  step.size = 0.8;
+  step.schedule = "inv_time";
+  step.decay_iterations = 1;
+  const Played p = Play(kEqualStar, 10, 10, 0, /*multicast=*/false, 0.0, {}, 3, step);
+  ASSERT_EQ(p.steps.size(), 9u);  // 3 rounds x 3 workers
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const double gamma = 0.8 / (1.0 + static_cast<double>(i / 3));
+    EXPECT_DOUBLE_EQ(p.steps[i], gamma) << "encode " << i;
+  }
 }
 
 TEST(PsDriverTest, OneSlowWorkerLinkSetsBothDirections) {

@@ -123,13 +123,18 @@ SIMULATORS = {
     "commsim-msg": dict(kind="commsim", spec={"mtu": 0},
                         about="commsim, whole messages (mtu 0)"),
     "commsim-pkt": dict(kind="commsim", spec={"mtu": MTU_BITS},
-                        about="commsim, 1500-byte packets"),
+                        about="commsim, 1500-byte packets (fair queueing since models exist)"),
+    "commsim-pkt-fifo": dict(kind="commsim",
+                             spec={"model": "packet", "mtu": MTU_BITS, "queue": "fifo"},
+                             about="commsim, 1500-byte packets, FIFO links"),
     "commsim-flow": dict(kind="commsim", spec={"model": "flow"},
                          about="commsim flow model (max-min)"),
-    "commsim-pkt-tcp": dict(kind="commsim", spec={"mtu": MTU_BITS, "protocol": "tcp"},
-                            about="commsim packets with TCP/IP header bytes"),
-    "commsim-flow-tcp": dict(kind="commsim", spec={"model": "flow", "protocol": "tcp"},
-                             about="commsim flow model with TCP/IP header efficiency"),
+    "commsim-pkt-tcp": dict(kind="commsim", spec={"model": "packet", "mtu": MTU_BITS,
+                                                  "protocol": "tcp", "framing": "ppp"},
+                            about="commsim packets with TCP/IP headers and PPP framing"),
+    "commsim-flow-tcp": dict(kind="commsim", spec={"model": "flow", "protocol": "tcp",
+                                                   "framing": "ppp"},
+                             about="commsim flow model with TCP/IP and PPP header efficiency"),
 }
 
 # What runs without --sims: every SimGrid/ns-3 entry here plus every commsim variant the binary

@@ -12,7 +12,7 @@ import re
 import subprocess
 import time
 
-FUTURE_KEYS = ("model", "protocol", "queue")  # commsim spec keys newer than `commsim net` v1
+FUTURE_KEYS = ("model", "protocol", "queue", "framing")  # commsim spec keys newer than `commsim net` v1
 
 
 class RunError(Exception):
@@ -23,13 +23,17 @@ def spec_for(base_spec, sim):
     """The commsim spec of a simulator variant: the base spec with the variant's keys merged."""
     spec = json.loads(json.dumps(base_spec))
     spec.update(sim.get("spec", {}))
+    # `workers` of the reference programs counts every host; commsim's explicit topology counts
+    # the server apart (hosts = workers + 1 when it has a server).
+    if spec.get("topology", {}).get("server", -1) >= 0:
+        spec["workers"] -= 1
     return spec
 
 
 def probe_commsim_keys(commsim, workdir):
     """The FUTURE_KEYS that `commsim net --resolved` accepts (each tried alone on a tiny spec)."""
     accepted = []
-    values = {"model": "flow", "protocol": "tcp", "queue": "fifo"}
+    values = {"model": "flow", "protocol": "tcp", "queue": "fifo", "framing": "ppp"}
     for key in FUTURE_KEYS:
         path = os.path.join(workdir, f"probe_{key}.json")
         with open(path, "w") as f:

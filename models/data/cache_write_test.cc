@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "models/data/cache.h"
+#include "models/data/raw_sources.h"
 #include "sim/atomic_file.h"
 #include "sim/error.h"
 
@@ -108,6 +109,43 @@ TEST_F(CacheWriteTest, CrashBeforeTheFirstCacheExistsLeavesNoCache) {
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
   EXPECT_FALSE(fs::exists(fresh));
   EXPECT_THROW(ReadDatasetCache(fresh, "fresh"), UserError);
+}
+
+// A damaged built-in cache is rebuilt from raw data on use; when that rebuild is killed between
+// writing the new cache and renaming it into place, the next use neither trusts the unrenamed
+// temporary nor the damaged file: it rebuilds again and gets the raw data's values.
+TEST_F(CacheWriteTest, BuiltinCacheRebuildKilledBeforeRenameIsRebuiltOnNextUse) {
+  const std::string data_dir = (dir_ / "data").string();
+  const std::string cache = CachePath(data_dir, "iris");
+  fs::create_directories(fs::path(cache).parent_path());
+  const std::string damaged = "CSIMDS01 an old or damaged cache";
+  std::ofstream(cache) << damaged;
+  fs::create_directories(dir_ / "data" / "raw" / "sklearn");
+  // scikit-learn's CSV layout: "samples,features,class names", then features and label per row.
+  std::ofstream(dir_ / "data" / "raw" / "sklearn" / "iris.csv") << "3,1,a,b,c\n1.5,0\n2.5,1\n3.5,2\n";
+  const pid_t child = ::fork();
+  if (child == 0) {
+    SetWriteFaultForTesting(
+        {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "iris.bin", 0});
+    try {
+      ReadBuiltinCache(data_dir, "iris");
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << "the rebuilt cache was not written through the atomic writer";
+  EXPECT_EQ(Read(cache), damaged);  // the complete but unrenamed rebuild is not in place
+  const Dataset iris = ReadBuiltinCache(data_dir, "iris");
+  ASSERT_EQ(iris.num_samples(), 3);
+  EXPECT_EQ(iris.num_classes, 3);
+  EXPECT_EQ(iris.features(0, 2), 3.5);
+  EXPECT_EQ(iris.targets[2], 2.0);
+  const Dataset stored = ReadDatasetCache(cache, "iris");  // a valid cache now
+  EXPECT_EQ(stored.targets, iris.targets);
+  EXPECT_EQ(stored.features, iris.features);
 }
 
 }  // namespace

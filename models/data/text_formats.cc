@@ -10,21 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "sim/csv_reader.h"
 #include "sim/error.h"
 
 namespace commsim {
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 bool ParseDouble(std::string_view text, double& value) {
-  text = Trim(text);
+  text = TrimBlanks(text);
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   if (text.empty()) return false;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -33,14 +26,14 @@ bool ParseDouble(std::string_view text, double& value) {
 
 // A LIBSVM feature index: decimal digits only, in [1, kMaxFeatures].
 bool ParseIndex(std::string_view text, int64_t& index) {
-  text = Trim(text);
+  text = TrimBlanks(text);
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
   return !text.empty() && text.front() != '-' && ec == std::errc() &&
          ptr == text.data() + text.size() && index >= 1 && index <= kMaxFeatures;
 }
 
 std::string Shown(std::string_view text) {
-  text = Trim(text);
+  text = TrimBlanks(text);
   if (text.empty()) return "an empty field";
   if (text.size() > 40) return fmt::format("'{}...'", text.substr(0, 40));
   return fmt::format("'{}'", text);
@@ -104,28 +97,19 @@ std::ifstream OpenOrThrow(const std::string& path) {
   return in;
 }
 
-std::vector<std::string_view> SplitFields(std::string_view line, char delimiter) {
-  std::vector<std::string_view> fields;
-  if (delimiter == ' ') {
-    size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-      if (i >= line.size()) break;
-      size_t j = i;
-      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-      fields.push_back(line.substr(i, j - i));
-      i = j;
-    }
-    return fields;
+// The first data row fixes the column count; it must hold the label column and a feature.
+void CheckFirstRow(std::string_view origin, int64_t line_no, int64_t count, int64_t label_col,
+                   int64_t label_column) {
+  if (count - 1 > kMaxFeatures) {
+    throw UserError(fmt::format("{}:{}: {} columns, more than the {} features a sample may have",
+                                origin, line_no, count, kMaxFeatures));
   }
-  size_t start = 0;
-  while (true) {
-    const size_t pos = line.find(delimiter, start);
-    fields.push_back(line.substr(start, pos == std::string_view::npos ? pos : pos - start));
-    if (pos == std::string_view::npos) break;
-    start = pos + 1;
+  if (count < 2 || label_col < 0 || label_col >= count) {
+    throw UserError(fmt::format(
+        "{}:{}: label_column {} does not exist: the row has {} column(s), expected at least "
+        "2 with the label column among them",
+        origin, line_no, label_column, count));
   }
-  return fields;
 }
 
 }  // namespace
@@ -144,7 +128,7 @@ Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptio
     std::string_view text = line;
     if (const size_t hash = text.find('#'); hash != std::string_view::npos)
       text = text.substr(0, hash);
-    const std::vector<std::string_view> tokens = SplitFields(Trim(text), ' ');
+    const std::vector<std::string_view> tokens = SplitFields(TrimBlanks(text), ' ');
     if (tokens.empty()) continue;
     double label = 0;
     if (!ParseDouble(tokens[0], label)) {
@@ -193,51 +177,32 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
   RawRows rows;
   int64_t columns = -1;
   int64_t columns_line = 0;
-  bool header_pending = options.header;
-  std::string line;
-  for (int64_t line_no = 1; std::getline(in, line); ++line_no) {
-    const std::string_view text = Trim(line);
-    if (text.empty() || text.front() == '#') continue;
-    if (header_pending) {
-      header_pending = false;
-      continue;
-    }
-    const std::vector<std::string_view> fields = SplitFields(text, options.delimiter);
+  int64_t label_col = 0;
+  CsvReader reader(in, origin, {.delimiter = options.delimiter, .quotes = false, .loose_lines = true});
+  std::vector<std::string> fields;
+  if (options.header) reader.Next(fields);
+  while (reader.Next(fields)) {
+    const int64_t line_no = reader.line();
     const auto count = static_cast<int64_t>(fields.size());
     if (columns < 0) {
       columns = count;
       columns_line = line_no;
-      const int64_t label_col =
-          options.label_column < 0 ? count + options.label_column : options.label_column;
-      if (count - 1 > kMaxFeatures) {
-        throw UserError(fmt::format("{}:{}: {} columns, more than the {} features a sample may have",
-                                    origin, line_no, count, kMaxFeatures));
-      }
-      if (count < 2 || label_col < 0 || label_col >= count) {
-        throw UserError(fmt::format(
-            "{}:{}: label_column {} does not exist: the row has {} column(s), expected at least "
-            "2 with the label column among them",
-            origin, line_no, options.label_column, count));
-      }
+      label_col = options.label_column < 0 ? count + options.label_column : options.label_column;
+      CheckFirstRow(origin, line_no, count, label_col, options.label_column);
     } else if (count != columns) {
       throw UserError(fmt::format("{}:{}: {}: expected {} columns (as on line {}), found {}",
                                   origin, line_no,
                                   count < columns ? "missing column" : "inconsistent feature count",
                                   columns, columns_line, count));
     }
-    const int64_t label_col =
-        options.label_column < 0 ? columns + options.label_column : options.label_column;
     for (int64_t c = 0; c < count; ++c) {
+      const std::string& field = fields[static_cast<size_t>(c)];
       double value = 0;
-      if (!ParseDouble(fields[static_cast<size_t>(c)], value)) {
+      if (!ParseDouble(field, value)) {
         throw UserError(fmt::format("{}:{}: column {}: expected a number, got {}", origin, line_no,
-                                    c + 1, Shown(fields[static_cast<size_t>(c)])));
+                                    c + 1, Shown(field)));
       }
-      if (c == label_col) {
-        rows.labels.push_back(value);
-      } else {
-        rows.values.push_back(value);
-      }
+      (c == label_col ? rows.labels : rows.values).push_back(value);
     }
     if (static_cast<int64_t>(rows.values.size()) > kMaxDataValues) {
       throw UserError(fmt::format("{}:{}: more than the {} values (8 GiB) a data set may hold",

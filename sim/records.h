@@ -1,8 +1,8 @@
 // Plain records of a run: one IterationRecord per algorithm per recorded iteration and one
 // RunSummary per algorithm. Producers (algorithms/) fill them; writers and plots (analysis/) read
 // them. Units are in the field names; optional values are empty cells in CSV and null in JSON.
-#ifndef COMMSIM_ANALYSIS_RECORDS_H_
-#define COMMSIM_ANALYSIS_RECORDS_H_
+#ifndef COMMSIM_SIM_RECORDS_H_
+#define COMMSIM_SIM_RECORDS_H_
 
 #include <cstdint>
 #include <map>
@@ -24,6 +24,28 @@ inline constexpr const char* kStatusOk = "ok";
 inline constexpr const char* kStatusDiverged = "diverged";
 inline constexpr const char* kStatusError = "error";
 
+// The run's target for time-to-target (see analysis/targets.h).
+struct RunTarget {
+  std::string metric;  // "loss" (reached when loss <= value) or "test_accuracy" (>= value)
+  double value = 0;
+  std::string rule;  // how the value was chosen, in words (written to summary.json)
+};
+
+// The columns of the output files are listed once, here, by the Visit functions below: each calls
+// `v(name, value, info)` once per column, in column order, and every writer (metrics.csv,
+// summary.csv, summary.json, the run report) iterates them. Adding a column is one line in one
+// Visit function (plus the member). `value` is one of: const std::string&, int64_t, double,
+// std::optional<double>, std::optional<int64_t>. Optional values are empty CSV cells and JSON null;
+// non-finite numbers are "nan"/"inf" in CSV and null in JSON. The `extra` maps follow the listed
+// columns, keys sorted.
+struct ColumnInfo {
+  bool csv_only = false;       // summary.csv only: not a field of summary.json's entries
+  bool empty_is_null = false;  // an empty string is null in JSON
+  // Non-empty: the run report's "Time and quality" table shows this column under this title when
+  // some entry has a finite number in it.
+  const char* report_title = "";
+};
+
 struct IterationRecord {
   std::string algorithm;  // the entry's label
   int64_t iteration = 0;  // 1-based: the iteration that just ended
@@ -42,6 +64,26 @@ struct IterationRecord {
   int64_t cum_bits = 0;   // all wire bits since the start, this iteration included
   std::string status = kStatusOk;
   std::map<std::string, double> extra;  // algorithm-specific columns, e.g. DORE residual norms
+
+  // metrics.csv's columns.
+  template <class V>
+  void Visit(V&& v) const {
+    v("algorithm", algorithm);
+    v("iteration", iteration);
+    v("sim_time_s", sim_time_s);
+    v("iter_time_s", iter_time_s);
+    v("compute_time_s", compute_time_s);
+    v("comm_time_s", comm_time_s);
+    v("loss", loss);
+    v("dist_to_opt_sq", dist_to_opt_sq);
+    v("test_accuracy", test_accuracy);
+    v("consensus_dist", consensus_dist);
+    v("density", density);
+    v("bits_up", bits_up);
+    v("bits_down", bits_down);
+    v("cum_bits", cum_bits);
+    v("status", status);
+  }
 };
 
 struct RunSummary {
@@ -73,14 +115,42 @@ struct RunSummary {
   std::optional<double> time_to_target_s;
   std::optional<int64_t> bits_to_target;
   std::map<std::string, double> extra;  // e.g. spectral_gap, rho for decentralized runs
+
+  // summary.csv's columns and summary.json's entry fields; the run's target (the same on every
+  // row) is shown in the CSV only.
+  template <class V>
+  void Visit(V&& v, const std::optional<RunTarget>& target) const {
+    v("name", name);
+    v("algorithm", algorithm);
+    v("family", family);
+    v("status", status);
+    v("message", message);
+    v("iterations", iterations);
+    v("final_loss", final_loss);
+    v("final_dist_to_opt_sq", final_dist_to_opt_sq,
+      ColumnInfo{.report_title = "final ‖x−x*‖²"});
+    v("final_test_accuracy", final_test_accuracy,
+      ColumnInfo{.report_title = "final test accuracy"});
+    v("final_consensus_dist", final_consensus_dist,
+      ColumnInfo{.report_title = "final consensus distance"});
+    v("final_density", final_density, ColumnInfo{.report_title = "final density"});
+    v("total_bits", total_bits);
+    v("bits_up", bits_up);
+    v("bits_down", bits_down);
+    v("mean_iter_time_s", mean_iter_time_s);
+    v("mean_compute_time_s", mean_compute_time_s);
+    v("mean_comm_time_s", mean_comm_time_s);
+    v("sim_time_s", sim_time_s);
+    v("baseline", baseline, ColumnInfo{.empty_is_null = true});
+    v("bits_fraction_of_baseline", bits_fraction_of_baseline);
+    v("target_metric", target ? target->metric : std::string(), ColumnInfo{.csv_only = true});
+    v("target_value", target ? std::optional<double>(target->value) : std::nullopt,
+      ColumnInfo{.csv_only = true});
+    v("time_to_target_s", time_to_target_s);
+    v("bits_to_target", bits_to_target);
+  }
 };
 
-// The run's target for time-to-target (see analysis/targets.h).
-struct RunTarget {
-  std::string metric;  // "loss" (reached when loss <= value) or "test_accuracy" (>= value)
-  double value = 0;
-  std::string rule;  // how the value was chosen, in words (written to summary.json)
-};
 
 // The problem the entries shared, for the outputs.
 struct ProblemInfo {
@@ -107,4 +177,4 @@ struct RunResult {
 
 }  // namespace commsim
 
-#endif  // COMMSIM_ANALYSIS_RECORDS_H_
+#endif  // COMMSIM_SIM_RECORDS_H_

@@ -1,0 +1,196 @@
+// The flow model (NetworkModel::kFlow) against hand-computed completion times.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "sim/network.h"
+#include "sim/topology_graph.h"
+#include "sim/topology_star.h"
+
+namespace commsim {
+namespace {
+
+SimTime Sec(double s) { return SimTime::FromSeconds(s); }
+SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+
+NetworkOptions Flow(ProtocolOptions protocol = {}) {
+  NetworkOptions o;
+  o.model = NetworkModel::kFlow;
+  o.protocol = protocol;
+  return o;
+}
+
+// A path h0 - h1 - ... - h(n-1) with equal links.
+Topology Line(int n, double bandwidth_bps, double latency_s) {
+  ExplicitConfig c;
+  for (int i = 0; i + 1 < n; ++i) c.edges.insert(c.edges.end(), {double(i), double(i + 1)});
+  c.links.bandwidth_bps = bandwidth_bps;
+  c.links.latency_s = latency_s;
+  return ExplicitBuilder(c).Build(n);
+}
+
+Topology Star(int n, double worker_bps, double server_bps, double latency_s) {
+  StarConfig c;
+  c.workers.worker_bandwidth_bps = worker_bps;
+  c.workers.worker_latency_s = latency_s;
+  c.server_bandwidth_bps = server_bps;
+  c.server_latency_s = latency_s;
+  return StarBuilder(c).Build(n);
+}
+
+TEST(FlowNetworkTest, OneFlowTakesLatencyPlusSizeOverBandwidth) {
+  const Topology t = Line(2, 1e9, 10e-6);
+  Engine engine;
+  Network net(engine, t, Flow());
+  SimTime at;
+  net.Send(0, 1, 8'000'000, [&] { at = engine.Now(); });
+  engine.Run();
+  EXPECT_EQ(at, Ps(10'000'000 + 8'000'000'000));  // 10 us + 8 ms
+  EXPECT_EQ(net.link_stats(0).bits, 8'000'000);
+  EXPECT_EQ(net.messages_in_flight(), 0);
+}
+
+// n equal uploads through the server link of a star: each gets B/n, all end at L + n M / B
+// (no store-and-forward at the switch, no packet pipelining term).
+TEST(FlowNetworkTest, EqualFlowsThroughOneBottleneckEndTogether) {
+  const int n = 4;
+  const Topology t = Star(n, 1e9, 1e9, 10e-6);
+  Engine engine;
+  Network net(engine, t, Flow());
+  std::vector<SimTime> at(n);
+  for (int w = 0; w < n; ++w) net.Send(w, n, 8'000'000, [&, w] { at[w] = engine.Now(); });
+  engine.Run();
+  for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << w;
+}
+
+// Flow 1 starts at 0, flow 2 at 2 ms, same link (B = 1 Gbps, l = 10 us, M = 8 Mbit each).
+// By hand: flow 1 runs alone at B from l to 2 ms + l (2 Mbit drained), then both at B/2: flow 1's
+// remaining 6 Mbit take 12 ms, so it ends at 14.01 ms; flow 2 has drained 6 Mbit by then and its
+// last 2 Mbit run at B: 16.01 ms = l + 2M/B.
+TEST(FlowNetworkTest, ALateFlowGetsHalfTheLinkUntilTheFirstEnds) {
+  const Topology t = Line(2, 1e9, 10e-6);
+  Engine engine;
+  Network net(engine, t, Flow());
+  SimTime first, second;
+  net.Send(0, 1, 8'000'000, [&] { first = engine.Now(); });
+  engine.ScheduleAt(Sec(2e-3), [&] { net.Send(0, 1, 8'000'000, [&] { second = engine.Now(); }); });
+  engine.Run();
+  EXPECT_EQ(first, Ps(14'010'000'000));
+  EXPECT_EQ(second, Ps(16'010'000'000));
+}
+
+// Parking lot on h0 - h1 - h2 (capacity C, latency l per link): A = h0 -> h2 crosses both links,
+// B = h0 -> h1 and C = h1 -> h2 one each. B and C start after l and run alone at C until A starts
+// after 2l; from then on every flow gets C/2. B and C end at 2l + 2(M - C l)/C = 2M/C; A has
+// M - (M - C l) = C l bits left, drained at C: it ends at 2M/C + l.
+TEST(FlowNetworkTest, ParkingLotGivesTheTextbookRates) {
+  const double c = 1e9, l = 10e-6;
+  const Topology t = Line(3, c, l);
+  Engine engine;
+  Network net(engine, t, Flow());
+  SimTime a, b, cc;
+  net.Send(0, 2, 8'000'000, [&] { a = engine.Now(); });
+  net.Send(0, 1, 8'000'000, [&] { b = engine.Now(); });
+  net.Send(1, 2, 8'000'000, [&] { cc = engine.Now(); });
+  engine.Run();
+  EXPECT_EQ(b, Ps(16'000'000'000));
+  EXPECT_EQ(cc, Ps(16'000'000'000));
+  EXPECT_EQ(a, Ps(16'010'000'000));
+}
+
+// One multicast flow: one rate for the whole tree, limited by every link it crosses. With equal
+// links every worker gets M at 2l + M/B; with one worker link at B/2 the whole flow runs at B/2.
+TEST(FlowNetworkTest, MulticastIsOneFlowLimitedByItsSlowestLink) {
+  const int n = 3;
+  for (const double slow_bps : {1e9, 5e8}) {
+    StarConfig c;
+    c.workers.worker_bandwidth_bps = 1e9;
+    c.workers.worker_bandwidths_bps = {slow_bps, 1e9, 1e9};
+    c.workers.worker_latency_s = 10e-6;
+    c.server_bandwidth_bps = 1e9;
+    c.server_latency_s = 10e-6;
+    const Topology t = StarBuilder(c).Build(n);
+    Engine engine;
+    Network net(engine, t, Flow());
+    std::vector<SimTime> at(n);
+    const int dsts[] = {0, 1, 2};
+    net.Multicast(n, dsts, 8'000'000, [&](int w) { at[w] = engine.Now(); });
+    engine.Run();
+    const int64_t drain_ps = slow_bps == 1e9 ? 8'000'000'000 : 16'000'000'000;
+    for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + drain_ps)) << w;
+  }
+}
+
+// Unicast copies from the server share its link: n M / B + 2l for every copy.
+TEST(FlowNetworkTest, UnicastCopiesShareTheServerLinkAndEndTogether) {
+  const int n = 4;
+  const Topology t = Star(n, 1e9, 1e9, 10e-6);
+  Engine engine;
+  Network net(engine, t, Flow());
+  std::vector<SimTime> at(n);
+  for (int w = 0; w < n; ++w) net.Send(n, w, 8'000'000, [&, w] { at[w] = engine.Now(); });
+  engine.Run();
+  for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << w;
+}
+
+TEST(FlowNetworkTest, EmptyMessagePaysLatencyOnly) {
+  const Topology t = Line(3, 1e9, 10e-6);
+  Engine engine;
+  Network net(engine, t, Flow());
+  SimTime at;
+  net.Send(0, 2, 0, [&] { at = engine.Now(); });
+  engine.Run();
+  EXPECT_EQ(at, Sec(20e-6));
+}
+
+// TCP over Ethernet at MTU 1500: 1 MB is 691 segments of 70 header bytes: 1,048,370 wire bytes.
+TEST(FlowNetworkTest, ProtocolOverheadSlowsTheFlowByItsWireBits) {
+  const Topology t = Line(2, 1e9, 10e-6);
+  Engine engine;
+  Network net(engine, t, Flow({ProtocolKind::kTcp, Framing::kEthernet, true}));
+  SimTime at;
+  net.Send(0, 1, 8'000'000, [&] { at = engine.Now(); });
+  engine.Run();
+  EXPECT_EQ(at, Ps(10'000'000 + 1'048'370LL * 8 * 1000));
+  EXPECT_EQ(net.link_stats(0).bits, 1'048'370 * 8);
+  EXPECT_EQ(net.link_stats(0).packets, 691);
+  EXPECT_EQ(net.bits_sent_total(), 8'000'000);
+}
+
+// Flows that end at the same instant are delivered in the order they were sent, and the same
+// calls give the same times.
+TEST(FlowNetworkTest, SimultaneousEndsAreDeliveredInSendOrderDeterministically) {
+  const Topology t = Star(3, 1e9, 1e9, 10e-6);
+  auto run = [&] {
+    Engine engine;
+    Network net(engine, t, Flow());
+    std::vector<std::pair<int, SimTime>> got;
+    for (int w : {2, 0, 1}) net.Send(w, 3, 1'000'000, [&, w] { got.push_back({w, engine.Now()}); });
+    engine.Run();
+    return got;
+  };
+  const auto a = run();
+  EXPECT_EQ(a, run());
+  const SimTime end = Ps(20'000'000 + 3'000'000'000);  // 2l + 3M/B
+  EXPECT_EQ(a, (std::vector<std::pair<int, SimTime>>{{2, end}, {0, end}, {1, end}}));
+}
+
+TEST(FlowNetworkTest, HandlersMaySendFromADelivery) {
+  const Topology t = Line(2, 1e6, 1e-3);
+  Engine engine;
+  Network net(engine, t, Flow());
+  int bounces = 0;
+  std::function<void(int)> bounce = [&](int at) {
+    if (++bounces == 6) return;
+    net.Send(at, 1 - at, 1000, [&, at] { bounce(1 - at); });
+  };
+  bounce(1);
+  engine.Run();
+  EXPECT_EQ(bounces, 6);
+  EXPECT_EQ(engine.Now(), Sec(5 * (1e-3 + 1e-3)));
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,63 @@
+#include "sim/max_min.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/check.h"
+
+namespace commsim {
+
+void MaxMinSolver::Solve(std::span<const double> capacity_bps, std::span<const int> flow_offsets,
+                         std::span<const int> flow_links, std::span<double> rates_bps) {
+  const size_t num_links = capacity_bps.size();
+  const size_t num_flows = rates_bps.size();
+  COMMSIM_CHECK(flow_offsets.size() == num_flows + 1, "max-min: offsets do not match the flows");
+  remaining_bps_.assign(capacity_bps.begin(), capacity_bps.end());
+  unfrozen_.assign(num_links, 0);
+  frozen_.assign(num_flows, 0);
+  // Link -> flows, as offsets into link_flows_ (counting sort keeps flows in index order).
+  for (int l : flow_links) {
+    COMMSIM_CHECK(l >= 0 && static_cast<size_t>(l) < num_links, "max-min: link {} out of range",
+                  l);
+    ++unfrozen_[l];
+  }
+  link_offsets_.assign(num_links + 1, 0);
+  for (size_t l = 0; l < num_links; ++l) link_offsets_[l + 1] = link_offsets_[l] + unfrozen_[l];
+  link_flows_.resize(flow_links.size());
+  std::vector<int>& fill = active_links_;  // reused as a cursor per link, then as the work list
+  fill.assign(link_offsets_.begin(), link_offsets_.end() - 1);
+  for (size_t f = 0; f < num_flows; ++f) {
+    rates_bps[f] = std::numeric_limits<double>::infinity();
+    for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k) {
+      link_flows_[fill[flow_links[k]]++] = static_cast<int>(f);
+    }
+  }
+  active_links_.clear();
+  for (size_t l = 0; l < num_links; ++l) {
+    if (unfrozen_[l] > 0) active_links_.push_back(static_cast<int>(l));
+  }
+  while (!active_links_.empty()) {
+    int best = -1;
+    double best_share = 0;
+    for (int l : active_links_) {
+      const double share = std::max(remaining_bps_[l], 0.0) / unfrozen_[l];
+      if (best < 0 || share < best_share) {  // strict: ties keep the lowest index (sorted list)
+        best = l;
+        best_share = share;
+      }
+    }
+    for (int k = link_offsets_[best]; k < link_offsets_[best + 1]; ++k) {
+      const int f = link_flows_[k];
+      if (frozen_[f]) continue;
+      frozen_[f] = 1;
+      rates_bps[f] = best_share;
+      for (int j = flow_offsets[f]; j < flow_offsets[f + 1]; ++j) {
+        remaining_bps_[flow_links[j]] -= best_share;
+        --unfrozen_[flow_links[j]];
+      }
+    }
+    std::erase_if(active_links_, [this](int l) { return unfrozen_[l] == 0; });
+  }
+}
+
+}  // namespace commsim

@@ -1,0 +1,72 @@
+#include "sim/max_min.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+namespace commsim {
+namespace {
+
+// Rates of flows given as lists of links.
+std::vector<double> Rates(const std::vector<double>& capacity,
+                          const std::vector<std::vector<int>>& flows) {
+  std::vector<int> offsets{0};
+  std::vector<int> links;
+  for (const auto& f : flows) {
+    links.insert(links.end(), f.begin(), f.end());
+    offsets.push_back(static_cast<int>(links.size()));
+  }
+  std::vector<double> rates(flows.size());
+  MaxMinSolver solver;
+  solver.Solve(capacity, offsets, links, rates);
+  return rates;
+}
+
+TEST(MaxMinTest, EqualFlowsSplitOneLink) {
+  EXPECT_EQ(Rates({1e9}, {{0}, {0}, {0}, {0}}), (std::vector<double>{2.5e8, 2.5e8, 2.5e8, 2.5e8}));
+}
+
+// Parking lot: A crosses L0 and L1, B only L0, C only L1, capacity C each: all get C/2 (the long
+// flow is not starved, nor does it get less than the short ones).
+TEST(MaxMinTest, ParkingLotGivesEveryFlowHalf) {
+  EXPECT_EQ(Rates({1e9, 1e9}, {{0, 1}, {0}, {1}}), (std::vector<double>{5e8, 5e8, 5e8}));
+}
+
+// Link 0 (3 units): A, B, C; link 1 (1 unit): A, D; link 2 (2 units): C, E.
+// By hand: link 1 has the smallest share (1/2): A = D = 1/2. Then link 0 offers (3 - 1/2)/2 =
+// 1.25 to B and C, link 2 offers 2/2 = 1 to C and E: link 2 is next, C = E = 1. B gets the rest
+// of link 0: 3 - 1/2 - 1 = 1.5. Freezing link 0 first (equal thirds) would give A = 1 and
+// overload link 1.
+TEST(MaxMinTest, BottlenecksFreezeInOrderOfTheirShare) {
+  EXPECT_EQ(Rates({3, 1, 2}, {{0, 1}, {0}, {0, 2}, {1}, {2}}),
+            (std::vector<double>{0.5, 1.5, 1, 0.5, 1}));
+}
+
+// Capacities C and 2C in series, a long flow over both and one short flow on each: link 0 (C)
+// splits C between the long flow and its short flow; the short flow on link 1 takes 2C - C/2.
+TEST(MaxMinTest, UnequalCapacitiesInSeries) {
+  EXPECT_EQ(Rates({1e9, 2e9}, {{0, 1}, {0}, {1}}), (std::vector<double>{5e8, 5e8, 1.5e9}));
+}
+
+TEST(MaxMinTest, AFlowOnNoLinkIsUnbounded) {
+  const std::vector<double> r = Rates({1e9}, {{}, {0}});
+  EXPECT_EQ(r[0], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r[1], 1e9);
+}
+
+TEST(MaxMinTest, SolverReusedWithOtherSizesGivesFreshResults) {
+  MaxMinSolver solver;
+  std::vector<double> two(2), one(1);
+  const std::vector<double> cap2{1.0, 1.0};
+  const std::vector<int> off2{0, 2, 3}, links2{0, 1, 1};
+  solver.Solve(cap2, off2, links2, two);
+  EXPECT_EQ(two, (std::vector<double>{0.5, 0.5}));
+  const std::vector<double> cap1{4.0};
+  const std::vector<int> off1{0, 1}, links1{0};
+  solver.Solve(cap1, off1, links1, one);
+  EXPECT_EQ(one, (std::vector<double>{4.0}));
+}
+
+}  // namespace
+}  // namespace commsim
