@@ -25,6 +25,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "algorithms/step_schedule.h"
@@ -61,15 +62,45 @@ struct RunSetup {
 };
 
 
+// The algorithm families; each has its own driver (ps/ps_driver.h, decentralized/decentralized_run.h).
+enum class Family { kParameterServer, kDecentralized };
+
+// The family's name in outputs (summary `family` column); the only place it is spelled.
+constexpr std::string_view FamilyName(Family family) {
+  switch (family) {
+    case Family::kParameterServer:
+      return "parameter_server";
+    case Family::kDecentralized:
+      return "decentralized";
+  }
+  return "";
+}
+
+// What the registry line of an algorithm says about it (algorithms/registry.cc); everything
+// outside algorithms/ learns about algorithms from this, never from their names.
+struct AlgorithmInfo {
+  std::string name;  // registry name, the scenario's "name"
+  // True for its family's full-precision baseline: the entry other entries' bits are compared
+  // with (summary `baseline`, `bits_fraction_of_baseline`). At most one per family.
+  bool baseline = false;
+  std::string color;  // plot colour, "#rrggbb"
+  std::string help;   // one line for `commsim list`
+  Family family = Family::kParameterServer;  // set from the driver by AddAlgorithm
+};
+
 class Algorithm {
  public:
+  explicit Algorithm(AlgorithmInfo info) : info_(std::move(info)) {}
   virtual ~Algorithm() = default;
-  // "parameter_server" or "decentralized".
-  virtual std::string_view family() const = 0;
+  const AlgorithmInfo& info() const { return info_; }
+  Family family() const { return info_.family; }
   // Throws UserError when `setup` cannot be run (see above). Default: nothing to check.
   virtual void Check(const RunSetup& setup) const { (void)setup; }
   virtual void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
                    RunSummary* summary) const = 0;
+
+ private:
+  AlgorithmInfo info_;
 };
 
 }  // namespace commsim

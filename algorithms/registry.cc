@@ -38,28 +38,46 @@ const Registry<Compressor>& CompressorRegistry() {
 const Registry<Algorithm>& AlgorithmRegistry() {
   static const Registry<Algorithm> registry = [] {
     Registry<Algorithm> r;
-    r.Add<PsAlgorithm<SgdRule, SgdConfig>, SgdConfig>(
-        "sgd", "parameter server: full-precision gradients up, model down");
-    r.Add<PsAlgorithm<SgdRule, SgdConfig>, SgdConfig>(
-        "qsgd", "parameter server: quantized gradients up (qsgd), model down",
+    AddAlgorithm<PsAlgorithm<SgdRule>>(
+        r, {.name = "sgd", .baseline = true, .color = "#222222",
+            .help = "parameter server: full-precision gradients up, model down"});
+    AddAlgorithm<PsAlgorithm<SgdRule>>(
+        r, {.name = "qsgd", .color = "#1f77b4",
+            .help = "parameter server: quantized gradients up (qsgd), model down"},
         &SgdConfig::QsgdDefaults);
-    r.Add<PsAlgorithm<MemSgdRule, MemSgdConfig>, MemSgdConfig>(
-        "memsgd", "parameter server: error-feedback top-k gradients up, model down");
-    r.Add<PsAlgorithm<DianaRule, DianaConfig>, DianaConfig>(
-        "diana", "parameter server: compressed gradient differences (shifts) up, model down");
-    r.Add<PsAlgorithm<DoubleSqueezeRule, DoubleSqueezeConfig>, DoubleSqueezeConfig>(
-        "doublesqueeze", "parameter server: error-compensated compression both ways");
-    r.Add<PsAlgorithm<DoreRule, DoreConfig>, DoreConfig>(
-        "dore", "parameter server: gradient and model residuals compressed both ways");
-    r.Add<DpsgdAlgorithm, DpsgdConfig>("dpsgd", "D-PSGD: gossip full models, local SGD step");
-    r.Add<ChocoAlgorithm, ChocoConfig>(
-        "choco", "CHOCO-SGD: gossip compressed model differences with error-compensated copies");
-    r.Add<ChocoAlgorithm, ChocoConfig>(
-        "malcom", "MALCOM-PSGD [recon]: CHOCO + dithered/source-coded residuals + l1 proximal step",
+    AddAlgorithm<PsAlgorithm<MemSgdRule>>(
+        r, {.name = "memsgd", .color = "#ff7f0e",
+            .help = "parameter server: error-feedback top-k gradients up, model down"});
+    AddAlgorithm<PsAlgorithm<DianaRule>>(
+        r, {.name = "diana", .color = "#2ca02c",
+            .help = "parameter server: compressed gradient differences (shifts) up, model down"});
+    AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
+        r, {.name = "doublesqueeze", .color = "#9467bd",
+            .help = "parameter server: error-compensated compression both ways"});
+    AddAlgorithm<PsAlgorithm<DoreRule>>(
+        r, {.name = "dore", .color = "#d62728",
+            .help = "parameter server: gradient and model residuals compressed both ways"});
+    AddAlgorithm<DecentralizedAlgorithm<DpsgdRule>>(
+        r, {.name = "dpsgd", .baseline = true, .color = "#7f7f7f",
+            .help = "D-PSGD: gossip full models, local SGD step"});
+    AddAlgorithm<DecentralizedAlgorithm<ChocoRule>>(
+        r, {.name = "choco", .color = "#17becf",
+            .help = "CHOCO-SGD: gossip compressed model differences with error-compensated "
+                    "copies"});
+    AddAlgorithm<DecentralizedAlgorithm<ChocoRule>>(
+        r, {.name = "malcom", .color = "#e377c2",
+            .help = "MALCOM-PSGD [recon]: CHOCO + dithered/source-coded residuals + l1 proximal "
+                    "step"},
         &SetMalcomDefaults);
     return r;
   }();
   return registry;
+}
+
+std::unique_ptr<Algorithm> MakeAlgorithm(std::string_view name, const Config& config) {
+  const Registry<Algorithm>::Entry* entry = AlgorithmRegistry().Find(name);
+  COMMSIM_CHECK(entry != nullptr, "no algorithm named {}", name);
+  return entry->make(config);
 }
 
 ComponentSpec CompressorSpec(std::string_view name) {

@@ -6,11 +6,11 @@
 
 namespace commsim {
 
-RunRecorder::RunRecorder(const RunSetup& setup, std::string algorithm, std::string family)
+RunRecorder::RunRecorder(const RunSetup& setup, std::string algorithm, Family family)
     : setup_(setup) {
   summary_.name = setup.label;
   summary_.algorithm = std::move(algorithm);
-  summary_.family = std::move(family);
+  summary_.family = std::string(FamilyName(family));
 }
 
 void RunRecorder::Start(const Evaluate& evaluate) {

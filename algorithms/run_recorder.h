@@ -33,7 +33,7 @@ class RunRecorder {
  public:
   using Evaluate = std::function<void(IterationRecord&)>;
 
-  RunRecorder(const RunSetup& setup, std::string algorithm, std::string family);
+  RunRecorder(const RunSetup& setup, std::string algorithm, Family family);
 
   void Start(const Evaluate& evaluate);
   // `iteration` is 1-based. Returns false once the run has diverged.

@@ -23,7 +23,7 @@ struct Driven {
 };
 
 Driven Drive(const RunSetup& setup, const std::vector<double>& losses) {
-  RunRecorder recorder(setup, "sgd", "parameter_server");
+  RunRecorder recorder(setup, "sgd", Family::kParameterServer);
   size_t at = 0;
   const RunRecorder::Evaluate evaluate = [&](IterationRecord& r) { r.loss = losses[at]; };
   recorder.Start(evaluate);
@@ -73,7 +73,7 @@ TEST(RunRecorderTest, StopRecordsTheIterationItHappenedIn) {
   RunSetup setup;
   setup.iterations = 100;
   setup.metrics_every = 50;
-  RunRecorder recorder(setup, "sgd", "parameter_server");
+  RunRecorder recorder(setup, "sgd", Family::kParameterServer);
   const RunRecorder::Evaluate evaluate = [](IterationRecord& r) { r.loss = 1; };
   const RunRecorder::Evaluate throwing = [](IterationRecord&) { throw std::runtime_error("x"); };
   recorder.Start(evaluate);

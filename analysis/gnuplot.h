@@ -26,10 +26,10 @@
 
 namespace commsim {
 
-// "#rrggbb" for a registry name (sgd, qsgd, memsgd, diana, doublesqueeze, dore, dpsgd, choco,
-// malcom; spellings with '_' or '-' and a "_sgd"/"_psgd" suffix map to the same colour). Other
-// names get a colour from a fixed palette chosen by a hash of the name, so it is stable too.
-std::string AlgorithmColor(std::string_view algorithm);
+// "#rrggbb" (lower case) for an algorithm: `color` when it is one (the colour its registry line
+// gives it, written in the summary's `color` column), else a colour from a fixed palette chosen
+// by a hash of the name, so it is stable too.
+std::string AlgorithmColor(std::string_view algorithm, std::string_view color = "");
 
 // How one line is drawn.
 struct SeriesStyle {
@@ -41,11 +41,13 @@ struct SeriesStyle {
 // Number of entries for which EntryStyles guarantees pairwise different markers.
 inline constexpr size_t kDistinctMarkers = 15;
 
-// One style per entry, in entry order, from each entry's registry algorithm name. The first entry
-// of an algorithm gets AlgorithmColor(algorithm); later entries of the same algorithm get lighter
+// One style per entry, in entry order, from each entry's registry algorithm name and registered
+// colour (colors[i], may be empty or missing). The first entry of an algorithm gets
+// AlgorithmColor(algorithm, color); later entries of the same algorithm get lighter
 // and darker shades of it and other dash types. Guarantees: colours pairwise different; markers
 // pairwise different for up to kDistinctMarkers entries (they repeat beyond).
-std::vector<SeriesStyle> EntryStyles(const std::vector<std::string>& algorithms);
+std::vector<SeriesStyle> EntryStyles(const std::vector<std::string>& algorithms,
+                                     const std::vector<std::string>& colors = {});
 
 // `text` with newlines, tabs and other control characters replaced by spaces and invalid UTF-8
 // replaced by U+FFFD: the form in which untrusted text is put into scripts, data and reports.

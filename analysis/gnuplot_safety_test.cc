@@ -130,12 +130,13 @@ TEST_F(GnuplotSafetyTest, HostileSweepAxisNamesValuesAndEntryLabelsRunNothing) {
   // A categorical first axis whose name and values are hostile, and hostile entry labels.
   const std::string axis = payloads[0] + payloads[4];
   std::string csv = CsvLine({"point", axis, "name", "algorithm", "mean_iter_time_s",
-                             "mean_compute_time_s", "time_to_target_s", "target_loss"});
+                             "mean_compute_time_s", "time_to_target_s", "target_loss",
+                             "baseline"});
   for (size_t p = 0; p < 3; ++p) {
     for (size_t e = 0; e < payloads.size(); ++e) {
       csv += CsvLine({std::to_string(p), payloads[(p + 5) % payloads.size()], payloads[e],
                       e == 0 ? "sgd" : "dore", FormatNumber(1.0 + e + 10.0 * p), "0.5",
-                      FormatNumber(3.0 + p), payloads[2]});
+                      FormatNumber(3.0 + p), payloads[2], payloads[0]});
     }
   }
   WriteFileAtomic((dir_ / "sweep.csv").string(), csv);

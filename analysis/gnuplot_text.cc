@@ -13,18 +13,6 @@
 namespace commsim {
 namespace {
 
-struct NamedColor {
-  const char* name;
-  const char* color;
-};
-
-// Keyed by the registry name with '_' and '-' removed (see AlgorithmColor).
-constexpr NamedColor kAlgorithmColors[] = {
-    {"sgd", "#222222"},    {"qsgd", "#1f77b4"},          {"memsgd", "#ff7f0e"},
-    {"diana", "#2ca02c"},  {"doublesqueeze", "#9467bd"}, {"dore", "#d62728"},
-    {"dpsgd", "#7f7f7f"},  {"choco", "#17becf"},         {"chocosgd", "#17becf"},
-    {"malcom", "#e377c2"}, {"malcompsgd", "#e377c2"},
-};
 constexpr const char* kFallbackColors[] = {"#8c564b", "#bcbd22", "#393b79", "#637939",
                                            "#8c6d31", "#843c39", "#7b4173", "#3182bd"};
 
@@ -74,25 +62,31 @@ size_t Utf8Length(std::string_view s, size_t i) {
 
 }  // namespace
 
-std::string AlgorithmColor(std::string_view algorithm) {
-  std::string key;
-  for (const char c : algorithm) {
-    if (c != '_' && c != '-' && c != ' ') key += static_cast<char>(std::tolower(c));
-  }
-  for (const NamedColor& nc : kAlgorithmColors) {
-    if (key == nc.name) return nc.color;
+bool IsRgb(std::string_view color) {
+  return color.size() == 7 && color[0] == '#' &&
+         std::all_of(color.begin() + 1, color.end(),
+                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+std::string AlgorithmColor(std::string_view algorithm, std::string_view color) {
+  if (IsRgb(color)) {
+    std::string out(color);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
   }
   uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : key) h = (h ^ c) * 0x100000001b3ULL;
+  for (const unsigned char c : algorithm) h = (h ^ c) * 0x100000001b3ULL;
   return kFallbackColors[h % std::size(kFallbackColors)];
 }
 
-std::vector<SeriesStyle> EntryStyles(const std::vector<std::string>& algorithms) {
+std::vector<SeriesStyle> EntryStyles(const std::vector<std::string>& algorithms,
+                                     const std::vector<std::string>& colors) {
   std::vector<SeriesStyle> styles;
   std::set<std::string> used;
   std::map<std::string, int> ordinal;  // entries of each algorithm seen so far
   for (size_t i = 0; i < algorithms.size(); ++i) {
-    const std::string base = AlgorithmColor(algorithms[i]);
+    const std::string base =
+        AlgorithmColor(algorithms[i], i < colors.size() ? colors[i] : std::string_view());
     const int k = ordinal[base]++;
     std::string color = k == 0 ? base : Shade(base, k);
     for (int extra = 1; used.count(color) > 0; ++extra) {

@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 struct Entry {
   std::string label;
   std::string algorithm;
+  std::string color;  // the summary's `color` cell ("" when absent)
   std::vector<size_t> rows;  // metrics rows, in file order
 };
 
@@ -31,18 +32,21 @@ struct RunData {
 };
 
 std::vector<Entry> Entries(const CsvTable& metrics, const CsvTable& summary) {
-  std::map<std::string, std::string> registry;
-  for (size_t r = 0; r < summary.size(); ++r) {
-    registry[summary.Cell(r, "name")] = summary.Cell(r, "algorithm");
-  }
+  std::map<std::string, size_t> summary_row;
+  for (size_t r = 0; r < summary.size(); ++r) summary_row[summary.Cell(r, "name")] = r;
   std::vector<Entry> entries;
   std::map<std::string, size_t> index;
   for (size_t r = 0; r < metrics.size(); ++r) {
     const std::string& label = metrics.Cell(r, "algorithm");
     auto [it, inserted] = index.emplace(label, entries.size());
     if (inserted) {
-      auto reg = registry.find(label);
-      entries.push_back({label, reg == registry.end() ? label : reg->second, {}});
+      auto row = summary_row.find(label);
+      if (row == summary_row.end()) {
+        entries.push_back({label, label, "", {}});
+      } else {
+        entries.push_back({label, summary.Cell(row->second, "algorithm"),
+                           summary.Cell(row->second, "color"), {}});
+      }
     }
     entries[it->second].rows.push_back(r);
   }
@@ -59,13 +63,17 @@ RunData LoadRun(const std::string& dir) {
     }
   }
   run.entries = Entries(run.metrics, run.summary);
-  std::vector<std::string> algorithms;
-  for (const Entry& e : run.entries) algorithms.push_back(e.algorithm);
-  run.styles = EntryStyles(algorithms);
+  std::vector<std::string> algorithms, colors;
+  for (const Entry& e : run.entries) {
+    algorithms.push_back(e.algorithm);
+    colors.push_back(e.color);
+  }
+  run.styles = EntryStyles(algorithms, colors);
   run.decentralized = run.summary.size() > 0;
   for (size_t r = 0; r < run.summary.size(); ++r) {
     if (!run.optimal_loss) run.optimal_loss = run.summary.Number(r, "optimal_loss");
-    run.decentralized = run.decentralized && run.summary.Cell(r, "family") == "decentralized";
+    // Decentralized entries, and only they, report a consensus distance.
+    run.decentralized = run.decentralized && !run.summary.Cell(r, "final_consensus_dist").empty();
   }
   if (run.optimal_loss && !std::isfinite(*run.optimal_loss)) run.optimal_loss.reset();
   return run;
@@ -141,7 +149,8 @@ void AddBitsBars(PlotSet& set, const RunData& run) {
         iterations > 0 ? summary.Number(r, "bits_down").value_or(0) / iterations : 0;
     const std::string& label = summary.Cell(r, "name");
     const std::string color =
-        color_of.count(label) ? color_of[label] : AlgorithmColor(summary.Cell(r, "algorithm"));
+        color_of.count(label) ? color_of[label]
+                              : AlgorithmColor(summary.Cell(r, "algorithm"), summary.Cell(r, "color"));
     data += fmt::format("{} {} {} {}\n", r, up, down, std::stol(color.substr(1), nullptr, 16));
     xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(label), r);
   }

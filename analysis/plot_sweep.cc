@@ -53,17 +53,18 @@ std::string GroupText(const SweepCurve& c) {
 template <class Value>
 void AddCurveSeries(const SweepView& view, LinePlot& plot, std::vector<double>& ys, Value value,
                     bool skip_baseline) {
-  std::vector<std::string> names, algorithms;
+  std::vector<std::string> names, algorithms, colors;
   for (const SweepCurve& c : view.curves()) {
     if (std::find(names.begin(), names.end(), c.name) != names.end()) continue;
     names.push_back(c.name);
     algorithms.push_back(c.algorithm);
+    colors.push_back(c.rows.empty() ? "" : view.table().Cell(c.rows.front(), "color"));
   }
-  const std::vector<SeriesStyle> styles = EntryStyles(algorithms);
+  const std::vector<SeriesStyle> styles = EntryStyles(algorithms, colors);
   const bool factored = GroupCount(view) > 1;
   std::map<int, std::string> groups;
   for (const SweepCurve& c : view.curves()) {
-    if (skip_baseline && c.algorithm == view.baseline()) continue;
+    if (skip_baseline && view.IsBaseline(c.name)) continue;
     const size_t entry = std::find(names.begin(), names.end(), c.name) - names.begin();
     Series s{c.label, styles[entry], true, {}};
     if (factored) {
@@ -81,7 +82,7 @@ void AddCurveSeries(const SweepView& view, LinePlot& plot, std::vector<double>& 
   }
   if (!factored) return;
   for (size_t e = 0; e < names.size(); ++e) {
-    if (skip_baseline && algorithms[e] == view.baseline()) continue;
+    if (skip_baseline && view.IsBaseline(names[e])) continue;
     plot.key_only.push_back({names[e], {styles[e].color, 1, styles[e].point}, true, {}});
   }
   for (const auto& [group, text] : groups) {

@@ -107,22 +107,15 @@ TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   EXPECT_EQ(loss.find("set logscale x"), std::string::npos);
   // Bits span 100..330k; the records with cum_bits 0 do not prevent a log axis.
   EXPECT_NE(Read(dir_ / "plots" / "loss_vs_bits.gp").find("set logscale x"), std::string::npos);
-  EXPECT_NE(loss.find(AlgorithmColor("dore")), std::string::npos);
+  EXPECT_NE(loss.find(AlgorithmColor("dore")), std::string::npos);  // no color column: palette
 }
 
-TEST_F(PlotTest, ColoursAreStablePerAlgorithmAndSpellingsAgree) {
-  EXPECT_EQ(AlgorithmColor("dore"), "#d62728");
-  EXPECT_EQ(AlgorithmColor("mem_sgd"), AlgorithmColor("memsgd"));
-  EXPECT_EQ(AlgorithmColor("double_squeeze"), AlgorithmColor("doublesqueeze"));
-  EXPECT_EQ(AlgorithmColor("choco_sgd"), AlgorithmColor("choco"));
-  const std::vector<std::string> names = {"sgd",  "qsgd",  "memsgd", "diana", "doublesqueeze",
-                                          "dore", "dpsgd", "choco",  "malcom"};
-  for (size_t i = 0; i < names.size(); ++i) {
-    for (size_t j = i + 1; j < names.size(); ++j) {
-      EXPECT_NE(AlgorithmColor(names[i]), AlgorithmColor(names[j])) << names[i] << names[j];
-    }
-  }
+TEST_F(PlotTest, ColoursComeFromTheSummaryElseAStablePalette) {
+  EXPECT_EQ(AlgorithmColor("dore", "#D62728"), "#d62728");
   EXPECT_EQ(AlgorithmColor("someday"), AlgorithmColor("someday"));
+  EXPECT_EQ(AlgorithmColor("someday", "red"), AlgorithmColor("someday"));  // not #rrggbb
+  EXPECT_EQ(AlgorithmColor("someday", "#12345"), AlgorithmColor("someday"));
+  EXPECT_EQ(AlgorithmColor("someday").size(), 7u);
 }
 
 TEST_F(PlotTest, MissingGnuplotIsOneLineAndTheScriptsStillExist) {
@@ -149,11 +142,12 @@ TEST_F(PlotTest, MissingGnuplotIsOneLineAndTheScriptsStillExist) {
 // (1e9 / x)^0.5 is a straight line in log-log, so the crossover is exactly 1 Gbit/s.
 void WriteSweep(const fs::path& dir) {
   // A second, zipped axis (latency moving with bandwidth) does not split the curves.
-  std::string csv = "point,bandwidth,latency,name,algorithm,mean_iter_time_s,mean_compute_time_s\n";
+  std::string csv =
+      "point,bandwidth,latency,name,algorithm,mean_iter_time_s,mean_compute_time_s,baseline\n";
   for (int k = 0; k < 7; ++k) {
     const double x = std::pow(10.0, 7 + 0.5 * k);
-    csv += fmt::format("{},{},{},sgd,sgd,1,0.05\n", k, x, k);
-    csv += fmt::format("{},{},{},dore,dore,{},0.05\n", k, x, k, std::sqrt(x / 1e9));
+    csv += fmt::format("{},{},{},sgd,sgd,1,0.05,sgd\n", k, x, k);
+    csv += fmt::format("{},{},{},dore,dore,{},0.05,sgd\n", k, x, k, std::sqrt(x / 1e9));
   }
   WriteFileAtomic((dir / "sweep.csv").string(), csv);
   WriteFileAtomic((dir / "axes.csv").string(),

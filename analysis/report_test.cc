@@ -93,7 +93,7 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   fs::create_directories(dir_ / "plots");
   std::ofstream(dir_ / "plots" / "time_per_iteration.png") << "png";
   const std::string md = SweepReport(dir_.string());
-  EXPECT_NE(md.find("5 points x 2 algorithm entries; x axis: bandwidth (bit/s). Baseline: SGD."),
+  EXPECT_NE(md.find("5 points x 2 algorithm entries; x axis: bandwidth (bit/s). Baseline: sgd."),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| 10 Mbit/s | 1 s | 100 ms |"), std::string::npos) << md;
@@ -106,22 +106,24 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   EXPECT_EQ(md.find("plots/speedup.png"), std::string::npos);  // not made
 }
 
-// Decentralized entries are compared with dpsgd, parameter-server ones with sgd.
+// Each row is compared with the baseline its `baseline` cell names (the runner writes its
+// family's: dpsgd for decentralized entries, sgd for parameter-server ones).
 TEST_F(ReportTest, SweepSpeedupIsOverEachFamilysBaseline) {
   std::string csv =
-      "point,bw,name,algorithm,family,status,iterations,total_bits,final_loss,mean_iter_time_s\n";
+      "point,bw,name,algorithm,family,status,iterations,total_bits,final_loss,mean_iter_time_s,"
+      "baseline\n";
   for (int k = 0; k < 2; ++k) {
     const double x = k == 0 ? 1e9 : 1e10;
-    csv += fmt::format("{0},{1},sgd,sgd,parameter_server,ok,10,100,0.5,1\n"
-                       "{0},{1},qsgd,qsgd,parameter_server,ok,10,50,0.5,0.5\n"
-                       "{0},{1},dpsgd,dpsgd,decentralized,ok,10,100,0.5,4\n"
-                       "{0},{1},choco,choco,decentralized,ok,10,10,0.5,2\n",
+    csv += fmt::format("{0},{1},sgd,sgd,parameter_server,ok,10,100,0.5,1,sgd\n"
+                       "{0},{1},qsgd,qsgd,parameter_server,ok,10,50,0.5,0.5,sgd\n"
+                       "{0},{1},dpsgd,dpsgd,decentralized,ok,10,100,0.5,4,dpsgd\n"
+                       "{0},{1},choco,choco,decentralized,ok,10,10,0.5,2,dpsgd\n",
                        k, x);
   }
   WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
   WriteFileAtomic((dir_ / "axes.csv").string(), "name,pointer,unit,scale\nbw,/b,bit/s,log\n");
   const std::string md = SweepReport(dir_.string());
-  EXPECT_NE(md.find("Baseline: SGD or D-PSGD (by family)."), std::string::npos) << md;
+  EXPECT_NE(md.find("Baseline: sgd or dpsgd (by family)."), std::string::npos) << md;
   // Columns qsgd, dpsgd, choco: 1 / 0.5, 4 / 4, 4 / 2.
   EXPECT_NE(md.find("| 1 Gbit/s | 2x | 1x | 2x |"), std::string::npos) << md;
 }

@@ -1,6 +1,7 @@
 #include "analysis/sweep_view.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -107,11 +108,15 @@ SweepView SweepView::Load(const std::string& dir) {
     std::stable_sort(c.rows.begin(), c.rows.end(),
                      [&](size_t a, size_t b) { return view.X(a) < view.X(b); });
   }
-  for (const char* baseline : {"sgd", "dpsgd", "d_psgd"}) {
-    for (const SweepCurve& c : view.curves_) {
-      if (view.baseline_.empty() && c.algorithm == baseline) view.baseline_ = baseline;
+  // The baselines are the labels the runner wrote in the `baseline` column (one per family).
+  for (size_t r = 0; r < view.table_.size() && view.table_.Has("baseline"); ++r) {
+    const std::string& base = view.table_.Cell(r, "baseline");
+    if (!base.empty() && std::find(view.baselines_.begin(), view.baselines_.end(), base) ==
+                             view.baselines_.end()) {
+      view.baselines_.push_back(base);
     }
   }
+  if (!view.baselines_.empty()) view.baseline_ = view.baselines_.front();
   return view;
 }
 
@@ -143,26 +148,16 @@ std::string SweepView::XLabel() const {
 }
 
 std::string SweepView::BaselineTitle() const {
-  bool decentralized_baseline = false;
-  for (const SweepCurve& c : curves_) {
-    decentralized_baseline = decentralized_baseline || c.algorithm == "dpsgd" ||
-                             c.algorithm == "d_psgd";
-  }
-  if (baseline_ == "sgd") return decentralized_baseline ? "SGD or D-PSGD (by family)" : "SGD";
-  if (baseline_.empty()) return "";
-  return "D-PSGD";
+  if (baselines_.size() <= 1) return baseline_;
+  return fmt::format("{} (by family)", fmt::join(baselines_, " or "));
+}
+
+bool SweepView::IsBaseline(const std::string& name) const {
+  return std::find(baselines_.begin(), baselines_.end(), name) != baselines_.end();
 }
 
 std::string SweepView::BaselineOf(size_t row) const {
-  const std::string& family = table_.Cell(row, "family");
-  if (family == "parameter_server") return "sgd";
-  if (family == "decentralized") {
-    for (const SweepCurve& c : curves_) {
-      if (c.algorithm == "dpsgd" || c.algorithm == "d_psgd") return c.algorithm;
-    }
-    return "";
-  }
-  return baseline_;  // a table without a family column
+  return table_.Has("baseline") ? table_.Cell(row, "baseline") : "";
 }
 
 std::optional<double> SweepView::Speedup(size_t row) const {
@@ -171,7 +166,7 @@ std::optional<double> SweepView::Speedup(size_t row) const {
   const std::string& point = table_.Cell(row, "point");
   const std::optional<double> t = table_.Number(row, "mean_iter_time_s");
   for (size_t r = 0; r < table_.size(); ++r) {
-    if (table_.Cell(r, "point") != point || table_.Cell(r, "algorithm") != baseline) continue;
+    if (table_.Cell(r, "point") != point || table_.Cell(r, "name") != baseline) continue;
     const std::optional<double> base = table_.Number(r, "mean_iter_time_s");
     if (!t || !base || !(*t > 0) || !std::isfinite(*base)) return std::nullopt;
     return *base / *t;

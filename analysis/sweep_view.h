@@ -1,10 +1,9 @@
 // A sweep folder read back for plots and reports: sweep.csv + axes.csv (never JSON).
 //
 // The first axis is the x axis (e.g. bandwidth); rows are grouped into curves by entry label and
-// the values of the other axes. Each row's baseline is the uncompressed algorithm of its family:
-// `sgd` for parameter-server rows, `dpsgd` for decentralized ones (baseline() names the first
-// present, for titles); speed-up of a row is its baseline's mean_iter_time_s at the same point
-// divided by the row's.
+// the values of the other axes. Each row's baseline is the entry its `baseline` cell names (the
+// runner's full-precision baseline of the row's family; baseline() is the first, for titles);
+// speed-up of a row is its baseline's mean_iter_time_s at the same point divided by the row's.
 #ifndef COMMSIM_ANALYSIS_SWEEP_VIEW_H_
 #define COMMSIM_ANALYSIS_SWEEP_VIEW_H_
 
@@ -52,9 +51,11 @@ class SweepView {
 
   const std::vector<SweepCurve>& curves() const { return curves_; }
   const std::string& baseline() const { return baseline_; }  // "" when absent
-  // "SGD", "D-PSGD", or "SGD or D-PSGD (by family)" when both are present.
+  // The baseline's label, or "a or b (by family)" when the families have different baselines.
   std::string BaselineTitle() const;
-  // The baseline algorithm of a row's family ("" when the sweep has none).
+  // True when entry `name` is some row's baseline.
+  bool IsBaseline(const std::string& name) const;
+  // The label of a row's baseline ("" when the row has none).
   std::string BaselineOf(size_t row) const;
   std::optional<double> Speedup(size_t row) const;
   std::vector<Crossing> Crossings(const SweepCurve& curve) const;
@@ -68,6 +69,7 @@ class SweepView {
   std::vector<std::string> x_categories_;
   std::vector<std::string> other_axes_;
   std::vector<SweepCurve> curves_;
+  std::vector<std::string> baselines_;  // distinct `baseline` cells in row order
   std::string baseline_;
 };
 

@@ -44,7 +44,7 @@ RunResult SyntheticRun(const Scenario& scenario, double time_scale) {
   RunResult run;
   for (size_t e = 0; e < scenario.algorithms.size(); ++e) {
     const AlgorithmEntry& entry = scenario.algorithms[e];
-    const std::string family(AlgorithmRegistry().Make(entry.algorithm)->family());
+    const std::string family(FamilyName(AlgorithmRegistry().Make(entry.algorithm)->family()));
     std::vector<IterationRecord> records;
     const int64_t bits = 1000 * static_cast<int64_t>(e + 1);
     for (int k = 0; k <= 30; ++k) {
@@ -72,6 +72,15 @@ RunResult SyntheticRun(const Scenario& scenario, double time_scale) {
     s.extra["optimal_loss"] = 0.1;
     run.records.push_back(std::move(records));
     run.summaries.push_back(std::move(s));
+  }
+  // Each family's baseline, as the runner sets it: its first entry registered as a baseline.
+  for (RunSummary& s : run.summaries) {
+    for (size_t e = 0; e < scenario.algorithms.size() && s.baseline.empty(); ++e) {
+      const std::unique_ptr<Algorithm> a = AlgorithmRegistry().Make(scenario.algorithms[e].algorithm);
+      if (a->info().baseline && FamilyName(a->family()) == s.family) {
+        s.baseline = scenario.algorithms[e].label;
+      }
+    }
   }
   return run;
 }

@@ -32,13 +32,13 @@ TEST_F(DecentralizedConfigTest, MalcomDefaultsAndOverrides) {
                  &spec),
             "");
   const auto& c = static_cast<const ChocoConfig&>(*spec.config);
-  EXPECT_EQ(c.algorithm, "malcom");
+  EXPECT_EQ(AlgorithmRegistry().Make(spec)->info().name, "malcom");
   EXPECT_EQ(c.compressor.name, "dithered");
   EXPECT_EQ(c.common.mu, 0.001);
   EXPECT_EQ(c.gamma_c, 0.5);
   EXPECT_EQ(c.common.mixing, "ring");
   EXPECT_EQ(WriteComponent(c.compressor)["levels"], 7);
-  EXPECT_EQ(AlgorithmRegistry().Make(spec)->family(), "decentralized");
+  EXPECT_EQ(AlgorithmRegistry().Make(spec)->family(), Family::kDecentralized);
 }
 
 TEST_F(DecentralizedConfigTest, ChocoTakesAnyCompressor) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -54,14 +55,14 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry);
 // The family mismatch of an entry and its topology, in the scenario's terms; "" when none.
 std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
                            const std::string& name) {
-  if (algorithm.family() == "parameter_server" && !topology.server().has_value()) {
+  if (algorithm.family() == Family::kParameterServer && !topology.server().has_value()) {
     return fmt::format(
         "\"{}\" is a parameter-server algorithm and needs a topology with a server (star, "
         "star_direct, tree, fat_tree, dumbbell, or explicit with \"server\"); give the "
         "scenario's network one, or the decentralized entries their own \"topology\"",
         name);
   }
-  if (algorithm.family() == "decentralized" && topology.server().has_value()) {
+  if (algorithm.family() == Family::kDecentralized && topology.server().has_value()) {
     return fmt::format(
         "\"{}\" is decentralized and needs a graph topology (ring, torus, complete, "
         "erdos_renyi, explicit, or tree, fat_tree, dumbbell with \"server\": \"none\"), not "
@@ -159,29 +160,29 @@ ProblemInfo DescribeProblem(const Objective& objective, int64_t batch) {
   return p;
 }
 
-// The full-precision baseline of each family (sgd, dpsgd) and every entry's bits relative to it.
-void SetBaselines(const Scenario& s, RunResult& result) {
-  for (const auto& [family, baseline] :
-       {std::pair<std::string, std::string>{"parameter_server", "sgd"},
-        std::pair<std::string, std::string>{"decentralized", "dpsgd"}}) {
-    const RunSummary* base = nullptr;
-    for (size_t i = 0; i < s.algorithms.size() && base == nullptr; ++i) {
-      const RunSummary& b = result.summaries[i];
-      if (s.algorithms[i].algorithm.name == baseline && b.iterations > 0 && b.total_bits > 0) {
-        base = &b;
-      }
+// Every entry's bits relative to its family's full-precision baseline: the first entry of an
+// algorithm registered as its family's baseline that ran and sent bits.
+void SetBaselines(const SharedWorld& world, RunResult& result) {
+  const size_t entries = world.algorithms.size();
+  std::map<Family, const RunSummary*> base_of;
+  for (size_t i = 0; i < entries; ++i) {
+    const RunSummary& b = result.summaries[i];
+    if (world.algorithms[i]->info().baseline && b.iterations > 0 && b.total_bits > 0) {
+      base_of.emplace(world.algorithms[i]->family(), &b);  // keeps the first
     }
-    if (base == nullptr) continue;
+  }
+  for (size_t i = 0; i < entries; ++i) {
+    const auto it = base_of.find(world.algorithms[i]->family());
+    if (it == base_of.end()) continue;
+    const RunSummary& base = *it->second;
+    RunSummary& summary = result.summaries[i];
+    summary.baseline = base.name;
+    if (summary.iterations <= 0) continue;
     const double base_per_iter =
-        static_cast<double>(base->total_bits) / static_cast<double>(base->iterations);
-    for (RunSummary& summary : result.summaries) {
-      if (summary.family != family) continue;
-      summary.baseline = base->name;
-      if (summary.iterations <= 0) continue;
-      const double per_iter =
-          static_cast<double>(summary.total_bits) / static_cast<double>(summary.iterations);
-      summary.bits_fraction_of_baseline = per_iter / base_per_iter;
-    }
+        static_cast<double>(base.total_bits) / static_cast<double>(base.iterations);
+    const double per_iter =
+        static_cast<double>(summary.total_bits) / static_cast<double>(summary.iterations);
+    summary.bits_fraction_of_baseline = per_iter / base_per_iter;
   }
 }
 
@@ -248,12 +249,13 @@ void RunEntry(const Scenario& s, const SharedWorld& world, const RunSetup& setup
     result.records[i].clear();
     summary = RunSummary{};
     summary.name = s.algorithms[i].label;
-    summary.family = std::string(world.algorithms[i]->family());
+    summary.family = std::string(FamilyName(world.algorithms[i]->family()));
     summary.status = kStatusError;
     summary.message = error;
     summary.final_loss = NAN;
   }
   summary.algorithm = s.algorithms[i].algorithm.name;
+  summary.color = world.algorithms[i]->info().color;
   result.entry_wall_time_s[i] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -302,7 +304,7 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   if (const Optimum* optimum = world.objective->optimum()) {
     for (RunSummary& summary : result.summaries) summary.extra["optimal_loss"] = optimum->loss;
   }
-  SetBaselines(s, result);
+  SetBaselines(world, result);
   ApplyTargets(result, TargetOptions{s.target_loss, s.target_accuracy});
   result.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

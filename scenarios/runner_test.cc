@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 // An algorithm whose run throws, as a simulation limit would.
 class Throwing final : public Algorithm {
  public:
-  std::string_view family() const override { return "parameter_server"; }
+  Throwing() : Algorithm(AlgorithmInfo{.name = "memsgd", .family = Family::kParameterServer}) {}
   void Run(const RunSetup&, std::vector<IterationRecord>*, RunSummary*) const override {
     throw std::runtime_error("simulated time overflows");
   }

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <memory>
 
-#include "algorithms/decentralized/choco_rule.h"
+#include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/decentralized_run.h"
 #include "algorithms/registry.h"
 #include "scenarios/json_config.h"

@@ -35,7 +35,8 @@
 //     A send to oneself delivers at Now(), through the engine, and crosses no link.
 //   - Multicast sends one copy over each link of the union of the routes (a tree: routes from one
 //     source share their prefixes), replicating where the routes split, e.g. at the switch.
-//   - The message payload never travels here: capture a handle to it in the delivery handler.
+//   - Only sizes travel here; SendMessage and MulticastMessage (sim/message_send.h) carry a
+//     Message's payload with the send and hand it to the delivery handler.
 // TCP start-up (protocol kTcp): tcp_handshake delays every message by one round trip (twice its
 // longest route latency) in every model; tcp_slow_start (kFlow only; other models ignore it)
 // caps a flow at window / round trip, the window starting at kTcpInitialWindow full packets and

@@ -90,6 +90,7 @@ struct RunSummary {
   std::string name;       // the entry's label
   std::string algorithm;  // registry name
   std::string family;     // "parameter_server" or "decentralized"
+  std::string color;      // plot colour of the algorithm, "#rrggbb" (its registry line)
   std::string status = kStatusOk;
   int64_t iterations = 0;  // iterations completed
   double final_loss = 0;

@@ -56,6 +56,14 @@ class Registry {
     return *this;
   }
 
+  // A hand-made entry, for kinds whose factory needs more than Impl(config, args...) (e.g. the
+  // algorithms, built with their registry metadata).
+  Registry& AddEntry(Entry entry) {
+    COMMSIM_CHECK(Find(entry.name) == nullptr, "duplicate registry name {}", entry.name);
+    entries_.push_back(std::move(entry));
+    return *this;
+  }
+
   const Entry* Find(std::string_view name) const {
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const Entry& e) { return e.name == name; });

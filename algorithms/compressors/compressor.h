@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "sim/error.h"
+#include "sim/message.h"
 #include "sim/rng.h"
 
 namespace commsim {
@@ -37,13 +38,6 @@ namespace commsim {
 class NonFiniteError : public UserError {
  public:
   explicit NonFiniteError(const std::string& message) : UserError(message) {}
-};
-
-// An encoded message: the bitstream (little-endian 64-bit words, bits past payload_bits are zero)
-// and its exact length in bits.
-struct Message {
-  int64_t payload_bits = 0;
-  std::vector<uint64_t> words;
 };
 
 // Closed-form expectations of one compressor for one input x.

@@ -1,10 +1,80 @@
 #include "algorithms/decentralized/choco.h"
 
+#include <array>
+
 #include "algorithms/compressors/qsgd.h"
-#include "algorithms/decentralized/choco_rule.h"
 #include "algorithms/registry.h"
+#include "models/objective.h"
+#include "sim/check.h"
 
 namespace commsim {
+
+namespace {
+constexpr std::array<std::string_view, 2> kRescale = {"auto", "none"};
+}  // namespace
+
+std::span<const std::string_view> ChocoRescaleChoices() { return kRescale; }
+
+double ChocoScale(std::string_view rescale, const Compressor& q, int64_t dim) {
+  COMMSIM_CHECK(rescale == "auto" || rescale == "none", "unknown rescale {}", rescale);
+  return rescale == "auto" && q.unbiased() ? 1.0 + q.ErrorFactor(dim) : 1.0;
+}
+
+ChocoRule::ChocoRule(const ChocoConfig& config, const NodeRuleContext& context,
+                     const Eigen::Ref<const Eigen::VectorXd>& x0)
+    : ChocoRule(context, config.gamma_c, x0,
+                ChocoScale(config.rescale, *context.compressor, context.dim)) {}
+
+ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
+                     const Eigen::Ref<const Eigen::VectorXd>& x0, double tau)
+    : context_(context), gamma_c_(gamma_c), inv_tau_(1.0 / tau), scratch_(context.dim) {
+  COMMSIM_CHECK(tau >= 1.0, "tau {} < 1", tau);
+  COMMSIM_CHECK(context.mixing != nullptr && context.compressor != nullptr, "incomplete context");
+  COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);
+  COMMSIM_CHECK(x0.size() == context.dim, "x0 has {} entries, dim is {}", x0.size(), context.dim);
+  const int n = context.mixing->num_nodes();
+  nodes_.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    nodes_.push_back(
+        Node{x0, Eigen::VectorXd::Zero(context.dim), Eigen::VectorXd::Zero(context.dim),
+             std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
+                                          Eigen::VectorXd::Zero(context.dim)),
+             Rng(context.seed, i, "batch"), Rng(context.seed, i, "compress")});
+  }
+}
+
+Message ChocoRule::Step(int node, int64_t t) {
+  Node& s = nodes_[node];
+  if (context_.objective != nullptr) {
+    context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, scratch_);
+    s.x_half.noalias() = s.x - context_.step.At(t) * scratch_;
+  } else {
+    s.x_half = s.x;
+  }
+  scratch_.noalias() = s.x_half - s.x_hat;
+  Message message = context_.compressor->Encode(scratch_, s.compress_rng);
+  context_.compressor->Decode(message, scratch_);
+  if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
+  s.x_hat += scratch_;
+  return message;
+}
+
+void ChocoRule::Deliver(int node, int slot, const Message& message) {
+  context_.compressor->Decode(message, scratch_);
+  if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
+  nodes_[node].replicas[slot] += scratch_;
+}
+
+void ChocoRule::Combine(int node, int64_t t) {
+  Node& s = nodes_[node];
+  const MixingMatrix& w = *context_.mixing;
+  scratch_.noalias() = w.self_weight(node) * s.x_hat;
+  for (size_t k = 0; k < s.replicas.size(); ++k) {
+    scratch_.noalias() += w.weight(node, static_cast<int>(k)) * s.replicas[k];
+  }
+  s.x.noalias() = s.x_half + gamma_c_ * (scratch_ - s.x_hat);
+  if (context_.prox_l1 > 0.0) SoftThreshold(context_.step.At(t) * context_.prox_l1, s.x);
+}
 
 ChocoConfig::ChocoConfig() : compressor(CompressorSpec("qsgd")) {
   auto& qsgd = static_cast<QsgdConfig&>(*compressor.config);
@@ -24,22 +94,7 @@ void ChocoConfig::Describe(ParamVisitor& v) {
 }
 
 void SetMalcomDefaults(ChocoConfig& config) {
-  config.algorithm = "malcom";
   config.compressor = CompressorSpec("dithered");  // 15 levels, vector source code
-}
-
-void ChocoAlgorithm::Run(const RunSetup& setup, std::vector<IterationRecord>* records,
-                         RunSummary* summary) const {
-  const double gamma_c = config_.gamma_c;
-  const std::string rescale = config_.rescale;
-  RunDecentralized(
-      setup, config_.algorithm, config_.common, config_.compressor,
-      [gamma_c, &rescale](const NodeRuleContext& context,
-                          const Eigen::Ref<const Eigen::VectorXd>& x0) {
-        const double tau = ChocoScale(rescale, *context.compressor, context.dim);
-        return std::make_unique<ChocoRule>(context, gamma_c, x0, tau);
-      },
-      records, summary);
 }
 
 }  // namespace commsim

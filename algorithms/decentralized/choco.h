@@ -1,21 +1,39 @@
 // choco: CHOCO-SGD (Koloskova, Stich, Jaggi 2019) and malcom: MALCOM-PSGD (Campbell et al. 2023),
-// one implementation (ChocoRule, choco_rule.h). MALCOM is CHOCO-SGD with the `dithered` quantizer
-// and its vector source code, a proximal l1 step and (by the entry's `step`) gamma_0/sqrt(t+1);
-// registered as the same algorithm with other defaults, so with mu = 0 and the same compressor and
-// seed the two produce the same trajectory bit for bit.
+// one rule (ChocoRule). MALCOM is CHOCO-SGD with the `dithered` quantizer and its vector source
+// code, a proximal l1 step and (by the entry's `step`) gamma_0/sqrt(t+1); registered as the same
+// rule with other defaults, so with mu = 0 and the same compressor and seed the two produce the
+// same trajectory bit for bit.
 //
 // Per round each node sends one message, Q(x_half - x-hat_i), to every neighbour; its payload is
 // the compressor's encoded length (e.g. qsgd fixed: 32 + b (1 + ceil(log2(s+1))) per bucket;
 // dithered: 32 + vector source code of the integer levels).
-// The proximal step uses lambda = the model's l1 + mu.
+//
+// State of node i: x_i, x-hat_i (its public copy), and one replica of x-hat_j per neighbour j.
+// Round t with gamma_t = step.At(t):
+//   Step:    x_half = x_i - gamma_t grad_i(x_i);  q_i = Q(x_half - x-hat_i) / tau;  x-hat_i += q_i;
+//            send q_i (encoded once, the same message to every neighbour)
+//   Deliver: replica_i(x-hat_j) += q_j   (decoded from j's message)
+//   Combine: s_i = w_ii x-hat_i + sum_j w_ij replica_i(x-hat_j);
+//            x_i = x_half + gamma_c (s_i - x-hat_i),
+//            then x_i = prox_{gamma_t lambda ||.||_1}(x_i) when lambda (the model's l1 + mu) > 0.
+// tau >= 1 rescales the decoded vector (sender and receivers alike): the CHOCO paper's
+// tau = 1 + omega turns an unbiased compressor with E||Q(x) - x||^2 <= omega ||x||^2 into a
+// contraction; without it the copies x-hat diverge whenever omega >= 1 (see ChocoScale).
+// x-hat and the replicas start at 0. Because sender and receivers add the same decoded vector to
+// the same starting value, every replica of x-hat_j equals x-hat_j bit for bit (tested).
+// Memory: (3 + deg_i) d doubles per node.
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_H_
 
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
-#include "algorithms/algorithm.h"
 #include "algorithms/decentralized/decentralized_run.h"
+#include "algorithms/decentralized/node_rule.h"
 #include "sim/params.h"
+#include "sim/rng.h"
 
 namespace commsim {
 
@@ -25,29 +43,51 @@ struct ChocoConfig final : ConfigBase<ChocoConfig> {
   double gamma_c = 0.3;
   std::string rescale = "auto";
   DecentralizedOptions common;
-  // The registry name this config runs as ("choco" or "malcom"); set by the registry's defaults,
-  // not a parameter.
-  std::string algorithm = "choco";
   void Describe(ParamVisitor& v) override;
 };
 
 // The malcom registry entry's defaults: dithered (15 levels, vector source code).
 void SetMalcomDefaults(ChocoConfig& config);
 
-class ChocoAlgorithm final : public Algorithm {
+class ChocoRule final : public NodeRule {
  public:
-  explicit ChocoAlgorithm(const ChocoConfig& config) : config_(config) {}
-  std::string_view Name() const { return config_.algorithm; }
-  std::string_view family() const override { return kDecentralizedFamily; }
-  void Check(const RunSetup& setup) const override {
-    CheckDecentralized(setup, config_.algorithm, config_.common);
-  }
-  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
-           RunSummary* summary) const override;
+  using Config = ChocoConfig;
+  // The rule of a config: gamma_c, and tau = ChocoScale(rescale, compressor, dim).
+  ChocoRule(const ChocoConfig& config, const NodeRuleContext& context,
+            const Eigen::Ref<const Eigen::VectorXd>& x0);
+  // REQUIRES: 0 < gamma_c <= 1, tau >= 1. Every node starts at x0.
+  ChocoRule(const NodeRuleContext& context, double gamma_c,
+            const Eigen::Ref<const Eigen::VectorXd>& x0, double tau = 1.0);
+  int num_nodes() const override { return static_cast<int>(nodes_.size()); }
+  bool sends_before_compute() const override { return false; }
+  Message Step(int node, int64_t t) override;
+  void Deliver(int node, int slot, const Message& message) override;
+  void Combine(int node, int64_t t) override;
+  const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
+  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { nodes_[node].x = x; }
+
+  const Eigen::VectorXd& x_hat(int node) const { return nodes_[node].x_hat; }
+  // Node `node`'s replica of x-hat of its neighbour mixing.neighbours(node)[slot].
+  const Eigen::VectorXd& replica(int node, int slot) const { return nodes_[node].replicas[slot]; }
 
  private:
-  ChocoConfig config_;
+  struct Node {
+    Eigen::VectorXd x, x_half, x_hat;
+    std::vector<Eigen::VectorXd> replicas;
+    Rng batch_rng, compress_rng;
+  };
+  NodeRuleContext context_;
+  double gamma_c_;
+  double inv_tau_;
+  std::vector<Node> nodes_;
+  Eigen::VectorXd scratch_;  // gradient, decoded messages, s_i
 };
+
+// The rescaling of `rescale` ("auto" or "none") for compressor q on vectors of dimension dim:
+// auto = 1 + q.ErrorFactor(dim) for unbiased compressors (the CHOCO paper's tau), 1 otherwise;
+// none = 1.
+std::span<const std::string_view> ChocoRescaleChoices();
+double ChocoScale(std::string_view rescale, const Compressor& q, int64_t dim);
 
 }  // namespace commsim
 

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "algorithms/decentralized/choco_rule.h"
-#include "algorithms/decentralized/dpsgd_rule.h"
+#include "algorithms/decentralized/choco.h"
+#include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/test_support.h"
 
 namespace commsim {

@@ -92,7 +92,7 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
   const MixingMatrix mixing = CheckDecentralized(setup, algorithm, options);
   const std::unique_ptr<Compressor> compressor = CompressorRegistry().Make(compressor_spec);
 
-  RunRecorder recorder(setup, std::string(algorithm), std::string(kDecentralizedFamily));
+  RunRecorder recorder(setup, std::string(algorithm), Family::kDecentralized);
   const MixingMatrix::Spectrum spectrum = mixing.ComputeSpectrum();
   recorder.SetSummaryExtra("spectral_gap", spectrum.spectral_gap);
   recorder.SetSummaryExtra("rho", spectrum.rho);

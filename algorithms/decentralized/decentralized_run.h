@@ -1,4 +1,5 @@
-// RunDecentralized: the Run() shared by dpsgd, choco and malcom — checks the topology, builds the
+// DecentralizedAlgorithm<Rule>: a NodeRule type as an Algorithm (one registry line each), and
+// RunDecentralized, the Run() every decentralized algorithm shares — checks the topology, builds the
 // mixing matrix and its spectrum, the compressor and the initial point, times the rounds on the
 // network (round_driver.h) and evaluates the per-iteration metrics.
 //
@@ -22,6 +23,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -31,8 +33,6 @@
 #include "sim/topology.h"
 
 namespace commsim {
-
-inline constexpr std::string_view kDecentralizedFamily = "decentralized";
 
 // Choices of the loss_at field.
 std::span<const std::string_view> LossAtChoices();
@@ -59,6 +59,34 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                       const DecentralizedOptions& options, const ComponentSpec& compressor,
                       const RuleFactory& make_rule, std::vector<IterationRecord>* records,
                       RunSummary* summary);
+
+// Adapts a NodeRule type to the Algorithm interface (AddAlgorithm in algorithms/registry.h).
+// Rule::Config is its typed config, with the fields `compressor` (ComponentSpec: how messages are
+// encoded) and `common` (DecentralizedOptions); Rule(const Rule::Config&, const NodeRuleContext&,
+// x0) builds the rule of every node.
+template <class Rule>
+class DecentralizedAlgorithm final : public Algorithm {
+ public:
+  using Config = typename Rule::Config;
+  static constexpr Family kFamily = Family::kDecentralized;
+  DecentralizedAlgorithm(const Config& config, AlgorithmInfo info)
+      : Algorithm(std::move(info)), config_(config) {}
+  void Check(const RunSetup& setup) const override {
+    (void)CheckDecentralized(setup, info().name, config_.common);
+  }
+  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
+           RunSummary* summary) const override {
+    const RuleFactory make_rule = [this](const NodeRuleContext& context,
+                                         const Eigen::Ref<const Eigen::VectorXd>& x0) {
+      return std::make_unique<Rule>(config_, context, x0);
+    };
+    RunDecentralized(setup, info().name, config_.common, config_.compressor, make_rule, records,
+                     summary);
+  }
+
+ private:
+  Config config_;
+};
 
 // Choices of the graph field: "auto", "topology", and LogicalGraphKinds().
 std::span<const std::string_view> GraphChoices();

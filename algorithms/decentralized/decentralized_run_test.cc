@@ -13,7 +13,6 @@
 #include "algorithms/compressors/qsgd.h"
 #include "algorithms/compressors/top_k.h"
 #include "algorithms/decentralized/choco.h"
-#include "algorithms/decentralized/choco_rule.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/mixing.h"
 #include "sim/topology_tree.h"
@@ -85,7 +84,7 @@ TEST(DecentralizedRunTest, EventRunEqualsThePlainLoopAndKeepsReplicasExact) {
                       .seed = setup.seed};
   ChocoRule timed(ctx, 0.2, Eigen::VectorXd::Zero(dim));
   ChocoRule plain(ctx, 0.2, Eigen::VectorXd::Zero(dim));
-  RunRecorder recorder(setup, "choco", "decentralized");
+  RunRecorder recorder(setup, "choco", Family::kDecentralized);
   int64_t round = 0;
   int checked = 0;
   auto evaluate = [&](IterationRecord& r) {
@@ -156,7 +155,7 @@ TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
     cc.seconds = compute_s;
     const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
     setup.compute = &compute;
-    const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+    const Outcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
     ASSERT_EQ(r.records.size(), 4u);
     for (size_t k = 1; k < r.records.size(); ++k) {
       EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);  // one copy per edge direction
@@ -171,7 +170,7 @@ TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
   }
   setup.compute = nullptr;
   setup.broadcast = true;
-  const Outcome b = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+  const Outcome b = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
   EXPECT_EQ(b.records.back().bits_up, n * message_bits);  // one transmission per node
   // Each node's one copy goes out on both its ring links at once: the same transfer time.
   EXPECT_EQ(b.records.back().iter_time_s, static_cast<double>(transfer_ps) * 1e-12);
@@ -187,7 +186,7 @@ TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
   const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
   setup.compute = &compute;
   const Outcome r =
-      RunAlgorithm(ChocoAlgorithm(ChocoConfig{}), setup);  // qsgd s = 15 fixed, b = 512
+      RunAlgorithm(*MakeAlgorithm("choco", ChocoConfig{}), setup);  // qsgd s = 15 fixed, b = 512
   const int64_t message_bits = 2 * (32 + 512 * (1 + 4));
   for (size_t k = 1; k < r.records.size(); ++k) {
     EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);
@@ -203,7 +202,7 @@ TEST(DecentralizedRunTest, SummaryHasSpectrumAndMetrics) {
   const Topology topology = Ring(n);
   RunSetup setup = MakeSetup(objective, topology, 5);
   setup.metrics_every = 2;
-  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), setup);
+  const Outcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
   EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 0.1953, 1e-4);
   EXPECT_NEAR(r.summary.extra.at("rho"), 0.8047, 1e-4);
   ASSERT_EQ(r.records.size(), 4u);              // 0, 2, 4 and the last (5)
@@ -220,7 +219,7 @@ TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
   const QuadraticObjective objective(n, dim, 1);
   StarConfig sc;  // default graph "auto": a ring over the 4 workers; the server stays idle
   const Topology star = StarBuilder(sc).Build(n);
-  const Outcome r = RunAlgorithm(DpsgdAlgorithm(DpsgdConfig{}), MakeSetup(objective, star, 2));
+  const Outcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), MakeSetup(objective, star, 2));
   EXPECT_EQ(r.records.back().bits_up, n * 2 * 32 * dim);
   EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 1.0 - 1.0 / 3.0, 1e-12);  // ring of 4: 1/3
   // By hand, with the default links (1 Gbit/s, 10 us): a copy of 3200 bits takes T = 3.2 us per
@@ -250,17 +249,17 @@ TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {
   const Topology star = StarBuilder(sc).Build(4);
   ChocoConfig on_links;
   on_links.common.graph = "topology";
-  EXPECT_NE(RunError(ChocoAlgorithm(on_links), MakeSetup(objective, star, 1))
+  EXPECT_NE(RunError(*MakeAlgorithm("choco", on_links), MakeSetup(objective, star, 1))
                 .find("entry (choco): topology 'star' has a parameter server"),
             std::string::npos);
   const Topology ring5 = Ring(5);
-  EXPECT_NE(RunError(DpsgdAlgorithm(DpsgdConfig{}), MakeSetup(objective, ring5, 1))
+  EXPECT_NE(RunError(*MakeAlgorithm("dpsgd", DpsgdConfig{}), MakeSetup(objective, ring5, 1))
                 .find("5 nodes but the problem is split over 4 workers"),
             std::string::npos);
   const Topology ring4 = Ring(4);
   ChocoConfig torus_weights;
   torus_weights.common.mixing = "torus";
-  EXPECT_NE(RunError(ChocoAlgorithm(torus_weights), MakeSetup(objective, ring4, 1))
+  EXPECT_NE(RunError(*MakeAlgorithm("choco", torus_weights), MakeSetup(objective, ring4, 1))
                 .find("needs every node to have 4 neighbours"),
             std::string::npos);
 }

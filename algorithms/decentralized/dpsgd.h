@@ -1,13 +1,22 @@
 // dpsgd: D-PSGD (Lian et al. 2017). Each node sends its model x_i to every neighbour each round
-// (default identity: 32d bits per copy; any compressor may be set) and mixes
-// x_i <- sum_j w_ij x_j - gamma_t grad_i(x_i) (then the model's l1 proximal step, if any).
-// The message leaves at the start of the round, overlapping the gradient computation.
+// (default identity: 32d bits per copy; any compressor may be set) and mixes.
+//
+// Round t with gamma_t = step.At(t), at node i:
+//   Step:    g_i = grad_i(x_i);  send Q(x_i) (default Q = identity: the full-precision model)
+//   Deliver: y_ij = decoded x_j
+//   Combine: x_i = w_ii x_i + sum_j w_ij y_ij - gamma_t g_i, then the l1 proximal step if
+//            lambda (the model's l1) > 0.
+// The message is x_i itself, not the gradient step, so it leaves at the start of the round while
+// the gradient is computed (sends_before_compute).
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_DPSGD_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_DPSGD_H_
 
-#include "algorithms/algorithm.h"
+#include <vector>
+
 #include "algorithms/decentralized/decentralized_run.h"
+#include "algorithms/decentralized/node_rule.h"
 #include "sim/params.h"
+#include "sim/rng.h"
 
 namespace commsim {
 
@@ -18,19 +27,31 @@ struct DpsgdConfig final : ConfigBase<DpsgdConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class DpsgdAlgorithm final : public Algorithm {
+class DpsgdRule final : public NodeRule {
  public:
-  explicit DpsgdAlgorithm(const DpsgdConfig& config) : config_(config) {}
-  std::string_view Name() const { return "dpsgd"; }
-  std::string_view family() const override { return kDecentralizedFamily; }
-  void Check(const RunSetup& setup) const override {
-    CheckDecentralized(setup, "dpsgd", config_.common);
+  using Config = DpsgdConfig;
+  DpsgdRule(const DpsgdConfig& config, const NodeRuleContext& context,
+            const Eigen::Ref<const Eigen::VectorXd>& x0)
+      : DpsgdRule(context, x0) {
+    (void)config;
   }
-  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
-           RunSummary* summary) const override;
+  DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0);
+  int num_nodes() const override { return static_cast<int>(nodes_.size()); }
+  bool sends_before_compute() const override { return true; }
+  Message Step(int node, int64_t t) override;
+  void Deliver(int node, int slot, const Message& message) override;
+  void Combine(int node, int64_t t) override;
+  const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
+  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { nodes_[node].x = x; }
 
  private:
-  DpsgdConfig config_;
+  struct Node {
+    Eigen::VectorXd x, grad;
+    std::vector<Eigen::VectorXd> received;
+    Rng batch_rng, compress_rng;
+  };
+  NodeRuleContext context_;
+  std::vector<Node> nodes_;
 };
 
 }  // namespace commsim

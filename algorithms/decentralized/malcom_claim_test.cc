@@ -44,8 +44,8 @@ TEST(MalcomClaimTest, FewerBitsToChocosLossOnMnistSoftmax) {
   malcom.gamma_c = 0.2;
   std::vector<IterationRecord> rc, rm;
   RunSummary sc, sm;
-  ChocoAlgorithm(choco).Run(setup, &rc, &sc);
-  ChocoAlgorithm(malcom).Run(setup, &rm, &sm);
+  MakeAlgorithm("choco", choco)->Run(setup, &rc, &sc);
+  MakeAlgorithm("malcom", malcom)->Run(setup, &rm, &sm);
 
   const IterationRecord& target = rc[40 / 5];
   ASSERT_EQ(target.iteration, 40);

@@ -6,15 +6,16 @@ namespace commsim {
 
 int64_t RunSynchronousRound(NodeRule& rule, const MixingMatrix& mixing, int64_t t) {
   const int n = rule.num_nodes();
-  std::vector<const Message*> sent(n);
+  std::vector<Message> sent;
+  sent.reserve(n);
   int64_t bits = 0;
   for (int i = 0; i < n; ++i) {
-    sent[i] = &rule.Step(i, t);
-    bits += sent[i]->payload_bits;
+    sent.push_back(rule.Step(i, t));
+    bits += sent.back().payload_bits;
   }
   for (int i = 0; i < n; ++i) {
     const std::vector<int>& nb = mixing.neighbours(i);
-    for (size_t k = 0; k < nb.size(); ++k) rule.Deliver(i, static_cast<int>(k), *sent[nb[k]]);
+    for (size_t k = 0; k < nb.size(); ++k) rule.Deliver(i, static_cast<int>(k), sent[nb[k]]);
   }
   for (int i = 0; i < n; ++i) rule.Combine(i, t);
   return bits;

@@ -1,9 +1,10 @@
 // NodeRule: the per-node state and update rule of a decentralized algorithm, split into the
 // phases the round driver times. Round t (0-based) at node i:
 //   Step(i, t)        local computation (stochastic gradient, local step) and encoding; returns the
-//                     message i sends to every neighbour this round. It stays valid (and unchanged)
-//                     until the next Step(i, ...), so receivers may decode it at delivery time.
-//   Deliver(i, k, m)  the round-t message of neighbours(i)[k] arrives at i and is applied.
+//                     message i sends to every neighbour this round (the driver sends it; it keeps
+//                     no copy).
+//   Deliver(i, k, m)  the round-t message of neighbours(i)[k] arrives at i; i decodes and applies
+//                     it (m is valid only during the call).
 //   Combine(i, t)     after Step(i, t) and all deg(i) deliveries: mix and finish the round.
 // Contract for every implementation:
 //   - The result does not depend on the order of deliveries within a round (each neighbour's
@@ -45,7 +46,7 @@ class NodeRule {
   // True when Step's message does not depend on the round's gradient (D-PSGD sends x_i^t), so the
   // driver sends at the start of the round and overlaps communication with computation.
   virtual bool sends_before_compute() const = 0;
-  virtual const Message& Step(int node, int64_t t) = 0;
+  virtual Message Step(int node, int64_t t) = 0;
   virtual void Deliver(int node, int slot, const Message& message) = 0;
   virtual void Combine(int node, int64_t t) = 0;
   // The node's model x_i.

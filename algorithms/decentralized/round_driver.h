@@ -1,4 +1,6 @@
-// RunRounds: times a NodeRule's rounds on the event engine and records them.
+// RunRounds: times a NodeRule's rounds on the event engine and records them. The rounds are
+// chained by events in one engine run (SyncRounds, algorithms/sync_rounds.h), as in the
+// parameter-server driver.
 //
 // Time model of round t (synchronous rounds; round t+1 starts when every node has combined):
 //   - node i computes for c_i = compute.Sample(i, b_i) (0 without a compute model), where the

@@ -39,7 +39,7 @@ class FixedSizeNodeRule final : public NodeRule {
   }
   int num_nodes() const override { return mixing_.num_nodes(); }
   bool sends_before_compute() const override { return send_first_; }
-  const Message& Step(int node, int64_t t) override {
+  Message Step(int node, int64_t t) override {
     stepped_[node] = t + 1;
     return message_;
   }
@@ -89,7 +89,7 @@ Played Play(const Topology& topology, int n, int64_t bits, int64_t header_bits, 
   setup.broadcast = broadcast;
   setup.iterations = 2;
   FixedSizeNodeRule rule(mixing, bits, send_first);
-  RunRecorder recorder(setup, "fake", "decentralized");
+  RunRecorder recorder(setup, "fake", Family::kDecentralized);
   const RunRecorder::Evaluate evaluate = [](IterationRecord& r) { r.loss = 1.0; };
   recorder.Start(evaluate);
   RunRounds(setup, mixing, rule, recorder, evaluate);

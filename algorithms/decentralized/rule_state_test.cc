@@ -14,8 +14,8 @@
 #include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/dithered.h"
 #include "algorithms/compressors/qsgd.h"
-#include "algorithms/decentralized/choco_rule.h"
-#include "algorithms/decentralized/dpsgd_rule.h"
+#include "algorithms/decentralized/choco.h"
+#include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "algorithms/decentralized/choco_rule.h"
+#include "algorithms/decentralized/choco.h"
 #include "sim/check.h"
 #include "sim/rng.h"
 

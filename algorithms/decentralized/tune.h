@@ -29,7 +29,7 @@ struct TuneOptions {
   int64_t rounds = 300;
   std::vector<double> grid = {};  // empty: DefaultConsensusGrid()
   uint64_t seed = 1;
-  std::string rescale = "auto";  // see ChocoScale (choco_rule.h)
+  std::string rescale = "auto";  // see ChocoScale (choco.h)
 };
 
 struct ConsensusTuning {

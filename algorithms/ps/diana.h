@@ -25,6 +25,7 @@ struct DianaConfig final : ConfigBase<DianaConfig> {
 
 class DianaRule final : public ModelBroadcastRule {
  public:
+  using Config = DianaConfig;
   explicit DianaRule(const DianaConfig& config);
   Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                        Rng& rng) override;

@@ -37,7 +37,6 @@ void DoreRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
   delta_.resize(d);
   decoded_.resize(d);
   mean_.resize(d);
-  q_down_.resize(d);
 }
 
 Message DoreRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
@@ -51,15 +50,16 @@ Message DoreRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& g
   return message;
 }
 
-Message DoreRule::ServerRound(std::span<const Message> uplinks, double step, Rng& rng) {
+void DoreRule::ServerReceive(int w, const Message& uplink) {
+  if (w == 0) mean_.setZero();
+  uplink_->Decode(uplink, decoded_);
+  mean_ += decoded_;
+}
+
+Message DoreRule::ServerRound(double step, Rng& rng) {
   grad_residual_sq_ = grad_residual_acc_;
   grad_residual_acc_ = 0;
-  mean_.setZero();
-  for (const Message& m : uplinks) {
-    uplink_->Decode(m, decoded_);
-    mean_ += decoded_;
-  }
-  mean_ /= static_cast<double>(uplinks.size());
+  mean_ /= static_cast<double>(worker_xhat_.size());
   // g^ = h + d^ (into x_ as x^ - gamma g^), then h <- h + alpha d^.
   x_ = xhat_ - step * (shift_ + mean_);
   shift_ += alpha_ * mean_;
@@ -73,9 +73,10 @@ Message DoreRule::ServerRound(std::span<const Message> uplinks, double step, Rng
   return message;
 }
 
-void DoreRule::DecodeDownlink(const Message& downlink) { downlink_->Decode(downlink, q_down_); }
-
-void DoreRule::WorkerApply(int w, double /*step*/) { worker_xhat_[w] += beta_ * q_down_; }
+void DoreRule::WorkerReceive(int w, const Message& downlink, double /*step*/) {
+  downlink_->Decode(downlink, decoded_);
+  worker_xhat_[w] += beta_ * decoded_;
+}
 
 void DoreRule::Extra(std::map<std::string, double>& out) const {
   out["grad_residual_sq"] = grad_residual_sq_;

@@ -33,15 +33,16 @@ struct DoreConfig final : ConfigBase<DoreConfig> {
 
 class DoreRule final : public PsRule {
  public:
+  using Config = DoreConfig;
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_[w]; }
   Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                        Rng& rng) override;
-  Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) override;
-  void DecodeDownlink(const Message& downlink) override;
-  void WorkerApply(int w, double step) override;
+  void ServerReceive(int w, const Message& uplink) override;
+  Message ServerRound(double step, Rng& rng) override;
+  void WorkerReceive(int w, const Message& downlink, double step) override;
   const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
@@ -64,7 +65,7 @@ class DoreRule final : public PsRule {
   Eigen::VectorXd x_, xhat_, shift_, error_;  // x, x^, h, e
   Eigen::VectorXd q_;
   // Scratch.
-  Eigen::VectorXd delta_, decoded_, mean_, q_down_;
+  Eigen::VectorXd delta_, decoded_, mean_;
   double grad_residual_acc_ = 0, grad_residual_sq_ = 0, model_residual_sq_ = 0;
 };
 

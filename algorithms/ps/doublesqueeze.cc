@@ -29,7 +29,6 @@ void DoubleSqueezeRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd
   server_error_ = Eigen::VectorXd::Zero(x0.size());
   v_.resize(x0.size());
   decoded_.resize(x0.size());
-  q_down_.resize(x0.size());
 }
 
 Message DoubleSqueezeRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
@@ -42,13 +41,14 @@ Message DoubleSqueezeRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::Vec
   return message;
 }
 
-Message DoubleSqueezeRule::ServerRound(std::span<const Message> uplinks, double step, Rng& rng) {
-  v_ = server_error_;
-  const double weight = scale_ / static_cast<double>(uplinks.size());
-  for (const Message& m : uplinks) {
-    uplink_->Decode(m, decoded_);
-    v_ += weight * decoded_;
-  }
+void DoubleSqueezeRule::ServerReceive(int w, const Message& uplink) {
+  if (w == 0) v_ = server_error_;
+  const double weight = scale_ / static_cast<double>(replicas_.size());
+  uplink_->Decode(uplink, decoded_);
+  v_ += weight * decoded_;
+}
+
+Message DoubleSqueezeRule::ServerRound(double step, Rng& rng) {
   Message message = downlink_->Encode(v_, rng);
   downlink_->Decode(message, decoded_);
   server_error_ = v_ - scale_ * decoded_;
@@ -57,12 +57,9 @@ Message DoubleSqueezeRule::ServerRound(std::span<const Message> uplinks, double 
   return message;
 }
 
-void DoubleSqueezeRule::DecodeDownlink(const Message& downlink) {
-  downlink_->Decode(downlink, q_down_);
-}
-
-void DoubleSqueezeRule::WorkerApply(int w, double step) {
-  replicas_[w] -= (step * scale_) * q_down_;
+void DoubleSqueezeRule::WorkerReceive(int w, const Message& downlink, double step) {
+  downlink_->Decode(downlink, decoded_);
+  replicas_[w] -= (step * scale_) * decoded_;
   objective_->Prox(step, replicas_[w]);
 }
 

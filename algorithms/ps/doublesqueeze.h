@@ -28,15 +28,16 @@ struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
 
 class DoubleSqueezeRule final : public PsRule {
  public:
+  using Config = DoubleSqueezeConfig;
   explicit DoubleSqueezeRule(const DoubleSqueezeConfig& config);
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
   Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                        Rng& rng) override;
-  Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) override;
-  void DecodeDownlink(const Message& downlink) override;
-  void WorkerApply(int w, double step) override;
+  void ServerReceive(int w, const Message& uplink) override;
+  Message ServerRound(double step, Rng& rng) override;
+  void WorkerReceive(int w, const Message& downlink, double step) override;
   const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
@@ -55,7 +56,6 @@ class DoubleSqueezeRule final : public PsRule {
   Eigen::VectorXd server_error_;                // delta
   Eigen::VectorXd v_;
   Eigen::VectorXd decoded_;
-  Eigen::VectorXd q_down_;
 };
 
 }  // namespace commsim

@@ -21,6 +21,7 @@ struct MemSgdConfig final : ConfigBase<MemSgdConfig> {
 
 class MemSgdRule final : public ModelBroadcastRule {
  public:
+  using Config = MemSgdConfig;
   explicit MemSgdRule(const MemSgdConfig& config);
   Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                        Rng& rng) override;

@@ -15,22 +15,18 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   velocity_ = Eigen::VectorXd::Zero(x0.size());
   mean_.resize(x0.size());
   scratch_.resize(x0.size());
-  decoded_down_.resize(x0.size());
   replicas_.assign(workers, x0);
   InitWorkers(workers, x0.size());
 }
 
-void ModelBroadcastRule::MeanOfUplinks(std::span<const Message> uplinks) {
-  mean_.setZero();
-  for (const Message& m : uplinks) {
-    uplink_->Decode(m, scratch_);
-    mean_ += scratch_;
-  }
-  mean_ /= static_cast<double>(uplinks.size());
+void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
+  if (w == 0) mean_.setZero();
+  uplink_->Decode(uplink, scratch_);
+  mean_ += scratch_;
 }
 
-Message ModelBroadcastRule::ServerRound(std::span<const Message> uplinks, double step, Rng& rng) {
-  MeanOfUplinks(uplinks);
+Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
+  mean_ /= static_cast<double>(workers());
   ServerDirection(mean_);
   if (direction_has_step()) {
     x_ -= mean_;
@@ -44,10 +40,9 @@ Message ModelBroadcastRule::ServerRound(std::span<const Message> uplinks, double
   return downlink_->Encode(x_, rng);
 }
 
-void ModelBroadcastRule::DecodeDownlink(const Message& downlink) {
-  downlink_->Decode(downlink, decoded_down_);
+// The downlink is the model: the worker's replica is the decoded message.
+void ModelBroadcastRule::WorkerReceive(int w, const Message& downlink, double /*step*/) {
+  downlink_->Decode(downlink, replicas_[w]);
 }
-
-void ModelBroadcastRule::WorkerApply(int w, double /*step*/) { replicas_[w] = decoded_down_; }
 
 }  // namespace commsim

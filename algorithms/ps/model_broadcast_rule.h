@@ -17,9 +17,9 @@ class ModelBroadcastRule : public PsRule {
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
-  Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) final;
-  void DecodeDownlink(const Message& downlink) final;
-  void WorkerApply(int w, double step) final;
+  void ServerReceive(int w, const Message& uplink) final;
+  Message ServerRound(double step, Rng& rng) final;
+  void WorkerReceive(int w, const Message& downlink, double step) final;
   const Eigen::VectorXd& Model() const override { return x_; }
 
  protected:
@@ -33,9 +33,6 @@ class ModelBroadcastRule : public PsRule {
   // for methods whose messages already carry the step, like MEM-SGD).
   virtual bool direction_has_step() const { return false; }
 
-  // Decodes each uplink and averages them into mean_ (scratch_ holds one decoded message).
-  void MeanOfUplinks(std::span<const Message> uplinks);
-
   const Compressor& uplink() const { return *uplink_; }
   int workers() const { return static_cast<int>(replicas_.size()); }
 
@@ -47,8 +44,7 @@ class ModelBroadcastRule : public PsRule {
   Eigen::VectorXd x_;
   Eigen::VectorXd velocity_;
   Eigen::VectorXd mean_;
-  Eigen::VectorXd scratch_;
-  Eigen::VectorXd decoded_down_;
+  Eigen::VectorXd scratch_;  // one decoded uplink
   std::vector<Eigen::VectorXd> replicas_;
 };
 

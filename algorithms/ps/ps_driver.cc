@@ -4,14 +4,15 @@
 
 #include <algorithm>
 #include <memory>
-#include <new>
 
 #include "algorithms/run_recorder.h"
+#include "algorithms/sync_rounds.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
 #include "sim/engine.h"
 #include "sim/error.h"
+#include "sim/message_send.h"
 #include "sim/network.h"
 #include "sim/topology.h"
 
@@ -25,7 +26,16 @@ class PsDriver {
         rule_(rule),
         objective_(*setup.objective),
         network_(engine_, *setup.topology, setup.network),
-        recorder_(setup, "", "parameter_server") {
+        recorder_(setup, "", Family::kParameterServer),
+        rounds_(setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
+                objective_.num_workers(),
+                {.start = [this](int64_t k) { StartRound(k); },
+                 .end_check =
+                     [this] {
+                       if (!rule_.Model().allFinite()) {
+                         throw NonFiniteError("the model has a non-finite value");
+                       }
+                     }}) {
     COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     server_ = *setup.topology->server();
@@ -44,7 +54,7 @@ class PsDriver {
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
     server_rng_ = std::make_unique<Rng>(setup.seed, server_, "downlink");
-    uplinks_.resize(workers_);
+    inbox_.resize(workers_);
     grad_.resize(objective_.dim());
   }
 
@@ -53,29 +63,12 @@ class PsDriver {
     Rng init_rng(setup_.seed, 0, "init");
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_);
-    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
-    recorder_.Start(evaluate);
-    // Iteration 0 may already show divergence (e.g. a NaN initial loss): then nothing runs.
-    try {
-      if (setup_.iterations > 0 && !recorder_.stopped()) StartRound(1);
-      engine_.Run();
-    } catch (const NonFiniteError& e) {
-      StopRound(kStatusDiverged, e.what());
-    } catch (const std::bad_alloc&) {
-      StopRound(kStatusError, "out of memory");
-    } catch (const std::exception& e) {
-      StopRound(kStatusError, e.what());
-    }
+    recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
+    rounds_.Run();
     recorder_.Finish(records, summary);
   }
 
  private:
-  // Ends the run inside the current round (the engine stopped with an exception).
-  void StopRound(const char* status, const std::string& message) {
-    timing_.end = engine_.Now();
-    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
-    recorder_.Stop(round_, timing_, status, message, evaluate);
-  }
 
   int64_t BatchFor(int w) const {
     const int64_t shard = objective_.shard_size(w);
@@ -83,16 +76,12 @@ class PsDriver {
   }
 
   void StartRound(int64_t k) {
-    round_ = k;
-    round_start_ = engine_.Now();
     step_ = setup_.step.At(k - 1);
-    arrived_ = 0;
-    applied_ = 0;
-    timing_ = IterationTiming{};
-    timing_.start = round_start_;
+    next_uplink_ = 0;
+    IterationTiming& timing = rounds_.timing();
     for (int w = 0; w < workers_; ++w) {
       const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
-      timing_.compute = std::max(timing_.compute, compute);
+      timing.compute = std::max(timing.compute, compute);
       engine_.Schedule(compute, [this, w] { WorkerSend(w); });
     }
   }
@@ -102,37 +91,42 @@ class PsDriver {
     if (!grad_.allFinite()) {
       throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
     }
-    uplinks_[w] = rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]);
-    const int64_t bits = uplinks_[w].payload_bits + setup_.header_bits;
-    timing_.bits_up += bits;
-    network_.Send(worker_hosts_[w], server_, bits, [this] { UplinkArrived(); });
+    SharedMessage uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
+    rounds_.timing().bits_up += uplink->payload_bits + setup_.header_bits;
+    SendMessage(network_, worker_hosts_[w], server_, std::move(uplink), setup_.header_bits,
+                [this, w](const SharedMessage& m) { ServerReceive(w, m); });
   }
 
-  void UplinkArrived() {
-    if (++arrived_ < workers_) return;
-    downlink_ = rule_.ServerRound(uplinks_, step_, *server_rng_);
-    rule_.DecodeDownlink(downlink_);
-    const int64_t bits = downlink_.payload_bits + setup_.header_bits;
+  // The server takes the uplinks in worker order: one that arrives before a lower-numbered
+  // worker's waits, still encoded, in its inbox. After the last it answers.
+  void ServerReceive(int w, const SharedMessage& uplink) {
+    inbox_[w] = uplink;
+    for (; next_uplink_ < workers_ && inbox_[next_uplink_]; ++next_uplink_) {
+      rule_.ServerReceive(next_uplink_, *inbox_[next_uplink_]);
+      inbox_[next_uplink_].reset();
+    }
+    if (next_uplink_ < workers_) return;
+    const SharedMessage downlink = Share(rule_.ServerRound(step_, *server_rng_));
+    const int64_t bits = downlink->payload_bits + setup_.header_bits;
     if (setup_.multicast_downlink) {
-      timing_.bits_down += bits;
-      network_.Multicast(server_, worker_hosts_, bits,
-                         [this](int host) { WorkerApply(worker_of_host_[host]); });
+      rounds_.timing().bits_down += bits;
+      MulticastMessage(network_, server_, worker_hosts_, downlink, setup_.header_bits,
+                       [this](int host, const SharedMessage& m) {
+                         WorkerReceive(worker_of_host_[host], *m);
+                       });
     } else {
       for (int w = 0; w < workers_; ++w) {
-        timing_.bits_down += bits;
-        network_.Send(server_, worker_hosts_[w], bits, [this, w] { WorkerApply(w); });
+        rounds_.timing().bits_down += bits;
+        SendMessage(network_, server_, worker_hosts_[w], downlink, setup_.header_bits,
+                    [this, w](const SharedMessage& m) { WorkerReceive(w, *m); });
       }
     }
   }
 
-  void WorkerApply(int w) {
-    rule_.WorkerApply(w, step_);
-    if (++applied_ < workers_) return;
-    timing_.end = engine_.Now();
-    if (!rule_.Model().allFinite()) throw NonFiniteError("the model has a non-finite value");
-    const RunRecorder::Evaluate evaluate = [this](IterationRecord& r) { Evaluate(r); };
-    const bool go_on = recorder_.EndIteration(round_, timing_, evaluate);
-    if (go_on && round_ < setup_.iterations) StartRound(round_ + 1);
+  // Worker w decodes the downlink itself and applies it.
+  void WorkerReceive(int w, const Message& downlink) {
+    rule_.WorkerReceive(w, downlink, step_);
+    rounds_.PartyDone();
   }
 
   void Evaluate(IterationRecord& r) const {
@@ -149,21 +143,17 @@ class PsDriver {
   Engine engine_;
   Network network_;
   RunRecorder recorder_;
+  SyncRounds rounds_;
   int server_ = 0;
   int workers_ = 0;
   std::vector<int> worker_hosts_;    // worker index -> host
   std::vector<int> worker_of_host_;  // host -> worker index (-1 for the server)
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   std::unique_ptr<Rng> server_rng_;
-  std::vector<Message> uplinks_;
-  Message downlink_;
+  std::vector<SharedMessage> inbox_;  // the server's: uplinks waiting for a lower worker's
   Eigen::VectorXd grad_;
-  int64_t round_ = 0;
-  SimTime round_start_;
   double step_ = 0;
-  int arrived_ = 0;
-  int applied_ = 0;
-  IterationTiming timing_;
+  int next_uplink_ = 0;  // the worker whose uplink the server takes next
 };
 
 }  // namespace

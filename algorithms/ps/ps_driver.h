@@ -4,9 +4,11 @@
 // host and works on shard w), wherever the server sits.
 // Per round k (synchronous): every worker computes for its sampled compute time, then computes
 // its gradient at WorkerPoint(w), encodes and sends its uplink to the server (wire bits = payload
-// + header); when all n uplinks have arrived the server runs ServerRound and sends the downlink
-// (n unicast copies, or one multicast replicated at the switch); each worker applies it on
-// arrival; the round ends when the last worker has applied it, and the next starts then.
+// + header); the message travels with the send and the server decodes each uplink as it arrives
+// (in worker order, see ps_rule.h); when all n are in it runs ServerRound and sends the downlink
+// (n unicast copies, or one multicast replicated at the switch); each worker decodes and applies
+// it on arrival; the round ends when the last worker has applied it, and the next starts then
+// (SyncRounds, algorithms/sync_rounds.h).
 // Iteration time, compute time (the slowest worker's) and bits come from the events.
 // Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
 // server sends (n for unicast, 1 for multicast).
@@ -17,6 +19,7 @@
 #define COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -32,12 +35,15 @@ void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<Iterati
 // objective has shards (the scenario's workers).
 void CheckParameterServer(const RunSetup& setup);
 
-// Adapts a PsRule type and its config to the Algorithm interface (one registry line each).
-template <class Rule, class Cfg>
+// Adapts a PsRule type to the Algorithm interface (one registry line each, AddAlgorithm in
+// algorithms/registry.h). Rule::Config is its typed config; Rule(const Rule::Config&) builds it.
+template <class Rule>
 class PsAlgorithm final : public Algorithm {
  public:
-  explicit PsAlgorithm(const Cfg& config) : config_(config) {}
-  std::string_view family() const override { return "parameter_server"; }
+  using Config = typename Rule::Config;
+  static constexpr Family kFamily = Family::kParameterServer;
+  PsAlgorithm(const Config& config, AlgorithmInfo info)
+      : Algorithm(std::move(info)), config_(config) {}
   void Check(const RunSetup& setup) const override { CheckParameterServer(setup); }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
@@ -46,7 +52,7 @@ class PsAlgorithm final : public Algorithm {
   }
 
  private:
-  Cfg config_;
+  Config config_;
 };
 
 }  // namespace commsim

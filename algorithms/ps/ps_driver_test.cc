@@ -45,15 +45,24 @@ class FixedSizeRule final : public PsRule {
     steps_.push_back(step);
     return Message{.payload_bits = up_bits_, .words = {}};
   }
-  Message ServerRound(std::span<const Message> uplinks, double, Rng&) override {
+  void ServerReceive(int w, const Message& uplink) override {
+    // Worker order, one uplink each, and the message that worker sent.
+    EXPECT_EQ(w, receives_ % workers_);
+    EXPECT_EQ(uplink.payload_bits, up_bits_);
+    ++receives_;
+  }
+  Message ServerRound(double, Rng&) override {
     ++server_rounds_;
-    // Every worker of this round has encoded (and sent) its uplink before the server answers.
+    // Every worker of this round has encoded its uplink, and the server has received them all,
+    // before it answers.
     EXPECT_EQ(encodes_, server_rounds_ * workers_) << "server round " << server_rounds_;
-    EXPECT_EQ(static_cast<int>(uplinks.size()), workers_);
+    EXPECT_EQ(receives_, server_rounds_ * workers_) << "server round " << server_rounds_;
     return Message{.payload_bits = down_bits_, .words = {}};
   }
-  void DecodeDownlink(const Message&) override {}
-  void WorkerApply(int, double) override { ++applies_; }
+  void WorkerReceive(int, const Message& downlink, double) override {
+    EXPECT_EQ(downlink.payload_bits, down_bits_);
+    ++applies_;
+  }
   const Eigen::VectorXd& Model() const override { return x_; }
 
   int server_rounds() const { return server_rounds_; }
@@ -64,7 +73,7 @@ class FixedSizeRule final : public PsRule {
   int64_t up_bits_, down_bits_;
   int workers_ = 0;
   Eigen::VectorXd x_;
-  int encodes_ = 0, server_rounds_ = 0, applies_ = 0;
+  int encodes_ = 0, receives_ = 0, server_rounds_ = 0, applies_ = 0;
   std::vector<double> steps_;
 };
 

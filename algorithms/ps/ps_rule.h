@@ -3,11 +3,13 @@
 // A round, as the driver (ps_driver.h) plays it on the event engine:
 //   1. each worker w computes a gradient at WorkerPoint(w) and calls WorkerEncode(w, ...) for
 //      its uplink message (updating its own state: shifts, error memories);
-//   2. when all uplinks have arrived, ServerRound(...) decodes them, updates the server state and
-//      returns the one downlink message sent to every worker;
-//   3. each worker applies it on arrival with WorkerApply(w).
-// The downlink is decoded once per round (decoding is a pure function of the bits, so every worker
-// would decode the same vector); each worker still updates its own replica.
+//   2. the server receives the uplinks: ServerReceive(w, uplink) decodes and accumulates each one,
+//      in worker order (the driver holds an uplink that arrives before a lower-numbered worker's
+//      until that one is in, so the floating-point sums never depend on arrival order);
+//   3. after the last, ServerRound(...) updates the server state and returns the one downlink
+//      message sent to every worker;
+//   4. each worker decodes the downlink itself on arrival and applies it: WorkerReceive(w, ...).
+// Each party reads only messages it received and its own state.
 // Contract: deterministic given the Rng streams passed in; messages are real encodings and every
 // party uses decoded values only, so replicas agree bit for bit.
 #ifndef COMMSIM_ALGORITHMS_PS_PS_RULE_H_
@@ -15,7 +17,6 @@
 
 #include <Eigen/Core>
 #include <map>
-#include <span>
 #include <string>
 
 #include "algorithms/compressors/compressor.h"
@@ -35,12 +36,12 @@ class PsRule {
   virtual const Eigen::VectorXd& WorkerPoint(int w) const = 0;
   virtual Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                                Rng& rng) = 0;
-  // `uplinks[w]` is worker w's message of this round.
-  virtual Message ServerRound(std::span<const Message> uplinks, double step, Rng& rng) = 0;
-  // Applies this round's downlink (already decoded once by ServerRound's caller via
-  // DecodeDownlink) to worker w.
-  virtual void DecodeDownlink(const Message& downlink) = 0;
-  virtual void WorkerApply(int w, double step) = 0;
+  // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
+  virtual void ServerReceive(int w, const Message& uplink) = 0;
+  // Server, after every uplink of the round: updates its state and returns the downlink.
+  virtual Message ServerRound(double step, Rng& rng) = 0;
+  // Worker w decodes this round's downlink and applies it to its own state.
+  virtual void WorkerReceive(int w, const Message& downlink, double step) = 0;
   // The model evaluated for metrics (the server's model).
   virtual const Eigen::VectorXd& Model() const = 0;
   // Algorithm-specific metrics of the last round (e.g. residual norms), for metrics.csv.

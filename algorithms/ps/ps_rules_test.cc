@@ -85,9 +85,9 @@ Trajectory Step(PsRule& rule, const Objective& objective, int rounds, double ste
       objective.Gradient(w, rule.WorkerPoint(w), 0, batch[w], grad);
       uplinks[w] = rule.WorkerEncode(w, grad, step, encode[w]);
     }
-    const Message down = rule.ServerRound(uplinks, step, server);
-    rule.DecodeDownlink(down);
-    for (int w = 0; w < kWorkers; ++w) rule.WorkerApply(w, step);
+    for (int w = 0; w < kWorkers; ++w) rule.ServerReceive(w, uplinks[w]);
+    const Message down = rule.ServerRound(step, server);
+    for (int w = 0; w < kWorkers; ++w) rule.WorkerReceive(w, down, step);
     run.models.push_back(rule.Model());
     if constexpr (!std::is_same_v<Check, std::nullptr_t>) each_round(k);
   }

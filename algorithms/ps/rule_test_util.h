@@ -1,7 +1,7 @@
 // Helpers for the rule-level state tests of the parameter-server rules (header only, test use).
 //
 // The tests hand each worker a gradient written out in the test, play one round of the PsRule
-// contract (every WorkerEncode, ServerRound, DecodeDownlink, every WorkerApply) and compare the
+// contract (every WorkerEncode, every ServerReceive, ServerRound, every WorkerReceive) and compare the
 // rule's state with its update formula evaluated by hand. Q(v) comes from an independent instance
 // of the compressor: SentQ re-encodes the vector the formula says was compressed, from a copy of
 // the Rng the rule was given, checks the rule sent exactly those bits, and returns the decoded Q(v).
@@ -81,9 +81,9 @@ inline PlayedRound Play(PsRule& rule, const std::vector<Eigen::VectorXd>& grads,
   }
   Rng server(seed, n, "downlink");
   round.downlink_rng = server;
-  round.downlink = rule.ServerRound(round.uplinks, step, server);
-  rule.DecodeDownlink(round.downlink);
-  for (int w = 0; w < n; ++w) rule.WorkerApply(w, step);
+  for (int w = 0; w < n; ++w) rule.ServerReceive(w, round.uplinks[w]);
+  round.downlink = rule.ServerRound(step, server);
+  for (int w = 0; w < n; ++w) rule.WorkerReceive(w, round.downlink, step);
   return round;
 }
 

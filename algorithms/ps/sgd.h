@@ -22,6 +22,7 @@ struct SgdConfig final : ConfigBase<SgdConfig> {
 
 class SgdRule final : public ModelBroadcastRule {
  public:
+  using Config = SgdConfig;
   explicit SgdRule(const SgdConfig& config);
   Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                        Rng& rng) override;

@@ -1,4 +1,4 @@
-#include "algorithms/decentralized/choco_rule.h"
+#include "algorithms/decentralized/choco.h"
 
 #include <gtest/gtest.h>
 
@@ -88,8 +88,8 @@ TEST(ChocoRuleTest, DeliveryOrderDoesNotChangeTheResult) {
   for (int t = 0; t < 15; ++t) {
     RunSynchronousRound(a, w, t);
     // b: nodes step in reverse order, messages delivered in a random order, combines interleaved.
-    std::vector<const Message*> sent(n);
-    for (int i = n - 1; i >= 0; --i) sent[i] = &b.Step(i, t);
+    std::vector<Message> sent(n);
+    for (int i = n - 1; i >= 0; --i) sent[i] = b.Step(i, t);
     std::vector<std::pair<int, int>> deliveries;
     for (int i = 0; i < n; ++i) {
       for (size_t k = 0; k < w.neighbours(i).size(); ++k) deliveries.push_back({i, int(k)});
@@ -98,7 +98,7 @@ TEST(ChocoRuleTest, DeliveryOrderDoesNotChangeTheResult) {
     std::vector<int> left(n);
     for (int i = 0; i < n; ++i) left[i] = static_cast<int>(w.neighbours(i).size());
     for (auto [i, k] : deliveries) {
-      b.Deliver(i, k, *sent[w.neighbours(i)[k]]);
+      b.Deliver(i, k, sent[w.neighbours(i)[k]]);
       if (--left[i] == 0) b.Combine(i, t);
     }
   }

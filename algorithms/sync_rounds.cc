@@ -1,0 +1,60 @@
+#include "algorithms/sync_rounds.h"
+
+#include <new>
+#include <string>
+#include <utility>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/check.h"
+
+namespace commsim {
+
+SyncRounds::SyncRounds(const RunSetup& setup, Engine& engine, RunRecorder& recorder,
+                       RunRecorder::Evaluate evaluate, int parties, Hooks hooks)
+    : setup_(setup),
+      engine_(engine),
+      recorder_(recorder),
+      evaluate_(std::move(evaluate)),
+      parties_(parties),
+      hooks_(std::move(hooks)) {
+  COMMSIM_CHECK(parties >= 1 && hooks_.start, "SyncRounds needs parties and a start hook");
+}
+
+void SyncRounds::Run() {
+  try {
+    if (setup_.iterations > 0 && !recorder_.stopped()) Start(1);
+    engine_.Run();
+  } catch (const NonFiniteError& e) {
+    Stop(kStatusDiverged, e.what());
+  } catch (const std::bad_alloc&) {
+    Stop(kStatusError, "out of memory");
+  } catch (const std::exception& e) {
+    Stop(kStatusError, e.what());
+  }
+  COMMSIM_CHECK(recorder_.stopped() || round_ == setup_.iterations || setup_.iterations <= 0,
+                "the engine ran dry in round {} with {} of {} parties done", round_, done_,
+                parties_);
+}
+
+void SyncRounds::Start(int64_t k) {
+  round_ = k;
+  done_ = 0;
+  timing_ = IterationTiming{};
+  timing_.start = engine_.Now();
+  hooks_.start(k);
+}
+
+void SyncRounds::PartyDone() {
+  if (++done_ < parties_) return;
+  timing_.end = engine_.Now();
+  if (hooks_.end_check) hooks_.end_check();
+  const bool go_on = recorder_.EndIteration(round_, timing_, evaluate_);
+  if (go_on && round_ < setup_.iterations) Start(round_ + 1);
+}
+
+void SyncRounds::Stop(const char* status, const std::string& message) {
+  timing_.end = engine_.Now();
+  recorder_.Stop(round_, timing_, status, message, evaluate_);
+}
+
+}  // namespace commsim

@@ -1,0 +1,67 @@
+// SyncRounds: the synchronous-round skeleton every algorithm driver shares, on one engine run.
+//
+// Round k (1-based) starts at the simulated time round k-1 ended (round 1 at the engine's current
+// time): the skeleton resets timing() (start = Now) and calls start(k), which schedules the
+// round's work (compute, sends). Each party that finishes its part of the round (a worker that
+// applied the downlink, a node that combined) calls PartyDone(); when `parties` have, the round
+// ends at Now: end_check() runs (it may throw, e.g. NonFiniteError for a non-finite model), the
+// recorder records the round, and round k+1 starts at once unless the recorder stopped the run
+// (divergence) or k was the last iteration. Rounds are chained by events, never by a loop around
+// Engine::Run, so work of one round may overlap the next where a driver schedules it so.
+// Errors: an exception from any handler ends the run inside the current round (its timing so far
+// counted) with status "diverged" for a NonFiniteError, "error" with the message otherwise
+// ("out of memory" for std::bad_alloc). A run whose iteration 0 already diverged runs no round.
+// A driver with several steps per round (e.g. a collective) counts its parties when the last
+// step of each finishes.
+#ifndef COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
+#define COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
+
+#include <cstdint>
+#include <functional>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/run_recorder.h"
+#include "sim/engine.h"
+
+namespace commsim {
+
+class SyncRounds {
+ public:
+  struct Hooks {
+    std::function<void(int64_t round)> start;  // schedules round k's work
+    std::function<void()> end_check;           // may be empty
+  };
+
+  // REQUIRES: parties >= 1; recorder.Start(evaluate) has run. All references outlive Run().
+  SyncRounds(const RunSetup& setup, Engine& engine, RunRecorder& recorder,
+             RunRecorder::Evaluate evaluate, int parties, Hooks hooks);
+  SyncRounds(const SyncRounds&) = delete;
+  SyncRounds& operator=(const SyncRounds&) = delete;
+
+  // Runs rounds 1..setup.iterations (or until stopped) in one Engine::Run.
+  void Run();
+  // One party finished its part of the current round.
+  void PartyDone();
+
+  int64_t round() const { return round_; }
+  // The current round's timing: drivers add compute and bits to it.
+  IterationTiming& timing() { return timing_; }
+
+ private:
+  void Start(int64_t k);
+  void Stop(const char* status, const std::string& message);
+
+  const RunSetup& setup_;
+  Engine& engine_;
+  RunRecorder& recorder_;
+  RunRecorder::Evaluate evaluate_;
+  int parties_;
+  Hooks hooks_;
+  int64_t round_ = 0;
+  int done_ = 0;
+  IterationTiming timing_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
