@@ -78,16 +78,16 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
   r.summaries = {a, b};
   const std::string csv = SummaryCsv(r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "name,algorithm,family,status,message,iterations,final_loss,final_dist_to_opt_sq,"
+            "name,algorithm,family,color,status,message,iterations,final_loss,final_dist_to_opt_sq,"
             "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
             "mean_iter_time_s,mean_compute_time_s,mean_comm_time_s,sim_time_s,baseline,"
             "bits_fraction_of_baseline,target_metric,target_value,time_to_target_s,bits_to_target,"
             "spectral_gap");
-  EXPECT_NE(csv.find("\nchoco,choco,,ok,,0,0,,,,,100,0,0,0,0,0,0,,,,,,,0.25\n"),
+  EXPECT_NE(csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,0,0,0,0,,,,,,,0.25\n"),
             std::string::npos)
       << csv;
   // A message with a comma and quotes is one quoted cell.
-  EXPECT_NE(csv.find("\nsgd,,,diverged,\"at iteration 3: loss is nan, \"\"x\"\"\",0,0,,,,,0,0,"
+  EXPECT_NE(csv.find("\nsgd,,,,diverged,\"at iteration 3: loss is nan, \"\"x\"\"\",0,0,,,,,0,0,"
                      "0,0,0,0,0,sgd,1,,,,,\n"),
             std::string::npos)
       << csv;
@@ -119,7 +119,7 @@ TEST(WritersTest, TargetColumnsAreCsvOnlyAndEmptyBaselineIsJsonNull) {
   EXPECT_EQ(entry["time_to_target_s"], 0.5);
   const std::vector<std::string> keys = {
       "algorithm", "baseline", "bits_down", "bits_fraction_of_baseline", "bits_to_target",
-      "bits_up", "family", "final_consensus_dist", "final_density", "final_dist_to_opt_sq",
+      "bits_up", "color", "family", "final_consensus_dist", "final_density", "final_dist_to_opt_sq",
       "final_loss", "final_test_accuracy", "iterations", "mean_comm_time_s",
       "mean_compute_time_s", "mean_iter_time_s", "message", "name", "sim_time_s", "status",
       "time_to_target_s", "total_bits"};

@@ -123,6 +123,7 @@ struct RunSummary {
     v("name", name);
     v("algorithm", algorithm);
     v("family", family);
+    v("color", color);
     v("status", status);
     v("message", message);
     v("iterations", iterations);
