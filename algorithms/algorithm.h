@@ -38,6 +38,7 @@ namespace commsim {
 class Objective;
 class Topology;
 class ComputeTimeModel;
+struct LayerProfile;
 
 struct RunSetup {
   std::string label;  // the entry's label (records' `algorithm` column)
@@ -45,6 +46,9 @@ struct RunSetup {
   const Objective* objective = nullptr;
   const Topology* topology = nullptr;
   const ComputeTimeModel* compute = nullptr;
+  // The model's layers (models/layer_profile.h) for layer-wise overlap; nullptr: one layer of
+  // objective->dim() parameters.
+  const LayerProfile* layers = nullptr;
   NetworkOptions network;   // model, queue, mtu, protocol, packets per message (sim/network.h)
   int64_t header_bits = 0;  // added to every message's payload bits
   bool multicast_downlink = false;
