@@ -217,7 +217,7 @@ void AddTimeBars(PlotSet& set, const RunData& run) {
   }
   const char* name = "time_breakdown";
   std::string script = ScriptPreamble(
-      name, "Time per iteration (compute solid, codec cross-hatched, communication light)",
+      name, "Time per iteration by part",
       set.size());
   script += fmt::format(
       "set ylabel 'mean time per iteration ({})' noenhanced\n"
