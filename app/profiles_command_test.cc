@@ -22,9 +22,9 @@ TEST(ProfilesCommandTest, ListProfilesShowsEachWithItsParameterCountAndFlops) {
   EXPECT_NE(r.out.find("resnet18          11173962      41            1.112                3.336"),
             std::string::npos)
       << r.out;
-  for (const char* row : {"resnet50          25557032", "vgg16            138357544",
-                          "gpt2_small       124439808", "bert_base        109482240",
-                          "lenet5               61706", "mlp                  50890"}) {
+  for (const char* row :
+       {"resnet50          25557032", "vgg16            138357544", "gpt2_small       124439808",
+        "bert_base        109482240", "lenet5               61706", "mlp                  50890"}) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
   }
   EXPECT_EQ(r.out.find("algorithms"), std::string::npos);  // only the profiles

@@ -1,7 +1,8 @@
 // The shipped layer profiles, built once (on first use) from the architectures in profiles_*.cc.
+#include "models/layer_profile.h"
+
 #include <algorithm>
 
-#include "models/layer_profile.h"
 #include "models/profiles.h"
 
 namespace commsim {

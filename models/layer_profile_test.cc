@@ -40,8 +40,8 @@ TEST(LayerProfileTest, TotalsEqualThePublishedParameterCounts) {
 
 TEST(LayerProfileTest, NamesAreSortedAndFindable) {
   const std::vector<std::string> names = LayerProfileNames();
-  EXPECT_EQ(names, (std::vector<std::string>{"bert_base", "gpt2_small", "lenet5", "mlp",
-                                             "resnet18", "resnet50", "vgg16"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bert_base", "gpt2_small", "lenet5", "mlp", "resnet18",
+                                             "resnet50", "vgg16"}));
   for (const std::string& name : names) EXPECT_EQ(FindLayerProfile(name)->name, name);
   EXPECT_EQ(FindLayerProfile("resnet-18"), nullptr);
 }

@@ -16,8 +16,8 @@ Layer ComputeLayer(std::string name, double macs) {
 Layer ConvLayer(std::string name, int kernel, int64_t c_in, int64_t c_out, int64_t out_height,
                 int64_t out_width, bool bias) {
   const int64_t weights = static_cast<int64_t>(kernel) * kernel * c_in * c_out;
-  Layer layer = ComputeLayer(std::move(name), static_cast<double>(weights) *
-                                                  static_cast<double>(out_height * out_width));
+  Layer layer = ComputeLayer(
+      std::move(name), static_cast<double>(weights) * static_cast<double>(out_height * out_width));
   layer.params = weights + (bias ? c_out : 0);
   return layer;
 }

@@ -51,8 +51,7 @@ LayerProfile ResNet18CifarProfile() {
     const int64_t c_out = 64LL << stage;
     for (int block = 0; block < 2; ++block) {
       const int stride = stage > 0 && block == 0 ? 2 : 1;
-      AddBasicBlock(p, fmt::format("layer{}.{}.", stage + 1, block), channels, c_out, stride,
-                    size);
+      AddBasicBlock(p, fmt::format("layer{}.{}.", stage + 1, block), channels, c_out, stride, size);
       channels = c_out;
       size /= stride;
     }
@@ -73,8 +72,7 @@ LayerProfile ResNet50Profile() {
     const int64_t width = 64LL << stage;
     for (int block = 0; block < blocks[stage]; ++block) {
       const int stride = stage > 0 && block == 0 ? 2 : 1;
-      AddBottleneck(p, fmt::format("layer{}.{}.", stage + 1, block), channels, width, stride,
-                    size);
+      AddBottleneck(p, fmt::format("layer{}.{}.", stage + 1, block), channels, width, stride, size);
       channels = 4 * width;
       size /= stride;
     }
