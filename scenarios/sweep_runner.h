@@ -63,8 +63,8 @@ struct SweepOptions {
   std::FILE* notes = nullptr;    // where notes go (a stored point that is run again); may be null
   // How points are run; empty: RunPointsOnThreads with `jobs`. `mpirun commsim sweep` spreads
   // them over the ranks of the job (app/mpi_sweep.h).
-  PointScheduler schedule;
-  std::string who;  // for the running entries of the points run here; empty: ThisProcess()
+  PointScheduler schedule = nullptr;
+  std::string who = "";  // for the running entries of the points run here; empty: ThisProcess()
 };
 
 struct SweepStats {
