@@ -24,12 +24,13 @@ using commsim::testing::RunCommsim;
 
 constexpr int kPoints = 9;
 
-// A small linear-regression sweep over 9 bandwidths; `seed` changes what it computes.
-std::string SweepJson(int seed) {
+// A small linear-regression sweep over 9 bandwidths; `seed` changes what it computes, the
+// iterations how long a point takes.
+std::string SweepJson(int seed, int iterations = 300) {
   return fmt::format(R"({{
   "name": "mpi_tiny",
   "base": {{
-    "name": "tiny", "seed": {}, "workers": 4, "iterations": 300, "metrics_every": 10,
+    "name": "tiny", "seed": {}, "workers": 4, "iterations": {}, "metrics_every": 10,
     "model": {{"name": "linear_regression"}},
     "data": {{"name": "synthetic_regression", "samples": 400, "features": 300, "noise": 0.1}},
     "network": {{"topology": {{"name": "star"}}}},
@@ -39,7 +40,7 @@ std::string SweepJson(int seed) {
   "axes": [{{"name": "bandwidth", "pointer": "/network/topology/worker_bandwidth",
              "logspace": ["10Mbps", "10Gbps", {}]}}]
 }})",
-                     seed, kPoints);
+                     seed, iterations, kPoints);
 }
 
 // mpirun as CI runs it: as root, more ranks than cores, shared memory only (no network needed).
@@ -69,7 +70,10 @@ class MpiSweepTest : public ::testing::Test {
     fs::remove_all(root_);
     fs::create_directories(root_);
     file_ = (root_ / "mpi_tiny.json").string();
-    std::ofstream(file_) << SweepJson(3);
+  }
+  // Writes the sweep file and its one-process result (folder "one").
+  void Prepare(int iterations) {
+    std::ofstream(file_) << SweepJson(3, iterations);
     const auto r = RunCommsim(Args("one"));
     ASSERT_EQ(r.status, 0) << r.out;
   }
@@ -92,6 +96,7 @@ class MpiSweepTest : public ::testing::Test {
 };
 
 TEST_F(MpiSweepTest, ThreeRanksOrTwoRanksOfTwoJobsWriteTheOneProcessResultByteForByte) {
+  ASSERT_NO_FATAL_FAILURE(Prepare(300));
   const auto three = RunCommsim(Args("three"), Mpirun(3));
   ASSERT_EQ(three.status, 0) << three.out;
   ExpectSameAsOneProcess("three");
@@ -123,6 +128,7 @@ bool ParseEntry(const std::string& text, int* rank, pid_t* pid) {
 }
 
 TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
+  ASSERT_NO_FATAL_FAILURE(Prepare(1500));  // points long enough to be caught running
   const fs::path out = root_ / "killed";
   const std::string log = (root_ / "killed.log").string();
   const pid_t job = ::fork();
