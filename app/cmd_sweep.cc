@@ -12,6 +12,8 @@
 #include "analysis/report.h"
 #include "analysis/version.h"
 #include "app/commands.h"
+#include "app/mpi_sweep.h"
+#include "mpi/mpi_world.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/sweep_runner.h"
@@ -27,6 +29,7 @@ struct SweepArgs {
   bool restart = false;
   bool no_plots = false;
   bool quiet = false;
+  bool count = false;
   size_t point = 0;
   FigureSize size = FigureSize::kPage;
 };
@@ -44,13 +47,10 @@ void ExitIfEntryErrors(const std::string &dir) {
   if (failed) throw ExitCode{kExitEntryError};
 }
 
-std::string DefaultOut(const Sweep &sweep) {
-  return (std::filesystem::path("results") / sweep.name).string();
-}
-
-void RunSweepCommand(const SweepArgs &args) {
+// The whole sweep in this process; with `ranks`, rank 0 of an MPI job, the points spread over it.
+void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::string &who) {
   const Sweep sweep = LoadSweep(args.file);
-  const std::string out = args.out.empty() ? DefaultOut(sweep) : args.out;
+  const std::string out = SweepOutFolder(sweep, args.out);
   ValidateSweepPoints(sweep);
   Progress progress("sweep", "points", stderr, Progress::ModeFor(stderr, args.quiet),
                     Progress::SteadyClock(), /*line_interval_s=*/10.0, /*tick_s=*/1.0);
@@ -60,6 +60,8 @@ void RunSweepCommand(const SweepArgs &args) {
   options.restart = args.restart;
   options.progress = &progress;
   options.notes = stderr;
+  if (ranks != nullptr) options.schedule = ranks->Schedule(sweep, args.jobs, &progress);
+  options.who = who;
   const auto start = std::chrono::steady_clock::now();
   const SweepStats stats = RunSweep(sweep, out, options, ScenarioPointRunner(sweep, &progress));
   const double seconds =
@@ -74,6 +76,20 @@ void RunSweepCommand(const SweepArgs &args) {
   fmt::print("report: {} and {}/report.html\n", WriteReport(out, std::string("commsim ") + CommsimVersion()),
              out);
   ExitIfEntryErrors(out);
+}
+
+void RunSweepCommand(const SweepArgs &args) {
+  if (args.count) {
+    fmt::print("{}\n", LoadSweep(args.file).size());
+    return;
+  }
+  if (!mpi::LaunchedByMpiLauncher()) return RunSweepHere(args, nullptr, "");
+  mpi::MpiWorld world;
+  if (world.rank() > 0) {
+    return ServeSweepPoints(world, args.file, args.out, args.jobs, args.keep_runs);
+  }
+  RankZeroPoints ranks(world);
+  RunSweepHere(args, &ranks, world.Describe());
 }
 
 } // namespace
@@ -99,6 +115,8 @@ void AddSweepCommand(CLI::App &app) {
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots at the end");
   AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet", args->quiet, "no progress output");
+  cmd->add_flag("--count", args->count,
+                "print the number of points and exit (e.g. for a Slurm job array)");
   cmd->callback([args] { RunSweepCommand(*args); });
 
   auto *point = app.add_subcommand("sweep-point",

@@ -13,6 +13,7 @@
 #include "analysis/version.h"
 #include "app/commands.h"
 #include "app/home.h"
+#include "app/mpi_sweep.h"
 #include "sim/error.h"
 
 int main(int argc, char** argv) {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   commsim::app::AddTuneConsensusCommand(app);
   try {
     commsim::app::UseHomeDataDir();
+    commsim::app::RefuseOtherCommandsOnSeveralRanks(argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);

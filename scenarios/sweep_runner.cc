@@ -6,18 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "analysis/csv.h"
 #include "analysis/output_folder.h"
 #include "analysis/writers.h"
 #include "scenarios/sweep_point_file.h"
+#include "scenarios/sweep_running.h"
 #include "sim/error.h"
 #include "sim/output_journal.h"
 #include "sim/params_text.h"
@@ -64,7 +62,8 @@ void RemoveSweepResults(const fs::path& root) {
   }
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(root / "points", ec)) {
-    if (IsPointFileName(e.path().filename().string())) RemoveFile(e.path());
+    const std::string name = e.path().filename().string();
+    if (IsPointFileName(name) || IsRunningFileName(name)) RemoveFile(e.path());
   }
   for (const fs::directory_entry& e : fs::directory_iterator(root / "runs", ec)) {
     OutputKind kind;
@@ -117,6 +116,10 @@ std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std:
     std::string problem;
     if (ReadPointFile(sweep, dir, k, &problem)) continue;
     todo.push_back(k);
+    if (const std::optional<std::string> who = ReadRunningEntry(dir, k); who && notes) {
+      fmt::print(notes, "note: {}: an earlier run stopped while {} was running point {} ({}); "
+                 "running it again\n", RunningFile(dir, k), *who, k, sweep.DescribePoint(k));
+    }
     if (problem == "missing") continue;
     ++*invalid;
     if (notes) {
@@ -124,6 +127,39 @@ std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std:
     }
   }
   return todo;
+}
+
+// Runs point `point` and stores points/<point>.csv (RunSweepPoint without the running entry).
+void StorePoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
+                const PointRunner& runner) {
+  const nlohmann::json doc = sweep.PointScenario(point);
+  const std::string run_dir =
+      keep_runs ? (fs::path(dir) / "runs" / std::to_string(point)).string() : "";
+  std::string summary;
+  try {
+    summary = runner(doc, run_dir);
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: point {} ({}): {}", sweep.file, point,
+                                sweep.DescribePoint(point), e.what()));
+  }
+  const CsvTable table = ParseCsv(summary, fmt::format("point {} summary", point));
+  if (table.size() == 0) {
+    throw UserError(
+        fmt::format("{}: point {}: the run produced no summary rows", sweep.file, point));
+  }
+  std::vector<std::string> header = {"point"};
+  for (const SweepAxis& axis : sweep.axes) header.push_back(axis.name);
+  header.insert(header.end(), table.header().begin(), table.header().end());
+  std::string out = CsvLine(header);
+  const std::vector<std::string> cells = sweep.PointCells(point);
+  for (const std::vector<std::string>& row : table.rows()) {
+    std::vector<std::string> line = {std::to_string(point)};
+    line.insert(line.end(), cells.begin(), cells.end());
+    line.insert(line.end(), row.begin(), row.end());
+    out += CsvLine(line);
+  }
+  WriteFileAtomic(PointFile(dir, point), PointFileText(point, sweep.fingerprint, out, table.size()),
+                  dir);
 }
 
 }  // namespace
@@ -164,40 +200,21 @@ void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart
 }
 
 void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
-                   const PointRunner& runner) {
+                   const PointRunner& runner, const std::string& who) {
   if (point >= sweep.size()) {
     throw UserError(fmt::format("{}: point {} does not exist (the sweep has points 0..{})",
                                 sweep.file, point, sweep.size() - 1));
   }
-  const nlohmann::json doc = sweep.PointScenario(point);
-  const std::string run_dir =
-      keep_runs ? (fs::path(dir) / "runs" / std::to_string(point)).string() : "";
-  std::string summary;
+  WriteRunningEntry(dir, point, who.empty() ? ThisProcess() : who);
   try {
-    summary = runner(doc, run_dir);
-  } catch (const UserError& e) {
-    throw UserError(fmt::format("{}: point {} ({}): {}", sweep.file, point,
-                                sweep.DescribePoint(point), e.what()));
+    StorePoint(sweep, point, dir, keep_runs, runner);
+  } catch (...) {
+    RemoveRunningEntry(dir, point);
+    throw;
   }
-  const CsvTable table = ParseCsv(summary, fmt::format("point {} summary", point));
-  if (table.size() == 0) {
-    throw UserError(
-        fmt::format("{}: point {}: the run produced no summary rows", sweep.file, point));
-  }
-  std::vector<std::string> header = {"point"};
-  for (const SweepAxis& axis : sweep.axes) header.push_back(axis.name);
-  header.insert(header.end(), table.header().begin(), table.header().end());
-  std::string out = CsvLine(header);
-  const std::vector<std::string> cells = sweep.PointCells(point);
-  for (const std::vector<std::string>& row : table.rows()) {
-    std::vector<std::string> line = {std::to_string(point)};
-    line.insert(line.end(), cells.begin(), cells.end());
-    line.insert(line.end(), row.begin(), row.end());
-    out += CsvLine(line);
-  }
-  WriteFileAtomic(PointFile(dir, point), PointFileText(point, sweep.fingerprint, out, table.size()),
-                  dir);
+  RemoveRunningEntry(dir, point);
 }
+
 
 std::optional<CsvTable> ReadPointFile(const Sweep& sweep, const std::string& dir, size_t point,
                                       std::string* problem) {
@@ -232,8 +249,11 @@ std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir) {
     std::string problem;
     std::optional<CsvTable> table = ReadPointFile(sweep, dir, k, &problem);
     if (!table) {
-      throw UserError(fmt::format("{}: {} (point {}); run the sweep again to (re)run it",
-                                  PointFile(dir, k), problem, k));
+      const std::optional<std::string> who = ReadRunningEntry(dir, k);
+      const std::string started =
+          who ? fmt::format("; {} started it and did not finish", *who) : "";
+      throw UserError(fmt::format("{}: {} (point {}{}); run the sweep again to (re)run it",
+                                  PointFile(dir, k), problem, k, started));
     }
     for (const std::string& column : table->header()) {
       if (std::find(header.begin(), header.end(), column) == header.end()) header.push_back(column);
@@ -267,40 +287,21 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   stats.skipped = stats.points - todo.size();
   if (options.progress) options.progress->Start(stats.points, stats.skipped);
 
-  std::atomic<size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex mu;
-  size_t failed_point = SIZE_MAX;
-  std::exception_ptr failure;
-  auto work = [&] {
-    while (!stop.load()) {
-      const size_t i = next.fetch_add(1);
-      if (i >= todo.size()) return;
-      try {
-        RunSweepPoint(sweep, todo[i], dir, options.keep_runs, runner);
-        if (options.progress) options.progress->Advance();
-      } catch (...) {
-        std::lock_guard<std::mutex> guard(mu);
-        if (todo[i] < failed_point) {
-          failed_point = todo[i];
-          failure = std::current_exception();
-        }
-        stop.store(true);
-      }
-    }
+  const std::function<void(size_t)> run_point = [&](size_t point) {
+    RunSweepPoint(sweep, point, dir, options.keep_runs, runner, options.who);
+    if (options.progress) options.progress->Advance();
   };
-  size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs)
-                                 : std::max(1u, std::thread::hardware_concurrency());
-  jobs = std::min(jobs, std::max<size_t>(todo.size(), 1));
-  if (jobs <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> threads;
-    for (size_t t = 0; t < jobs; ++t) threads.emplace_back(work);
-    for (std::thread& t : threads) t.join();
+  try {
+    if (options.schedule) {
+      options.schedule(todo, run_point);
+    } else {
+      RunPointsOnThreads(todo, options.jobs, run_point);
+    }
+  } catch (...) {
+    if (options.progress) options.progress->Finish();
+    throw;
   }
   if (options.progress) options.progress->Finish();
-  if (failure) std::rethrow_exception(failure);
   stats.ran = todo.size();
   WriteFileAtomic((fs::path(dir) / "sweep.csv").string(), AssembleSweepCsv(sweep, dir), dir);
   return stats;

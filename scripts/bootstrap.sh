@@ -9,7 +9,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(cmake g++ ninja-build libboost-graph-dev libeigen3-dev nlohmann-json3-dev libfmt-dev
           libcli11-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox ca-certificates
           chromium fonts-dejavu-core  # chromium: the report.html browser test
-          clang libclang-rt-dev llvm)
+          clang libclang-rt-dev llvm
+          libopenmpi-dev openmpi-bin)  # `mpirun commsim sweep` (mpi/) and its tests
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,191 @@
+// `mpirun -n K commsim sweep` through the built program: byte-identical to a one-process sweep,
+// a killed rank fails the job naming the point it was running, and a re-run resumes.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "app/binary_test_util.h"
+#include "mpi/mpi_world.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using commsim::testing::RunCommsim;
+
+constexpr int kPoints = 9;
+
+// A small linear-regression sweep over 9 bandwidths; `seed` changes what it computes, the
+// iterations how long a point takes.
+std::string SweepJson(int seed, int iterations = 300) {
+  return fmt::format(R"({{
+  "name": "mpi_tiny",
+  "base": {{
+    "name": "tiny", "seed": {}, "workers": 4, "iterations": {}, "metrics_every": 10,
+    "model": {{"name": "linear_regression"}},
+    "data": {{"name": "synthetic_regression", "samples": 400, "features": 300, "noise": 0.1}},
+    "network": {{"topology": {{"name": "star"}}}},
+    "compute": {{"mode": "fixed", "seconds": "1ms"}},
+    "algorithms": [{{"name": "sgd"}}, {{"name": "dore"}}]
+  }},
+  "axes": [{{"name": "bandwidth", "pointer": "/network/topology/worker_bandwidth",
+             "logspace": ["10Mbps", "10Gbps", {}]}}]
+}})",
+                     seed, iterations, kPoints);
+}
+
+// mpirun as CI runs it: as root, more ranks than cores, shared memory only (no network needed).
+std::string Mpirun(int ranks) {
+  return fmt::format(
+      "mpirun -n {} --oversubscribe --allow-run-as-root --mca btl self,vader "
+      "--mca btl_vader_single_copy_mechanism none",
+      ranks);
+}
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class MpiSweepTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!commsim::mpi::MpiBuilt() || std::system("command -v mpirun >/dev/null 2>&1") != 0) {
+      GTEST_SKIP() << "built without MPI, or no mpirun on PATH";
+    }
+    root_ = fs::temp_directory_path() /
+            fmt::format("commsim_mpi_sweep_{}_{}", ::getpid(),
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    file_ = (root_ / "mpi_tiny.json").string();
+  }
+  // Writes the sweep file and its one-process result (folder "one").
+  void Prepare(int iterations) {
+    std::ofstream(file_) << SweepJson(3, iterations);
+    const auto r = RunCommsim(Args("one"));
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  void TearDown() override {
+    if (!root_.empty()) fs::remove_all(root_);
+  }
+  std::string Args(const std::string& out, int jobs = 1) const {
+    return fmt::format("sweep {} --out {} --jobs {} --no-plots --quiet", file_,
+                       (root_ / out).string(), jobs);
+  }
+  void ExpectSameAsOneProcess(const std::string& out) const {
+    EXPECT_EQ(Read(root_ / out / "sweep.csv"), Read(root_ / "one" / "sweep.csv")) << out;
+    for (int k = 0; k < kPoints; ++k) {
+      const std::string point = fmt::format("points/{}.csv", k);
+      EXPECT_EQ(Read(root_ / out / point), Read(root_ / "one" / point)) << out << ": " << point;
+    }
+  }
+  fs::path root_;
+  std::string file_;
+};
+
+TEST_F(MpiSweepTest, ThreeRanksOrTwoRanksOfTwoJobsWriteTheOneProcessResultByteForByte) {
+  ASSERT_NO_FATAL_FAILURE(Prepare(300));
+  const auto three = RunCommsim(Args("three"), Mpirun(3));
+  ASSERT_EQ(three.status, 0) << three.out;
+  ExpectSameAsOneProcess("three");
+  // Only rank 0 reports, once.
+  const std::string summary = fmt::format("sweep: {} points ({} run now, 0 from", kPoints, kPoints);
+  EXPECT_EQ(three.out.find(summary), three.out.rfind(summary)) << three.out;
+  EXPECT_NE(three.out.find(summary), std::string::npos) << three.out;
+
+  const auto jobs = RunCommsim(Args("jobs", 2), Mpirun(2));
+  ASSERT_EQ(jobs.status, 0) << jobs.out;
+  ExpectSameAsOneProcess("jobs");
+
+  // Rank 0 refusing the folder (another sweep's results) releases the other ranks: no hang.
+  std::ofstream(file_) << SweepJson(4);
+  const auto refused = RunCommsim(Args("three"), Mpirun(3));
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.out.find("holds results of a different sweep"), std::string::npos)
+      << refused.out;
+}
+
+// The rank and pid in a running entry "rank R of N (host H, pid P)".
+bool ParseEntry(const std::string& text, int* rank, pid_t* pid) {
+  std::smatch m;
+  static const std::regex entry(R"(^rank (\d+) of 3 \(host [^,]+, pid (\d+)\))");
+  if (!std::regex_search(text, m, entry)) return false;
+  *rank = std::stoi(m[1]);
+  *pid = static_cast<pid_t>(std::stol(m[2]));
+  return true;
+}
+
+TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
+  ASSERT_NO_FATAL_FAILURE(Prepare(1500));  // points long enough to be caught running
+  const fs::path out = root_ / "killed";
+  const std::string log = (root_ / "killed.log").string();
+  const pid_t job = ::fork();
+  if (job == 0) {
+    const std::string command = fmt::format("{} {} {} >{} 2>&1", Mpirun(3), COMMSIM_BINARY,
+                                            Args("killed"), log);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Wait until a point is stored and rank 1 or 2 is running one, then kill that rank.
+  int rank = 0;
+  pid_t victim = 0;
+  size_t point = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (victim == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::error_code ec;
+    if (!fs::exists(out / "points" / "0.csv", ec)) continue;
+    for (int k = 0; k < kPoints && victim == 0; ++k) {
+      if (ParseEntry(Read(out / "points" / fmt::format("{}.running", k)), &rank, &victim) &&
+          rank > 0) {
+        point = static_cast<size_t>(k);
+      } else {
+        victim = 0;
+      }
+    }
+  }
+  ASSERT_NE(victim, 0) << "no rank but 0 ran a point after point 0 was stored: "
+                       << Read(log);
+  ::kill(victim, SIGKILL);
+  int status = 0;
+  ::waitpid(job, &status, 0);
+  const std::string said = Read(log);
+  EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << said;
+  EXPECT_NE(said.find(fmt::format("  point {} (bandwidth=", point)), std::string::npos) << said;
+  EXPECT_NE(said.find(fmt::format(") on rank {}\n", rank)), std::string::npos) << said;
+  EXPECT_FALSE(fs::exists(out / "sweep.csv"));
+
+  const auto rerun = RunCommsim(Args("killed"), Mpirun(3));
+  ASSERT_EQ(rerun.status, 0) << rerun.out;
+  EXPECT_NE(rerun.out.find(fmt::format("an earlier run stopped while rank {} of 3 (host", rank)),
+            std::string::npos)
+      << rerun.out;
+  EXPECT_NE(rerun.out.find(fmt::format("pid {}) was running point {} (", victim, point)),
+            std::string::npos)
+      << rerun.out;
+  ExpectSameAsOneProcess("killed");
+}
+
+TEST(MpiLaunchTest, OtherCommandsAreRefusedOnSeveralRanks) {
+  const auto r = RunCommsim("run no_such.json", "OMPI_COMM_WORLD_SIZE=2");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out,
+            "error: `commsim run` was started on 2 MPI ranks: only `commsim sweep` runs on "
+            "several ranks (each rank would run the whole command and write the same outputs); "
+            "run it without mpirun/srun\n");
+  EXPECT_EQ(RunCommsim("--version", "OMPI_COMM_WORLD_SIZE=2").status, 0);
+}
+
+}  // namespace

@@ -1,0 +1,178 @@
+// Running entries (points/<K>.running) and pluggable point schedulers of a sweep.
+#include "scenarios/sweep_running.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "scenarios/sweep_runner.h"
+#include "sim/error.h"
+#include "sim/output_journal.h"
+
+namespace commsim {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Summary = a function of the point's bandwidth; point 2 fails when `fail_point_2`.
+PointRunner Fake(bool fail_point_2 = false) {
+  return [fail_point_2](const json& doc, const std::string&) {
+    const double bw = doc["network"]["bandwidth"].get<double>();
+    if (fail_point_2 && bw > 90e6 && bw < 110e6) throw UserError("bad bandwidth");
+    return fmt::format("name,total_bits\nsgd,{}\n", 1e9 / bw);
+  };
+}
+
+Sweep MakeSweep() {  // 10 Mbit/s, 31.6 Mbit/s, 100 Mbit/s, 316 Mbit/s, 1 Gbit/s
+  return ParseSweep(json::parse(R"({"base": {"network": {}},
+      "axes": [{"name": "bandwidth", "pointer": "/network/bandwidth",
+                "logspace": ["10Mbps", "1Gbps", 5]}]})"),
+                    "fake_sweep.json", "");
+}
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class SweepRunningTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            fmt::format("sweep_running_test_{}_{}", ::getpid(),
+                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  std::string Dir(const std::string& sub) const { return (root_ / sub).string(); }
+  fs::path root_;
+};
+
+TEST_F(SweepRunningTest, TheEntryNamesWhoRunsThePointAndGoesAwayWhenItEnds) {
+  const Sweep sweep = MakeSweep();
+  const std::string dir = Dir("s");
+  PrepareSweepFolder(sweep, dir, false);
+  std::string seen;
+  size_t watched = 1;
+  const PointRunner spy = [&](const json& doc, const std::string& run_dir) {
+    seen = Read(RunningFile(dir, watched));
+    return Fake()(doc, run_dir);
+  };
+  RunSweepPoint(sweep, 1, dir, false, spy, "rank 2 of 3 (host n7, pid 99)");
+  EXPECT_EQ(seen, "rank 2 of 3 (host n7, pid 99)\n");
+  EXPECT_FALSE(fs::exists(RunningFile(dir, 1)));
+  EXPECT_TRUE(fs::exists(PointFile(dir, 1)));
+
+  // Without a name, the entry names this process; a failing point leaves no entry either.
+  watched = 0;
+  RunSweepPoint(sweep, 0, dir, false, spy);
+  EXPECT_EQ(seen, fmt::format("host {}, pid {}\n", HostName(), ::getpid()));
+  EXPECT_THROW(RunSweepPoint(sweep, 2, dir, false, Fake(true)), UserError);
+  EXPECT_FALSE(fs::exists(RunningFile(dir, 2)));
+}
+
+TEST_F(SweepRunningTest, AnEntryLeftByAKilledRunIsReportedAndThePointRunAgain) {
+  const Sweep sweep = MakeSweep();
+  const std::string dir = Dir("s");
+  PrepareSweepFolder(sweep, dir, false);
+  RunSweepPoint(sweep, 0, dir, false, Fake());
+  std::ofstream(RunningFile(dir, 3)) << "rank 1 of 3 (host n7, pid 4242)\n";  // killed there
+
+  // Gathering now names the point and who was running it.
+  try {
+    AssembleSweepCsv(sweep, dir);
+    FAIL() << "a missing point was gathered";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "missing (point 1); run the sweep again"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ofstream(RunningFile(dir, 1)) << "rank 2 of 3 (host n8, pid 7)\n";
+  try {
+    AssembleSweepCsv(sweep, dir);
+    FAIL() << "a missing point was gathered";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing (point 1; rank 2 of 3 (host n8, pid 7) started "
+                                         "it and did not finish)"),
+              std::string::npos)
+        << e.what();
+  }
+
+  std::FILE* notes = std::tmpfile();
+  SweepOptions options;
+  options.notes = notes;
+  const SweepStats stats = RunSweep(sweep, dir, options, Fake());
+  EXPECT_EQ(stats.ran, 4u);
+  std::rewind(notes);
+  std::string text(4096, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), notes));
+  std::fclose(notes);
+  EXPECT_NE(text.find(fmt::format("note: {}: an earlier run stopped while rank 1 of 3 (host n7, "
+                                  "pid 4242) was running point 3 (bandwidth=316227766.01683795); "
+                                  "running it again\n",
+                                  RunningFile(dir, 3))),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stopped while rank 2 of 3 (host n8, pid 7) was running point 1 ("),
+            std::string::npos)
+      << text;
+  EXPECT_FALSE(fs::exists(RunningFile(dir, 1)));
+  EXPECT_FALSE(fs::exists(RunningFile(dir, 3)));
+}
+
+TEST_F(SweepRunningTest, RestartRemovesRunningEntries) {
+  const Sweep sweep = MakeSweep();
+  const std::string dir = Dir("s");
+  PrepareSweepFolder(sweep, dir, false);
+  std::ofstream(RunningFile(dir, 4)) << "rank 1 of 2\n";
+  std::ofstream(fs::path(dir) / "points" / "notes.running") << "not ours\n";
+  PrepareSweepFolder(sweep, dir, true);
+  EXPECT_FALSE(fs::exists(RunningFile(dir, 4)));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "points" / "notes.running"));
+}
+
+TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureByPoint) {
+  const Sweep sweep = MakeSweep();
+  RunSweep(sweep, Dir("threads"), {}, Fake());
+  std::vector<size_t> given;
+  SweepOptions reversed;
+  reversed.schedule = [&](const std::vector<size_t>& todo,
+                          const std::function<void(size_t)>& run_point) {
+    given = todo;
+    for (auto it = todo.rbegin(); it != todo.rend(); ++it) run_point(*it);
+  };
+  RunSweep(sweep, Dir("reversed"), reversed, Fake());
+  EXPECT_EQ(given, (std::vector<size_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(Read(root_ / "reversed" / "sweep.csv"), Read(root_ / "threads" / "sweep.csv"));
+
+  // A schedule's failure fails the sweep: no sweep.csv, the finished points kept.
+  SweepOptions failing;
+  failing.schedule = [](const std::vector<size_t>& todo,
+                        const std::function<void(size_t)>& run_point) {
+    for (size_t point : todo) run_point(point);
+  };
+  try {
+    RunSweep(sweep, Dir("failing"), failing, Fake(true));
+    FAIL() << "the failure was lost";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "fake_sweep.json: point 2 (bandwidth=100000000): bad bandwidth");
+  }
+  EXPECT_FALSE(fs::exists(root_ / "failing" / "sweep.csv"));
+  EXPECT_TRUE(fs::exists(PointFile(Dir("failing"), 1)));
+}
+
+}  // namespace
+}  // namespace commsim
