@@ -13,18 +13,13 @@
 #include "analysis/html_report.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::Read;
 
 std::string FindChromium() {
   for (const char* name : {"chromium", "chromium-browser"}) {

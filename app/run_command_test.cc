@@ -8,18 +8,14 @@
 #include <string>
 
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
+using commsim::test_files::Read;
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 fs::path TempDir(const std::string& name) {
   const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_run_" + name);

@@ -12,10 +12,13 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/file_test_util.h"
+
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using test_files::Read;
 
 constexpr int kPoints = 12;
 
@@ -40,13 +43,6 @@ constexpr const char* kSweep = R"({
     {"pointer": "/network/topology/worker_bandwidth", "logspace": ["10Mbps", "10Gbps", 12]}
   ]
 })";
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 pid_t Spawn(const std::vector<std::string>& args) {
   const pid_t pid = ::fork();

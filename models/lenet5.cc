@@ -43,10 +43,12 @@ LeNet5::LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> da
   const int64_t flat = 16LL * (conv2_.out_height() / 2) * (conv2_.out_width() / 2);
   const int64_t shapes[kLayers][2] = {
       {6, conv1_.patch()}, {16, conv2_.patch()}, {120, flat}, {84, 120}, {train.num_classes, 84}};
+  int64_t dim = 0;
   for (int l = 0; l < kLayers; ++l) {
-    layers_[l] = Layer{shapes[l][0], shapes[l][1], dim_};
-    dim_ += shapes[l][0] * shapes[l][1] + shapes[l][0];
+    layers_[l] = Layer{shapes[l][0], shapes[l][1], dim};
+    dim += shapes[l][0] * shapes[l][1] + shapes[l][0];
   }
+  set_dim(dim);
 }
 
 double LeNet5::flops_per_sample() const {
@@ -68,15 +70,12 @@ void LeNet5::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {
   }
 }
 
-double LeNet5::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                         const Eigen::Ref<const Eigen::MatrixXd>& features,
-                         const Eigen::Ref<const Eigen::VectorXd>& targets,
+double LeNet5::BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                          Eigen::VectorXd* grad) const {
   return Run(x, features, &targets, grad, nullptr);
 }
 
-Eigen::VectorXi LeNet5::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi LeNet5::Predict(const ConstVec& x, const ConstMat& features) const {
   Eigen::VectorXi predicted;
   Run(x, features, nullptr, nullptr, &predicted);
   return predicted;
@@ -129,7 +128,7 @@ double LeNet5::Run(const Eigen::Ref<const Eigen::VectorXd>& x,
   const double loss = SoftmaxCrossEntropy(a[kLayers], *targets, grad != nullptr ? &delta : nullptr);
   if (grad == nullptr) return loss;
 
-  grad->resize(dim_);
+  grad->resize(dim());
   auto grad_w = [&](const Layer& layer) {
     return Eigen::Map<Eigen::MatrixXd>(grad->data() + layer.offset, layer.rows, layer.cols);
   };

@@ -28,15 +28,11 @@ class LeNet5 final : public DataObjective {
  public:
   LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "lenet5"; }
-  int64_t dim() const override { return dim_; }
   double flops_per_sample() const override;
   void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
 
  protected:
   int64_t eval_chunk() const override { return 64; }
@@ -54,7 +50,6 @@ class LeNet5 final : public DataObjective {
 
   ConvShape conv1_{}, conv2_{};
   std::array<Layer, kLayers> layers_{};
-  int64_t dim_ = 0;
 };
 
 }  // namespace commsim

@@ -24,15 +24,11 @@ class Mlp final : public DataObjective {
  public:
   Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "mlp"; }
-  int64_t dim() const override { return dim_; }
   double flops_per_sample() const override;
   void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
   const std::vector<int64_t>& widths() const { return widths_; }
 
  protected:
@@ -46,7 +42,6 @@ class Mlp final : public DataObjective {
 
   std::vector<int64_t> widths_;   // input, hidden..., classes
   std::vector<int64_t> offsets_;  // start of layer l's W in x
-  int64_t dim_ = 0;
 };
 
 }  // namespace commsim

@@ -6,14 +6,16 @@
 #include <vector>
 
 #include "sim/network.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
 
-SimTime Sec(double s) { return SimTime::FromSeconds(s); }
-SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+using net_test::Line;
+using net_test::Ps;
+using net_test::Sec;
 
 NetworkOptions Flow(ProtocolOptions protocol = {}) {
   NetworkOptions o;
@@ -22,22 +24,8 @@ NetworkOptions Flow(ProtocolOptions protocol = {}) {
   return o;
 }
 
-// A path h0 - h1 - ... - h(n-1) with equal links.
-Topology Line(int n, double bandwidth_bps, double latency_s) {
-  ExplicitConfig c;
-  for (int i = 0; i + 1 < n; ++i) c.edges.insert(c.edges.end(), {double(i), double(i + 1)});
-  c.links.bandwidth_bps = bandwidth_bps;
-  c.links.latency_s = latency_s;
-  return ExplicitBuilder(c).Build(n);
-}
-
 Topology Star(int n, double worker_bps, double server_bps, double latency_s) {
-  StarConfig c;
-  c.workers.worker_bandwidth_bps = worker_bps;
-  c.workers.worker_latency_s = latency_s;
-  c.server_bandwidth_bps = server_bps;
-  c.server_latency_s = latency_s;
-  return StarBuilder(c).Build(n);
+  return net_test::Star(n, worker_bps, latency_s, server_bps, latency_s);
 }
 
 TEST(FlowNetworkTest, OneFlowTakesLatencyPlusSizeOverBandwidth) {
@@ -181,14 +169,7 @@ TEST(FlowNetworkTest, HandlersMaySendFromADelivery) {
   const Topology t = Line(2, 1e6, 1e-3);
   Engine engine;
   Network net(engine, t, Flow());
-  int bounces = 0;
-  std::function<void(int)> bounce = [&](int at) {
-    if (++bounces == 6) return;
-    net.Send(at, 1 - at, 1000, [&, at] { bounce(1 - at); });
-  };
-  bounce(1);
-  engine.Run();
-  EXPECT_EQ(bounces, 6);
+  EXPECT_EQ(net_test::PingPongFromDeliveries(engine, net, 6), 6);  // 5 messages, one after another
   EXPECT_EQ(engine.Now(), Sec(5 * (1e-3 + 1e-3)));
 }
 

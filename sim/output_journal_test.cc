@@ -1,5 +1,6 @@
 // CleanJournal removes exactly the listed temporaries of dead writers, and nothing else.
 #include "sim/output_journal.h"
+#include "sim/file_test_util.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -14,19 +15,13 @@ namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using test_files::Read;
 
 long DeadPid() {
   const pid_t pid = ::fork();
   if (pid == 0) ::_exit(0);
   ::waitpid(pid, nullptr, 0);
   return pid;
-}
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(OutputJournalTest, RemovesOnlyListedTemporariesOfDeadProcesses) {

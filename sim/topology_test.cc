@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_registry.h"
 #include "sim/topology_regular.h"
@@ -40,12 +41,7 @@ void ExpectRoutesAreChains(const Topology& t) {
 }
 
 std::string ErrorOf(const TopologyBuilder& b, int n) {
-  try {
-    b.Build(n);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { b.Build(n); });
 }
 
 TEST(TopologyTest, StarLayoutLinksAndRoutes) {
