@@ -191,9 +191,9 @@ TEST(TopologyTest, BadInputNamesTheField) {
 
 TEST(TopologyRegistryTest, EveryKindBuildsAConnectedDefault) {
   const Registry<TopologyBuilder>& r = TopologyRegistry();
-  EXPECT_EQ(r.names(), (std::vector<std::string>{"star", "star_direct", "ring", "torus", "complete",
-                                                 "erdos_renyi", "explicit", "tree", "fat_tree",
-                                                 "dumbbell"}));
+  EXPECT_EQ(r.names(),
+            (std::vector<std::string>{"star", "star_direct", "ring", "torus", "complete",
+                                      "erdos_renyi", "explicit", "tree", "fat_tree", "dumbbell"}));
   for (const std::string& name : r.names()) {
     if (name == "explicit") continue;  // its default has no edges
     const Topology t = BuildTopology(r.DefaultSpec(kTopologyKind, name), 6);
