@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/hash.h"
 #include "sim/network.h"
 #include "sim/network_test_util.h"
 #include "sim/rng.h"
@@ -101,14 +102,14 @@ TEST(FairQueueTest, TcpSegmentsCarryTheirHeaders) {
   EXPECT_EQ(net.link_stats(0).bits, 1'048'370 * 8);
 }
 
-// FNV-1a over every field of a trace.
+// FNV-1a over every field of a trace (8 bytes each, least significant first), from the start
+// value kFifoTraceDigest was computed with (not FNV's offset basis).
 uint64_t Digest(const std::vector<HopRecord>& trace) {
   uint64_t h = 1469598103934665603ULL;
   auto mix = [&h](int64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= static_cast<uint64_t>(v >> (8 * i)) & 0xff;
-      h *= 1099511628211ULL;
-    }
+    char bytes[8];
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(v >> (8 * i));
+    h = Fnv1a64(std::string_view(bytes, sizeof bytes), h);
   };
   for (const HopRecord& r : trace) {
     mix(static_cast<int64_t>(r.message));
