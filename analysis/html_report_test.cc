@@ -12,6 +12,7 @@
 #include "analysis/markdown_html.h"
 #include "analysis/report.h"
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -11,6 +11,7 @@
 
 #include "analysis/writers.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -61,9 +61,7 @@ TEST(ReportHtmlBrowserTest, ChromiumShowsEveryPlotWithoutErrors) {
     GTEST_SKIP() << "chromium not installed (scripts/bootstrap.sh installs Debian's chromium): "
                     "report.html not checked in a browser";
   }
-  const fs::path dir = fs::temp_directory_path() / fmt::format("report_html_{}", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test_files::FreshDir("report_html");
   const std::string out = (dir / "run").string();
   const ProgramResult run = RunProgram(
       COMMSIM_BINARY,

@@ -15,6 +15,7 @@
 
 #include "analysis/csv.h"
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
@@ -22,12 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_results_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path TempDir(const std::string& name) { return test_files::FreshDir("commsim_results_" + name); }
 
 // Writes `scenario` to DIR/s.json, runs it into DIR/out and returns the out folder.
 fs::path RunScenarioFile(const std::string& name, const std::string& scenario,

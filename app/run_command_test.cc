@@ -17,12 +17,7 @@ using commsim::testing::RunCommsim;
 using commsim::test_files::Read;
 
 
-fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_run_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path TempDir(const std::string& name) { return commsim::test_files::FreshDir("commsim_run_" + name); }
 
 TEST(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {
   const fs::path dir = TempDir("ok");

@@ -73,9 +73,7 @@ size_t StoredPoints(const fs::path& dir) {
 }
 
 TEST(SweepCommandTest, KillNineThenRerunGivesTheUninterruptedSweepCsv) {
-  const fs::path root = fs::temp_directory_path() / fmt::format("sweep_command_test_{}", ::getpid());
-  fs::remove_all(root);
-  fs::create_directories(root);
+  const fs::path root = test_files::FreshDir("sweep_command_test");
   const std::string file = (root / "tiny_sweep.json").string();
   std::ofstream(file) << kSweep;
   const fs::path killed = root / "killed";

@@ -40,17 +40,24 @@ TEST(FlowNetworkTest, OneFlowTakesLatencyPlusSizeOverBandwidth) {
   EXPECT_EQ(net.messages_in_flight(), 0);
 }
 
-// n equal uploads through the server link of a star: each gets B/n, all end at L + n M / B
-// (no store-and-forward at the switch, no packet pipelining term).
-TEST(FlowNetworkTest, EqualFlowsThroughOneBottleneckEndTogether) {
+// n equal flows through the server's link of a star, uploads to the server or unicast copies from
+// it: each gets B/n, all end at 2l + n M / B (no store-and-forward at the switch, no packet
+// pipelining term).
+TEST(FlowNetworkTest, EqualFlowsThroughTheServerLinkEndTogetherBothWays) {
   const int n = 4;
   const Topology t = Star(n, 1e9, 1e9, 10e-6);
-  Engine engine;
-  Network net(engine, t, Flow());
-  std::vector<SimTime> at(n);
-  for (int w = 0; w < n; ++w) net.Send(w, n, 8'000'000, [&, w] { at[w] = engine.Now(); });
-  engine.Run();
-  for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << w;
+  for (const bool upload : {true, false}) {
+    Engine engine;
+    Network net(engine, t, Flow());
+    std::vector<SimTime> at(n);
+    for (int w = 0; w < n; ++w) {
+      net.Send(upload ? w : n, upload ? n : w, 8'000'000, [&, w] { at[w] = engine.Now(); });
+    }
+    engine.Run();
+    for (int w = 0; w < n; ++w) {
+      EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << "worker " << w << " upload " << upload;
+    }
+  }
 }
 
 // Flow 1 starts at 0, flow 2 at 2 ms, same link (B = 1 Gbps, l = 10 us, M = 8 Mbit each).
@@ -109,18 +116,6 @@ TEST(FlowNetworkTest, MulticastIsOneFlowLimitedByItsSlowestLink) {
     const int64_t drain_ps = slow_bps == 1e9 ? 8'000'000'000 : 16'000'000'000;
     for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + drain_ps)) << w;
   }
-}
-
-// Unicast copies from the server share its link: n M / B + 2l for every copy.
-TEST(FlowNetworkTest, UnicastCopiesShareTheServerLinkAndEndTogether) {
-  const int n = 4;
-  const Topology t = Star(n, 1e9, 1e9, 10e-6);
-  Engine engine;
-  Network net(engine, t, Flow());
-  std::vector<SimTime> at(n);
-  for (int w = 0; w < n; ++w) net.Send(n, w, 8'000'000, [&, w] { at[w] = engine.Now(); });
-  engine.Run();
-  for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << w;
 }
 
 TEST(FlowNetworkTest, EmptyMessagePaysLatencyOnly) {

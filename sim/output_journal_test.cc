@@ -67,9 +67,7 @@ TEST(OutputJournalTest, RemovesOnlyListedTemporariesOfDeadProcesses) {
 }
 
 TEST(OutputJournalTest, JournalTemporaryWritesARelativeLineAndRefusesOutsidePaths) {
-  const fs::path dir = fs::temp_directory_path() / ("journal_add_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test_files::FreshDir("journal_add");
   JournalTemporary(dir.string(), (dir / "points" / "7.csv.tmp.0123456789abcdef").string());
   EXPECT_EQ(Read(dir / kJournalFileName),
             HostName() + " " + std::to_string(::getpid()) + " points/7.csv.tmp.0123456789abcdef\n");
