@@ -81,7 +81,6 @@ class GnuplotSafetyTest : public test_files::TempDirTest {
     const std::string svg = Read(plots / (name + ".svg"));
     EXPECT_NE(svg.find("</svg>"), std::string::npos) << name;
   }
-
 };
 
 TEST_F(GnuplotSafetyTest, HostileTitlesLabelsLegendsAndTicsRenderLiterally) {

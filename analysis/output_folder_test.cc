@@ -20,8 +20,8 @@ namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-using test_files::Read;
 using test_files::Names;
+using test_files::Read;
 
 class OutputFolderTest : public test_files::TempDirTest {
  protected:

@@ -15,7 +15,9 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) { return commsim::test_files::FreshDir("commsim_limits_" + name); }
+fs::path TempDir(const std::string& name) {
+  return commsim::test_files::FreshDir("commsim_limits_" + name);
+}
 
 void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 

@@ -23,7 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) { return test_files::FreshDir("commsim_results_" + name); }
+fs::path TempDir(const std::string& name) {
+  return test_files::FreshDir("commsim_results_" + name);
+}
 
 // Writes `scenario` to DIR/s.json, runs it into DIR/out and returns the out folder.
 fs::path RunScenarioFile(const std::string& name, const std::string& scenario,

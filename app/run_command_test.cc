@@ -13,11 +13,12 @@
 namespace {
 
 namespace fs = std::filesystem;
-using commsim::testing::RunCommsim;
 using commsim::test_files::Read;
+using commsim::testing::RunCommsim;
 
-
-fs::path TempDir(const std::string& name) { return commsim::test_files::FreshDir("commsim_run_" + name); }
+fs::path TempDir(const std::string& name) {
+  return commsim::test_files::FreshDir("commsim_run_" + name);
+}
 
 TEST(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {
   const fs::path dir = TempDir("ok");

@@ -17,8 +17,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using commsim::test_files::Read;
 using commsim::test_files::Names;
+using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
 const std::string kScenario = std::string(COMMSIM_SOURCE_DIR) + "/scenarios/quickstart.json";

@@ -230,7 +230,8 @@ std::optional<json> TryParseJsonText(std::string_view text, const std::string& o
 
 json LoadJsonFile(const std::string& path) {
   static_assert(kMaxJsonFileBytes == uintmax_t{64} << 20, "the limit shown below");
-  CheckInputFile(path, {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"});
+  CheckInputFile(path,
+                 {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open file", path));
   std::stringstream buffer;

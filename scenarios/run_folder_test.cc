@@ -18,8 +18,8 @@ namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-using test_files::Read;
 using test_files::Names;
+using test_files::Read;
 
 RunResult OneEntry(double loss) {
   RunResult r;

@@ -25,8 +25,8 @@ namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-using test_files::Read;
 using nlohmann::json;
+using test_files::Read;
 
 // A deterministic stand-in for the scenario runner: time per iteration = compute + bits/bandwidth.
 std::string FakeSummary(const json& doc, int sleep_ms) {

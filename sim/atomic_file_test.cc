@@ -22,8 +22,8 @@ namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-using test_files::Read;
 using test_files::Names;
+using test_files::Read;
 
 // Runs `body` in a forked child; returns the signal that ended it (0 when it exited).
 int SignalOfChild(const std::function<void()>& body) {

@@ -13,7 +13,8 @@ namespace commsim::test_errors {
 
 // The what() of the UserError `f` throws, or `if_none` when it returns. Any other exception
 // propagates (the test fails on it).
-inline std::string ErrorOf(const std::function<void()>& f, const std::string& if_none = "(no error)") {
+inline std::string ErrorOf(const std::function<void()>& f,
+                           const std::string& if_none = "(no error)") {
   try {
     f();
   } catch (const UserError& e) {

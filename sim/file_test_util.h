@@ -78,8 +78,8 @@ class TempDirTest : public ::testing::Test {
   bool MakeReadOnlyDir(const std::string& name) {
     const std::string dir = P(name);
     std::filesystem::create_directories(dir);
-    std::filesystem::permissions(dir, std::filesystem::perms::owner_read |
-                                          std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(
+        dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     read_only_made_ = true;
     if (::geteuid() == 0) std::system(("chattr +i '" + dir + "' 2>/dev/null").c_str());
     const int probe = ::open((dir + "/probe").c_str(), O_CREAT | O_WRONLY, 0644);

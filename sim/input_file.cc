@@ -13,7 +13,8 @@ uintmax_t CheckInputFile(const std::string& path, const InputFileRule& rule) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) throw UserError(fmt::format("{}: cannot open {}", path, rule.noun));
+  if (ec || !fs::exists(status))
+    throw UserError(fmt::format("{}: cannot open {}", path, rule.noun));
   if (!fs::is_regular_file(status)) {
     throw UserError(fmt::format("{}: not a regular file (a {} is expected)", path, rule.noun));
   }

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <string>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "sim/error.h"

@@ -1,6 +1,5 @@
 // CleanJournal removes exactly the listed temporaries of dead writers, and nothing else.
 #include "sim/output_journal.h"
-#include "sim/file_test_util.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -10,6 +9,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -1,4 +1,5 @@
-// Test helpers for the compressor tests (algorithms/compressors/*_test.cc). Header-only; tests only.
+// Test helpers for the compressor tests (algorithms/compressors/*_test.cc). Header-only; tests
+// only.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_COMPRESSOR_TEST_UTIL_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_COMPRESSOR_TEST_UTIL_H_
 

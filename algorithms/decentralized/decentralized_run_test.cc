@@ -15,16 +15,16 @@
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/mixing.h"
-#include "sim/error_test_util.h"
-#include "sim/topology_tree.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
 #include "models/compute_time.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
+#include "sim/topology_tree.h"
 
 namespace commsim {
 namespace {

@@ -29,8 +29,7 @@ void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& o
   decoded_.resize(x0.size());
 }
 
-Message DoubleSqueezeRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/,
-                                        Rng& rng) {
+Message DoubleSqueezeRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& delta = worker_errors_[w];
   v_ = grad + delta;
   Message message = uplink_->Encode(v_, rng);

@@ -110,8 +110,8 @@ Header ReadHeader(CrcReader& r, const std::function<BadCacheError(std::string_vi
   Header h;
   if (!r.Get(version)) throw corrupt("truncated header");
   if (version != kVersion) {
-    throw corrupt(fmt::format("format version {}, this commsim reads version {}", version,
-                              kVersion));
+    throw corrupt(
+        fmt::format("format version {}, this commsim reads version {}", version, kVersion));
   }
   if (!r.Get(h.classes) || !r.Get(h.samples) || !r.Get(h.features) || !r.Get(rank)) {
     throw corrupt("truncated header");

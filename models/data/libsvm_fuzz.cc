@@ -8,5 +8,6 @@
 #include "models/data/fuzz_problem.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  return commsim::fuzz::FuzzDataFile<commsim::LibsvmDataConfig>(data, size, "libsvm", "data.libsvm");
+  return commsim::fuzz::FuzzDataFile<commsim::LibsvmDataConfig>(data, size, "libsvm",
+                                                                "data.libsvm");
 }

@@ -215,8 +215,8 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
 
 uintmax_t CheckDataFile(const std::string& path) {
   static_assert(kMaxDataFileBytes == uintmax_t{4} << 30, "the limit shown below");
-  return CheckInputFile(path, {.noun = "data file", .max_bytes = kMaxDataFileBytes,
-                               .max_shown = "4 GiB"});
+  return CheckInputFile(
+      path, {.noun = "data file", .max_bytes = kMaxDataFileBytes, .max_shown = "4 GiB"});
 }
 
 Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options) {
