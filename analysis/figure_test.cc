@@ -20,18 +20,13 @@
 #include "analysis/sweep_view.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::Read;
 
 struct ItemStyle {
   std::string color;
@@ -83,18 +78,8 @@ RunResult TwoDoresAndSgd(bool with_optimum, const char* family = "parameter_serv
   return result;
 }
 
-class FigureTest : public ::testing::Test {
+class FigureTest : public test_files::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("figure_test_{}_{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(dir_);
-  }
   void Write(const RunResult& run) {
     WriteFileAtomic((dir_ / "metrics.csv").string(), MetricsCsv(run));
     WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
@@ -103,7 +88,6 @@ class FigureTest : public ::testing::Test {
   void ScriptsOnly(FigureSize size = FigureSize::kPage) {
     PlotRunFolder(dir_.string(), {.gnuplot = "commsim-no-gnuplot", .log = nullptr, .size = size});
   }
-  fs::path dir_;
 };
 
 TEST_F(FigureTest, SuboptimalityIsPlottedWhenTheOptimumIsKnown) {

@@ -13,18 +13,13 @@
 #include "analysis/plot.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::Read;
 
 TEST(GnuplotTextTest, StringsAreSingleQuotedWithoutQuotesOnOneLine) {
   EXPECT_EQ(GnuplotString("it's"), "'it’s'");
@@ -48,18 +43,11 @@ TEST(GnuplotTextTest, InvalidUtf8AndSeparatorsAreReplaced) {
   EXPECT_EQ(SanitizeText("😀 é"), "😀 é");
 }
 
-class GnuplotSafetyTest : public ::testing::Test {
+class GnuplotSafetyTest : public test_files::TempDirTest {
  protected:
   void SetUp() override {
     if (FindProgram("gnuplot").empty()) GTEST_SKIP() << "gnuplot not installed";
-    dir_ = fs::temp_directory_path() /
-           fmt::format("gnuplot_safety_{}_{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!dir_.empty() && !std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(dir_);
+    TempDirTest::SetUp();
   }
 
   // Labels that would each create dir_/pwned<k> if gnuplot (or a shell) ran any part of them.
@@ -93,8 +81,6 @@ class GnuplotSafetyTest : public ::testing::Test {
     const std::string svg = Read(plots / (name + ".svg"));
     EXPECT_NE(svg.find("</svg>"), std::string::npos) << name;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(GnuplotSafetyTest, HostileTitlesLabelsLegendsAndTicsRenderLiterally) {

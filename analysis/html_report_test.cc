@@ -12,6 +12,7 @@
 #include "analysis/markdown_html.h"
 #include "analysis/report.h"
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
@@ -58,19 +59,12 @@ TEST(MarkdownHtmlTest, TablesHeadingsCodeAndImagesBecomeHtml) {
   EXPECT_EQ(images[0].second, "caption \"q\"");
 }
 
-class HtmlReportTest : public ::testing::Test {
+class HtmlReportTest : public test_files::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("html_report_{}_{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    TempDirTest::SetUp();
     fs::create_directories(dir_ / "plots");
   }
-  void TearDown() override {
-    if (!std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(dir_);
-  }
-  fs::path dir_;
 };
 
 TEST_F(HtmlReportTest, PlotsAreEmbeddedAndNothingOutsidePlotsIsRead) {

@@ -12,47 +12,25 @@
 
 #include "sim/atomic_file.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
+#include "sim/file_test_util.h"
 #include "sim/output_journal.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using test_files::Names;
+using test_files::Read;
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::set<std::string> Names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
-
-class OutputFolderTest : public ::testing::Test {
+class OutputFolderTest : public test_files::TempDirTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("output_folder_test_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
   void TearDown() override {
     SetWriteFaultForTesting({});
-    fs::remove_all(root_);
+    TempDirTest::TearDown();
   }
-  std::string P(const std::string& name) const { return (root_ / name).string(); }
   std::string ErrorOfCheck(const std::string& path, OutputKind kind) {
-    try {
-      CheckOutputTarget(path, kind, "--out " + path);
-    } catch (const UserError& e) {
-      return e.what();
-    }
-    return "";
+    return test_errors::ErrorOf([&] { CheckOutputTarget(path, kind, "--out " + path); }, "");
   }
   // Publishes a run folder holding one small text file.
   void PublishRun(const std::string& target, const std::string& text) {
@@ -60,7 +38,6 @@ class OutputFolderTest : public ::testing::Test {
     WriteFileAtomic(folder.path() + "/a.txt", text);
     folder.Publish();
   }
-  fs::path root_;
 };
 
 TEST_F(OutputFolderTest, AcceptsAbsentEmptyAndMarkedFoldersOnly) {
@@ -143,7 +120,7 @@ TEST_F(OutputFolderTest, AnEmptyFolderIsAcceptedAndAnUnpublishedStagingVanishes)
     StagedFolder folder(P("never"), OutputKind::kRun, "never");
     EXPECT_TRUE(fs::exists(folder.path() + "/.commsim"));
   }
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"empty"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"empty"}));
 }
 
 TEST_F(OutputFolderTest, SomethingAppearingAtTheTargetMeanwhileIsNotReplaced) {
@@ -159,7 +136,7 @@ TEST_F(OutputFolderTest, InjectedFailureInsideStagingPublishesNothing) {
   SetWriteFaultForTesting({WriteFaultStage::kBeforeRename, WriteFaultAction::kFail, "a.txt", 0});
   EXPECT_THROW(PublishRun(P("out"), "new"), UserError);
   EXPECT_EQ(Read(P("out") + "/a.txt"), "old");
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
 
 TEST_F(OutputFolderTest, RemovesOnlyStagingFoldersOfDeadOwners) {

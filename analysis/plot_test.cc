@@ -13,18 +13,13 @@
 #include "analysis/sweep_view.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::Read;
 
 // A run of three algorithms with closed-form curves: loss = 2^-k (sgd), 1.5^-k (others).
 RunResult SampleRun() {
@@ -68,20 +63,7 @@ bool IsSvg(const fs::path& p) {
   return text.find("<svg") != std::string::npos && text.find("</svg>") != std::string::npos;
 }
 
-class PlotTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("plot_test_{}_{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(dir_);
-  }
-  fs::path dir_;
-};
+using PlotTest = test_files::TempDirTest;
 
 TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   const RunResult run = SampleRun();

@@ -12,24 +12,14 @@
 #include "analysis/markdown_html.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-class ReportTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("report_test_{}_{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using ReportTest = test_files::TempDirTest;
 
 TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
   RunResult run;

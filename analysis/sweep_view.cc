@@ -62,62 +62,69 @@ SweepView SweepView::Load(const std::string& dir) {
   if (!view.table_.Has(view.x_name_)) {
     throw UserError(fmt::format("{}/sweep.csv: missing axis column \"{}\"", dir, view.x_name_));
   }
+  view.ReadX(axes.Cell(0, "scale") == "log");
+  view.GroupCurves();
+  view.ReadBaselines();
+  return view;
+}
+
+void SweepView::ReadX(bool log_axis) {
   bool numeric = true;
   std::vector<double> xs;
-  for (size_t r = 0; r < view.table_.size(); ++r) {
-    const std::optional<double> x = view.table_.Number(r, view.x_name_);
+  for (size_t r = 0; r < table_.size(); ++r) {
+    const std::optional<double> x = table_.Number(r, x_name_);
     numeric = numeric && x && std::isfinite(*x);
     if (x) xs.push_back(*x);
-    const std::string& cell = view.table_.Cell(r, view.x_name_);
-    if (std::find(view.x_categories_.begin(), view.x_categories_.end(), cell) ==
-        view.x_categories_.end()) {
-      view.x_categories_.push_back(cell);
+    const std::string& cell = table_.Cell(r, x_name_);
+    if (std::find(x_categories_.begin(), x_categories_.end(), cell) == x_categories_.end()) {
+      x_categories_.push_back(cell);
     }
   }
-  if (numeric) view.x_categories_.clear();
-  const bool log_axis = axes.Cell(0, "scale") == "log";
-  view.x_log_ = numeric && (log_axis || [&] {
-                  double lo = INFINITY, hi = 0;
-                  for (double x : xs) {
-                    if (x <= 0) return false;
-                    lo = std::min(lo, x);
-                    hi = std::max(hi, x);
-                  }
-                  return hi >= 100 * lo;
-                }());
+  if (numeric) x_categories_.clear();
+  x_log_ = numeric && (log_axis || [&] {
+             double lo = INFINITY, hi = 0;
+             for (double x : xs) {
+               if (x <= 0) return false;
+               lo = std::min(lo, x);
+               hi = std::max(hi, x);
+             }
+             return hi >= 100 * lo;
+           }());
+}
 
+void SweepView::GroupCurves() {
   std::vector<std::string> groups;
   std::map<std::pair<std::string, int>, size_t> curve_of;
-  for (size_t r = 0; r < view.table_.size(); ++r) {
+  for (size_t r = 0; r < table_.size(); ++r) {
     std::string group_text;
-    for (const std::string& axis : view.other_axes_) {
-      group_text += fmt::format(", {}={}", axis, view.table_.Cell(r, axis));
+    for (const std::string& axis : other_axes_) {
+      group_text += fmt::format(", {}={}", axis, table_.Cell(r, axis));
     }
     auto g = std::find(groups.begin(), groups.end(), group_text);
     if (g == groups.end()) g = groups.insert(groups.end(), group_text);
     const int group = static_cast<int>(g - groups.begin());
-    const std::string& name = view.table_.Cell(r, "name");
-    auto [it, inserted] = curve_of.emplace(std::make_pair(name, group), view.curves_.size());
+    const std::string& name = table_.Cell(r, "name");
+    auto [it, inserted] = curve_of.emplace(std::make_pair(name, group), curves_.size());
     if (inserted) {
-      view.curves_.push_back(
-          {name + group_text, name, view.table_.Cell(r, "algorithm"), group, {}});
+      curves_.push_back({name + group_text, name, table_.Cell(r, "algorithm"), group, {}});
     }
-    view.curves_[it->second].rows.push_back(r);
+    curves_[it->second].rows.push_back(r);
   }
-  for (SweepCurve& c : view.curves_) {
-    std::stable_sort(c.rows.begin(), c.rows.end(),
-                     [&](size_t a, size_t b) { return view.X(a) < view.X(b); });
+  for (SweepCurve& c : curves_) {
+    std::stable_sort(c.rows.begin(), c.rows.end(), [&](size_t a, size_t b) { return X(a) < X(b); });
   }
+}
+
+void SweepView::ReadBaselines() {
   // The baselines are the labels the runner wrote in the `baseline` column (one per family).
-  for (size_t r = 0; r < view.table_.size() && view.table_.Has("baseline"); ++r) {
-    const std::string& base = view.table_.Cell(r, "baseline");
-    if (!base.empty() && std::find(view.baselines_.begin(), view.baselines_.end(), base) ==
-                             view.baselines_.end()) {
-      view.baselines_.push_back(base);
+  for (size_t r = 0; r < table_.size() && table_.Has("baseline"); ++r) {
+    const std::string& base = table_.Cell(r, "baseline");
+    if (!base.empty() &&
+        std::find(baselines_.begin(), baselines_.end(), base) == baselines_.end()) {
+      baselines_.push_back(base);
     }
   }
-  if (!view.baselines_.empty()) view.baseline_ = view.baselines_.front();
-  return view;
+  if (!baselines_.empty()) baseline_ = baselines_.front();
 }
 
 double SweepView::X(size_t row) const {

@@ -61,6 +61,13 @@ class SweepView {
   std::vector<Crossing> Crossings(const SweepCurve& curve) const;
 
  private:
+  // The steps of Load after the axes: x values (categories or numbers, log scale when the axis
+  // says so or the values span two decades), curves (one per name and other-axes group, rows in x
+  // order), the baselines.
+  void ReadX(bool log_axis);
+  void GroupCurves();
+  void ReadBaselines();
+
   CsvTable table_;
   std::string x_name_;
   std::string x_unit_;

@@ -22,18 +22,13 @@
 #include "scenarios/runner.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_runner.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::Read;
 
 bool IsSweepFile(const fs::path& file) {
   return nlohmann::json::parse(Read(file)).contains("axes");
@@ -147,17 +142,12 @@ void ExpectReviewerProof(const fs::path& plots, const std::string& origin) {
   EXPECT_GE(checked, 2) << origin;
 }
 
-class FiguresAcceptanceTest : public ::testing::Test {
+class FiguresAcceptanceTest : public test_files::TempDirTest {
  protected:
   void SetUp() override {
     if (FindProgram("gnuplot").empty()) GTEST_SKIP() << "gnuplot not installed";
-    root_ = fs::temp_directory_path() / fmt::format("figures_acceptance_{}", ::getpid());
-    fs::remove_all(root_);
+    TempDirTest::SetUp();
   }
-  void TearDown() override {
-    if (!root_.empty() && !std::getenv("COMMSIM_KEEP_TEST_DIRS")) fs::remove_all(root_);
-  }
-  fs::path root_;
 };
 
 TEST_F(FiguresAcceptanceTest, EveryShippedScenarioAndSweepGivesReviewerProofFigures) {
@@ -165,7 +155,7 @@ TEST_F(FiguresAcceptanceTest, EveryShippedScenarioAndSweepGivesReviewerProofFigu
   for (const auto& e : fs::directory_iterator(fs::path(COMMSIM_SOURCE_DIR) / "scenarios")) {
     if (e.path().extension() != ".json") continue;
     const std::string file = e.path().string();
-    const fs::path out = root_ / e.path().stem();
+    const fs::path out = dir_ / e.path().stem();
     if (IsSweepFile(e.path())) {
       const Sweep sweep = LoadSweep(file);
       int calls = 0;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
@@ -15,10 +16,7 @@ namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
 fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_limits_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return commsim::test_files::FreshDir("commsim_limits_" + name);
 }
 
 void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }

@@ -12,6 +12,7 @@
 
 #include "analysis/csv.h"
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
@@ -19,12 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_paths_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path TempDir(const std::string& name) { return test_files::FreshDir("commsim_paths_" + name); }
 
 nlohmann::json ReadJson(const fs::path& p) {
   std::ifstream in(p);

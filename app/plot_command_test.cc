@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
@@ -33,9 +34,7 @@ Ran RunCommsim(const std::string& args) {
 }
 
 TEST(PlotCommandTest, PlotsThenReportsARunFolder) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("plot_command_test_{}", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test_files::FreshDir("plot_command_test");
   RunResult run;
   for (const char* name : {"sgd", "qsgd"}) {
     std::vector<IterationRecord> records;

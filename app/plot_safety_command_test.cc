@@ -8,6 +8,7 @@
 
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
@@ -15,9 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(PlotSafetyCommandTest, HostileSweepAxisNameRunsNothing) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("plot_safety_cmd_{}", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test_files::FreshDir("plot_safety_cmd");
   const std::string m = (dir / "pwned").string();
   const nlohmann::json sweep = {
       {"name", "hostile"},

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/file_test_util.h"
+
 namespace commsim::testing {
 
 // A piece of scannable text and the line it starts on.
@@ -39,10 +41,7 @@ struct TextChunk {
 };
 
 inline std::string ReadWholeFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return test_files::Read(path);
 }
 
 // Every file below `root` (relative paths, '/'-separated, sorted), skipping .git, hidden folders

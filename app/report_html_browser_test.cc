@@ -13,18 +13,13 @@
 #include "analysis/html_report.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::Read;
 
 std::string FindChromium() {
   for (const char* name : {"chromium", "chromium-browser"}) {
@@ -66,9 +61,7 @@ TEST(ReportHtmlBrowserTest, ChromiumShowsEveryPlotWithoutErrors) {
     GTEST_SKIP() << "chromium not installed (scripts/bootstrap.sh installs Debian's chromium): "
                     "report.html not checked in a browser";
   }
-  const fs::path dir = fs::temp_directory_path() / fmt::format("report_html_{}", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test_files::FreshDir("report_html");
   const std::string out = (dir / "run").string();
   const ProgramResult run = RunProgram(
       COMMSIM_BINARY,

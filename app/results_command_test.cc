@@ -15,6 +15,7 @@
 
 #include "analysis/csv.h"
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
@@ -23,10 +24,7 @@ namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
 fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_results_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return test_files::FreshDir("commsim_results_" + name);
 }
 
 // Writes `scenario` to DIR/s.json, runs it into DIR/out and returns the out folder.

@@ -8,24 +8,16 @@
 #include <string>
 
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("commsim_run_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return commsim::test_files::FreshDir("commsim_run_" + name);
 }
 
 TEST(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {

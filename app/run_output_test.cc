@@ -12,45 +12,19 @@
 #include <string>
 
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using commsim::test_files::Names;
+using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
 const std::string kScenario = std::string(COMMSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
 const std::string kRun = "run " + kScenario + " --quiet --no-plots --set /iterations=20 ";
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::set<std::string> Names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
-
-class RunOutputTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("commsim_run_output_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override {
-    std::system(("chattr -R -i " + root_.string() + " 2>/dev/null").c_str());
-    fs::permissions(root_, fs::perms::owner_all, fs::perm_options::add);
-    fs::remove_all(root_);
-  }
-  std::string P(const std::string& name) const { return (root_ / name).string(); }
-  fs::path root_;
-};
+using RunOutputTest = commsim::test_files::TempDirTest;
 
 TEST_F(RunOutputTest, AFileAtOutIsRefusedAndKept) {
   std::ofstream(P("file")) << "precious";
@@ -60,7 +34,7 @@ TEST_F(RunOutputTest, AFileAtOutIsRefusedAndKept) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(Read(P("file")), "precious");
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"file"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"file"}));
 }
 
 TEST_F(RunOutputTest, AFolderOfNotesIsRefusedUntouched) {
@@ -74,7 +48,7 @@ TEST_F(RunOutputTest, AFolderOfNotesIsRefusedUntouched) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(Names(P("notes")), (std::set<std::string>{"sub", "todo.txt"}));
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"notes"}));  // no staging folder left beside it
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"notes"}));  // no staging folder left beside it
 }
 
 TEST_F(RunOutputTest, TheCurrentFolderIsRefusedEvenWhenEmpty) {
@@ -88,7 +62,7 @@ TEST_F(RunOutputTest, TheCurrentFolderIsRefusedEvenWhenEmpty) {
   }
   EXPECT_EQ(Names(P("here")), (std::set<std::string>{"notes.txt"}));
   EXPECT_TRUE(fs::is_empty(P("empty")));
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"here", "empty"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"here", "empty"}));
 }
 
 TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
@@ -101,7 +75,7 @@ TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
   ASSERT_EQ(second.status, 0) << second.out;
   EXPECT_EQ(Names(P("out")), (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
                                                     "summary.json", "scenario.resolved.json"}));
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
 
 TEST_F(RunOutputTest, ASweepFolderIsNotReplacedByARun) {
@@ -117,13 +91,7 @@ TEST_F(RunOutputTest, ASweepFolderIsNotReplacedByARun) {
 // The output location is checked before the run: a run that would take long fails at once, before
 // its "running" line, when its folder cannot be written.
 TEST_F(RunOutputTest, ReadOnlyLocationFailsBeforeTheRunStarts) {
-  fs::create_directories(P("ro"));
-  fs::permissions(P("ro"), fs::perms::owner_read | fs::perms::owner_exec);
-  if (::geteuid() == 0) std::system(("chattr +i " + P("ro") + " 2>/dev/null").c_str());
-  const int probe = ::open(P("ro/probe").c_str(), O_CREAT | O_WRONLY, 0644);
-  if (probe >= 0) {
-    ::close(probe);
-    fs::remove(P("ro/probe"));
+  if (!MakeReadOnlyDir("ro")) {
     GTEST_SKIP() << "cannot make a read-only folder here (root without chattr)";
   }
   const auto r =
@@ -151,7 +119,7 @@ TEST_F(RunOutputTest, FailedWriteExitsNonZeroAndPublishesNothing) {
         << r.out;
   }
   EXPECT_EQ(Read(P("out/metrics.csv")), before);
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
 
 TEST_F(RunOutputTest, ScenarioNamesThatAreNotFolderNamesAreRefused) {

@@ -12,10 +12,13 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/file_test_util.h"
+
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using test_files::Read;
 
 constexpr int kPoints = 12;
 
@@ -40,13 +43,6 @@ constexpr const char* kSweep = R"({
     {"pointer": "/network/topology/worker_bandwidth", "logspace": ["10Mbps", "10Gbps", 12]}
   ]
 })";
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 pid_t Spawn(const std::vector<std::string>& args) {
   const pid_t pid = ::fork();
@@ -77,9 +73,7 @@ size_t StoredPoints(const fs::path& dir) {
 }
 
 TEST(SweepCommandTest, KillNineThenRerunGivesTheUninterruptedSweepCsv) {
-  const fs::path root = fs::temp_directory_path() / fmt::format("sweep_command_test_{}", ::getpid());
-  fs::remove_all(root);
-  fs::create_directories(root);
+  const fs::path root = test_files::FreshDir("sweep_command_test");
   const std::string file = (root / "tiny_sweep.json").string();
   std::ofstream(file) << kSweep;
   const fs::path killed = root / "killed";

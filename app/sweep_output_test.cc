@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
 // A small sweep (4 points, a few ms each) with `name` and `seed` filled in.
@@ -39,33 +41,12 @@ std::string TinySweep(const std::string& name_json, int seed = 3) {
                      name_json, seed);
 }
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class SweepOutputTest : public ::testing::Test {
+class SweepOutputTest : public commsim::test_files::TempDirTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("commsim_sweep_output_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override {
-    std::system(("chattr -R -i " + root_.string() + " 2>/dev/null").c_str());
-    fs::permissions(root_, fs::perms::owner_all, fs::perm_options::add);
-    fs::remove_all(root_);
-  }
-  std::string P(const std::string& name) const { return (root_ / name).string(); }
   std::string Write(const std::string& name, const std::string& text) {
     std::ofstream(P(name)) << text;
     return P(name);
   }
-  fs::path root_;
 };
 
 TEST_F(SweepOutputTest, NamesThatWouldLeaveResultsAreRefusedWithTheirPointer) {
@@ -140,13 +121,7 @@ TEST_F(SweepOutputTest, TamperedPointFilesAreRunAgain) {
 
 TEST_F(SweepOutputTest, UnwritableFolderFailsBeforeAnyPointRuns) {
   const std::string file = Write("s.json", TinySweep(""));
-  fs::create_directories(P("ro"));
-  fs::permissions(P("ro"), fs::perms::owner_read | fs::perms::owner_exec);
-  if (::geteuid() == 0) std::system(("chattr +i " + P("ro") + " 2>/dev/null").c_str());
-  const int probe = ::open(P("ro/probe").c_str(), O_CREAT | O_WRONLY, 0644);
-  if (probe >= 0) {
-    ::close(probe);
-    fs::remove(P("ro/probe"));
+  if (!MakeReadOnlyDir("ro")) {
     GTEST_SKIP() << "cannot make a read-only folder here (root without chattr)";
   }
   const auto r = RunCommsim("sweep " + file + " --no-plots --quiet --out " + P("ro"));

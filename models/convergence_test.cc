@@ -23,6 +23,19 @@ double GramMax(const ProblemData& data, double scale) {
   return scale * eig.eigenvalues().maxCoeff();
 }
 
+// Full-batch gradient descent (proximal when `prox`) from x = 0 with a fixed step, until x is
+// within 1e-13 (squared distance) of `target` or after `max_steps` steps; returns x.
+Eigen::VectorXd DescendTo(const Objective& f, const Eigen::VectorXd& target, double step,
+                          int max_steps, bool prox = false) {
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(f.dim()), g;
+  for (int k = 0; k < max_steps && (x - target).squaredNorm() >= 1e-13; ++k) {
+    FullGradient(f, x, g);
+    x -= step * g;
+    if (prox) f.Prox(step, x);
+  }
+  return x;
+}
+
 std::shared_ptr<const Objective> Build(const std::string& model, const std::string& dataset,
                                        int workers, double l2, double l1 = 0.0) {
   ProblemSpec spec = DefaultProblemSpec();
@@ -52,11 +65,7 @@ TEST(ConvergenceTest, LinearRegressionReachesClosedFormOptimum) {
   ASSERT_NE(opt, nullptr);
   const auto& data = static_cast<const DataObjective&>(*f).data();
   const double step = 1.0 / GramMax(data, 1.0);
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(500), g;
-  for (int k = 0; k < 3000 && (x - opt->x).squaredNorm() >= 1e-13; ++k) {
-    FullGradient(*f, x, g);
-    x -= step * g;
-  }
+  Eigen::VectorXd x = DescendTo(*f, opt->x, step, 3000), g;
   EXPECT_LT((x - opt->x).squaredNorm(), 1e-12);
   EXPECT_NEAR(f->Loss(x), opt->loss, 1e-12);
   FullGradient(*f, opt->x, g);
@@ -70,11 +79,7 @@ TEST(ConvergenceTest, LogisticRegressionReachesNewtonOptimum) {
   ASSERT_NE(opt, nullptr);
   const auto& data = static_cast<const DataObjective&>(*f).data();
   const double step = 1.0 / (GramMax(data, 0.25) + 0.1);
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(f->dim()), g;
-  for (int k = 0; k < 20000 && (x - opt->x).squaredNorm() >= 1e-13; ++k) {
-    FullGradient(*f, x, g);
-    x -= step * g;
-  }
+  const Eigen::VectorXd x = DescendTo(*f, opt->x, step, 20000);
   EXPECT_LT((x - opt->x).squaredNorm(), 1e-12);
   EXPECT_NEAR(f->Loss(x), opt->loss, 1e-10);
   EXPECT_GT(f->TestAccuracy(x).value(), 0.9);
@@ -88,12 +93,7 @@ TEST(ConvergenceTest, L1LogisticRegressionProximalGradientReachesOptimum) {
   EXPECT_GT((opt->x.array() == 0.0).count(), 0);  // l1 makes x* sparse
   const auto& data = static_cast<const DataObjective&>(*f).data();
   const double step = 1.0 / (GramMax(data, 0.25) + 0.1);
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(f->dim()), g;
-  for (int k = 0; k < 20000 && (x - opt->x).squaredNorm() >= 1e-13; ++k) {
-    FullGradient(*f, x, g);
-    x -= step * g;
-    f->Prox(step, x);
-  }
+  const Eigen::VectorXd x = DescendTo(*f, opt->x, step, 20000, /*prox=*/true);
   EXPECT_LT((x - opt->x).squaredNorm(), 1e-12);
   EXPECT_NEAR(f->Loss(x), opt->loss, 1e-10);
 }

@@ -34,6 +34,10 @@ DataObjective::DataObjective(std::shared_ptr<const ProblemData> data, double l2,
   COMMSIM_CHECK(data_ != nullptr && data_->workers() >= 1, "objective without data");
 }
 
+void DataObjective::InitialPoint(Rng& /*rng*/, Eigen::Ref<Eigen::VectorXd> x0) const {
+  x0.setZero();
+}
+
 void DataObjective::RequireClasses(std::string_view model, int min_classes, int max_classes) const {
   const Dataset& train = data_->train;
   if (!train.is_classification()) {

@@ -21,7 +21,16 @@ namespace commsim {
 
 class DataObjective : public Objective {
  public:
+  // Shorthands for the read-only vector and matrix arguments of the per-batch hooks.
+  using ConstVec = Eigen::Ref<const Eigen::VectorXd>;
+  using ConstMat = Eigen::Ref<const Eigen::MatrixXd>;
+
   DataObjective(std::shared_ptr<const ProblemData> data, double l2, double l1);
+
+  // The parameter count a subclass's constructor set (set_dim).
+  int64_t dim() const final { return dim_; }
+  // x0 = 0 (the linear models); the networks override it.
+  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
 
   int num_workers() const final { return data_->workers(); }
   int64_t shard_size(int worker) const final { return data_->shard_size(worker); }
@@ -36,13 +45,10 @@ class DataObjective : public Objective {
 
   // Mean loss (no regulariser) over the samples in the columns of `features`; when grad is
   // non-null it is set to the mean gradient. Thread-safe (scratch is local).
-  virtual double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                           const Eigen::Ref<const Eigen::MatrixXd>& features,
-                           const Eigen::Ref<const Eigen::VectorXd>& targets,
+  virtual double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                            Eigen::VectorXd* grad) const = 0;
   // Predicted class of each column. Only called when the data set is a classification set.
-  virtual Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& features) const = 0;
+  virtual Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const = 0;
 
   // Mean per-sample loss (no regulariser) over samples [begin, begin + count) of `set`, in
   // chunks; grad (if non-null) receives its gradient. Used by Loss(), full-shard passes, tests.
@@ -60,6 +66,8 @@ class DataObjective : public Objective {
   // which keeps big networks' temporaries in reused heap memory instead of fresh pages.
   virtual int64_t eval_chunk() const { return 4096; }
   void set_optimum(Optimum optimum) { optimum_ = std::move(optimum); }
+  // Called once by the subclass's constructor, before anything uses dim().
+  void set_dim(int64_t dim) { dim_ = dim; }
   // Throws UserError unless the data set is a classification set with the given class count
   // range; `model` names the caller.
   void RequireClasses(std::string_view model, int min_classes, int max_classes) const;
@@ -68,6 +76,7 @@ class DataObjective : public Objective {
   std::shared_ptr<const ProblemData> data_;
   double l2_;
   double l1_;
+  int64_t dim_ = 0;
   std::optional<Optimum> optimum_;
 };
 

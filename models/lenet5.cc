@@ -45,13 +45,15 @@ LeNet5::LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> da
   const int64_t flat = 16LL * (conv2_.out_height() / 2) * (conv2_.out_width() / 2);
   const int64_t shapes[kLayers][2] = {
       {6, conv1_.patch()}, {16, conv2_.patch()}, {120, flat}, {84, 120}, {train.num_classes, 84}};
+  int64_t dim = 0;
   for (int l = 0; l < kLayers; ++l) {
-    layers_[l] = Layer{shapes[l][0], shapes[l][1], dim_};
-    dim_ += shapes[l][0] * shapes[l][1] + shapes[l][0];
+    layers_[l] = Layer{shapes[l][0], shapes[l][1], dim};
+    dim += shapes[l][0] * shapes[l][1] + shapes[l][0];
   }
+  set_dim(dim);
   profile_ = LeNet5Profile(c, h, w, train.num_classes);
-  COMMSIM_CHECK(profile_.TotalParams() == dim_, "profile {} vs dim {}", profile_.TotalParams(),
-                dim_);
+  COMMSIM_CHECK(profile_.TotalParams() == dim, "profile {} vs dim {}", profile_.TotalParams(),
+                dim);
 }
 
 double LeNet5::flops_per_sample() const {
@@ -67,27 +69,42 @@ void LeNet5::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {
   }
 }
 
-double LeNet5::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                         const Eigen::Ref<const Eigen::MatrixXd>& features,
-                         const Eigen::Ref<const Eigen::VectorXd>& targets,
+double LeNet5::BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                          Eigen::VectorXd* grad) const {
   return Run(x, features, &targets, grad, nullptr);
 }
 
-Eigen::VectorXi LeNet5::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi LeNet5::Predict(const ConstVec& x, const ConstMat& features) const {
   Eigen::VectorXi predicted;
   Run(x, features, nullptr, nullptr, &predicted);
   return predicted;
 }
 
-double LeNet5::Run(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>* targets, Eigen::VectorXd* grad,
-                   Eigen::VectorXi* predicted) const {
+double LeNet5::Run(const ConstVec& x, const ConstMat& features, const ConstVec* targets,
+                   Eigen::VectorXd* grad, Eigen::VectorXi* predicted) const {
+  Activations act;
+  Forward(x, features, act);
+  if (predicted != nullptr) *predicted = ArgmaxColumns(act.fc[kLayers]);
+  if (targets == nullptr) return 0.0;
+  Eigen::MatrixXd delta;
+  const double loss =
+      SoftmaxCrossEntropy(act.fc[kLayers], *targets, grad != nullptr ? &delta : nullptr);
+  if (grad != nullptr) Backward(x, std::move(delta), act, *grad);
+  return loss;
+}
+
+void LeNet5::ConvForward(const ConstVec& x, const Layer& layer, const ConvShape& shape,
+                         const double* input, int batch, ConvStage& stage) const {
+  Im2Col(input, shape, batch, stage.col);
+  stage.z.noalias() = Weights(x, layer.offset, layer.rows, layer.cols) * stage.col;
+  stage.z.colwise() += Eigen::Map<const Eigen::VectorXd>(
+      x.data() + layer.offset + layer.rows * layer.cols, layer.rows);
+  Relu(stage.z);
+  MaxPool2x2(stage.z, shape.out_height(), shape.out_width(), batch, stage.pooled, stage.argmax);
+}
+
+void LeNet5::Forward(const ConstVec& x, const ConstMat& features, Activations& act) const {
   const auto batch = static_cast<int>(features.cols());
-  const Layer& l1 = layers_[0];
-  const Layer& l2 = layers_[1];
   // The input must be contiguous for Im2Col; a column block of the data matrix is.
   Eigen::MatrixXd input_copy;
   const double* input = features.data();
@@ -95,25 +112,12 @@ double LeNet5::Run(const Eigen::Ref<const Eigen::VectorXd>& x,
     input_copy = features;
     input = input_copy.data();
   }
-  // conv1 -> ReLU -> pool
-  Eigen::MatrixXd col1, z1, p1, col2, z2, p2;
-  std::vector<int32_t> arg1, arg2;
-  Im2Col(input, conv1_, batch, col1);
-  z1.noalias() = Weights(x, l1.offset, l1.rows, l1.cols) * col1;
-  z1.colwise() +=
-      Eigen::Map<const Eigen::VectorXd>(x.data() + l1.offset + l1.rows * l1.cols, l1.rows);
-  Relu(z1);
-  MaxPool2x2(z1, conv1_.out_height(), conv1_.out_width(), batch, p1, arg1);
-  // conv2 -> ReLU -> pool
-  Im2Col(p1.data(), conv2_, batch, col2);
-  z2.noalias() = Weights(x, l2.offset, l2.rows, l2.cols) * col2;
-  z2.colwise() +=
-      Eigen::Map<const Eigen::VectorXd>(x.data() + l2.offset + l2.rows * l2.cols, l2.rows);
-  Relu(z2);
-  MaxPool2x2(z2, conv2_.out_height(), conv2_.out_width(), batch, p2, arg2);
-  // Fully connected layers on the flattened (16*P x B) view of p2.
-  std::vector<Eigen::MatrixXd> a(kLayers + 1);  // a[l] = input of layer l (l >= 2)
-  a[2] = Eigen::Map<const Eigen::MatrixXd>(p2.data(), layers_[2].cols, batch);
+  ConvForward(x, layers_[0], conv1_, input, batch, act.conv1);
+  ConvForward(x, layers_[1], conv2_, act.conv1.pooled.data(), batch, act.conv2);
+  // Fully connected layers on the flattened (16*P x B) view of the second pool.
+  std::vector<Eigen::MatrixXd>& a = act.fc;
+  a.resize(kLayers + 1);
+  a[2] = Eigen::Map<const Eigen::MatrixXd>(act.conv2.pooled.data(), layers_[2].cols, batch);
   for (int l = 2; l < kLayers; ++l) {
     const Layer& layer = layers_[l];
     a[l + 1].resize(layer.rows, batch);
@@ -122,45 +126,47 @@ double LeNet5::Run(const Eigen::Ref<const Eigen::VectorXd>& x,
         x.data() + layer.offset + layer.rows * layer.cols, layer.rows);
     if (l + 1 < kLayers) Relu(a[l + 1]);
   }
-  if (predicted != nullptr) *predicted = ArgmaxColumns(a[kLayers]);
-  if (targets == nullptr) return 0.0;
-  Eigen::MatrixXd delta;
-  const double loss = SoftmaxCrossEntropy(a[kLayers], *targets, grad != nullptr ? &delta : nullptr);
-  if (grad == nullptr) return loss;
+}
 
-  grad->resize(dim_);
+void LeNet5::Backward(const ConstVec& x, Eigen::MatrixXd delta, const Activations& act,
+                      Eigen::VectorXd& grad) const {
+  const auto batch = static_cast<int>(act.fc[2].cols());
+  const Layer& l1 = layers_[0];
+  const Layer& l2 = layers_[1];
+  grad.resize(dim());
   auto grad_w = [&](const Layer& layer) {
-    return Eigen::Map<Eigen::MatrixXd>(grad->data() + layer.offset, layer.rows, layer.cols);
+    return Eigen::Map<Eigen::MatrixXd>(grad.data() + layer.offset, layer.rows, layer.cols);
   };
   auto grad_b = [&](const Layer& layer) {
-    return Eigen::Map<Eigen::VectorXd>(grad->data() + layer.offset + layer.rows * layer.cols,
+    return Eigen::Map<Eigen::VectorXd>(grad.data() + layer.offset + layer.rows * layer.cols,
                                        layer.rows);
   };
   for (int l = kLayers - 1; l >= 2; --l) {
     const Layer& layer = layers_[l];
-    grad_w(layer).noalias() = delta * a[l].transpose();
+    grad_w(layer).noalias() = delta * act.fc[l].transpose();
     grad_b(layer) = delta.rowwise().sum();
     Eigen::MatrixXd below(layer.cols, batch);
     below.noalias() = Weights(x, layer.offset, layer.rows, layer.cols).transpose() * delta;
-    delta = l > 2 ? (a[l].array() > 0.0).select(below, 0.0).matrix() : below;
+    delta = l > 2 ? (act.fc[l].array() > 0.0).select(below, 0.0).matrix() : below;
   }
   // delta is now d loss / d p2 as (16*P x B), i.e. the (16 x B*P) tensor layout.
+  const ConvStage& c1 = act.conv1;
+  const ConvStage& c2 = act.conv2;
   Eigen::MatrixXd dz2;
-  MaxPool2x2Backward(Eigen::Map<const Eigen::MatrixXd>(delta.data(), 16, p2.cols()), arg2,
-                     z2.cols(), dz2);
-  dz2 = (z2.array() > 0.0).select(dz2, 0.0);
-  grad_w(l2).noalias() = dz2 * col2.transpose();
+  MaxPool2x2Backward(Eigen::Map<const Eigen::MatrixXd>(delta.data(), 16, c2.pooled.cols()),
+                     c2.argmax, c2.z.cols(), dz2);
+  dz2 = (c2.z.array() > 0.0).select(dz2, 0.0);
+  grad_w(l2).noalias() = dz2 * c2.col.transpose();
   grad_b(l2) = dz2.rowwise().sum();
   Eigen::MatrixXd dcol2(l2.cols, dz2.cols());
   dcol2.noalias() = Weights(x, l2.offset, l2.rows, l2.cols).transpose() * dz2;
-  Eigen::MatrixXd dp1 = Eigen::MatrixXd::Zero(p1.rows(), p1.cols());
+  Eigen::MatrixXd dp1 = Eigen::MatrixXd::Zero(c1.pooled.rows(), c1.pooled.cols());
   Col2ImAdd(dcol2, conv2_, batch, dp1.data());
   Eigen::MatrixXd dz1;
-  MaxPool2x2Backward(dp1, arg1, z1.cols(), dz1);
-  dz1 = (z1.array() > 0.0).select(dz1, 0.0);
-  grad_w(l1).noalias() = dz1 * col1.transpose();
+  MaxPool2x2Backward(dp1, c1.argmax, c1.z.cols(), dz1);
+  dz1 = (c1.z.array() > 0.0).select(dz1, 0.0);
+  grad_w(l1).noalias() = dz1 * c1.col.transpose();
   grad_b(l1) = dz1.rowwise().sum();
-  return loss;
 }
 
 }  // namespace commsim

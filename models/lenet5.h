@@ -12,6 +12,7 @@
 #define COMMSIM_MODELS_LENET5_H_
 
 #include <array>
+#include <vector>
 
 #include "models/data_objective.h"
 #include "models/nn_ops.h"
@@ -30,16 +31,12 @@ class LeNet5 final : public DataObjective {
  public:
   LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "lenet5"; }
-  int64_t dim() const override { return dim_; }
   double flops_per_sample() const override;
   const LayerProfile* layers() const override { return &profile_; }
   void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
 
  protected:
   int64_t eval_chunk() const override { return 64; }
@@ -50,14 +47,28 @@ class LeNet5 final : public DataObjective {
     int64_t rows, cols;  // W is rows x cols, followed by `rows` biases
     int64_t offset;      // start of W in x
   };
-  double Run(const Eigen::Ref<const Eigen::VectorXd>& x,
-             const Eigen::Ref<const Eigen::MatrixXd>& features,
-             const Eigen::Ref<const Eigen::VectorXd>* targets, Eigen::VectorXd* grad,
-             Eigen::VectorXi* predicted) const;
+  // One convolution stage's forward values, kept for the backward pass.
+  struct ConvStage {
+    Eigen::MatrixXd col;     // Im2Col of the stage's input
+    Eigen::MatrixXd z;       // W col + b after ReLU
+    Eigen::MatrixXd pooled;  // 2x2 max-pool of z
+    std::vector<int32_t> argmax;
+  };
+  struct Activations {
+    ConvStage conv1, conv2;
+    std::vector<Eigen::MatrixXd> fc;  // fc[l] = input of layer l (l >= 2); fc[kLayers] = logits
+  };
+  double Run(const ConstVec& x, const ConstMat& features, const ConstVec* targets,
+             Eigen::VectorXd* grad, Eigen::VectorXi* predicted) const;
+  void ConvForward(const ConstVec& x, const Layer& layer, const ConvShape& shape,
+                   const double* input, int batch, ConvStage& stage) const;
+  void Forward(const ConstVec& x, const ConstMat& features, Activations& act) const;
+  // Fills grad from delta = d loss / d logits.
+  void Backward(const ConstVec& x, Eigen::MatrixXd delta, const Activations& act,
+                Eigen::VectorXd& grad) const;
 
   ConvShape conv1_{}, conv2_{};
   std::array<Layer, kLayers> layers_{};
-  int64_t dim_ = 0;
   LayerProfile profile_;  // LeNet5Profile of the data's image shape
 };
 

@@ -33,6 +33,7 @@ void LeastSquaresConfig::Describe(ParamVisitor& v) {
 LinearRegression::LinearRegression(const LeastSquaresConfig& config,
                                    std::shared_ptr<const ProblemData> data)
     : DataObjective(std::move(data), config.l2, 0.0) {
+  set_dim(this->data().train.num_features());
   const Dataset& train = this->data().train;
   const auto n = static_cast<double>(train.num_samples());
   if (train.num_features() > 20000) return;  // a d x d solve would be too large
@@ -50,12 +51,8 @@ LinearRegression::LinearRegression(const LeastSquaresConfig& config,
   set_optimum(std::move(opt));
 }
 
-void LinearRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const { x0.setZero(); }
-
-double LinearRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                                   const Eigen::Ref<const Eigen::VectorXd>& targets,
-                                   Eigen::VectorXd* grad) const {
+double LinearRegression::BatchLoss(const ConstVec& x, const ConstMat& features,
+                                   const ConstVec& targets, Eigen::VectorXd* grad) const {
   const auto b = static_cast<double>(features.cols());
   Eigen::VectorXd residual = targets;
   residual.noalias() = features.transpose() * x - targets;
@@ -63,8 +60,7 @@ double LinearRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   return 0.5 * residual.squaredNorm() / b;
 }
 
-Eigen::VectorXi LinearRegression::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                          const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi LinearRegression::Predict(const ConstVec& x, const ConstMat& features) const {
   const Eigen::VectorXd y = features.transpose() * x;
   return y.array().round().cast<int>();
 }
@@ -74,6 +70,7 @@ Eigen::VectorXi LinearRegression::Predict(const Eigen::Ref<const Eigen::VectorXd
 LogisticRegression::LogisticRegression(const LinearModelConfig& config,
                                        std::shared_ptr<const ProblemData> data)
     : DataObjective(std::move(data), config.l2, config.l1) {
+  set_dim(this->data().train.num_features());
   RequireClasses("logistic_regression", 2, 2);
   if (l2() > 0.0 && dim() <= kMaxSolveFeatures) {
     if (l1() == 0.0) {
@@ -84,12 +81,8 @@ LogisticRegression::LogisticRegression(const LinearModelConfig& config,
   }
 }
 
-void LogisticRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const { x0.setZero(); }
-
-double LogisticRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                     const Eigen::Ref<const Eigen::MatrixXd>& features,
-                                     const Eigen::Ref<const Eigen::VectorXd>& targets,
-                                     Eigen::VectorXd* grad) const {
+double LogisticRegression::BatchLoss(const ConstVec& x, const ConstMat& features,
+                                     const ConstVec& targets, Eigen::VectorXd* grad) const {
   const Eigen::Index b = features.cols();
   Eigen::VectorXd z(b);
   z.noalias() = features.transpose() * x;
@@ -103,9 +96,7 @@ double LogisticRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   return loss / static_cast<double>(b);
 }
 
-Eigen::VectorXi LogisticRegression::Predict(
-    const Eigen::Ref<const Eigen::VectorXd>& x,
-    const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi LogisticRegression::Predict(const ConstVec& x, const ConstMat& features) const {
   const Eigen::VectorXd z = features.transpose() * x;
   return (z.array() > 0.0).cast<int>();
 }
@@ -180,14 +171,11 @@ SoftmaxRegression::SoftmaxRegression(const LinearModelConfig& config,
     : DataObjective(std::move(data), config.l2, config.l1), classes_(0) {
   RequireClasses("softmax_regression", 2, 1 << 20);
   classes_ = this->data().train.num_classes;
+  set_dim(classes_ * this->data().train.num_features());
 }
 
-void SoftmaxRegression::InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const { x0.setZero(); }
-
-double SoftmaxRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                                    const Eigen::Ref<const Eigen::MatrixXd>& features,
-                                    const Eigen::Ref<const Eigen::VectorXd>& targets,
-                                    Eigen::VectorXd* grad) const {
+double SoftmaxRegression::BatchLoss(const ConstVec& x, const ConstMat& features,
+                                    const ConstVec& targets, Eigen::VectorXd* grad) const {
   const Eigen::Map<const Eigen::MatrixXd> w(x.data(), classes_, features.rows());
   Eigen::MatrixXd logits(classes_, features.cols());
   logits.noalias() = w * features;
@@ -201,9 +189,7 @@ double SoftmaxRegression::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   return loss;
 }
 
-Eigen::VectorXi SoftmaxRegression::Predict(
-    const Eigen::Ref<const Eigen::VectorXd>& x,
-    const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi SoftmaxRegression::Predict(const ConstVec& x, const ConstMat& features) const {
   const Eigen::Map<const Eigen::MatrixXd> w(x.data(), classes_, features.rows());
   const Eigen::MatrixXd logits = w * features;
   return ArgmaxColumns(logits);

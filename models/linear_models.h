@@ -34,33 +34,23 @@ class LinearRegression final : public DataObjective {
  public:
   LinearRegression(const LeastSquaresConfig& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "linear_regression"; }
-  int64_t dim() const override { return data().train.num_features(); }
   double flops_per_sample() const override { return 4.0 * static_cast<double>(dim()); }
-  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
   std::optional<double> TestAccuracy(const Eigen::Ref<const Eigen::VectorXd>&) const override {
     return std::nullopt;
   }
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
 };
 
 class LogisticRegression final : public DataObjective {
  public:
   LogisticRegression(const LinearModelConfig& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "logistic_regression"; }
-  int64_t dim() const override { return data().train.num_features(); }
   double flops_per_sample() const override { return 4.0 * static_cast<double>(dim()); }
-  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
 
  private:
   void SolveNewton();
@@ -71,15 +61,10 @@ class SoftmaxRegression final : public DataObjective {
  public:
   SoftmaxRegression(const LinearModelConfig& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "softmax_regression"; }
-  int64_t dim() const override { return classes_ * data().train.num_features(); }
   double flops_per_sample() const override { return 6.0 * static_cast<double>(dim()); }
-  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
 
  private:
   int64_t classes_;

@@ -12,9 +12,12 @@
 #include "models/data/raw_sources.h"
 #include "models/data/text_formats.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
+
+using test_errors::ErrorOf;
 
 namespace fs = std::filesystem;
 
@@ -38,15 +41,6 @@ class TempDir {
  private:
   fs::path path_;
 };
-
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 Dataset Csv(const std::string& text, CsvOptions options = {}) {
   std::istringstream in(text);

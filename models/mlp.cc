@@ -11,7 +11,8 @@
 namespace commsim {
 
 void MlpConfig::Describe(ParamVisitor& v) {
-  v.RealList("hidden", hidden, Range::Closed(1, kMaxFeatures), "widths of the hidden layers, e.g. [128, 64]");
+  v.RealList("hidden", hidden, Range::Closed(1, kMaxFeatures),
+             "widths of the hidden layers, e.g. [128, 64]");
   v.Real("l2", l2, Range::NonNegative(), "weight decay: adds (l2/2)||x||^2");
 }
 
@@ -29,13 +30,15 @@ Mlp::Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data)
   widths_.push_back(this->data().train.num_features());
   for (double h : config.hidden) widths_.push_back(static_cast<int64_t>(h));
   widths_.push_back(this->data().train.num_classes);
+  int64_t dim = 0;
   for (size_t l = 0; l + 1 < widths_.size(); ++l) {
-    offsets_.push_back(dim_);
-    dim_ += widths_[l] * widths_[l + 1] + widths_[l + 1];
+    offsets_.push_back(dim);
+    dim += widths_[l] * widths_[l + 1] + widths_[l + 1];
   }
+  set_dim(dim);
   profile_ = MlpProfile(widths_);
-  COMMSIM_CHECK(profile_.TotalParams() == dim_, "profile {} vs dim {}", profile_.TotalParams(),
-                dim_);
+  COMMSIM_CHECK(profile_.TotalParams() == dim, "profile {} vs dim {}", profile_.TotalParams(),
+                dim);
 }
 
 double Mlp::flops_per_sample() const {
@@ -69,9 +72,7 @@ void Mlp::Forward(const Eigen::Ref<const Eigen::VectorXd>& x,
   }
 }
 
-double Mlp::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                      const Eigen::Ref<const Eigen::MatrixXd>& features,
-                      const Eigen::Ref<const Eigen::VectorXd>& targets,
+double Mlp::BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                       Eigen::VectorXd* grad) const {
   std::vector<Eigen::MatrixXd> act;
   Forward(x, features, act);
@@ -79,7 +80,7 @@ double Mlp::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   Eigen::MatrixXd delta;
   const double loss = SoftmaxCrossEntropy(act[layers], targets, grad != nullptr ? &delta : nullptr);
   if (grad == nullptr) return loss;
-  grad->resize(dim_);
+  grad->resize(dim());
   for (size_t l = layers; l-- > 0;) {
     const Eigen::Map<const Eigen::MatrixXd> w(x.data() + offsets_[l], widths_[l + 1], widths_[l]);
     Eigen::Map<Eigen::MatrixXd> dw(grad->data() + offsets_[l], widths_[l + 1], widths_[l]);
@@ -96,8 +97,7 @@ double Mlp::BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
   return loss;
 }
 
-Eigen::VectorXi Mlp::Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                             const Eigen::Ref<const Eigen::MatrixXd>& features) const {
+Eigen::VectorXi Mlp::Predict(const ConstVec& x, const ConstMat& features) const {
   std::vector<Eigen::MatrixXd> act;
   Forward(x, features, act);
   return ArgmaxColumns(act.back());

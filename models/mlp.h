@@ -25,16 +25,12 @@ class Mlp final : public DataObjective {
  public:
   Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "mlp"; }
-  int64_t dim() const override { return dim_; }
   double flops_per_sample() const override;
   const LayerProfile* layers() const override { return &profile_; }
   void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
-  double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
-                   const Eigen::Ref<const Eigen::MatrixXd>& features,
-                   const Eigen::Ref<const Eigen::VectorXd>& targets,
+  double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
-  Eigen::VectorXi Predict(const Eigen::Ref<const Eigen::VectorXd>& x,
-                          const Eigen::Ref<const Eigen::MatrixXd>& features) const override;
+  Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
   const std::vector<int64_t>& widths() const { return widths_; }
 
  protected:
@@ -48,7 +44,6 @@ class Mlp final : public DataObjective {
 
   std::vector<int64_t> widths_;   // input, hidden..., classes
   std::vector<int64_t> offsets_;  // start of layer l's W in x
-  int64_t dim_ = 0;
   LayerProfile profile_;  // MlpProfile(widths_)
 };
 

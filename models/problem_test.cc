@@ -7,6 +7,7 @@
 #include "models/synthetic_quadratic.h"
 #include "models/test_util.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -21,12 +22,7 @@ ProblemSpec Spec(const std::string& model, const std::string& dataset,
 }
 
 std::string ErrorOf(const ProblemSpec& spec, int workers) {
-  try {
-    BuildProblem(spec, workers, 1);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { BuildProblem(spec, workers, 1); });
 }
 
 TEST(RegistryTest, EveryNameTheScenarioLayerUsesIsRegistered) {

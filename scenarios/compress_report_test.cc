@@ -9,18 +9,12 @@
 #include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/qsgd.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test_errors::ErrorOf;
 
 TEST(CompressReportTest, ParsesJsonObjectsAndBareNames) {
   const ComponentSpec spec =

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -157,12 +158,7 @@ TEST(QuantityTest, UnitsAndErrors) {
 }
 
 std::string ErrorOfLoad(const std::string& path) {
-  try {
-    LoadJsonFile(path);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "loaded";
+  return test_errors::ErrorOf([&] { LoadJsonFile(path); }, "loaded");
 }
 
 TEST(QuantityTest, NonFiniteHexAndOverflowingValuesAreErrorsAndMinusZeroIsZero) {
@@ -192,12 +188,7 @@ TEST(LoadJsonFileTest, SyntaxErrorNamesFileLineAndColumn) {
 }
 
 std::string ParseError(const std::string& text) {
-  try {
-    ParseJsonText(text, "t.json");
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "parsed";
+  return test_errors::ErrorOf([&] { ParseJsonText(text, "t.json"); }, "parsed");
 }
 
 TEST(JsonTextTest, NestingIsLimitedTo256LevelsWithThePointerWhereItWentDeeper) {

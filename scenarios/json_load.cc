@@ -6,12 +6,12 @@
 // refuses those three with a message naming the JSON pointer or the line and column.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "scenarios/json_config.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace commsim {
 namespace {
@@ -229,18 +229,9 @@ std::optional<json> TryParseJsonText(std::string_view text, const std::string& o
 }
 
 json LoadJsonFile(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) throw UserError(fmt::format("{}: cannot open file", path));
-  if (!fs::is_regular_file(status)) {
-    throw UserError(fmt::format("{}: not a regular file (a JSON file is expected)", path));
-  }
-  const uintmax_t size = fs::file_size(path, ec);
-  if (ec || size > kMaxJsonFileBytes) {
-    throw UserError(fmt::format("{}: {} bytes is larger than the {} MiB a JSON file may have",
-                                path, ec ? 0 : size, kMaxJsonFileBytes >> 20));
-  }
+  static_assert(kMaxJsonFileBytes == uintmax_t{64} << 20, "the limit shown below");
+  CheckInputFile(path,
+                 {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open file", path));
   std::stringstream buffer;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
@@ -13,12 +14,7 @@ namespace {
 using nlohmann::json;
 
 std::string ErrorOf(const std::string& text) {
-  try {
-    ParseNetSpec(json::parse(text), "spec.json");
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { ParseNetSpec(json::parse(text), "spec.json"); });
 }
 
 TEST(NetSpecTest, ReadsEveryFieldWithUnits) {

@@ -8,6 +8,7 @@
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -21,12 +22,7 @@ Scenario Parse(const json& network) {
 }
 
 std::string Error(const json& network) {
-  try {
-    Parse(network);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { Parse(network); });
 }
 
 TEST(NetworkKeysTest, WithoutModelOrMtuTheModelIsFlow) {

@@ -12,24 +12,14 @@
 #include "scenarios/runner.h"
 #include "sim/atomic_file.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::set<std::string> Names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
+using test_files::Names;
+using test_files::Read;
 
 RunResult OneEntry(double loss) {
   RunResult r;
@@ -45,22 +35,17 @@ RunResult OneEntry(double loss) {
   return r;
 }
 
-class RunFolderTest : public ::testing::Test {
+class RunFolderTest : public test_files::TempDirTest {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("run_folder_test_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
+    TempDirTest::SetUp();
     scenario_.resolved = {{"name", "t"}};
-    out_ = (root_ / "out").string();
+    out_ = (dir_ / "out").string();
   }
   void TearDown() override {
     SetWriteFaultForTesting({});
-    fs::remove_all(root_);
+    TempDirTest::TearDown();
   }
-  fs::path root_;
   Scenario scenario_;
   std::string out_;
 };
@@ -70,7 +55,7 @@ TEST_F(RunFolderTest, WritesTheFiveFilesAndTheMarker) {
   EXPECT_EQ(Names(out_), (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
                                                 "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Read(out_ + "/.commsim"), "commsim output folder\nkind=run\nformat=1\n");
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
 
 TEST_F(RunFolderTest, FailedWriteOfAnyFilePublishesNothingAndKeepsThePreviousRun) {
@@ -89,7 +74,7 @@ TEST_F(RunFolderTest, FailedWriteOfAnyFilePublishesNothingAndKeepsThePreviousRun
           << what;
     }
     EXPECT_EQ(Read(out_ + "/summary.csv"), before) << file;
-    EXPECT_EQ(Names(root_), (std::set<std::string>{"out"})) << file;  // staging removed
+    EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"})) << file;  // staging removed
   }
 }
 
@@ -112,9 +97,9 @@ TEST_F(RunFolderTest, CrashBeforePublishingLeavesTheTargetUntouched) {
   ::waitpid(child, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
   EXPECT_EQ(Read(out_ + "/summary.csv"), before);
-  EXPECT_EQ(Names(root_).size(), 2u);  // out and the dead process's staging folder
+  EXPECT_EQ(Names(dir_).size(), 2u);  // out and the dead process's staging folder
   WriteRunFolder(scenario_, OneEntry(4.0), out_);
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"out"}));
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
   EXPECT_NE(Read(out_ + "/summary.csv"), before);
 }
 
@@ -123,10 +108,10 @@ TEST_F(RunFolderTest, RefusesFoldersAndFilesItDidNotMake) {
   std::ofstream(out_ + "/notes.txt") << "mine";
   EXPECT_THROW(WriteRunFolder(scenario_, OneEntry(2.0), out_), UserError);
   EXPECT_EQ(Names(out_), (std::set<std::string>{"notes.txt"}));
-  std::ofstream(root_ / "file") << "mine";
-  EXPECT_THROW(WriteRunFolder(scenario_, OneEntry(2.0), (root_ / "file").string()), UserError);
-  EXPECT_EQ(Read(root_ / "file"), "mine");
-  EXPECT_EQ(Names(root_), (std::set<std::string>{"out", "file"}));
+  std::ofstream(dir_ / "file") << "mine";
+  EXPECT_THROW(WriteRunFolder(scenario_, OneEntry(2.0), (dir_ / "file").string()), UserError);
+  EXPECT_EQ(Read(dir_ / "file"), "mine");
+  EXPECT_EQ(Names(dir_), (std::set<std::string>{"out", "file"}));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "analysis/output_folder.h"
 #include "sim/atomic_file.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 #include "sim/output_journal.h"
 
 namespace commsim {
@@ -25,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test_files::Read;
 
 // A deterministic stand-in for the scenario runner: time per iteration = compute + bits/bandwidth.
 std::string FakeSummary(const json& doc, int sleep_ms) {
@@ -56,21 +58,9 @@ Sweep MakeSweep(int points, int workers = 4) {
                     "fake_sweep.json", "");
 }
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class SweepRunnerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("sweep_runner_test_{}_{}", ::getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-  }
+  void SetUp() override { dir_ = test_files::UnusedPath("sweep_runner_test"); }
   void TearDown() override {
     SetWriteFaultForTesting({});
     fs::remove_all(dir_);

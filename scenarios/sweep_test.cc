@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -18,12 +19,7 @@ using nlohmann::json;
 Sweep Parse(const std::string& text) { return ParseSweep(json::parse(text), "s.json", ""); }
 
 std::string ErrorOf(const std::string& text) {
-  try {
-    Parse(text);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+  return test_errors::ErrorOf([&] { Parse(text); }, "");
 }
 
 TEST(SweepTest, LogspaceOfUnitStringsGivesSiValuesWithExactDecades) {

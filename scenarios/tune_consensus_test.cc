@@ -3,17 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
 
 std::string ErrorOf(const TuneRequest& request) {
-  try {
-    RunTuneConsensus(request);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+  return test_errors::ErrorOf([&] { RunTuneConsensus(request); }, "");
 }
 
 TEST(TuneConsensusCommandTest, IdentityOnAComplete4GraphPicksTheFullStep) {

@@ -25,28 +25,15 @@
 #   F -merge=1 <module>/fuzz_corpus/TARGET build-fuzz/corpus/TARGET
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib.sh"
 build="${COMMSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 # Per input: 25 s (sanitizers, two shared cores) and 2.5 GB; larger inputs are cut by the drivers.
 fuzz_flags=(-timeout=25 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1)
 
 configure_and_build() {
-  if [[ ! -f "$build/build.ninja" ]]; then
-    launcher=()
-    command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCOMMSIM_FUZZ=ON -DCOMMSIM_BUILD_BENCH=OFF \
-      "${launcher[@]}" >"$build.configure.log" 2>&1 \
-      || { cat "$build.configure.log" >&2; exit 1; }
-  fi
-  local log
-  log="$(mktemp)"
-  if ! cmake --build "$build" -j "$jobs" >"$log" 2>&1; then
-    grep -v '^\[' "$log" | head -200 >&2
-    rm -f "$log"
-    exit 1
-  fi
-  rm -f "$log"
+  CXX=clang++ cmake_build "$root" "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCOMMSIM_FUZZ=ON -DCOMMSIM_BUILD_BENCH=OFF
 }
 
 targets() {

@@ -14,25 +14,16 @@
 #include <sstream>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
+#include "sim/file_test_util.h"
 #include "sim/output_journal.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::set<std::string> Names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
+using test_files::Names;
+using test_files::Read;
 
 // Runs `body` in a forked child; returns the signal that ended it (0 when it exited).
 int SignalOfChild(const std::function<void()>& body) {
@@ -49,30 +40,20 @@ int SignalOfChild(const std::function<void()>& body) {
   return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
 
-class AtomicFileTest : public ::testing::Test {
+class AtomicFileTest : public test_files::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("atomic_file_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    TempDirTest::SetUp();
     file_ = (dir_ / "out.csv").string();
     std::ofstream(file_) << "old content\n";
   }
   void TearDown() override {
     SetWriteFaultForTesting({});
-    fs::remove_all(dir_);
+    TempDirTest::TearDown();
   }
   std::string ErrorOfWrite(const std::string& content) {
-    try {
-      WriteFileAtomic(file_, content);
-    } catch (const UserError& e) {
-      return e.what();
-    }
-    return "";
+    return test_errors::ErrorOf([&] { WriteFileAtomic(file_, content); }, "");
   }
-  fs::path dir_;
   std::string file_;
 };
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -24,12 +25,7 @@ Records ReadAll(const std::string& text, CsvDialect dialect, std::vector<int64_t
 }
 
 std::string ErrorOf(const std::string& text, CsvDialect dialect) {
-  try {
-    ReadAll(text, dialect);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "no error";
+  return test_errors::ErrorOf([&] { ReadAll(text, dialect); }, "no error");
 }
 
 TEST(CsvReaderTest, StrictDialectSplitsQuotedCellsAcrossLinesAndKeepsRecordStartLines) {

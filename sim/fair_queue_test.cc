@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/hash.h"
 #include "sim/network.h"
+#include "sim/network_test_util.h"
 #include "sim/rng.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_regular.h"
@@ -16,7 +18,8 @@ namespace {
 constexpr int64_t kMtu = 12'000;           // bits
 constexpr int64_t kPacketPs = 12'000'000;  // one packet at 1 Gbps
 
-SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+using net_test::Line;
+using net_test::Ps;
 
 NetworkOptions Packets(QueueDiscipline queue, ProtocolOptions protocol = {}) {
   NetworkOptions o;
@@ -27,22 +30,7 @@ NetworkOptions Packets(QueueDiscipline queue, ProtocolOptions protocol = {}) {
   return o;
 }
 
-Topology Line(int n, double bandwidth_bps, double latency_s) {
-  ExplicitConfig c;
-  for (int i = 0; i + 1 < n; ++i) c.edges.insert(c.edges.end(), {double(i), double(i + 1)});
-  c.links.bandwidth_bps = bandwidth_bps;
-  c.links.latency_s = latency_s;
-  return ExplicitBuilder(c).Build(n);
-}
-
-Topology Star(int n) {
-  StarConfig c;
-  c.workers.worker_bandwidth_bps = 1e9;
-  c.workers.worker_latency_s = 10e-6;
-  c.server_bandwidth_bps = 1e9;
-  c.server_latency_s = 10e-6;
-  return StarBuilder(c).Build(n);
-}
+Topology Star(int n) { return net_test::Star(n, 1e9, 10e-6, 1e9, 10e-6); }
 
 // Two messages of 10 packets on one 1 Gbps link, sent together. Fair queueing alternates their
 // packets: the first ends with the 19th packet, the second with the 20th (2M/B). FIFO sends the
@@ -114,14 +102,14 @@ TEST(FairQueueTest, TcpSegmentsCarryTheirHeaders) {
   EXPECT_EQ(net.link_stats(0).bits, 1'048'370 * 8);
 }
 
-// FNV-1a over every field of a trace.
+// FNV-1a over every field of a trace (8 bytes each, least significant first), from the start
+// value kFifoTraceDigest was computed with (not FNV's offset basis).
 uint64_t Digest(const std::vector<HopRecord>& trace) {
   uint64_t h = 1469598103934665603ULL;
   auto mix = [&h](int64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= static_cast<uint64_t>(v >> (8 * i)) & 0xff;
-      h *= 1099511628211ULL;
-    }
+    char bytes[8];
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(v >> (8 * i));
+    h = Fnv1a64(std::string_view(bytes, sizeof bytes), h);
   };
   for (const HopRecord& r : trace) {
     mix(static_cast<int64_t>(r.message));
@@ -148,14 +136,7 @@ TEST(FairQueueTest, FifoReproducesThePacketTraceOfTheModelBeforeQueues) {
     Engine engine;
     Network net(engine, t, options);
     net.set_trace(&trace);
-    Rng rng(DeriveSeed(5, 0, "traffic"));
-    for (int i = 0; i < 300; ++i) {
-      const SimTime at = SimTime::FromNs(static_cast<int64_t>(rng.UniformInt(200'000)));
-      const int s = static_cast<int>(rng.UniformInt(12)), d = static_cast<int>(rng.UniformInt(12));
-      const int64_t bits = static_cast<int64_t>(rng.UniformInt(40'000));
-      engine.ScheduleAt(at, [&net, s, d, bits] { net.Send(s, d, bits, [] {}); });
-    }
-    engine.Run();
+    net_test::RunRandomTraffic(engine, net, t);
     EXPECT_EQ(net.messages_in_flight(), 0);
     return trace;
   };

@@ -6,14 +6,16 @@
 #include <vector>
 
 #include "sim/network.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
 
-SimTime Sec(double s) { return SimTime::FromSeconds(s); }
-SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+using net_test::Line;
+using net_test::Ps;
+using net_test::Sec;
 
 NetworkOptions Flow(ProtocolOptions protocol = {}) {
   NetworkOptions o;
@@ -22,22 +24,8 @@ NetworkOptions Flow(ProtocolOptions protocol = {}) {
   return o;
 }
 
-// A path h0 - h1 - ... - h(n-1) with equal links.
-Topology Line(int n, double bandwidth_bps, double latency_s) {
-  ExplicitConfig c;
-  for (int i = 0; i + 1 < n; ++i) c.edges.insert(c.edges.end(), {double(i), double(i + 1)});
-  c.links.bandwidth_bps = bandwidth_bps;
-  c.links.latency_s = latency_s;
-  return ExplicitBuilder(c).Build(n);
-}
-
 Topology Star(int n, double worker_bps, double server_bps, double latency_s) {
-  StarConfig c;
-  c.workers.worker_bandwidth_bps = worker_bps;
-  c.workers.worker_latency_s = latency_s;
-  c.server_bandwidth_bps = server_bps;
-  c.server_latency_s = latency_s;
-  return StarBuilder(c).Build(n);
+  return net_test::Star(n, worker_bps, latency_s, server_bps, latency_s);
 }
 
 TEST(FlowNetworkTest, OneFlowTakesLatencyPlusSizeOverBandwidth) {
@@ -52,17 +40,24 @@ TEST(FlowNetworkTest, OneFlowTakesLatencyPlusSizeOverBandwidth) {
   EXPECT_EQ(net.messages_in_flight(), 0);
 }
 
-// n equal uploads through the server link of a star: each gets B/n, all end at L + n M / B
-// (no store-and-forward at the switch, no packet pipelining term).
-TEST(FlowNetworkTest, EqualFlowsThroughOneBottleneckEndTogether) {
+// n equal flows through the server's link of a star, uploads to the server or unicast copies from
+// it: each gets B/n, all end at 2l + n M / B (no store-and-forward at the switch, no packet
+// pipelining term).
+TEST(FlowNetworkTest, EqualFlowsThroughTheServerLinkEndTogetherBothWays) {
   const int n = 4;
   const Topology t = Star(n, 1e9, 1e9, 10e-6);
-  Engine engine;
-  Network net(engine, t, Flow());
-  std::vector<SimTime> at(n);
-  for (int w = 0; w < n; ++w) net.Send(w, n, 8'000'000, [&, w] { at[w] = engine.Now(); });
-  engine.Run();
-  for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << w;
+  for (const bool upload : {true, false}) {
+    Engine engine;
+    Network net(engine, t, Flow());
+    std::vector<SimTime> at(n);
+    for (int w = 0; w < n; ++w) {
+      net.Send(upload ? w : n, upload ? n : w, 8'000'000, [&, w] { at[w] = engine.Now(); });
+    }
+    engine.Run();
+    for (int w = 0; w < n; ++w) {
+      EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << "worker " << w << " upload " << upload;
+    }
+  }
 }
 
 // Flow 1 starts at 0, flow 2 at 2 ms, same link (B = 1 Gbps, l = 10 us, M = 8 Mbit each).
@@ -123,18 +118,6 @@ TEST(FlowNetworkTest, MulticastIsOneFlowLimitedByItsSlowestLink) {
   }
 }
 
-// Unicast copies from the server share its link: n M / B + 2l for every copy.
-TEST(FlowNetworkTest, UnicastCopiesShareTheServerLinkAndEndTogether) {
-  const int n = 4;
-  const Topology t = Star(n, 1e9, 1e9, 10e-6);
-  Engine engine;
-  Network net(engine, t, Flow());
-  std::vector<SimTime> at(n);
-  for (int w = 0; w < n; ++w) net.Send(n, w, 8'000'000, [&, w] { at[w] = engine.Now(); });
-  engine.Run();
-  for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + 32'000'000'000)) << w;
-}
-
 TEST(FlowNetworkTest, EmptyMessagePaysLatencyOnly) {
   const Topology t = Line(3, 1e9, 10e-6);
   Engine engine;
@@ -181,14 +164,7 @@ TEST(FlowNetworkTest, HandlersMaySendFromADelivery) {
   const Topology t = Line(2, 1e6, 1e-3);
   Engine engine;
   Network net(engine, t, Flow());
-  int bounces = 0;
-  std::function<void(int)> bounce = [&](int at) {
-    if (++bounces == 6) return;
-    net.Send(at, 1 - at, 1000, [&, at] { bounce(1 - at); });
-  };
-  bounce(1);
-  engine.Run();
-  EXPECT_EQ(bounces, 6);
+  EXPECT_EQ(net_test::PingPongFromDeliveries(engine, net, 6), 6);  // 5 messages, one after another
   EXPECT_EQ(engine.Now(), Sec(5 * (1e-3 + 1e-3)));
 }
 

@@ -49,6 +49,16 @@ void FuzzGuard(Fn&& fn) {
   }
 }
 
+// The whole entry point of a driver that reads its input through a FuzzedDataProvider: an input
+// over `max_bytes` is skipped (bounds the work per input), any other goes to fuzz_one.
+inline int FuzzWithProvider(const uint8_t* data, size_t size, size_t max_bytes,
+                            void (*fuzz_one)(FuzzedDataProvider&)) {
+  if (size > max_bytes) return 0;
+  FuzzedDataProvider in(data, size);
+  fuzz_one(in);
+  return 0;
+}
+
 // Aborts with `what` when cond is false (a property of the code under test was violated).
 inline void FuzzCheck(bool cond, std::string_view what) {
   if (!cond) {

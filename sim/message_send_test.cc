@@ -7,20 +7,13 @@
 #include <algorithm>
 #include <vector>
 
-#include "sim/topology_star.h"
+#include "sim/network_test_util.h"
 
 namespace commsim {
 namespace {
 
 // Hosts 0..n-1 on a star through one switch, 1 Gbit/s and 1 us everywhere.
-Topology Star(int n) {
-  StarConfig c;
-  c.workers.worker_bandwidth_bps = 1e9;
-  c.workers.worker_latency_s = 1e-6;
-  c.server_bandwidth_bps = 1e9;
-  c.server_latency_s = 1e-6;
-  return StarBuilder(c).Build(n);
-}
+Topology Star(int n) { return net_test::Star(n, 1e9, 1e-6, 1e9, 1e-6); }
 
 TEST(MessageSendTest, TheReceiverGetsTheSendersMessageAndTheWireCarriesPayloadPlusHeader) {
   Engine engine;

@@ -4,11 +4,12 @@
 
 #include <algorithm>
 #include <limits>
-#include <string>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "sim/error.h"
+#include "sim/network_test_util.h"
 #include "sim/rng.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_regular.h"
@@ -17,41 +18,12 @@
 namespace commsim {
 namespace {
 
-SimTime Sec(double s) { return SimTime::FromSeconds(s); }
-SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
-
-// The reference transmit time: ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers
-// (the network's own TransmitTime is what is under test).
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
-  __extension__ typedef unsigned __int128 U128;
-  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
-  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
-}
-
-// A message of `bits` cut into packets of `mtu` (0: whole), each rounded up on its own, sent back
-// to back on one link.
-int64_t TrainPs(int64_t bits, int64_t mtu, int64_t bandwidth_bps) {
-  if (mtu == 0) return CeilPs(bits, bandwidth_bps);
-  return (bits / mtu) * CeilPs(mtu, bandwidth_bps) + CeilPs(bits % mtu, bandwidth_bps);
-}
-
-// A path h0 - h1 - ... - h(n-1) with equal links.
-Topology Line(int n, double bandwidth_bps, double latency_s) {
-  ExplicitConfig c;
-  for (int i = 0; i + 1 < n; ++i) c.edges.insert(c.edges.end(), {double(i), double(i + 1)});
-  c.links.bandwidth_bps = bandwidth_bps;
-  c.links.latency_s = latency_s;
-  return ExplicitBuilder(c).Build(n);
-}
-
-Topology Star(int n, double worker_bps, double worker_lat, double server_bps, double server_lat) {
-  StarConfig c;
-  c.workers.worker_bandwidth_bps = worker_bps;
-  c.workers.worker_latency_s = worker_lat;
-  c.server_bandwidth_bps = server_bps;
-  c.server_latency_s = server_lat;
-  return StarBuilder(c).Build(n);
-}
+using net_test::CeilPs;
+using net_test::Line;
+using net_test::Ps;
+using net_test::Sec;
+using net_test::Star;
+using net_test::TrainPs;
 
 TEST(NetworkTest, OneMessageOverOneLinkIsLatencyPlusTransmitExactly) {
   // Bandwidths that do not divide 1e12 ps (3 Gbit/s, 7 Mbit/s, 999,999 bit/s, 7.5 Mbit/s) round
@@ -245,14 +217,7 @@ TEST(NetworkTest, DeliveryHandlersMaySendAgain) {
   const Topology t = Line(2, 1e6, 1e-3);
   Engine engine;
   Network net(engine, t);
-  int bounces = 0;
-  std::function<void(int)> bounce = [&](int at) {
-    if (++bounces == 6) return;
-    net.Send(at, 1 - at, 1000, [&, at] { bounce(1 - at); });
-  };
-  bounce(1);
-  engine.Run();
-  EXPECT_EQ(bounces, 6);
+  EXPECT_EQ(net_test::PingPongFromDeliveries(engine, net, 6), 6);  // 5 messages, one after another
   EXPECT_EQ(engine.Now(), Sec(5 * (1e-3 + 1e-3)));
   EXPECT_EQ(net.link_stats(0).messages + net.link_stats(1).messages, 5);
 }
@@ -268,14 +233,7 @@ TEST(NetworkTest, RandomTrafficNeverExceedsCapacityAndIsDeterministic) {
     Engine engine;
     Network net(engine, t, NetworkOptions{1500});
     net.set_trace(&trace);
-    Rng rng(DeriveSeed(5, 0, "traffic"));
-    for (int i = 0; i < 300; ++i) {
-      const SimTime at = SimTime::FromNs(static_cast<int64_t>(rng.UniformInt(200'000)));
-      const int s = static_cast<int>(rng.UniformInt(12)), d = static_cast<int>(rng.UniformInt(12));
-      const int64_t bits = static_cast<int64_t>(rng.UniformInt(40'000));
-      engine.ScheduleAt(at, [&net, s, d, bits] { net.Send(s, d, bits, [] {}); });
-    }
-    engine.Run();
+    net_test::RunRandomTraffic(engine, net, t);
     for (size_t l = 0; l < t.links().size(); ++l) {
       const LinkStats& st = net.link_stats(static_cast<int>(l));
       EXPECT_LE(st.busy_time, engine.Now());

@@ -10,23 +10,19 @@
 #include <set>
 #include <sstream>
 
+#include "sim/file_test_util.h"
+
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using test_files::Read;
 
 long DeadPid() {
   const pid_t pid = ::fork();
   if (pid == 0) ::_exit(0);
   ::waitpid(pid, nullptr, 0);
   return pid;
-}
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(OutputJournalTest, RemovesOnlyListedTemporariesOfDeadProcesses) {
@@ -72,9 +68,7 @@ TEST(OutputJournalTest, RemovesOnlyListedTemporariesOfDeadProcesses) {
 }
 
 TEST(OutputJournalTest, JournalTemporaryWritesARelativeLineAndRefusesOutsidePaths) {
-  const fs::path dir = fs::temp_directory_path() / ("journal_add_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test_files::FreshDir("journal_add");
   JournalTemporary(dir.string(), (dir / "points" / "7.csv.tmp.0123456789abcdef").string());
   EXPECT_EQ(Read(dir / kJournalFileName),
             HostName() + " " + std::to_string(::getpid()) + " points/7.csv.tmp.0123456789abcdef\n");

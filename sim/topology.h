@@ -119,6 +119,19 @@ class TopologyBuilder {
   virtual Topology Build(int n) const = 0;
 };
 
+// The builder of a kind whose topology is a function of its typed config and n: each kind
+// declares `Topology BuildX(const XConfig& config, int n);` and
+// `using XBuilder = ConfigBuilder<XConfig, BuildX>;`.
+template <class Config, Topology (*kBuild)(const Config&, int)>
+class ConfigBuilder final : public TopologyBuilder {
+ public:
+  explicit ConfigBuilder(const Config& config) : config_(config) {}
+  Topology Build(int n) const override { return kBuild(config_, n); }
+
+ private:
+  Config config_;
+};
+
 }  // namespace commsim
 
 #endif  // COMMSIM_SIM_TOPOLOGY_H_

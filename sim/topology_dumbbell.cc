@@ -26,32 +26,30 @@ void DumbbellConfig::Describe(ParamVisitor& v) {
          "last: the server is the last host (on the right); none: no server");
 }
 
-Topology DumbbellBuilder::Build(int n) const {
-  CheckBandwidth(kKind, "access_bandwidth", config_.access_bandwidth_bps);
-  CheckLatency(kKind, "access_latency", config_.access_latency_s);
-  CheckBandwidth(kKind, "bottleneck_bandwidth", config_.bottleneck_bandwidth_bps);
-  CheckLatency(kKind, "bottleneck_latency", config_.bottleneck_latency_s);
-  const FabricHosts hosts = PlaceHosts(kKind, n, config_.server, SlotServerChoices());
+Topology BuildDumbbell(const DumbbellConfig& config, int n) {
+  CheckLink(kKind, "access", config.access_bandwidth_bps, config.access_latency_s);
+  CheckLink(kKind, "bottleneck", config.bottleneck_bandwidth_bps, config.bottleneck_latency_s);
+  const FabricHosts hosts = PlaceHosts(kKind, n, config.server, SlotServerChoices());
   const int h = hosts.total();
   if (h < 2) {
     ThrowTopologyError(kKind, "workers",
                        fmt::format("needs 2 hosts, one per side, got {}", hosts.Describe()));
   }
-  const int64_t left = config_.left == 0 ? (h + 1) / 2 : config_.left;
+  const int64_t left = config.left == 0 ? (h + 1) / 2 : config.left;
   if (left < 1 || left > h - 1) {
     ThrowTopologyError(kKind, "left",
                        fmt::format("must be 0 (half) or in [1, {}] so both sides have a host ({}), "
                                    "got {}",
-                                   h - 1, hosts.Describe(), config_.left));
+                                   h - 1, hosts.Describe(), config.left));
   }
   TopologyShape shape = FabricShape(kKind, hosts);
   shape.num_switches = 2;
   for (int host = 0; host < h; ++host) {
     const int side = host < left ? 0 : 1;
-    shape.edges.push_back({host, h + side, config_.access_bandwidth_bps, config_.access_latency_s});
+    shape.edges.push_back({host, h + side, config.access_bandwidth_bps, config.access_latency_s});
     shape.racks.push_back(side);
   }
-  shape.edges.push_back({h, h + 1, config_.bottleneck_bandwidth_bps, config_.bottleneck_latency_s});
+  shape.edges.push_back({h, h + 1, config.bottleneck_bandwidth_bps, config.bottleneck_latency_s});
   shape.node_names.push_back("left");
   shape.node_names.push_back("right");
   return Topology::Create(std::move(shape));

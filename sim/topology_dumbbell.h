@@ -32,14 +32,8 @@ struct DumbbellConfig final : ConfigBase<DumbbellConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class DumbbellBuilder final : public TopologyBuilder {
- public:
-  explicit DumbbellBuilder(const DumbbellConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  DumbbellConfig config_;
-};
+Topology BuildDumbbell(const DumbbellConfig& config, int n);
+using DumbbellBuilder = ConfigBuilder<DumbbellConfig, BuildDumbbell>;
 
 }  // namespace commsim
 

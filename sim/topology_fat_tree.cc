@@ -55,26 +55,27 @@ void FatTreeConfig::Validate(ParamProblems& problems) const {
   if (!problem.empty()) problems.Add("k", problem);
 }
 
-void FatTreeBuilder::Check() const {
-  const FatTreeConfig& c = config_;
+namespace {
+
+void CheckFatTree(const FatTreeConfig& config) {
+  const FatTreeConfig& c = config;
   const std::string problem = KProblem(c.k);
   if (!problem.empty()) ThrowTopologyError(kKind, "k", problem);
   if (!(c.oversubscription >= 1) || !std::isfinite(c.oversubscription)) {
     ThrowTopologyError(kKind, "oversubscription",
                        fmt::format("must be >= 1, got {}", c.oversubscription));
   }
-  CheckBandwidth(kKind, "host_bandwidth", c.host_bandwidth_bps);
-  CheckLatency(kKind, "host_latency", c.host_latency_s);
-  CheckBandwidth(kKind, "aggregation_bandwidth", c.aggregation_bandwidth_bps);
-  CheckLatency(kKind, "aggregation_latency", c.aggregation_latency_s);
-  CheckBandwidth(kKind, "core_bandwidth", c.core_bandwidth_bps);
-  CheckLatency(kKind, "core_latency", c.core_latency_s);
+  CheckLink(kKind, "host", c.host_bandwidth_bps, c.host_latency_s);
+  CheckLink(kKind, "aggregation", c.aggregation_bandwidth_bps, c.aggregation_latency_s);
+  CheckLink(kKind, "core", c.core_bandwidth_bps, c.core_latency_s);
 }
 
-Topology FatTreeBuilder::Build(int n) const {
-  Check();
-  const FabricHosts hosts = PlaceHosts(kKind, n, config_.server, SlotServerChoices());
-  const int k = static_cast<int>(config_.k);
+}  // namespace
+
+Topology BuildFatTree(const FatTreeConfig& config, int n) {
+  CheckFatTree(config);
+  const FabricHosts hosts = PlaceHosts(kKind, n, config.server, SlotServerChoices());
+  const int k = static_cast<int>(config.k);
   const int half = k / 2;
   const int h = hosts.total();
   if (h > Slots(k)) {
@@ -90,16 +91,16 @@ Topology FatTreeBuilder::Build(int n) const {
   shape.num_switches = k * k + half * half;
   for (int host = 0; host < h; ++host) {
     shape.edges.push_back(
-        {host, edge0 + host / half, config_.host_bandwidth_bps, config_.host_latency_s});
+        {host, edge0 + host / half, config.host_bandwidth_bps, config.host_latency_s});
     shape.racks.push_back(host / half);
   }
-  const double agg_bps = config_.aggregation_bandwidth_bps / config_.oversubscription;
-  const double core_bps = config_.core_bandwidth_bps / config_.oversubscription;
+  const double agg_bps = config.aggregation_bandwidth_bps / config.oversubscription;
+  const double core_bps = config.core_bandwidth_bps / config.oversubscription;
   for (int pod = 0; pod < k; ++pod) {
     for (int e = 0; e < half; ++e) {
       for (int a = 0; a < half; ++a) {
-        shape.edges.push_back({edge0 + pod * half + e, agg0 + pod * half + a, agg_bps,
-                               config_.aggregation_latency_s});
+        shape.edges.push_back(
+            {edge0 + pod * half + e, agg0 + pod * half + a, agg_bps, config.aggregation_latency_s});
       }
     }
   }
@@ -107,7 +108,7 @@ Topology FatTreeBuilder::Build(int n) const {
     for (int a = 0; a < half; ++a) {
       for (int m = 0; m < half; ++m) {
         shape.edges.push_back(
-            {agg0 + pod * half + a, core0 + a * half + m, core_bps, config_.core_latency_s});
+            {agg0 + pod * half + a, core0 + a * half + m, core_bps, config.core_latency_s});
       }
     }
   }

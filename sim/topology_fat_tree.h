@@ -48,15 +48,8 @@ struct FatTreeConfig final : ConfigBase<FatTreeConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-class FatTreeBuilder final : public TopologyBuilder {
- public:
-  explicit FatTreeBuilder(const FatTreeConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  void Check() const;
-  FatTreeConfig config_;
-};
+Topology BuildFatTree(const FatTreeConfig& config, int n);
+using FatTreeBuilder = ConfigBuilder<FatTreeConfig, BuildFatTree>;
 
 }  // namespace commsim
 

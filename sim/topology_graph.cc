@@ -38,22 +38,22 @@ void ErdosRenyiConfig::Describe(ParamVisitor& v) {
   links.Describe(v);
 }
 
-Topology ErdosRenyiBuilder::Build(int n) const {
+Topology BuildErdosRenyi(const ErdosRenyiConfig& config, int n) {
   CheckCount("erdos_renyi", "nodes", n, 1);
-  config_.links.Check("erdos_renyi");
-  if (!(config_.p > 0 && config_.p <= 1)) {
-    ThrowTopologyError("erdos_renyi", "p", fmt::format("must be in (0, 1], got {}", config_.p));
+  config.links.Check("erdos_renyi");
+  if (!(config.p > 0 && config.p <= 1)) {
+    ThrowTopologyError("erdos_renyi", "p", fmt::format("must be in (0, 1], got {}", config.p));
   }
-  Rng rng(static_cast<uint64_t>(config_.seed), 0, "erdos_renyi");
+  Rng rng(static_cast<uint64_t>(config.seed), 0, "erdos_renyi");
   TopologyShape shape;
   shape.kind = "erdos_renyi";
   shape.num_hosts = n;
-  for (int draw = 0; draw < kMaxDraws; ++draw) {
+  for (int draw = 0; draw < ErdosRenyiConfig::kMaxDraws; ++draw) {
     shape.edges.clear();
     for (int i = 0; i < n; ++i) {
       for (int j = i + 1; j < n; ++j) {
-        if (rng.Bernoulli(config_.p)) {
-          shape.edges.push_back({i, j, config_.links.bandwidth_bps, config_.links.latency_s});
+        if (rng.Bernoulli(config.p)) {
+          shape.edges.push_back({i, j, config.links.bandwidth_bps, config.links.latency_s});
         }
       }
     }
@@ -61,7 +61,7 @@ Topology ErdosRenyiBuilder::Build(int n) const {
   }
   ThrowTopologyError("erdos_renyi", "p",
                      fmt::format("{} is too small: no connected graph on {} nodes in {} draws",
-                                 config_.p, n, kMaxDraws));
+                                 config.p, n, ErdosRenyiConfig::kMaxDraws));
 }
 
 void ExplicitConfig::Describe(ParamVisitor& v) {
@@ -96,47 +96,47 @@ void ExplicitConfig::Validate(ParamProblems& problems) const {
   }
 }
 
-Topology ExplicitBuilder::Build(int n) const {
+Topology BuildExplicit(const ExplicitConfig& config, int n) {
   CheckCount("explicit", "nodes", n, 1);
-  config_.links.Check("explicit");
+  config.links.Check("explicit");
   ParamProblems problems;
-  config_.Validate(problems);
+  config.Validate(problems);
   if (!problems.empty()) {
     ThrowTopologyError("explicit", problems.problems()[0].key, problems.problems()[0].message);
   }
   constexpr int64_t kMaxSwitches = ExplicitConfig::kMaxSwitches;
-  if (config_.switches < 0 || config_.switches > kMaxSwitches) {
+  if (config.switches < 0 || config.switches > kMaxSwitches) {
     ThrowTopologyError("explicit", "switches",
-                       fmt::format("must be in [0, {}], got {}", kMaxSwitches, config_.switches));
+                       fmt::format("must be in [0, {}], got {}", kMaxSwitches, config.switches));
   }
   // With a server, the n workers and the server are n + 1 hosts (as in a star).
-  const int hosts = config_.server >= 0 ? n + 1 : n;
-  const int64_t nodes = hosts + config_.switches;
-  if (config_.server < -1 || config_.server >= hosts) {
+  const int hosts = config.server >= 0 ? n + 1 : n;
+  const int64_t nodes = hosts + config.switches;
+  if (config.server < -1 || config.server >= hosts) {
     ThrowTopologyError("explicit", "server",
                        fmt::format("must be -1 or a host in [0, {}] ({} workers + the server), "
                                    "got {}",
-                                   n, n, config_.server));
+                                   n, n, config.server));
   }
   TopologyShape shape;
   shape.kind = "explicit";
   shape.num_hosts = hosts;
-  shape.num_switches = static_cast<int>(config_.switches);
-  if (config_.server >= 0) shape.server = static_cast<int>(config_.server);
-  for (size_t k = 0; k < config_.edges.size() / 2; ++k) {
-    const double a = config_.edges[2 * k];
-    const double b = config_.edges[2 * k + 1];
+  shape.num_switches = static_cast<int>(config.switches);
+  if (config.server >= 0) shape.server = static_cast<int>(config.server);
+  for (size_t k = 0; k < config.edges.size() / 2; ++k) {
+    const double a = config.edges[2 * k];
+    const double b = config.edges[2 * k + 1];
     for (double end : {a, b}) {
       if (end < 0 || end >= static_cast<double>(nodes)) {
         ThrowTopologyError("explicit", fmt::format("edges[{}]", k),
                            fmt::format("node {} is not in [0, {}) ({} hosts + {} switches)", end,
-                                       nodes, hosts, config_.switches));
+                                       nodes, hosts, config.switches));
       }
     }
-    Edge e{static_cast<int>(a), static_cast<int>(b), config_.links.bandwidth_bps,
-           config_.links.latency_s};
-    if (!config_.bandwidths_bps.empty()) e.bandwidth_bps = config_.bandwidths_bps[k];
-    if (!config_.latencies_s.empty()) e.latency_s = config_.latencies_s[k];
+    Edge e{static_cast<int>(a), static_cast<int>(b), config.links.bandwidth_bps,
+           config.links.latency_s};
+    if (!config.bandwidths_bps.empty()) e.bandwidth_bps = config.bandwidths_bps[k];
+    if (!config.latencies_s.empty()) e.latency_s = config.latencies_s[k];
     CheckBandwidth("explicit", fmt::format("bandwidths[{}]", k), e.bandwidth_bps);
     CheckLatency("explicit", fmt::format("latencies[{}]", k), e.latency_s);
     shape.edges.push_back(e);

@@ -22,25 +22,19 @@
 namespace commsim {
 
 struct ErdosRenyiConfig final : ConfigBase<ErdosRenyiConfig> {
+  static constexpr int kMaxDraws = 1000;  // graphs drawn before giving up on a connected one
   double p = 0.5;
   int64_t seed = 1;
   UniformLinks links;
   void Describe(ParamVisitor& v) override;
 };
 
-class ErdosRenyiBuilder final : public TopologyBuilder {
- public:
-  static constexpr int kMaxDraws = 1000;
-  explicit ErdosRenyiBuilder(const ErdosRenyiConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  ErdosRenyiConfig config_;
-};
+Topology BuildErdosRenyi(const ErdosRenyiConfig& config, int n);
+using ErdosRenyiBuilder = ConfigBuilder<ErdosRenyiConfig, BuildErdosRenyi>;
 
 struct ExplicitConfig final : ConfigBase<ExplicitConfig> {
   static constexpr int64_t kMaxSwitches = 100000;  // as many as the largest worker count
-  std::vector<double> edges;  // node-id pairs, flattened
+  std::vector<double> edges;                       // node-id pairs, flattened
   int64_t switches = 0;
   int64_t server = -1;
   UniformLinks links;
@@ -50,14 +44,8 @@ struct ExplicitConfig final : ConfigBase<ExplicitConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-class ExplicitBuilder final : public TopologyBuilder {
- public:
-  explicit ExplicitBuilder(const ExplicitConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  ExplicitConfig config_;
-};
+Topology BuildExplicit(const ExplicitConfig& config, int n);
+using ExplicitBuilder = ConfigBuilder<ExplicitConfig, BuildExplicit>;
 
 }  // namespace commsim
 

@@ -13,13 +13,18 @@ Range LatencyRange() { return Range::Closed(0.0, kMaxLatencyS); }
 void UniformLinks::Describe(ParamVisitor& v) {
   v.Real("bandwidth", bandwidth_bps, Range::Positive(), "bandwidth of every link, each direction",
          Unit::kBitsPerSecond);
-  v.Real("latency", latency_s, LatencyRange(), "one-way latency of every link",
-         Unit::kSeconds);
+  v.Real("latency", latency_s, LatencyRange(), "one-way latency of every link", Unit::kSeconds);
 }
 
 void UniformLinks::Check(std::string_view kind) const {
   CheckBandwidth(kind, "bandwidth", bandwidth_bps);
   CheckLatency(kind, "latency", latency_s);
+}
+
+void CheckLink(std::string_view kind, std::string_view prefix, double bandwidth_bps,
+               double latency_s) {
+  CheckBandwidth(kind, fmt::format("{}_bandwidth", prefix), bandwidth_bps);
+  CheckLatency(kind, fmt::format("{}_latency", prefix), latency_s);
 }
 
 void ThrowTopologyError(std::string_view kind, std::string_view field, std::string_view message) {

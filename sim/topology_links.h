@@ -35,6 +35,9 @@ struct UniformLinks {
                                      std::string_view message);
 void CheckBandwidth(std::string_view kind, std::string_view field, double bandwidth_bps);
 void CheckLatency(std::string_view kind, std::string_view field, double latency_s);
+// Both checks for the link fields `<prefix>_bandwidth` and `<prefix>_latency`.
+void CheckLink(std::string_view kind, std::string_view prefix, double bandwidth_bps,
+               double latency_s);
 // REQUIRES-style check on the node/worker count passed to Build(); `what` is "nodes"/"workers".
 void CheckCount(std::string_view kind, std::string_view what, int n, int min);
 // An optional per-item list must be empty or hold exactly `n` entries.

@@ -20,7 +20,8 @@ Registry<TopologyBuilder> MakeRegistry() {
   r.Add<CompleteBuilder, CompleteConfig>("complete", "n nodes, every pair linked");
   r.Add<ErdosRenyiBuilder, ErdosRenyiConfig>("erdos_renyi",
                                              "random G(n, p) graph, redrawn until connected");
-  r.Add<ExplicitBuilder, ExplicitConfig>("explicit", "n hosts (+ the server, + switches) joined by an edge list");
+  r.Add<ExplicitBuilder, ExplicitConfig>(
+      "explicit", "n hosts (+ the server, + switches) joined by an edge list");
   r.Add<TreeBuilder, TreeConfig>(
       "tree", "racks of hosts under top-of-rack switches joined by one core switch");
   r.Add<FatTreeBuilder, FatTreeConfig>(

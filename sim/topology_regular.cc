@@ -19,13 +19,13 @@ TopologyShape Plain(std::string kind, int n) {
 
 }  // namespace
 
-Topology RingBuilder::Build(int n) const {
+Topology BuildRing(const RingConfig& config, int n) {
   CheckCount("ring", "nodes", n, 1);
-  config_.links.Check("ring");
+  config.links.Check("ring");
   TopologyShape shape = Plain("ring", n);
   const int edges = n == 1 ? 0 : (n == 2 ? 1 : n);
   for (int i = 0; i < edges; ++i) {
-    shape.edges.push_back({i, (i + 1) % n, config_.links.bandwidth_bps, config_.links.latency_s});
+    shape.edges.push_back({i, (i + 1) % n, config.links.bandwidth_bps, config.links.latency_s});
   }
   return Topology::Create(std::move(shape));
 }
@@ -36,27 +36,27 @@ void TorusConfig::Describe(ParamVisitor& v) {
   links.Describe(v);
 }
 
-Topology TorusBuilder::Build(int n) const {
+Topology BuildTorus(const TorusConfig& config, int n) {
   CheckCount("torus", "nodes", n, 1);
-  config_.links.Check("torus");
-  int rows = static_cast<int>(config_.rows);
-  if (config_.rows < 0) {
-    ThrowTopologyError("torus", "rows", fmt::format("must be >= 0, got {}", config_.rows));
+  config.links.Check("torus");
+  int rows = static_cast<int>(config.rows);
+  if (config.rows < 0) {
+    ThrowTopologyError("torus", "rows", fmt::format("must be >= 0, got {}", config.rows));
   }
   if (rows == 0) {
     for (int r = 1; r * r <= n; ++r) {
       if (n % r == 0) rows = r;
     }
-  } else if (config_.rows > n || n % rows != 0) {
+  } else if (config.rows > n || n % rows != 0) {
     ThrowTopologyError("torus", "rows",
-                       fmt::format("{} does not divide the node count {}", config_.rows, n));
+                       fmt::format("{} does not divide the node count {}", config.rows, n));
   }
   const int cols = n / rows;
   TopologyShape shape = Plain("torus", n);
   std::set<std::pair<int, int>> seen;
   auto add = [&](int a, int b) {
     if (a == b || !seen.insert({std::min(a, b), std::max(a, b)}).second) return;
-    shape.edges.push_back({a, b, config_.links.bandwidth_bps, config_.links.latency_s});
+    shape.edges.push_back({a, b, config.links.bandwidth_bps, config.links.latency_s});
   };
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
@@ -67,13 +67,13 @@ Topology TorusBuilder::Build(int n) const {
   return Topology::Create(std::move(shape));
 }
 
-Topology CompleteBuilder::Build(int n) const {
+Topology BuildComplete(const CompleteConfig& config, int n) {
   CheckCount("complete", "nodes", n, 1);
-  config_.links.Check("complete");
+  config.links.Check("complete");
   TopologyShape shape = Plain("complete", n);
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
-      shape.edges.push_back({i, j, config_.links.bandwidth_bps, config_.links.latency_s});
+      shape.edges.push_back({i, j, config.links.bandwidth_bps, config.links.latency_s});
     }
   }
   return Topology::Create(std::move(shape));

@@ -23,14 +23,8 @@ struct RingConfig final : ConfigBase<RingConfig> {
   void Describe(ParamVisitor& v) override { links.Describe(v); }
 };
 
-class RingBuilder final : public TopologyBuilder {
- public:
-  explicit RingBuilder(const RingConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  RingConfig config_;
-};
+Topology BuildRing(const RingConfig& config, int n);
+using RingBuilder = ConfigBuilder<RingConfig, BuildRing>;
 
 struct TorusConfig final : ConfigBase<TorusConfig> {
   int64_t rows = 0;
@@ -38,28 +32,16 @@ struct TorusConfig final : ConfigBase<TorusConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class TorusBuilder final : public TopologyBuilder {
- public:
-  explicit TorusBuilder(const TorusConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  TorusConfig config_;
-};
+Topology BuildTorus(const TorusConfig& config, int n);
+using TorusBuilder = ConfigBuilder<TorusConfig, BuildTorus>;
 
 struct CompleteConfig final : ConfigBase<CompleteConfig> {
   UniformLinks links;
   void Describe(ParamVisitor& v) override { links.Describe(v); }
 };
 
-class CompleteBuilder final : public TopologyBuilder {
- public:
-  explicit CompleteBuilder(const CompleteConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  CompleteConfig config_;
-};
+Topology BuildComplete(const CompleteConfig& config, int n);
+using CompleteBuilder = ConfigBuilder<CompleteConfig, BuildComplete>;
 
 }  // namespace commsim
 

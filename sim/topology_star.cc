@@ -37,8 +37,7 @@ void WorkerLinks::Describe(ParamVisitor& v) {
 }
 
 void WorkerLinks::Check(std::string_view kind, int n) const {
-  CheckBandwidth(kind, "worker_bandwidth", worker_bandwidth_bps);
-  CheckLatency(kind, "worker_latency", worker_latency_s);
+  CheckLink(kind, "worker", worker_bandwidth_bps, worker_latency_s);
   CheckListSize(kind, "worker_bandwidths", worker_bandwidths_bps, n, "worker");
   CheckListSize(kind, "worker_latencies", worker_latencies_s, n, "worker");
   for (size_t i = 0; i < worker_bandwidths_bps.size(); ++i) {
@@ -65,28 +64,27 @@ void StarConfig::Describe(ParamVisitor& v) {
          "one-way latency of the switch-server link", Unit::kSeconds);
 }
 
-Topology StarBuilder::Build(int n) const {
+Topology BuildStar(const StarConfig& config, int n) {
   CheckCount("star", "workers", n, 1);
-  config_.workers.Check("star", n);
-  CheckBandwidth("star", "server_bandwidth", config_.server_bandwidth_bps);
-  CheckLatency("star", "server_latency", config_.server_latency_s);
+  config.workers.Check("star", n);
+  CheckLink("star", "server", config.server_bandwidth_bps, config.server_latency_s);
   TopologyShape shape = PsShape("star", n);
   shape.num_switches = 1;
   const int sw = n + 1;
   for (int i = 0; i < n; ++i) {
-    shape.edges.push_back({i, sw, config_.workers.bandwidth_bps(i), config_.workers.latency_s(i)});
+    shape.edges.push_back({i, sw, config.workers.bandwidth_bps(i), config.workers.latency_s(i)});
   }
-  shape.edges.push_back({n, sw, config_.server_bandwidth_bps, config_.server_latency_s});
+  shape.edges.push_back({n, sw, config.server_bandwidth_bps, config.server_latency_s});
   shape.node_names.push_back("switch");
   return Topology::Create(std::move(shape));
 }
 
-Topology StarDirectBuilder::Build(int n) const {
+Topology BuildStarDirect(const StarDirectConfig& config, int n) {
   CheckCount("star_direct", "workers", n, 1);
-  config_.workers.Check("star_direct", n);
+  config.workers.Check("star_direct", n);
   TopologyShape shape = PsShape("star_direct", n);
   for (int i = 0; i < n; ++i) {
-    shape.edges.push_back({i, n, config_.workers.bandwidth_bps(i), config_.workers.latency_s(i)});
+    shape.edges.push_back({i, n, config.workers.bandwidth_bps(i), config.workers.latency_s(i)});
   }
   return Topology::Create(std::move(shape));
 }

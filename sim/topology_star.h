@@ -36,28 +36,16 @@ struct StarConfig final : ConfigBase<StarConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class StarBuilder final : public TopologyBuilder {
- public:
-  explicit StarBuilder(const StarConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  StarConfig config_;
-};
+Topology BuildStar(const StarConfig& config, int n);
+using StarBuilder = ConfigBuilder<StarConfig, BuildStar>;
 
 struct StarDirectConfig final : ConfigBase<StarDirectConfig> {
   WorkerLinks workers;
   void Describe(ParamVisitor& v) override { workers.Describe(v); }
 };
 
-class StarDirectBuilder final : public TopologyBuilder {
- public:
-  explicit StarDirectBuilder(const StarDirectConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  StarDirectConfig config_;
-};
+Topology BuildStarDirect(const StarDirectConfig& config, int n);
+using StarDirectBuilder = ConfigBuilder<StarDirectConfig, BuildStarDirect>;
 
 }  // namespace commsim
 

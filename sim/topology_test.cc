@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_registry.h"
 #include "sim/topology_regular.h"
@@ -40,12 +41,7 @@ void ExpectRoutesAreChains(const Topology& t) {
 }
 
 std::string ErrorOf(const TopologyBuilder& b, int n) {
-  try {
-    b.Build(n);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { b.Build(n); });
 }
 
 TEST(TopologyTest, StarLayoutLinksAndRoutes) {
@@ -195,9 +191,9 @@ TEST(TopologyTest, BadInputNamesTheField) {
 
 TEST(TopologyRegistryTest, EveryKindBuildsAConnectedDefault) {
   const Registry<TopologyBuilder>& r = TopologyRegistry();
-  EXPECT_EQ(r.names(), (std::vector<std::string>{"star", "star_direct", "ring", "torus", "complete",
-                                                 "erdos_renyi", "explicit", "tree", "fat_tree",
-                                                 "dumbbell"}));
+  EXPECT_EQ(r.names(),
+            (std::vector<std::string>{"star", "star_direct", "ring", "torus", "complete",
+                                      "erdos_renyi", "explicit", "tree", "fat_tree", "dumbbell"}));
   for (const std::string& name : r.names()) {
     if (name == "explicit") continue;  // its default has no edges
     const Topology t = BuildTopology(r.DefaultSpec(kTopologyKind, name), 6);

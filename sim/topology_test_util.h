@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/topology.h"
 
 namespace commsim::testing {
@@ -25,12 +26,7 @@ inline std::vector<std::string> RouteNodes(const Topology& t, int src, int dst) 
 
 // The UserError message of `build`, or "" when it does not throw.
 inline std::string BuildError(const std::function<Topology()>& build) {
-  try {
-    build();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+  return test_errors::ErrorOf([&] { build(); }, "");
 }
 
 // Links whose two ends are named `from` and `to`, by name.

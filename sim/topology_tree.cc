@@ -31,41 +31,42 @@ void TreeConfig::Describe(ParamVisitor& v) {
          "one-way latency of the core-server link (server \"core\")", Unit::kSeconds);
 }
 
-void TreeBuilder::Check() const {
-  if (config_.rack_size < 1 || config_.rack_size > Topology::kMaxHosts) {
+namespace {
+
+void CheckTree(const TreeConfig& config) {
+  if (config.rack_size < 1 || config.rack_size > Topology::kMaxHosts) {
     ThrowTopologyError(
         kKind, "rack_size",
-        fmt::format("must be in [1, {}], got {}", Topology::kMaxHosts, config_.rack_size));
+        fmt::format("must be in [1, {}], got {}", Topology::kMaxHosts, config.rack_size));
   }
-  CheckBandwidth(kKind, "host_bandwidth", config_.host_bandwidth_bps);
-  CheckLatency(kKind, "host_latency", config_.host_latency_s);
-  CheckBandwidth(kKind, "core_bandwidth", config_.core_bandwidth_bps);
-  CheckLatency(kKind, "core_latency", config_.core_latency_s);
-  CheckBandwidth(kKind, "server_bandwidth", config_.server_bandwidth_bps);
-  CheckLatency(kKind, "server_latency", config_.server_latency_s);
+  CheckLink(kKind, "host", config.host_bandwidth_bps, config.host_latency_s);
+  CheckLink(kKind, "core", config.core_bandwidth_bps, config.core_latency_s);
+  CheckLink(kKind, "server", config.server_bandwidth_bps, config.server_latency_s);
 }
 
-Topology TreeBuilder::Build(int n) const {
-  Check();
-  const FabricHosts hosts = PlaceHosts(kKind, n, config_.server, TreeServerChoices());
+}  // namespace
+
+Topology BuildTree(const TreeConfig& config, int n) {
+  CheckTree(config);
+  const FabricHosts hosts = PlaceHosts(kKind, n, config.server, TreeServerChoices());
   const int h = hosts.total();
   const int slots = hosts.in_slots();
-  const int rack_size = static_cast<int>(config_.rack_size);
+  const int rack_size = static_cast<int>(config.rack_size);
   const int racks = (slots + rack_size - 1) / rack_size;
   const int core = h + racks;
   TopologyShape shape = FabricShape(kKind, hosts);
   shape.num_switches = racks + 1;
   for (int host = 0; host < slots; ++host) {
     shape.edges.push_back(
-        {host, h + host / rack_size, config_.host_bandwidth_bps, config_.host_latency_s});
+        {host, h + host / rack_size, config.host_bandwidth_bps, config.host_latency_s});
     shape.racks.push_back(host / rack_size);
   }
   if (slots < h) {  // the server hangs off the core
-    shape.edges.push_back({slots, core, config_.server_bandwidth_bps, config_.server_latency_s});
+    shape.edges.push_back({slots, core, config.server_bandwidth_bps, config.server_latency_s});
     shape.racks.push_back(racks);
   }
   for (int r = 0; r < racks; ++r) {
-    shape.edges.push_back({h + r, core, config_.core_bandwidth_bps, config_.core_latency_s});
+    shape.edges.push_back({h + r, core, config.core_bandwidth_bps, config.core_latency_s});
     shape.node_names.push_back(fmt::format("tor{}", r));
   }
   shape.node_names.push_back("core");

@@ -37,15 +37,8 @@ struct TreeConfig final : ConfigBase<TreeConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class TreeBuilder final : public TopologyBuilder {
- public:
-  explicit TreeBuilder(const TreeConfig& config) : config_(config) {}
-  Topology Build(int n) const override;
-
- private:
-  void Check() const;
-  TreeConfig config_;
-};
+Topology BuildTree(const TreeConfig& config, int n);
+using TreeBuilder = ConfigBuilder<TreeConfig, BuildTree>;
 
 }  // namespace commsim
 

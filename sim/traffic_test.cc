@@ -4,26 +4,16 @@
 
 #include <algorithm>
 
+#include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
 
-SimTime Sec(double s) { return SimTime::FromSeconds(s); }
-
-// The reference transmit time: ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers.
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
-  __extension__ typedef unsigned __int128 U128;
-  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
-  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
-}
-
-// `bits` in packets of `mtu` (0: whole) back to back on one link, each rounded up on its own.
-int64_t TrainPs(int64_t bits, int64_t mtu, int64_t bandwidth_bps) {
-  if (mtu == 0) return CeilPs(bits, bandwidth_bps);
-  return (bits / mtu) * CeilPs(mtu, bandwidth_bps) + CeilPs(bits % mtu, bandwidth_bps);
-}
+using net_test::CeilPs;
+using net_test::Sec;
+using net_test::TrainPs;
 
 SimTime LastDelivery(const std::vector<MessageRecord>& records) {
   SimTime last;

@@ -174,18 +174,19 @@ void VectorCode(FuzzedDataProvider& in) {
   FuzzCheck(RoundTripVector(z) == z, "vector source code round trip differs");
 }
 
-}  // namespace
-}  // namespace commsim
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 8192) return 0;  // bounds the work per input
-  using namespace commsim;
-  FuzzedDataProvider in(data, size);
+// One input: its first byte picks the code under test.
+void FuzzOneCode(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange<int>(0, 3)) {
     case 0: Elias(in); break;
     case 1: Golomb(in); break;
     case 2: Arithmetic(in); break;
     default: VectorCode(in); break;
   }
-  return 0;
+}
+
+}  // namespace
+}  // namespace commsim
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return commsim::fuzz::FuzzWithProvider(data, size, 8192, commsim::FuzzOneCode);
 }

@@ -7,9 +7,12 @@
 #include <map>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/compressor_test_util.h"
 
 namespace commsim {
 namespace {
+
+using compressor_test::Gaussian;
 
 BlockTernaryConfig Config(const std::string& p, int64_t block, const std::string& coding) {
   BlockTernaryConfig c;
@@ -17,13 +20,6 @@ BlockTernaryConfig Config(const std::string& p, int64_t block, const std::string
   c.block = block;
   c.coding = coding;
   return c;
-}
-
-Eigen::VectorXd Gaussian(int64_t d, uint64_t seed) {
-  Rng rng(seed);
-  Eigen::VectorXd x(d);
-  for (int64_t i = 0; i < d; ++i) x[i] = rng.Normal();
-  return x;
 }
 
 // The block norm as the wire carries it, written out: ||x_B||_p rounded up to fp32.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/compressors/block_ternary.h"
+#include "algorithms/compressors/compressor_test_util.h"
 #include "algorithms/compressors/dithered.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/compressors/qsgd.h"
@@ -19,6 +20,8 @@
 
 namespace commsim {
 namespace {
+
+using compressor_test::Gaussian;
 
 struct Variant {
   std::string label;
@@ -81,13 +84,6 @@ std::vector<Variant> Variants() {
   });
   add("dithered_s2", "dithered", [](Config& c) { static_cast<DitheredConfig&>(c).levels = 2; });
   return out;
-}
-
-Eigen::VectorXd Gaussian(int64_t d, uint64_t seed, double scale = 1.0) {
-  Rng rng(seed);
-  Eigen::VectorXd x(d);
-  for (int64_t i = 0; i < d; ++i) x[i] = scale * rng.Normal();
-  return x;
 }
 
 class ContractTest : public ::testing::TestWithParam<int> {

@@ -131,26 +131,27 @@ void RoundTrip(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
   FuzzCheck(a == b, "decoding the same message twice gave different vectors");
 }
 
-}  // namespace
-}  // namespace commsim
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 8192) return 0;  // bounds the work per input
-  using namespace commsim;
-  FuzzedDataProvider in(data, size);
+// One input: a registered compressor with a fuzzed config, a dimension and a mode.
+void FuzzOneCompressor(FuzzedDataProvider& in) {
   const auto& entries = CompressorRegistry().entries();
   const auto& entry = entries[in.ConsumeIntegralInRange<size_t>(0, entries.size() - 1)];
   ComponentSpec spec = CompressorRegistry().DefaultSpec(kCompressorKind, entry.name);
-  if (!fuzz::FillConfig(in, *spec.config, kIntCap)) return 0;
+  if (!fuzz::FillConfig(in, *spec.config, kIntCap)) return;
   const int64_t d = in.ConsumeIntegralInRange<int64_t>(1, kMaxDim);
   const int mode = in.ConsumeIntegralInRange<int>(0, 2);
   std::unique_ptr<Compressor> compressor;
   fuzz::FuzzGuard([&] { compressor = CompressorRegistry().Make(spec); });
-  if (!compressor) return 0;
+  if (!compressor) return;
   switch (mode) {
     case 0: Decode(*compressor, in, d); break;
     case 1: RoundTrip(*compressor, in, d); break;
     default: Corrupt(*compressor, in, d); break;
   }
-  return 0;
+}
+
+}  // namespace
+}  // namespace commsim
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return commsim::fuzz::FuzzWithProvider(data, size, 8192, commsim::FuzzOneCompressor);
 }

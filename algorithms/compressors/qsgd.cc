@@ -17,6 +17,23 @@ namespace {
 constexpr std::string_view kNorms[] = {"2", "inf"};
 constexpr std::string_view kCodings[] = {"elias", "fixed"};
 
+// The elias coding of one nonzero bucket's signed levels: Elias omega of (index of the first
+// nonzero level + 1), then for each nonzero level its sign bit, omega(|level|) and omega(the gap
+// to the next nonzero level, or to n).
+void PutEliasLevels(const int64_t* level, int64_t n, BitWriter& w) {
+  int64_t pos = 0;
+  while (pos < n && level[pos] == 0) ++pos;
+  PutEliasOmega(w, static_cast<uint64_t>(pos) + 1);
+  while (pos < n) {
+    int64_t next = pos + 1;
+    while (next < n && level[next] == 0) ++next;
+    w.PutBit(level[pos] < 0);
+    PutEliasOmega(w, static_cast<uint64_t>(std::abs(level[pos])));
+    PutEliasOmega(w, static_cast<uint64_t>(next - pos));
+    pos = next;
+  }
+}
+
 }  // namespace
 
 void QsgdConfig::Describe(ParamVisitor& v) {
@@ -86,17 +103,7 @@ Message Qsgd::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const
       level[j] = v[j] < 0 ? -xi : xi;
     }
     rng = local;
-    int64_t pos = 0;
-    while (pos < n && level[pos] == 0) ++pos;
-    PutEliasOmega(w, static_cast<uint64_t>(pos) + 1);
-    while (pos < n) {
-      int64_t next = pos + 1;
-      while (next < n && level[next] == 0) ++next;
-      w.PutBit(level[pos] < 0);
-      PutEliasOmega(w, static_cast<uint64_t>(std::abs(level[pos])));
-      PutEliasOmega(w, static_cast<uint64_t>(next - pos));
-      pos = next;
-    }
+    PutEliasLevels(level.data(), n, w);
   }
   return w.Finish();
 }

@@ -6,9 +6,12 @@
 #include <limits>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/compressor_test_util.h"
 
 namespace commsim {
 namespace {
+
+using compressor_test::Gaussian;
 
 QsgdConfig Config(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
   QsgdConfig c;
@@ -17,13 +20,6 @@ QsgdConfig Config(int64_t s, int64_t b, const std::string& norm, const std::stri
   c.norm = norm;
   c.coding = coding;
   return c;
-}
-
-Eigen::VectorXd Gaussian(int64_t d, uint64_t seed) {
-  Rng rng(seed);
-  Eigen::VectorXd x(d);
-  for (int64_t i = 0; i < d; ++i) x[i] = rng.Normal();
-  return x;
 }
 
 // Independent reference of Q_s: same Rng draws (one Uniform per element of a nonzero bucket).

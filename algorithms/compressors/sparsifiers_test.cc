@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/compressor_test_util.h"
 #include "algorithms/compressors/rand_k.h"
 #include "algorithms/compressors/sparse_wire.h"
 #include "algorithms/compressors/top_k.h"
@@ -14,12 +15,7 @@
 namespace commsim {
 namespace {
 
-Eigen::VectorXd Gaussian(int64_t d, uint64_t seed) {
-  Rng rng(seed);
-  Eigen::VectorXd x(d);
-  for (int64_t i = 0; i < d; ++i) x[i] = rng.Normal();
-  return x;
-}
+using compressor_test::Gaussian;
 
 TopKConfig TopKCfg(int64_t k, double fraction, const std::string& coding) {
   TopKConfig c;

@@ -15,15 +15,16 @@
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/mixing.h"
-#include "sim/topology_tree.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
 #include "models/compute_time.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
+#include "sim/topology_tree.h"
 
 namespace commsim {
 namespace {
@@ -235,12 +236,7 @@ TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
 }
 
 std::string RunError(const Algorithm& algorithm, const RunSetup& setup) {
-  try {
-    Outcome r = RunAlgorithm(algorithm, setup);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+  return test_errors::ErrorOf([&] { Outcome r = RunAlgorithm(algorithm, setup); }, "");
 }
 
 TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {

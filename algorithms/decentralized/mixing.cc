@@ -48,6 +48,50 @@ void RequireDegree(std::string_view kind, const std::vector<std::vector<int>>& n
   }
 }
 
+// The neighbour lists sorted and without repeats, after checking that they describe a usable
+// gossip graph: at least 2 nodes, ids in range, no self-loops, no isolated node, symmetric and
+// connected. Throws UserError naming the first problem.
+std::vector<std::vector<int>> CheckedNeighbours(const std::vector<std::vector<int>>& neighbours) {
+  const int n = static_cast<int>(neighbours.size());
+  if (n < 2) {
+    throw UserError(fmt::format("decentralized algorithms need at least 2 nodes, got {}", n));
+  }
+  std::vector<std::vector<int>> nb = neighbours;
+  for (int i = 0; i < n; ++i) {
+    std::sort(nb[i].begin(), nb[i].end());
+    nb[i].erase(std::unique(nb[i].begin(), nb[i].end()), nb[i].end());
+    for (int j : nb[i]) {
+      if (j < 0 || j >= n) {
+        throw UserError(
+            fmt::format("node {} lists neighbour {}, not a node in 0..{}", i, j, n - 1));
+      }
+      if (j == i) throw UserError(fmt::format("node {} lists itself as a neighbour", i));
+    }
+    if (nb[i].empty()) {
+      throw UserError(fmt::format(
+          "node {} has no neighbours: every node of a decentralized algorithm must be linked to "
+          "another node",
+          i));
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int j : nb[i]) {
+      if (!std::binary_search(nb[j].begin(), nb[j].end(), i)) {
+        throw UserError(fmt::format(
+            "neighbour lists are not symmetric: node {} lists {} but node {} does not list {}", i,
+            j, j, i));
+      }
+    }
+  }
+  if (std::vector<int> lost = Unreachable(nb); !lost.empty()) {
+    throw UserError(fmt::format(
+        "the graph is disconnected: node(s) {} cannot be reached from node 0; gossip cannot "
+        "reach consensus",
+        fmt::join(lost, ", ")));
+  }
+  return nb;
+}
+
 constexpr std::array<std::string_view, 3> kGraphs = {"ring", "torus", "complete"};
 
 }  // namespace
@@ -124,42 +168,7 @@ MixingMatrix BuildMixing(std::string_view kind, const std::vector<std::vector<in
   COMMSIM_CHECK(std::find(kKinds.begin(), kKinds.end(), kind) != kKinds.end(),
                 "unknown mixing kind {}", kind);
   const int n = static_cast<int>(neighbours.size());
-  if (n < 2) {
-    throw UserError(fmt::format("decentralized algorithms need at least 2 nodes, got {}", n));
-  }
-  std::vector<std::vector<int>> nb = neighbours;
-  for (int i = 0; i < n; ++i) {
-    std::sort(nb[i].begin(), nb[i].end());
-    nb[i].erase(std::unique(nb[i].begin(), nb[i].end()), nb[i].end());
-    for (int j : nb[i]) {
-      if (j < 0 || j >= n) {
-        throw UserError(
-            fmt::format("node {} lists neighbour {}, not a node in 0..{}", i, j, n - 1));
-      }
-      if (j == i) throw UserError(fmt::format("node {} lists itself as a neighbour", i));
-    }
-    if (nb[i].empty()) {
-      throw UserError(fmt::format(
-          "node {} has no neighbours: every node of a decentralized algorithm must be linked to "
-          "another node",
-          i));
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    for (int j : nb[i]) {
-      if (!std::binary_search(nb[j].begin(), nb[j].end(), i)) {
-        throw UserError(fmt::format(
-            "neighbour lists are not symmetric: node {} lists {} but node {} does not list {}", i,
-            j, j, i));
-      }
-    }
-  }
-  if (std::vector<int> lost = Unreachable(nb); !lost.empty()) {
-    throw UserError(fmt::format(
-        "the graph is disconnected: node(s) {} cannot be reached from node 0; gossip cannot "
-        "reach consensus",
-        fmt::join(lost, ", ")));
-  }
+  std::vector<std::vector<int>> nb = CheckedNeighbours(neighbours);
 
   size_t max_degree = 0;
   for (const auto& l : nb) max_degree = std::max(max_degree, l.size());

@@ -8,6 +8,7 @@
 
 #include "algorithms/decentralized/test_support.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/rng.h"
 
 namespace commsim {
@@ -28,12 +29,7 @@ std::vector<std::vector<int>> Complete(int n) {
 }
 
 std::string ErrorOf(std::string_view kind, const std::vector<std::vector<int>>& nb) {
-  try {
-    BuildMixing(kind, nb);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+  return test_errors::ErrorOf([&] { BuildMixing(kind, nb); }, "");
 }
 
 TEST(MixingTest, RingOfEightHasTheClosedFormGap) {

@@ -17,19 +17,17 @@ void DoreConfig::Describe(ParamVisitor& v) {
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
-    : uplink_(CompressorRegistry().Make(config.uplink)),
-      downlink_(CompressorRegistry().Make(config.downlink)),
+    : TwoWayRule(CompressorRegistry().Make(config.uplink),
+                 CompressorRegistry().Make(config.downlink)),
       alpha_(config.alpha),
       beta_(config.beta),
       eta_(config.eta) {}
 
-void DoreRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                    const Objective& objective) {
-  objective_ = &objective;
+void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
+  InitModel(x0, objective);
   const int64_t d = x0.size();
   worker_xhat_.assign(workers, x0);
   worker_shift_.assign(workers, Eigen::VectorXd::Zero(d));
-  x_ = x0;
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
@@ -39,8 +37,7 @@ void DoreRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
   mean_.resize(d);
 }
 
-Message DoreRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                               double /*step*/, Rng& rng) {
+Message DoreRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& h = worker_shift_[w];
   delta_ = grad - h;
   grad_residual_acc_ += delta_.squaredNorm() / static_cast<double>(worker_shift_.size());

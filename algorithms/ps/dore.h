@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "algorithms/ps/ps_rule.h"
+#include "algorithms/ps/two_way_rule.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -31,19 +31,16 @@ struct DoreConfig final : ConfigBase<DoreConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class DoreRule final : public PsRule {
+class DoreRule final : public TwoWayRule {
  public:
   using Config = DoreConfig;
   explicit DoreRule(const DoreConfig& config);
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-            const Objective& objective) override;
+  void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_[w]; }
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int w, const Message& downlink, double step) override;
-  const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
   // The server's x^ (for the replica invariant) and the other state, read by tests: worker w's
@@ -54,15 +51,12 @@ class DoreRule final : public PsRule {
   const Eigen::VectorXd& error() const { return error_; }
 
  private:
-  std::unique_ptr<Compressor> uplink_;
-  std::unique_ptr<Compressor> downlink_;
   double alpha_, beta_, eta_;
-  const Objective* objective_ = nullptr;
   // Workers.
   std::vector<Eigen::VectorXd> worker_xhat_;
   std::vector<Eigen::VectorXd> worker_shift_;  // h_i
-  // Server.
-  Eigen::VectorXd x_, xhat_, shift_, error_;  // x, x^, h, e
+  // Server (and x_, the model).
+  Eigen::VectorXd xhat_, shift_, error_;  // x^, h, e
   Eigen::VectorXd q_;
   // Scratch.
   Eigen::VectorXd delta_, decoded_, mean_;

@@ -16,14 +16,12 @@ void DoubleSqueezeConfig::Describe(ParamVisitor& v) {
 }
 
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
-    : uplink_(CompressorRegistry().Make(config.uplink)),
-      downlink_(CompressorRegistry().Make(config.downlink)),
+    : TwoWayRule(CompressorRegistry().Make(config.uplink),
+                 CompressorRegistry().Make(config.downlink)),
       scale_(config.contractive_scale) {}
 
-void DoubleSqueezeRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                             const Objective& objective) {
-  objective_ = &objective;
-  x_ = x0;
+void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
+  InitModel(x0, objective);
   replicas_.assign(workers, x0);
   worker_errors_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
   server_error_ = Eigen::VectorXd::Zero(x0.size());
@@ -31,8 +29,7 @@ void DoubleSqueezeRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd
   decoded_.resize(x0.size());
 }
 
-Message DoubleSqueezeRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                                        double /*step*/, Rng& rng) {
+Message DoubleSqueezeRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& delta = worker_errors_[w];
   v_ = grad + delta;
   Message message = uplink_->Encode(v_, rng);

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "algorithms/ps/ps_rule.h"
+#include "algorithms/ps/two_way_rule.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -26,19 +26,16 @@ struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class DoubleSqueezeRule final : public PsRule {
+class DoubleSqueezeRule final : public TwoWayRule {
  public:
   using Config = DoubleSqueezeConfig;
   explicit DoubleSqueezeRule(const DoubleSqueezeConfig& config);
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-            const Objective& objective) override;
+  void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int w, const Message& downlink, double step) override;
-  const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
   // The error memories, read by tests: worker w's delta_w and the server's delta.
@@ -46,11 +43,7 @@ class DoubleSqueezeRule final : public PsRule {
   const Eigen::VectorXd& server_error() const { return server_error_; }
 
  private:
-  std::unique_ptr<Compressor> uplink_;
-  std::unique_ptr<Compressor> downlink_;
   double scale_;
-  const Objective* objective_ = nullptr;
-  Eigen::VectorXd x_;
   std::vector<Eigen::VectorXd> replicas_;
   std::vector<Eigen::VectorXd> worker_errors_;  // delta_i
   Eigen::VectorXd server_error_;                // delta

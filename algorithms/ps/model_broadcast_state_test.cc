@@ -13,17 +13,11 @@
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
 
-namespace commsim {
+// In the namespace of the rule-test helpers (rule_test_util.h), which the tests use unqualified.
+namespace commsim::testing {
 namespace {
 
 using Eigen::VectorXd;
-using testing::MaxDiff;
-using testing::Play;
-using testing::PlayedRound;
-using testing::ProxOnlyObjective;
-using testing::SentQ;
-using testing::Soft;
-using testing::V;
 
 ComponentSpec TopKSpec(int64_t k) {
   ComponentSpec spec = CompressorSpec("top_k");
@@ -188,4 +182,4 @@ TEST(QsgdStateTest, MomentumAndProxApplyToTheMeanOfTheDecodedQuantizedGradients)
 }
 
 }  // namespace
-}  // namespace commsim
+}  // namespace commsim::testing

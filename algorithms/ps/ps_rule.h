@@ -28,14 +28,14 @@ class Objective;
 
 class PsRule {
  public:
+  using ConstVec = Eigen::Ref<const Eigen::VectorXd>;  // a read-only vector argument
+
   virtual ~PsRule() = default;
   // Called once before the first round. `objective` supplies the proximal operator.
-  virtual void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                    const Objective& objective) = 0;
+  virtual void Init(int workers, const ConstVec& x0, const Objective& objective) = 0;
   // The point where worker w evaluates its gradient this round.
   virtual const Eigen::VectorXd& WorkerPoint(int w) const = 0;
-  virtual Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                               Rng& rng) = 0;
+  virtual Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) = 0;
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
   // Server, after every uplink of the round: updates its state and returns the downlink.

@@ -13,17 +13,11 @@
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
 
-namespace commsim {
+// In the namespace of the rule-test helpers (rule_test_util.h), which the tests use unqualified.
+namespace commsim::testing {
 namespace {
 
 using Eigen::VectorXd;
-using testing::MaxDiff;
-using testing::Play;
-using testing::PlayedRound;
-using testing::ProxOnlyObjective;
-using testing::SentQ;
-using testing::Soft;
-using testing::V;
 
 ComponentSpec TernarySpec(int64_t block) {
   ComponentSpec spec = CompressorSpec("block_ternary");
@@ -145,4 +139,4 @@ TEST(DoubleSqueezeStateTest, WorkerAndServerErrorsFollowTheFormulasWithBiasedCom
 }
 
 }  // namespace
-}  // namespace commsim
+}  // namespace commsim::testing

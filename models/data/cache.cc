@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <vector>
 
 #include "models/data/text_formats.h"
@@ -98,6 +99,35 @@ std::string HeaderProblem(const Header& h) {
   return "";
 }
 
+// Reads the header after checking the magic and the format version; throws corrupt(what) when
+// it is truncated or out of range.
+Header ReadHeader(CrcReader& r, const std::function<BadCacheError(std::string_view)>& corrupt) {
+  char magic[8];
+  if (!r.Read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(magic)) != 0) {
+    throw corrupt("bad magic");
+  }
+  uint32_t version = 0, rank = 0;
+  Header h;
+  if (!r.Get(version)) throw corrupt("truncated header");
+  if (version != kVersion) {
+    throw corrupt(
+        fmt::format("format version {}, this commsim reads version {}", version, kVersion));
+  }
+  if (!r.Get(h.classes) || !r.Get(h.samples) || !r.Get(h.features) || !r.Get(rank)) {
+    throw corrupt("truncated header");
+  }
+  if (rank > 8) throw corrupt(fmt::format("image shape of {} dimensions", rank));
+  for (uint32_t i = 0; i < rank; ++i) {
+    int32_t s = 0;
+    if (!r.Get(s)) throw corrupt("truncated header");
+    h.shape.push_back(s);
+  }
+  if (const std::string problem = HeaderProblem(h); !problem.empty()) {
+    throw corrupt("header: " + problem);
+  }
+  return h;
+}
+
 // The problem with the values, or "": all finite, labels integer classes.
 std::string ValuesProblem(const Eigen::MatrixXf& features, const Eigen::VectorXd& targets,
                           int classes) {
@@ -160,29 +190,8 @@ Dataset ReadDatasetCache(const std::string& path, std::string_view name) {
                     what, kBuildCacheCommand));
   };
   CrcReader r(in);
-  char magic[8];
-  if (!r.Read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(magic)) != 0) {
-    throw corrupt("bad magic");
-  }
-  uint32_t version = 0, rank = 0;
-  Header h;
-  if (!r.Get(version)) throw corrupt("truncated header");
-  if (version != kVersion) {
-    throw corrupt(fmt::format("format version {}, this commsim reads version {}", version,
-                              kVersion));
-  }
-  if (!r.Get(h.classes) || !r.Get(h.samples) || !r.Get(h.features) || !r.Get(rank)) {
-    throw corrupt("truncated header");
-  }
-  if (rank > 8) throw corrupt(fmt::format("image shape of {} dimensions", rank));
-  for (uint32_t i = 0; i < rank; ++i) {
-    int32_t s = 0;
-    if (!r.Get(s)) throw corrupt("truncated header");
-    h.shape.push_back(s);
-  }
-  if (const std::string problem = HeaderProblem(h); !problem.empty()) {
-    throw corrupt("header: " + problem);
-  }
+  const Header h = ReadHeader(r, corrupt);
+  const uint64_t rank = h.shape.size();
   // magic | version, classes, rank | samples, features | shape | payload | crc32
   const uint64_t expected = sizeof(kMagic) + 3 * sizeof(uint32_t) + 2 * sizeof(uint64_t) +
                             rank * sizeof(int32_t) + h.samples * h.features * sizeof(float) +

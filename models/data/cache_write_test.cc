@@ -13,11 +13,13 @@
 #include "models/data/raw_sources.h"
 #include "sim/atomic_file.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using test_files::Read;
 
 Dataset Small(double value) {
   Dataset d;
@@ -27,20 +29,10 @@ Dataset Small(double value) {
   return d;
 }
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class CacheWriteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("cache_write_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = test_files::UnusedPath("cache_write_test");
     path_ = (dir_ / "cache" / "small.bin").string();
     WriteDatasetCache(Small(0.5), path_);
     old_bytes_ = Read(path_);

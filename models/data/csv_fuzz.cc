@@ -8,18 +8,5 @@
 #include "models/data/fuzz_problem.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 8192) return 0;  // bounds the work per input
-  using namespace commsim;
-  FuzzedDataProvider in(data, size);
-  ComponentSpec spec = DatasetRegistry().DefaultSpec(kDatasetKind, "csv");
-  auto& config = static_cast<CsvDataConfig&>(*spec.config);
-  config.path = (fuzz::ScratchDir() / "data.csv").string();
-  fuzz::FuzzProblem problem;
-  if (!fuzz::FillConfig(in, config, fuzz::kIntCap) || !fuzz::PickProblem(in, spec, problem)) {
-    return 0;
-  }
-  const std::vector<uint8_t> file = in.ConsumeRemainingBytes<uint8_t>();
-  fuzz::WriteScratchFile("data.csv", file.data(), file.size());
-  fuzz::BuildAndEvaluate(problem);
-  return 0;
+  return commsim::fuzz::FuzzDataFile<commsim::CsvDataConfig>(data, size, "csv", "data.csv");
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "models/data_source.h"
 #include "models/problem.h"
 #include "models/registry.h"
 #include "sim/fuzz_support.h"
@@ -78,6 +79,26 @@ inline void BuildAndEvaluate(const FuzzProblem& p) {
       objective->Gradient(w, x, p.batch, rng, grad);
     }
   });
+}
+
+// The whole of a text data-file driver (csv_fuzz.cc, libsvm_fuzz.cc): the input's tail fills the
+// `dataset` component's config (type Config) and picks the problem; the rest, from the front, is
+// written as the scratch file `file_name` the config reads, then the problem is built and
+// evaluated. Inputs over 8 KiB are skipped (bounds the work per input).
+template <class Config>
+int FuzzDataFile(const uint8_t* data, size_t size, std::string_view dataset,
+                 const std::string& file_name) {
+  if (size > 8192) return 0;
+  FuzzedDataProvider in(data, size);
+  ComponentSpec spec = DatasetRegistry().DefaultSpec(kDatasetKind, dataset);
+  auto& config = static_cast<Config&>(*spec.config);
+  config.path = (ScratchDir() / file_name).string();
+  FuzzProblem problem;
+  if (!FillConfig(in, config, kIntCap) || !PickProblem(in, spec, problem)) return 0;
+  const std::vector<uint8_t> file = in.ConsumeRemainingBytes<uint8_t>();
+  WriteScratchFile(file_name, file.data(), file.size());
+  BuildAndEvaluate(problem);
+  return 0;
 }
 
 }  // namespace commsim::fuzz

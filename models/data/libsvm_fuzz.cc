@@ -8,18 +8,6 @@
 #include "models/data/fuzz_problem.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 8192) return 0;  // bounds the work per input
-  using namespace commsim;
-  FuzzedDataProvider in(data, size);
-  ComponentSpec spec = DatasetRegistry().DefaultSpec(kDatasetKind, "libsvm");
-  auto& config = static_cast<LibsvmDataConfig&>(*spec.config);
-  config.path = (fuzz::ScratchDir() / "data.libsvm").string();
-  fuzz::FuzzProblem problem;
-  if (!fuzz::FillConfig(in, config, fuzz::kIntCap) || !fuzz::PickProblem(in, spec, problem)) {
-    return 0;
-  }
-  const std::vector<uint8_t> file = in.ConsumeRemainingBytes<uint8_t>();
-  fuzz::WriteScratchFile("data.libsvm", file.data(), file.size());
-  fuzz::BuildAndEvaluate(problem);
-  return 0;
+  return commsim::fuzz::FuzzDataFile<commsim::LibsvmDataConfig>(data, size, "libsvm",
+                                                                "data.libsvm");
 }

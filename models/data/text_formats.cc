@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <utility>
 #include <vector>
 
 #include "sim/csv_reader.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace commsim {
 namespace {
@@ -214,19 +214,9 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
 }
 
 uintmax_t CheckDataFile(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) throw UserError(fmt::format("{}: cannot open data file", path));
-  if (!fs::is_regular_file(status)) {
-    throw UserError(fmt::format("{}: not a regular file (a data file is expected)", path));
-  }
-  const uintmax_t size = fs::file_size(path, ec);
-  if (ec || size > kMaxDataFileBytes) {
-    throw UserError(fmt::format("{}: {} bytes is more than the {} GiB a data file may have", path,
-                                ec ? 0 : size, kMaxDataFileBytes >> 30));
-  }
-  return size;
+  static_assert(kMaxDataFileBytes == uintmax_t{4} << 30, "the limit shown below");
+  return CheckInputFile(
+      path, {.noun = "data file", .max_bytes = kMaxDataFileBytes, .max_shown = "4 GiB"});
 }
 
 Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options) {

@@ -8,28 +8,19 @@
 
 #include "models/data/text_formats.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
 
 std::string LibsvmError(const std::string& text, LibsvmOptions options = {}) {
   std::istringstream in(text);
-  try {
-    ParseLibsvm(in, "t.svm", options);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { ParseLibsvm(in, "t.svm", options); });
 }
 
 std::string CsvError(const std::string& text, CsvOptions options = {}) {
   std::istringstream in(text);
-  try {
-    ParseCsv(in, "t.csv", options);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_errors::ErrorOf([&] { ParseCsv(in, "t.csv", options); });
 }
 
 TEST(DataLimitsTest, LibsvmIndicesMustBeIntegersWithinTheFeatureLimit) {
