@@ -151,8 +151,9 @@ TEST(ScheduleTest, RingOnARingTopologyTakesTwoNMinusOneStepsOfOneChunk) {
 }
 
 // Through one switch every step crosses two links, each paying transmit and latency (whole
-// messages: store-and-forward at the switch); the idle server host changes nothing.
-TEST(ScheduleTest, RingThroughOneSwitchPaysTwoHopsPerStep) {
+// messages: store-and-forward at the switch); the idle server host changes nothing. On
+// star_direct the server host forwards between the workers like the switch does.
+TEST(ScheduleTest, RingThroughOneSwitchOrTheServerHostPaysTwoHopsPerStep) {
   const int n = 4;
   const int64_t d = 32;
   StarConfig c;
@@ -160,9 +161,13 @@ TEST(ScheduleTest, RingThroughOneSwitchPaysTwoHopsPerStep) {
   c.workers.worker_latency_s = kLatencyS;
   c.server_bandwidth_bps = kBps;
   c.server_latency_s = kLatencyS;
-  const Outcome out = Play(StarBuilder(c).Build(n), RingAllReduce(n, d), Inputs(n, d), 32);
+  StarDirectConfig direct;
+  direct.workers = c.workers;
   const int64_t chunk_ps = 32 * d / n * kPsPerBit;
-  EXPECT_EQ(out.end_ps, 2 * (n - 1) * (2 * kLatencyPs + 2 * chunk_ps));
+  for (const Topology& t : {StarBuilder(c).Build(n), StarDirectBuilder(direct).Build(n)}) {
+    const Outcome out = Play(t, RingAllReduce(n, d), Inputs(n, d), 32);
+    EXPECT_EQ(out.end_ps, 2 * (n - 1) * (2 * kLatencyPs + 2 * chunk_ps)) << t.kind();
+  }
 }
 
 // Halving-doubling, n a power of two, direct links: 2 log2(n) l + 2 (n-1)/n M / B.
