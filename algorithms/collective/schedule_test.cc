@@ -212,6 +212,9 @@ TEST(ScheduleTest, HierarchicalIsTheSumOfItsThreePhases) {
   const int64_t in_group = (g - 1) * (kLatencyPs + m_bits / g * kPsPerBit);
   const int64_t across = 2 * (groups - 1) * (kLatencyPs + m_bits / n * kPsPerBit);
   EXPECT_EQ(out.end_ps, 2 * in_group + across);
+  // Bits: each group's reduce-scatter and all-gather move (g-1) M; the g rings across groups
+  // move 2 (G-1) M/g each.
+  EXPECT_EQ(out.bits, 2 * groups * (g - 1) * m_bits + 2 * (groups - 1) * m_bits);
 }
 
 TEST(ScheduleTest, AllGatherForwardsEachMessageAroundTheRingAsItIs) {
