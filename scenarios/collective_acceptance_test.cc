@@ -11,12 +11,12 @@ namespace commsim {
 namespace {
 
 TEST(CollectiveAcceptanceTest, AllReduceSgdConvergesOnDoreConvex) {
-  const Scenario s = LoadScenario(
-      std::string(COMMSIM_SOURCE_DIR) + "/scenarios/dore_convex.json",
-      {"/metrics_every=100",
-       R"(/algorithms=[{"name":"allreduce_sgd","label":"ring","collective":"ring"},)"
-       R"({"name":"allreduce_sgd","label":"hierarchical","collective":"hierarchical",)"
-       R"("group_size":4}])"});
+  const Scenario s =
+      LoadScenario(std::string(COMMSIM_SOURCE_DIR) + "/scenarios/dore_convex.json",
+                   {"/metrics_every=100",
+                    R"(/algorithms=[{"name":"allreduce_sgd","label":"ring","collective":"ring"},)"
+                    R"({"name":"allreduce_sgd","label":"hierarchical","collective":"hierarchical",)"
+                    R"("group_size":4}])"});
   RunOptions options;
   options.jobs = 2;
   const RunResult r = RunScenario(s, options);

@@ -18,7 +18,8 @@ AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig
       error_feedback_(config.error_feedback) {}
 
 void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                                   const Objective& objective, const LayerProfile* /*layers*/, uint64_t /*seed*/) {
+                                   const Objective& objective, const LayerProfile* /*layers*/,
+                                   uint64_t /*seed*/) {
   objective_ = &objective;
   x_ = x0;
   mean_.resize(x0.size());

@@ -10,7 +10,8 @@ void AllReduceSgdConfig::Describe(ParamVisitor& v) {
 }
 
 void AllReduceSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                            const Objective& objective, const LayerProfile* /*layers*/, uint64_t /*seed*/) {
+                            const Objective& objective, const LayerProfile* /*layers*/,
+                            uint64_t /*seed*/) {
   workers_ = workers;
   objective_ = &objective;
   x_ = x0;

@@ -48,14 +48,16 @@ class CollectiveDriver {
         objective_(*setup.objective),
         network_(engine_, *setup.topology, setup.network),
         recorder_(setup, "", Family::kCollective),
-        rounds_(setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
-                objective_.num_workers(),
-                {.start = [this](int64_t k) { StartRound(k); },
-                 .end_check = [this] { EndRound(); }}),
+        rounds_(
+            setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
+            objective_.num_workers(),
+            {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
         codec_(CodecConfig(options)) {
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
-    wire_ = {.network = &network_, .hosts = WorkerHosts(*setup.topology),
-             .header_bits = setup.header_bits, .bits = &rounds_.timing().bits_up};
+    wire_ = {.network = &network_,
+             .hosts = WorkerHosts(*setup.topology),
+             .header_bits = setup.header_bits,
+             .bits = &rounds_.timing().bits_up};
     workers_ = static_cast<int>(wire_.hosts.size());
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
                   objective_.num_workers());
@@ -211,8 +213,8 @@ void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
         t.kind(), workers, setup.objective->num_workers()));
   }
   if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
-    throw UserError(fmt::format("group_size: {} does not divide the {} workers",
-                                options.group_size, workers));
+    throw UserError(
+        fmt::format("group_size: {} does not divide the {} workers", options.group_size, workers));
   }
 }
 

@@ -7,8 +7,8 @@
 
 namespace commsim {
 
-AllReduceExec::AllReduceExec(const CollectiveWire& wire, Schedule schedule,
-                             const Compressor& codec, std::function<void(int rank)> on_done)
+AllReduceExec::AllReduceExec(const CollectiveWire& wire, Schedule schedule, const Compressor& codec,
+                             std::function<void(int rank)> on_done)
     : wire_(wire), schedule_(std::move(schedule)), codec_(codec), on_done_(std::move(on_done)) {
   COMMSIM_CHECK(wire_.network != nullptr && wire_.bits != nullptr &&
                     static_cast<int>(wire_.hosts.size()) == schedule_.num_ranks(),

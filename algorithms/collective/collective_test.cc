@@ -121,9 +121,8 @@ TEST(CollectiveDriverTest, AStragglerDelaysTheRingByItsExtraCompute) {
   const int n = 3, d = 6;
   const QuadraticObjective objective(n, d, 3);
   const Topology ring = Ring(n);
-  const Outcome out =
-      Trial{.objective = &objective, .topology = &ring, .slowdown = {1, 2, 1}}.Go(
-          *AllReduceSgd("ring", "64"));
+  const Outcome out = Trial{.objective = &objective, .topology = &ring, .slowdown = {1, 2, 1}}.Go(
+      *AllReduceSgd("ring", "64"));
   const int64_t ring_ps = 2 * (n - 1) * (kLatencyPs + 64 * d / n * kPsPerBit);
   EXPECT_EQ(out.records[1].iter_time_s, Seconds(2 * kComputePs + ring_ps));
   EXPECT_EQ(out.records[1].compute_time_s, Seconds(2 * kComputePs));
@@ -145,8 +144,7 @@ TEST(CollectiveAlgorithmsTest, AllReduceSgdMatchesPsSgdForEveryCollective) {
     const Outcome out = run.Go(*AllReduceSgd(kind, "64", 5));
     ASSERT_EQ(out.records.size(), reference.records.size()) << kind;
     for (size_t k = 0; k < out.records.size(); ++k) {
-      EXPECT_NEAR(out.records[k].loss, reference.records[k].loss,
-                  1e-12 * reference.records[k].loss)
+      EXPECT_NEAR(out.records[k].loss, reference.records[k].loss, 1e-12 * reference.records[k].loss)
           << kind << " iteration " << k;
       EXPECT_NEAR(*out.records[k].dist_to_opt_sq, *reference.records[k].dist_to_opt_sq,
                   1e-12 * *reference.records[0].dist_to_opt_sq)
@@ -163,9 +161,9 @@ TEST(CollectiveAlgorithmsTest, AllReduceSgdConvergesOnTheQuadratic) {
   const int n = 6, d = 10;
   const QuadraticObjective objective(n, d, 5);
   const Topology star = Star(n);
-  const Outcome out = Trial{.objective = &objective, .topology = &star, .iterations = 40,
-                          .step = 0.5}
-                          .Go(*AllReduceSgd("hierarchical", "32", 3));
+  const Outcome out =
+      Trial{.objective = &objective, .topology = &star, .iterations = 40, .step = 0.5}.Go(
+          *AllReduceSgd("hierarchical", "32", 3));
   EXPECT_LT(*out.records.back().dist_to_opt_sq, 1e-10);
   const double d0 = objective.optimum()->x.squaredNorm();
   EXPECT_NEAR(*out.records[3].dist_to_opt_sq, d0 / 64, 1e-6 * d0);
@@ -203,9 +201,9 @@ TEST(CollectiveAlgorithmsTest, TopKWithErrorFeedbackSettlesInANeighbourhoodThatS
   const double d0 = objective.optimum()->x.squaredNorm();
   std::vector<double> tail;
   for (const double step : {0.2, 0.05}) {
-    const Outcome out = Trial{.objective = &objective, .topology = &star, .iterations = 2000,
-                              .step = step}
-                            .Go(*MakeAlgorithm("allgather_compressed", c));
+    const Outcome out =
+        Trial{.objective = &objective, .topology = &star, .iterations = 2000, .step = step}.Go(
+            *MakeAlgorithm("allgather_compressed", c));
     ASSERT_EQ(out.summary.status, kStatusOk);
     double sum = 0;
     for (size_t k = 1001; k <= 2000; ++k) sum += *out.records[k].dist_to_opt_sq / d0;
@@ -230,8 +228,8 @@ TEST(CollectiveAlgorithmsTest, PowerSgdBitsAreTheRingOfItsFactors) {
 }
 
 TEST(CollectiveAlgorithmsTest, PowerSgdLayoutReshapesLayersAndKeepsSmallOnesAsVectors) {
-  LayerProfile profile{.name = "toy", .layers = {{.name = "conv", .params = 90},
-                                                  {.name = "bias", .params = 10}}};
+  LayerProfile profile{.name = "toy",
+                       .layers = {{.name = "conv", .params = 90}, {.name = "bias", .params = 10}}};
   const PowerSgdLayout l = MakePowerSgdLayout(100, 2, &profile);
   ASSERT_EQ(l.blocks.size(), 2u);
   // 90 params: k = ceil(sqrt(90)) = 10, m = 9; 10 params: 2 (4 + 3) = 14 >= 10, a vector.
@@ -270,9 +268,9 @@ TEST(CollectiveDriverTest, ATooLargeStepDivergesAndALimitIsAnError) {
   const Topology ring = Ring(n);
   // Step 3 on the identity Hessian: x - x* is multiplied by -2 every iteration; fp32 on the wire
   // overflows after ~128 iterations (or the loss check fires first).
-  const Outcome diverged = Trial{.objective = &objective, .topology = &ring, .iterations = 2000,
-                               .step = 3.0}
-                               .Go(*AllReduceSgd("ring", "32"));
+  const Outcome diverged =
+      Trial{.objective = &objective, .topology = &ring, .iterations = 2000, .step = 3.0}.Go(
+          *AllReduceSgd("ring", "32"));
   EXPECT_EQ(diverged.summary.status, kStatusDiverged);
   EXPECT_LT(diverged.summary.iterations, 2000);
   // An engine event budget too small for one round ends the run with "error" and keeps its text.

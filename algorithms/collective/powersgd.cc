@@ -115,8 +115,7 @@ void PowerSgdRule::EndRound(double step) {
     // The first `params` entries of P Q^T, column by column, are the block's update.
     for (int64_t c = 0, done = 0; done < b.params; ++c) {
       const int64_t len = std::min<int64_t>(b.rows, b.params - done);
-      x_.segment(b.offset + done, len).noalias() -=
-          step * (p.topRows(len) * q.row(c).transpose());
+      x_.segment(b.offset + done, len).noalias() -= step * (p.topRows(len) * q.row(c).transpose());
       done += len;
     }
   }

@@ -57,9 +57,9 @@ class PowerSgdRule final : public CollectiveRule {
   PowerSgdLayout layout_;
   Rng rng_{0};
   Eigen::VectorXd x_;
-  Eigen::VectorXd p_, q_;    // the all-reduced (mean) factors, vectors included in p_
+  Eigen::VectorXd p_, q_;                 // the all-reduced (mean) factors, vectors included in p_
   bool have_p_ = false, have_q_ = false;  // this round's p_/q_ are in
-  std::vector<Eigen::VectorXd> m_;  // per worker: padded M_i = G_i + e_i, then e_i
+  std::vector<Eigen::VectorXd> m_;        // per worker: padded M_i = G_i + e_i, then e_i
 };
 
 }  // namespace commsim

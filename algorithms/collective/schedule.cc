@@ -1,5 +1,6 @@
 #include "algorithms/collective/schedule.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 
@@ -35,10 +36,13 @@ void AppendRingReduceScatter(Schedule& schedule, std::span<const int> members, R
   for (int s = 0; s + 1 < m; ++s) {
     for (int i = 0; i < m; ++i) {
       ScheduleStep& step = NewStep(schedule, members[i]);
-      step.sends.push_back({.peer = members[Mod(i + 1, m)], .tag = tag0 + s,
+      step.sends.push_back({.peer = members[Mod(i + 1, m)],
+                            .tag = tag0 + s,
                             .range = Part(whole, m, Mod(i - s, m))});
-      step.recvs.push_back({.peer = members[Mod(i - 1, m)], .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i - s - 1, m)), .combine = Combine::kAdd});
+      step.recvs.push_back({.peer = members[Mod(i - 1, m)],
+                            .tag = tag0 + s,
+                            .range = Part(whole, m, Mod(i - s - 1, m)),
+                            .combine = Combine::kAdd});
     }
   }
 }
@@ -49,10 +53,14 @@ void AppendRingAllGather(Schedule& schedule, std::span<const int> members, Range
   for (int s = 0; s + 1 < m; ++s) {
     for (int i = 0; i < m; ++i) {
       ScheduleStep& step = NewStep(schedule, members[i]);
-      step.sends.push_back({.peer = members[Mod(i + 1, m)], .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i + 1 - s, m)), .adopt = true});
-      step.recvs.push_back({.peer = members[Mod(i - 1, m)], .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i - s, m)), .combine = Combine::kCopy});
+      step.sends.push_back({.peer = members[Mod(i + 1, m)],
+                            .tag = tag0 + s,
+                            .range = Part(whole, m, Mod(i + 1 - s, m)),
+                            .adopt = true});
+      step.recvs.push_back({.peer = members[Mod(i - 1, m)],
+                            .tag = tag0 + s,
+                            .range = Part(whole, m, Mod(i - s, m)),
+                            .combine = Combine::kCopy});
     }
   }
 }
@@ -86,7 +94,8 @@ Schedule TreeAllReduce(int n, int64_t d) {
     }
     if (!children.empty()) {  // broadcast down
       ScheduleStep& step = NewStep(s, r);
-      for (int c : children) step.sends.push_back({.peer = c, .tag = 1, .range = all, .adopt = true});
+      for (int c : children)
+        step.sends.push_back({.peer = c, .tag = 1, .range = all, .adopt = true});
     }
   }
   return s;
@@ -168,7 +177,7 @@ Schedule HierarchicalAllReduce(int n, int64_t d, int group_size) {
 
 std::span<const std::string_view> CollectiveKinds() {
   static constexpr std::array<std::string_view, 4> kKinds = {"ring", "tree", "halving_doubling",
-                                                            "hierarchical"};
+                                                             "hierarchical"};
   return kKinds;
 }
 

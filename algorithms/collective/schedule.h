@@ -72,8 +72,7 @@ void AppendRingReduceScatter(Schedule& schedule, std::span<const int> members, R
                              int tag0);
 // Ring all-gather, the inverse: member i starts with part (i + 1) mod m; in step s it sends part
 // (i + 1 - s) mod m (adopt) and copies part (i - s) mod m from member i-1. Tags tag0 + s.
-void AppendRingAllGather(Schedule& schedule, std::span<const int> members, Range64 whole,
-                         int tag0);
+void AppendRingAllGather(Schedule& schedule, std::span<const int> members, Range64 whole, int tag0);
 
 // The all-reduce schedules (n >= 1 ranks, d >= 0 values).
 Schedule RingAllReduce(int n, int64_t d);

@@ -6,13 +6,12 @@
 // whole, plus l per hop.
 #include "algorithms/collective/schedule.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/compressors/identity.h"
