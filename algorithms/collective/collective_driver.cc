@@ -213,8 +213,8 @@ void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
         t.kind(), workers, setup.objective->num_workers()));
   }
   if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
-    throw UserError(
-        fmt::format("group_size: {} does not divide the {} workers", options.group_size, workers));
+    throw UserError(fmt::format("group_size: must divide the {} workers, got {}", workers,
+                                options.group_size));
   }
 }
 

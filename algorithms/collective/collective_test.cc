@@ -314,7 +314,7 @@ TEST(CollectiveDriverTest, CheckRejectsAWrongWorkerCountAndAGroupSizeThatDoesNot
     AllReduceSgd("hierarchical", "32", 4)->Check(setup);
     ADD_FAILURE() << "no error";
   } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()), "group_size: 4 does not divide the 6 workers");
+    EXPECT_EQ(std::string(e.what()), "group_size: must divide the 6 workers, got 4");
   }
 }
 
