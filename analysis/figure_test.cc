@@ -264,6 +264,46 @@ TEST_F(FigureTest, RenderingTwiceGivesByteIdenticalImages) {
       std::string::npos);
 }
 
+// Writes a run folder whose summary has the given extra columns (and a minimal metrics.csv).
+void WriteTimeSummary(const fs::path& dir, const std::string& header,
+                      const std::vector<std::string>& rows) {
+  WriteFileAtomic((dir / "metrics.csv").string(),
+                  "algorithm,iteration,loss,cum_bits,sim_time_s\nsgd,0,1,0,0\ndore,0,1,0,0\n");
+  std::string summary = "name,algorithm,iterations,mean_iter_time_s," + header + "\n";
+  for (const std::string& row : rows) summary += row + "\n";
+  WriteFileAtomic((dir / "summary.csv").string(), summary);
+}
+
+TEST_F(FigureTest, TimeBreakdownStacksComputeCodecAndCommunicationInOneUnit) {
+  // sgd: 0.125 s compute + 0.0625 s codec + 0.25 s communication = 0.4375 s -> milliseconds.
+  WriteTimeSummary(dir_, "mean_compute_time_s,mean_codec_time_s,mean_comm_time_s",
+                   {"sgd,sgd,4,0.4375,0.125,0.0625,0.25", "dore,dore,4,0.25,0.125,,0.125"});
+  ScriptsOnly();
+  const std::string data = Read(dir_ / "plots" / "time_breakdown.dat");
+  EXPECT_NE(data.find(fmt::format("\n0 125 62.5 250 {}\n",
+                                  std::stol(AlgorithmColor("sgd").substr(1), nullptr, 16))),
+            std::string::npos)
+      << data;
+  EXPECT_NE(data.find("\n1 125 0 125 "), std::string::npos) << data;  // empty codec cell = 0
+  const std::string script = Read(dir_ / "plots" / "time_breakdown.gp");
+  EXPECT_NE(script.find("set ylabel 'mean time per iteration (ms)'"), std::string::npos);
+  // Stacked bottom up: the communication bar is the sum of all three, codec of two.
+  EXPECT_NE(script.find("using 1:($2+$3+$4):(0.7):5"), std::string::npos) << script;
+  EXPECT_NE(script.find("using 1:($2+$3):(0.7):5"), std::string::npos) << script;
+  EXPECT_NE(script.find("('sgd' 0, 'dore' 1)"), std::string::npos) << script;
+}
+
+TEST_F(FigureTest, TimeBreakdownWithoutACodecColumnCountsCodecAsZero) {
+  // Summaries written before codec time was modelled; 2 µs and 1 µs -> microseconds.
+  WriteTimeSummary(dir_, "mean_compute_time_s,mean_comm_time_s",
+                   {"sgd,sgd,4,3e-6,2e-6,1e-6", "dore,dore,4,nan,nan,nan"});
+  ScriptsOnly();
+  const std::string data = Read(dir_ / "plots" / "time_breakdown.dat");
+  EXPECT_NE(data.find("\n0 2 0 1 "), std::string::npos) << data;
+  EXPECT_NE(data.find("\n1 0 0 0 "), std::string::npos) << data;  // a failed entry: no bar
+  EXPECT_NE(Read(dir_ / "plots" / "time_breakdown.gp").find("(µs)"), std::string::npos);
+}
+
 // A stand-in for gnuplot: a shell script with the given body.
 std::string FakeGnuplot(const fs::path& dir, const std::string& body) {
   const fs::path path = dir / "fake-gnuplot";

@@ -161,23 +161,24 @@ std::string ScriptEpilogue(std::string_view name, FigureSize size, double extra_
       g.height_in, g.font_pt, name);
 }
 
+TimeUnit TimeUnitFor(double largest_s) {
+  TimeUnit unit{1, "s"};
+  if (!(largest_s > 0)) return unit;
+  for (const TimeUnit u : {TimeUnit{1, "s"}, TimeUnit{1e3, "ms"}, TimeUnit{1e6, "µs"},
+                           TimeUnit{1e9, "ns"}}) {
+    unit = u;
+    if (largest_s * u.per_second >= 1) break;
+  }
+  return unit;
+}
+
 void UseTimeUnit(LinePlot& plot, char axis, std::string_view quantity) {
   const bool x = axis == 'x';
   double largest = 0;
   for (const Series& s : plot.series) {
     for (const auto& p : s.points) largest = std::max(largest, std::abs(x ? p.first : p.second));
   }
-  struct Unit {
-    double per_second;
-    const char* name;
-  };
-  Unit unit{1, "s"};
-  if (!(x ? plot.log_x : plot.log_y) && largest > 0) {
-    for (const Unit u : {Unit{1, "s"}, Unit{1e3, "ms"}, Unit{1e6, "µs"}, Unit{1e9, "ns"}}) {
-      unit = u;
-      if (largest * u.per_second >= 1) break;
-    }
-  }
+  const TimeUnit unit = (x ? plot.log_x : plot.log_y) ? TimeUnit{1, "s"} : TimeUnitFor(largest);
   for (Series& s : plot.series) {
     for (auto& p : s.points) (x ? p.first : p.second) *= unit.per_second;
   }

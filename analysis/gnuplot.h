@@ -97,6 +97,12 @@ struct LinePlot {
 // largest value is at least 1 and sets the axis label to "<quantity> (<unit>)", so tics read
 // "0 100 200" (ms) rather than "0 0.0001 0.0002". A log axis keeps seconds (its tics are 10^n).
 void UseTimeUnit(LinePlot& plot, char axis, std::string_view quantity);
+// The unit UseTimeUnit picks for a linear axis whose largest value is `largest_s` seconds.
+struct TimeUnit {
+  double per_second;  // values in seconds x per_second = values in the unit
+  const char* name;   // "s", "ms", "µs", "ns"
+};
+TimeUnit TimeUnitFor(double largest_s);
 
 // The .dat text (one block per non-empty series, blank-line separated) and the .gp text.
 std::string LinePlotData(const LinePlot& plot);

@@ -152,19 +152,23 @@ TEST_F(GnuplotSafetyTest, HostileSweepAxisNamesValuesAndEntryLabelsRunNothing) {
 TEST_F(GnuplotSafetyTest, HostileRunEntryLabelsRunNothing) {
   const std::vector<std::string> payloads = Payloads();
   std::string metrics = "algorithm,iteration,sim_time_s,loss,cum_bits\n";
-  std::string summary = "name,algorithm,family,iterations,bits_up,bits_down,optimal_loss\n";
+  std::string summary =
+      "name,algorithm,family,iterations,bits_up,bits_down,optimal_loss,mean_iter_time_s,"
+      "mean_compute_time_s,mean_comm_time_s\n";
   for (size_t e = 0; e < payloads.size(); ++e) {
     for (int k = 0; k <= 3; ++k) {
       metrics += CsvLine({payloads[e], std::to_string(k), FormatNumber(0.1 * k),
                           FormatNumber(1.0 / (1 + k + e)), std::to_string(100 * k)});
     }
     summary +=
-        CsvLine({payloads[e], e % 2 ? "qsgd" : "sgd", "parameter_server", "3", "300", "0", "0"});
+        CsvLine({payloads[e], e % 2 ? "qsgd" : "sgd", "parameter_server", "3", "300", "0", "0",
+                 "0.3", "0.1", "0.2"});
   }
   WriteFileAtomic((dir_ / "metrics.csv").string(), metrics);
   WriteFileAtomic((dir_ / "summary.csv").string(), summary);
   ASSERT_TRUE(PlotFolder(dir_.string()));
-  for (const char* name : {"loss_vs_iteration", "loss_vs_bits", "bits_per_iteration"}) {
+  for (const char* name :
+       {"loss_vs_iteration", "loss_vs_bits", "bits_per_iteration", "time_breakdown"}) {
     ExpectRendered(dir_ / "plots", name);
   }
   ExpectNothingRan();

@@ -6,7 +6,10 @@
 //     has the optimum's loss (column optimal_loss), else the training loss F(x);
 //   dist_vs_iteration (when ‖x − x*‖² is known), accuracy_vs_bits (when test accuracy is known),
 //   consensus_vs_iteration (decentralized), bits_per_iteration (bars per entry, uplink solid,
-//   downlink hatched). Decentralized runs are evaluated at the mean x̄ and say so.
+//   downlink hatched), time_breakdown (stacked bars per entry of the mean time per iteration:
+//   compute, codec, communication from summary.csv's mean_compute_time_s, mean_codec_time_s and
+//   mean_comm_time_s; a missing column counts as 0). Decentralized runs are evaluated at the mean
+//   x̄ and say so.
 // Sweep folder (sweep.csv, axes.csv; x = the first axis):
 //   time_per_iteration (one line per curve, the compute time as a grey reference),
 //   speedup (over SGD, or D-PSGD for decentralized sweeps), time_to_target (when recorded).

@@ -1,6 +1,8 @@
 // Plots of one run folder (see plot.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -134,25 +136,41 @@ void AddCurves(PlotSet& set, const RunData& run, const char* name, const Axis& x
   set.Add(plot);
 }
 
-void AddBitsBars(PlotSet& set, const RunData& run) {
+// One bar per summary row: its colour (the entry's curve colour) as a gnuplot rgb integer, and
+// the `set xtics (...)` list of the rows' labels.
+struct Bars {
+  std::vector<long> rgb;
+  std::string xtics;
+};
+
+Bars BarsOf(const RunData& run) {
   const CsvTable& summary = run.summary;
   std::map<std::string, std::string> color_of;  // entry label -> its curve colour
   for (size_t i = 0; i < run.entries.size(); ++i) {
     color_of[run.entries[i].label] = run.styles[i].color;
   }
+  Bars bars;
+  for (size_t r = 0; r < summary.size(); ++r) {
+    const std::string& label = summary.Cell(r, "name");
+    const std::string color =
+        color_of.count(label) ? color_of[label]
+                              : AlgorithmColor(summary.Cell(r, "algorithm"), summary.Cell(r, "color"));
+    bars.rgb.push_back(std::stol(color.substr(1), nullptr, 16));
+    bars.xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(label), r);
+  }
+  return bars;
+}
+
+void AddBitsBars(PlotSet& set, const RunData& run) {
+  const CsvTable& summary = run.summary;
+  const Bars bars = BarsOf(run);
   std::string data = "# index uplink_bits_per_iter downlink_bits_per_iter rgb\n";
-  std::string xtics;
   for (size_t r = 0; r < summary.size(); ++r) {
     const double iterations = summary.Number(r, "iterations").value_or(0);
     const double up = iterations > 0 ? summary.Number(r, "bits_up").value_or(0) / iterations : 0;
     const double down =
         iterations > 0 ? summary.Number(r, "bits_down").value_or(0) / iterations : 0;
-    const std::string& label = summary.Cell(r, "name");
-    const std::string color =
-        color_of.count(label) ? color_of[label]
-                              : AlgorithmColor(summary.Cell(r, "algorithm"), summary.Cell(r, "color"));
-    data += fmt::format("{} {} {} {}\n", r, up, down, std::stol(color.substr(1), nullptr, 16));
-    xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(label), r);
+    data += fmt::format("{} {} {} {}\n", r, up, down, bars.rgb[r]);
   }
   const char* name = "bits_per_iteration";
   std::string script =
@@ -168,7 +186,53 @@ void AddBitsBars(PlotSet& set, const RunData& run) {
       "linecolor rgb variable title 'downlink', \\\n"
       "     '' using 1:2:(0.7):4 with boxes fill solid 0.85 border rgb '#000000' "
       "linecolor rgb variable title 'uplink'\n",
-      static_cast<double>(summary.size()) - 0.4, xtics, name);
+      static_cast<double>(summary.size()) - 0.4, bars.xtics, name);
+  script += ScriptEpilogue(name, set.size());
+  set.AddScript(name, script, data);
+}
+
+// Mean time per iteration split into compute, codec and communication (stacked, bottom up). A
+// missing or empty column counts as 0 (summaries written before codec time was modelled); the
+// parts are clamped at 0 so a rounding residue cannot draw a bar below the axis.
+void AddTimeBars(PlotSet& set, const RunData& run) {
+  const CsvTable& summary = run.summary;
+  const Bars bars = BarsOf(run);
+  std::vector<std::array<double, 3>> parts;
+  double largest = 0;
+  for (size_t r = 0; r < summary.size(); ++r) {
+    std::array<double, 3> p{};
+    const char* columns[3] = {"mean_compute_time_s", "mean_codec_time_s", "mean_comm_time_s"};
+    for (int k = 0; k < 3; ++k) {
+      const double v = summary.Has(columns[k]) ? summary.Number(r, columns[k]).value_or(0) : 0;
+      p[k] = std::isfinite(v) && v > 0 ? v : 0;
+    }
+    largest = std::max(largest, p[0] + p[1] + p[2]);
+    parts.push_back(p);
+  }
+  const TimeUnit unit = TimeUnitFor(largest);
+  std::string data = fmt::format("# index compute codec communication ({}) rgb\n", unit.name);
+  for (size_t r = 0; r < parts.size(); ++r) {
+    data += fmt::format("{} {} {} {} {}\n", r, parts[r][0] * unit.per_second,
+                        parts[r][1] * unit.per_second, parts[r][2] * unit.per_second, bars.rgb[r]);
+  }
+  const char* name = "time_breakdown";
+  std::string script = ScriptPreamble(
+      name, "Time per iteration by part",
+      set.size());
+  script += fmt::format(
+      "set ylabel 'mean time per iteration ({})' noenhanced\n"
+      "set yrange [0:{}]\n"
+      "set xrange [-0.6:{}]\n"
+      "set xtics ({}) rotate by -30 noenhanced\n"
+      "set grid noxtics\n"
+      "plot '{}.dat' using 1:($2+$3+$4):(0.7):5 with boxes fill solid 0.3 border rgb '#000000' "
+      "linecolor rgb variable title 'communication', \\\n"
+      "     '' using 1:($2+$3):(0.7):5 with boxes fill pattern 2 border rgb '#000000' "
+      "linecolor rgb variable title 'codec', \\\n"
+      "     '' using 1:2:(0.7):5 with boxes fill solid 0.85 border rgb '#000000' "
+      "linecolor rgb variable title 'compute'\n",
+      unit.name, largest > 0 ? "*" : "1", static_cast<double>(summary.size()) - 0.4, bars.xtics,
+      name);
   script += ScriptEpilogue(name, set.size());
   set.AddScript(name, script, data);
 }
@@ -211,6 +275,7 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
   if (run.summary.size() > 0 && run.summary.Has("bits_up") && run.summary.Has("iterations")) {
     AddBitsBars(set, run);
   }
+  if (run.summary.size() > 0 && run.summary.Has("mean_iter_time_s")) AddTimeBars(set, run);
   return set.Render(options);
 }
 

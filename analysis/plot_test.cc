@@ -89,7 +89,7 @@ TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
   ASSERT_TRUE(PlotFolder(dir_.string()));
   for (const char* name : {"loss_vs_iteration", "dist_vs_iteration", "loss_vs_bits", "loss_vs_time",
-                           "accuracy_vs_bits", "bits_per_iteration"}) {
+                           "accuracy_vs_bits", "bits_per_iteration", "time_breakdown"}) {
     SCOPED_TRACE(name);
     const fs::path plots = dir_ / "plots";
     EXPECT_TRUE(IsPng(plots / fmt::format("{}.png", name)));

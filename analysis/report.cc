@@ -122,7 +122,8 @@ std::string RunReport(const std::string& dir) {
                          {"loss_vs_time", quality + " vs simulated time"},
                          {"accuracy_vs_bits", "test accuracy vs bits"},
                          {"consensus_vs_iteration", "consensus distance vs iteration"},
-                         {"bits_per_iteration", "bits per iteration"}});
+                         {"bits_per_iteration", "bits per iteration"},
+                         {"time_breakdown", "time per iteration: compute, codec, communication"}});
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/markdown_html.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
 
@@ -74,6 +75,29 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
   EXPECT_NE(md.find("final test accuracy"), std::string::npos);
   EXPECT_EQ(md.find("final ‖x−x*‖²"), std::string::npos);  // no data, no column
   EXPECT_NE(md.find("No plots yet"), std::string::npos);
+}
+
+TEST_F(ReportTest, RunReportShowsTheTimeBreakdownFigureInMarkdownAndHtml) {
+  RunResult run;
+  RunSummary s;
+  s.name = "sgd";
+  s.algorithm = "sgd";
+  s.iterations = 1;
+  run.summaries.push_back(s);
+  WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  fs::create_directories(dir_ / "plots");
+  WriteFileAtomic((dir_ / "plots" / "time_breakdown.png").string(), "PNG");
+  WriteFileAtomic((dir_ / "plots" / "time_breakdown.svg").string(), "<svg>bars</svg>");
+  const std::string path = WriteReport(dir_.string());
+  std::ifstream md_in(path), html_in(dir_ / "report.html");
+  std::stringstream md, html;
+  md << md_in.rdbuf();
+  html << html_in.rdbuf();
+  EXPECT_NE(md.str().find("![time per iteration: compute, codec, communication]"
+                          "(plots/time_breakdown.png)"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(html.str().find(Base64("<svg>bars</svg>")), std::string::npos);
 }
 
 TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {

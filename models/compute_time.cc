@@ -33,6 +33,8 @@ void ComputeTimeConfig::Describe(ParamVisitor& v) {
          "h100 67 T) or custom");
   v.Real("flops_per_s", flops_per_s, Range::Positive(), "device speed for device custom",
          Unit::kFlopsPerSecond);
+  v.Real("efficiency", efficiency, Range::OpenClosed(0, 1),
+         "fraction of the device's peak FLOP/s reached in mode flops (same on every worker)");
   v.RealList("slowdown", slowdown, Range::Positive(),
              "per-worker time multiplier (stragglers); one entry applies to all, empty = 1");
   v.Real("jitter", jitter, Range::NonNegative(),
@@ -43,7 +45,8 @@ ComputeTimeModel::ComputeTimeModel(const ComputeTimeConfig& config, double flops
                                    int workers, uint64_t /*seed*/)
     : config_(config),
       flops_per_sample_(flops_per_sample),
-      flops_per_s_(config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)),
+      flops_per_s_((config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)) *
+                   config.efficiency),
       log_sigma_(std::sqrt(std::log1p(config.jitter * config.jitter))) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   COMMSIM_CHECK(flops_per_s_ > 0.0, "device {}", config.device);

@@ -1,8 +1,8 @@
 // Compute-time model: how long one worker's local step takes (the scenario's `compute` key).
 //
 //   mode "fixed":  seconds
-//   mode "flops":  flops_per_sample x batch / device FLOP/s
-// times the worker's slowdown factor (stragglers), times an optional random jitter: a
+//   mode "flops":  flops_per_sample x batch / (device peak FLOP/s x efficiency)
+// times the worker's slowdown factor, times an optional random jitter: a
 // log-normal factor with mean 1 and relative standard deviation `jitter`, drawn from the Rng the
 // caller passes (derive it per worker with DeriveSeed), so runs are reproducible.
 //
@@ -14,8 +14,16 @@
 //   a100      19.5 TFLOP/s NVIDIA A100 Tensor Core GPU data sheet (2020/2021), FP32
 //   h100      67 TFLOP/s   NVIDIA H100 Tensor Core GPU data sheet (2022/2023), SXM5 FP32
 //   custom    flops_per_s
-// Peaks are upper bounds: real training reaches a fraction of them; use `custom` (or a
-// slowdown) to model a measured rate.
+// Peaks are upper bounds: real training reaches a fraction of them.
+//
+// Two factors, two meanings:
+//   efficiency  (0, 1], default 1: the fraction of the device's peak the training code reaches,
+//               the same on every worker (e.g. 0.5 for fp32 CNN training on a GPU at about half
+//               of its peak). Applies in mode flops only (`custom` rates are multiplied too).
+//   slowdown    > 0 per worker, default 1: a straggler factor on that worker's time, in both
+//               modes (one entry applies to every worker).
+// flops_per_sample is the objective's forward + backward FLOPs (its layer profile's when it has
+// one).
 #ifndef COMMSIM_MODELS_COMPUTE_TIME_H_
 #define COMMSIM_MODELS_COMPUTE_TIME_H_
 
@@ -35,6 +43,7 @@ struct ComputeTimeConfig final : ConfigBase<ComputeTimeConfig> {
   double seconds = 0.0;
   std::string device = "cpu_core";
   double flops_per_s = 1e11;
+  double efficiency = 1.0;       // fraction of peak reached, mode flops
   std::vector<double> slowdown;  // per worker; empty = 1 for all, one entry = all workers
   double jitter = 0.0;
   void Describe(ParamVisitor& v) override;
@@ -53,6 +62,7 @@ class ComputeTimeModel {
   SimTime Sample(int worker, int64_t batch, Rng& rng) const;
   // The jitter-free time, in seconds.
   double MeanSeconds(int worker, int64_t batch) const;
+  // The rate the model uses: peak (or custom) x efficiency.
   double flops_per_s() const { return flops_per_s_; }
 
  private:

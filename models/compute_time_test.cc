@@ -38,6 +38,32 @@ TEST(ComputeTimeTest, FlopsModeUsesPresetsAndCustomRates) {
   EXPECT_DOUBLE_EQ(DevicePeakFlops("h100"), 67e12);
 }
 
+TEST(ComputeTimeTest, EfficiencyDividesThePeakRate) {
+  ComputeTimeConfig c;
+  c.mode = "flops";
+  c.device = "v100";
+  c.efficiency = 0.25;
+  const ComputeTimeModel quarter(c, 3.34e9, 2, 1);
+  // 3.34 GFLOP/sample x 128 at a quarter of 15.7 TFLOP/s: 4 x the peak-rate time.
+  const double at_peak_s = 3.34e9 * 128 / 15.7e12;
+  EXPECT_DOUBLE_EQ(quarter.flops_per_s(), 15.7e12 / 4);
+  EXPECT_DOUBLE_EQ(quarter.MeanSeconds(1, 128), 4 * at_peak_s);
+  // custom rates too; exact in picoseconds: 1e9 x 10 / (1e12 x 0.25) = 0.04 s.
+  c.device = "custom";
+  c.flops_per_s = 1e12;
+  const ComputeTimeModel custom(c, 1e9, 1, 1);
+  Rng rng(1);
+  EXPECT_EQ(custom.Sample(0, 10, rng).ps(), 40'000'000'000);
+  c.efficiency = 1.0;
+  EXPECT_EQ(ComputeTimeModel(c, 1e9, 1, 1).Sample(0, 10, rng).ps(), 10'000'000'000);
+  // fixed mode ignores it: efficiency is about FLOP rates, slowdown about stragglers.
+  c.mode = "fixed";
+  c.seconds = 0.5;
+  c.efficiency = 0.25;
+  c.slowdown = {2.0};
+  EXPECT_DOUBLE_EQ(ComputeTimeModel(c, 1e9, 1, 1).MeanSeconds(0, 10), 1.0);
+}
+
 TEST(ComputeTimeTest, JitterHasMeanOneAndIsReproducible) {
   ComputeTimeConfig c;
   c.seconds = 1.0;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "models/profiles.h"
+#include "sim/check.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -47,16 +49,13 @@ LeNet5::LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> da
     layers_[l] = Layer{shapes[l][0], shapes[l][1], dim_};
     dim_ += shapes[l][0] * shapes[l][1] + shapes[l][0];
   }
+  profile_ = LeNet5Profile(c, h, w, train.num_classes);
+  COMMSIM_CHECK(profile_.TotalParams() == dim_, "profile {} vs dim {}", profile_.TotalParams(),
+                dim_);
 }
 
 double LeNet5::flops_per_sample() const {
-  const double conv1 = static_cast<double>(layers_[0].rows * layers_[0].cols) *
-                       conv1_.out_height() * conv1_.out_width();
-  const double conv2 = static_cast<double>(layers_[1].rows * layers_[1].cols) *
-                       conv2_.out_height() * conv2_.out_width();
-  double fc = 0.0;
-  for (int l = 2; l < kLayers; ++l) fc += static_cast<double>(layers_[l].rows * layers_[l].cols);
-  return 6.0 * (conv1 + conv2 + fc);  // multiply-adds: 2 flops forward, 4 backward
+  return profile_.ForwardFlopsPerSample() + profile_.BackwardFlopsPerSample();
 }
 
 void LeNet5::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {

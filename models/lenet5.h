@@ -5,6 +5,8 @@
 // per layer and direction over the whole batch (see nn_ops.h for the tensor layout; images
 // must be stored pixel-major, channels fastest, which single-channel data is trivially).
 // Parameter order: conv1 W (6 x 25C), b; conv2 W (16 x 150), b; fc1 W (120 x 400), b; fc2; fc3.
+// layers(): LeNet5Profile (models/profiles.h) of the data's image shape; FLOPs per sample = 6 x
+// the multiply-adds of the weights (forward 2, backward 4).
 // InitialPoint: He initialisation from the Rng, biases 0.
 #ifndef COMMSIM_MODELS_LENET5_H_
 #define COMMSIM_MODELS_LENET5_H_
@@ -30,6 +32,7 @@ class LeNet5 final : public DataObjective {
   std::string_view Name() const override { return "lenet5"; }
   int64_t dim() const override { return dim_; }
   double flops_per_sample() const override;
+  const LayerProfile* layers() const override { return &profile_; }
   void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
   double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
                    const Eigen::Ref<const Eigen::MatrixXd>& features,
@@ -55,6 +58,7 @@ class LeNet5 final : public DataObjective {
   ConvShape conv1_{}, conv2_{};
   std::array<Layer, kLayers> layers_{};
   int64_t dim_ = 0;
+  LayerProfile profile_;  // LeNet5Profile of the data's image shape
 };
 
 }  // namespace commsim

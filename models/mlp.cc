@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "models/nn_ops.h"
+#include "models/profiles.h"
+#include "sim/check.h"
 
 namespace commsim {
 
@@ -31,14 +33,13 @@ Mlp::Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data)
     offsets_.push_back(dim_);
     dim_ += widths_[l] * widths_[l + 1] + widths_[l + 1];
   }
+  profile_ = MlpProfile(widths_);
+  COMMSIM_CHECK(profile_.TotalParams() == dim_, "profile {} vs dim {}", profile_.TotalParams(),
+                dim_);
 }
 
 double Mlp::flops_per_sample() const {
-  double macs = 0.0;
-  for (size_t l = 0; l + 1 < widths_.size(); ++l) {
-    macs += static_cast<double>(widths_[l] * widths_[l + 1]);
-  }
-  return 6.0 * macs;
+  return profile_.ForwardFlopsPerSample() + profile_.BackwardFlopsPerSample();
 }
 
 void Mlp::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {

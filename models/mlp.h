@@ -2,7 +2,8 @@
 // non-convex model. Parameters, layer after layer: W_l (out x in, column-major) then b_l (out).
 // InitialPoint: He initialisation, W ~ N(0, 2 / fan_in), b = 0, drawn from the Rng.
 // Batches go through Eigen GEMMs (one per layer and direction), never per-sample loops.
-// FLOPs per sample: 6 x (multiply-adds of the weights) (forward 2, backward 4).
+// FLOPs per sample: 6 x (multiply-adds of the weights) (forward 2, backward 4); layers():
+// MlpProfile(widths) (models/profiles.h), one layer per weight matrix and its biases.
 #ifndef COMMSIM_MODELS_MLP_H_
 #define COMMSIM_MODELS_MLP_H_
 
@@ -26,6 +27,7 @@ class Mlp final : public DataObjective {
   std::string_view Name() const override { return "mlp"; }
   int64_t dim() const override { return dim_; }
   double flops_per_sample() const override;
+  const LayerProfile* layers() const override { return &profile_; }
   void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
   double BatchLoss(const Eigen::Ref<const Eigen::VectorXd>& x,
                    const Eigen::Ref<const Eigen::MatrixXd>& features,
@@ -47,6 +49,7 @@ class Mlp final : public DataObjective {
   std::vector<int64_t> widths_;   // input, hidden..., classes
   std::vector<int64_t> offsets_;  // start of layer l's W in x
   int64_t dim_ = 0;
+  LayerProfile profile_;  // MlpProfile(widths_)
 };
 
 }  // namespace commsim

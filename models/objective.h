@@ -9,6 +9,7 @@
 //     mini-batch loss. Deterministic given the Rng state.
 //   - All methods are const and thread-safe: one Objective is shared by simulations running in
 //     parallel threads; scratch memory is per call.
+//   - Models that know their layers describe them in layers() (parameters and FLOPs per layer).
 //   - Convex objectives that know their optimum return it from optimum() (x*, F(x*) + R(x*)).
 #ifndef COMMSIM_MODELS_OBJECTIVE_H_
 #define COMMSIM_MODELS_OBJECTIVE_H_
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string_view>
 
+#include "models/layer_profile.h"
 #include "sim/rng.h"
 
 namespace commsim {
@@ -49,6 +51,11 @@ class Objective {
   virtual int64_t test_samples() const { return 0; }
   // Forward + backward floating-point operations per sample (for the compute-time model).
   virtual double flops_per_sample() const = 0;
+  // The model's layers for the time model, or nullptr (one layer of dim() parameters). When set:
+  // TotalParams() == dim(), x is laid out layer after layer in the profile's order, and
+  // flops_per_sample() == ForwardFlopsPerSample() + BackwardFlopsPerSample(). The profile lives
+  // as long as the objective.
+  virtual const LayerProfile* layers() const { return nullptr; }
   // Initial point x0 (zeros for convex models; seeded initialisation for networks).
   virtual void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const = 0;
 

@@ -1,5 +1,8 @@
 #include "models/synthetic_quadratic.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cmath>
 
 #include "models/dataset.h"
@@ -20,7 +23,8 @@ inline double FastNormal(Rng& rng) {
 }  // namespace
 
 void SyntheticQuadraticConfig::Describe(ParamVisitor& v) {
-  v.Int("dim", dim, Range::Closed(1, kMaxModelDim), "dimension d (ResNet-18: 11173962)");
+  v.Int("dim", dim, Range::Closed(0, kMaxModelDim),
+        "dimension d (0 = the profile's parameter count, or 1000 without a profile)");
   v.Real("lambda_min", lambda_min, Range::Positive(), "smallest curvature (first coordinate)");
   v.Real("lambda_max", lambda_max, Range::Positive(), "largest curvature (log-spaced up to it)");
   v.Real("heterogeneity", heterogeneity, Range::NonNegative(),
@@ -30,18 +34,59 @@ void SyntheticQuadraticConfig::Describe(ParamVisitor& v) {
   v.Int("samples_per_worker", samples_per_worker, Range::AtLeast(1),
         "nominal shard size: a batch at least this large is a full, noise-free gradient");
   v.Real("flops_per_sample", flops_per_sample, Range::NonNegative(),
-         "FLOPs per sample reported to the compute-time model (0 = 3 dim)");
+         "FLOPs per sample reported to the compute-time model (0 = 3 dim, or the profile's)");
+  v.Text("profile", profile, {},
+         "time the run like this network's layers (commsim list profiles), e.g. resnet18; "
+         "\"\" = none");
 }
 
 void SyntheticQuadraticConfig::Validate(ParamProblems& problems) const {
   if (lambda_max < lambda_min) problems.Add("lambda_max", "must be >= lambda_min");
+  if (profile.empty()) return;
+  const LayerProfile* p = FindLayerProfile(profile);
+  if (p == nullptr) {
+    problems.Add("profile", fmt::format("unknown profile \"{}\", expected one of: {}", profile,
+                                        fmt::join(LayerProfileNames(), ", ")));
+    return;
+  }
+  if (dim != 0 && dim != p->TotalParams()) {
+    problems.Add("dim", fmt::format("is {} but profile \"{}\" has {} parameters; leave dim out "
+                                    "or set it to {}",
+                                    dim, profile, p->TotalParams(), p->TotalParams()));
+  }
+  if (flops_per_sample > 0.0) {
+    problems.Add("flops_per_sample",
+                 fmt::format("comes from profile \"{}\" (forward + backward); leave it out",
+                             profile));
+  }
 }
+
+namespace {
+
+// The profile named in `config` (nullptr when none); Validate() has reported unknown names.
+const LayerProfile* ProfileOf(const SyntheticQuadraticConfig& config) {
+  if (config.profile.empty()) return nullptr;
+  const LayerProfile* p = FindLayerProfile(config.profile);
+  COMMSIM_CHECK(p != nullptr, "profile {}", config.profile);
+  return p;
+}
+
+int64_t DimOf(const SyntheticQuadraticConfig& config, const LayerProfile* profile) {
+  if (config.dim != 0) return config.dim;
+  return profile != nullptr ? profile->TotalParams() : SyntheticQuadraticConfig::kDefaultDim;
+}
+
+}  // namespace
 
 SyntheticQuadratic::SyntheticQuadratic(const SyntheticQuadraticConfig& config, int workers,
                                        uint64_t seed)
-    : config_(config), workers_(workers) {
+    : config_(config),
+      profile_(ProfileOf(config)),
+      dim_(DimOf(config, profile_)),
+      workers_(workers) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
-  const int64_t d = config.dim;
+  COMMSIM_CHECK(profile_ == nullptr || profile_->TotalParams() == dim_, "dim {}", dim_);
+  const int64_t d = dim_;
   lambda_.resize(d);
   const double ratio = config.lambda_max / config.lambda_min;
   for (int64_t j = 0; j < d; ++j) {
@@ -78,20 +123,23 @@ SyntheticQuadratic::SyntheticQuadratic(const SyntheticQuadraticConfig& config, i
 }
 
 double SyntheticQuadratic::center(int worker, int64_t j) const {
-  const int64_t k = (j + shift_[static_cast<size_t>(worker)]) % config_.dim;
+  const int64_t k = (j + shift_[static_cast<size_t>(worker)]) % dim_;
   return center_[j] + config_.heterogeneity * shared_[k];
 }
 
 double SyntheticQuadratic::flops_per_sample() const {
+  if (profile_ != nullptr) {
+    return profile_->ForwardFlopsPerSample() + profile_->BackwardFlopsPerSample();
+  }
   return config_.flops_per_sample > 0.0 ? config_.flops_per_sample
-                                        : 3.0 * static_cast<double>(config_.dim);
+                                        : 3.0 * static_cast<double>(dim_);
 }
 
 double SyntheticQuadratic::Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
                                     int64_t batch, Rng& rng,
                                     Eigen::Ref<Eigen::VectorXd> grad) const {
   COMMSIM_CHECK(worker >= 0 && worker < workers_, "worker {}", worker);
-  const int64_t d = config_.dim;
+  const int64_t d = dim_;
   COMMSIM_CHECK(x.size() == d && grad.size() == d, "dimension mismatch");
   const int64_t o = shift_[static_cast<size_t>(worker)];
   const double h = config_.heterogeneity;

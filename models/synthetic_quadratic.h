@@ -11,10 +11,15 @@
 //              variance: Irwin-Hall sum of four uniforms) per coordinate; full batch is exact
 // x* = mean_i c_i (computed once, O(n d)); F(x) = 1/2 sum_j lambda_j (x_j - x*_j)^2 + F(x*), so
 // Loss() is O(d). shard_size() is the nominal samples_per_worker (defines "full batch").
+// profile     a shipped layer profile by name (models/layer_profile.h, e.g. "resnet18"): the
+//             objective then reports those layers and their FLOPs to the time model, so a run is
+//             timed like that network; d defaults to (and must equal) the profile's parameter
+//             count, and flops_per_sample comes from the profile.
 // Memory: four d-vectors (lambda, c, r, x*).
 #ifndef COMMSIM_MODELS_SYNTHETIC_QUADRATIC_H_
 #define COMMSIM_MODELS_SYNTHETIC_QUADRATIC_H_
 
+#include <string>
 #include <vector>
 
 #include "models/model_factory.h"
@@ -24,13 +29,15 @@
 namespace commsim {
 
 struct SyntheticQuadraticConfig final : ConfigBase<SyntheticQuadraticConfig> {
-  int64_t dim = 1000;
+  int64_t dim = 0;  // 0 = the profile's parameter count, or kDefaultDim without a profile
   double lambda_min = 1.0;
   double lambda_max = 100.0;
   double heterogeneity = 1.0;
   double noise = 0.0;
   int64_t samples_per_worker = 1000;
-  double flops_per_sample = 0.0;  // 0 = 3 dim
+  double flops_per_sample = 0.0;  // 0 = 3 dim, or the profile's forward + backward
+  std::string profile;            // "" = none
+  static constexpr int64_t kDefaultDim = 1000;
   void Describe(ParamVisitor& v) override;
   void Validate(ParamProblems& problems) const override;
 };
@@ -39,7 +46,7 @@ class SyntheticQuadratic final : public Objective {
  public:
   SyntheticQuadratic(const SyntheticQuadraticConfig& config, int workers, uint64_t seed);
   std::string_view Name() const override { return "synthetic_quadratic"; }
-  int64_t dim() const override { return config_.dim; }
+  int64_t dim() const override { return dim_; }
   int num_workers() const override { return workers_; }
   int64_t shard_size(int) const override { return config_.samples_per_worker; }
   double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
@@ -47,6 +54,7 @@ class SyntheticQuadratic final : public Objective {
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   const Optimum* optimum() const override { return &optimum_; }
   double flops_per_sample() const override;
+  const LayerProfile* layers() const override { return profile_; }
   void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
 
   const Eigen::VectorXd& lambda() const { return lambda_; }
@@ -55,6 +63,8 @@ class SyntheticQuadratic final : public Objective {
 
  private:
   SyntheticQuadraticConfig config_;
+  const LayerProfile* profile_;  // a shipped profile or nullptr
+  int64_t dim_;
   int workers_;
   Eigen::VectorXd lambda_, center_, shared_;
   std::vector<int64_t> shift_;

@@ -6,9 +6,10 @@
 //   COMMSIM_UPDATE_GOLDEN=1 build/scenarios/scenarios_tests --gtest_filter='GoldenTest.*'
 //
 // Reduced size: at most kIterations iterations, every iteration recorded, and a synthetic_quadratic
-// of at most kDim parameters, so the whole set runs in seconds. Stored per scenario: metrics.csv,
+// of at most kDim parameters (a layer profile is replaced by its FLOPs per sample), so the whole set runs in seconds. Stored per scenario: metrics.csv,
 // summary.csv and summary.json (run.json holds wall times and scenario.resolved.json absolute
 // paths, so neither is compared).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "analysis/writers.h"
+#include "models/layer_profile.h"
 #include "scenarios/json_config.h"
 #include "scenarios/net_run.h"
 #include "scenarios/net_spec.h"
@@ -88,9 +90,16 @@ std::vector<std::string> Reductions(const nlohmann::json& doc) {
   sets.push_back("/iterations=" + std::to_string(std::min(iterations, kIterations)));
   sets.push_back("/metrics_every=1");
   const nlohmann::json model = doc.value("model", nlohmann::json::object());
-  if (model.is_object() && model.value("name", "") == "synthetic_quadratic" &&
-      model.value("dim", int64_t{0}) > kDim) {
-    sets.push_back("/model/dim=" + std::to_string(kDim));
+  if (model.is_object() && model.value("name", "") == "synthetic_quadratic") {
+    // A profile fixes d: drop it and keep its FLOPs, so the reduced run is timed the same.
+    const LayerProfile* profile = FindLayerProfile(model.value("profile", ""));
+    if (profile != nullptr) {
+      sets.push_back("/model/profile=");
+      sets.push_back(fmt::format("/model/flops_per_sample={}", profile->ForwardFlopsPerSample() +
+                                                                   profile->BackwardFlopsPerSample()));
+    }
+    const int64_t dim = profile != nullptr ? profile->TotalParams() : model.value("dim", int64_t{0});
+    if (dim > kDim) sets.push_back("/model/dim=" + std::to_string(kDim));
   }
   return sets;
 }

@@ -126,6 +126,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
   setup.label = e.label;
   setup.seed = s.seed;
   setup.objective = world.objective.get();
+  setup.layers = world.objective->layers();
   setup.topology = world.entry_topology[entry];
   setup.compute = world.compute.get();
   setup.network = s.network;

@@ -7,6 +7,8 @@
 
 #include "algorithms/registry.h"
 #include "analysis/csv.h"
+#include "models/compute_time.h"
+#include "models/layer_profile.h"
 
 namespace commsim {
 namespace {
@@ -20,6 +22,24 @@ class Throwing final : public Algorithm {
   void Run(const RunSetup&, std::vector<IterationRecord>*, RunSummary*) const override {
     throw std::runtime_error("simulated time overflows");
   }
+};
+
+// An algorithm that only records what the runner gave it.
+struct Seen {
+  const LayerProfile* layers = nullptr;
+  double compute_s = 0;
+};
+class Recording final : public Algorithm {
+ public:
+  explicit Recording(Seen* seen)
+      : Algorithm(AlgorithmInfo{.name = "sgd", .family = Family::kParameterServer}), seen_(seen) {}
+  void Run(const RunSetup& setup, std::vector<IterationRecord>*, RunSummary*) const override {
+    seen_->layers = setup.layers;
+    seen_->compute_s = setup.compute->MeanSeconds(0, setup.batch);
+  }
+
+ private:
+  Seen* seen_;
 };
 
 Scenario ThreeEntries() {
@@ -56,6 +76,24 @@ TEST(RunnerTest, AnEntryThatThrowsIsAnErrorAndTheOthersComplete) {
     }
     EXPECT_TRUE(AnyEntryFailed(r));
   }
+}
+
+TEST(RunnerTest, TheModelsLayerProfileReachesTheAlgorithmAndTimesItsCompute) {
+  const Scenario s = ParseScenario(nlohmann::json::parse(R"({
+      "workers": 2, "iterations": 1, "batch": 10,
+      "model": {"name": "synthetic_quadratic", "profile": "lenet5"},
+      "compute": {"mode": "flops", "device": "custom", "flops_per_s": 1e9, "efficiency": 0.5},
+      "algorithms": [{"name": "sgd"}]})"),
+                                   "s.json", "");
+  Seen seen;
+  RunOptions options;
+  options.make_algorithm = [&seen](const ComponentSpec&) -> std::unique_ptr<Algorithm> {
+    return std::make_unique<Recording>(&seen);
+  };
+  RunScenario(s, options);
+  EXPECT_EQ(seen.layers, FindLayerProfile("lenet5"));
+  // LeNet-5 on MNIST: 6 x 416,520 multiply-adds per sample; 10 samples at 0.5 x 1 GFLOP/s.
+  EXPECT_DOUBLE_EQ(seen.compute_s, 6.0 * 416'520 * 10 / 0.5e9);
 }
 
 TEST(RunnerTest, TheRunFolderIsWrittenWithTheErrorAndItsMessage) {

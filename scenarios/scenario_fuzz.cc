@@ -28,11 +28,12 @@ bool SizesOnly(std::string_view key) {
 }
 
 // True when every number below `j` (sizes of what CheckScenario builds) is small and every data
-// path is a plain file name (no folders: not /dev/zero, not the raw data sets).
+// path is a plain file name (no folders: not /dev/zero, not the raw data sets); no layer profile.
 bool Small(const nlohmann::json& j, std::string_view key) {
   if (j.is_number()) return !SizesOnly(key) || std::abs(j.get<double>()) <= kMaxBuildSize;
   if (j.is_string()) {
     const std::string s = j.get<std::string>();
+    if (key == "profile") return s.empty();  // a layer profile sets d: 50,890 parameters and up
     return key != "path" || (s.find('/') == std::string::npos && s.find("..") == std::string::npos);
   }
   if (j.is_array()) {

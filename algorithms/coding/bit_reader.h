@@ -44,6 +44,8 @@ class BitReader {
     if (n > remaining()) ThrowTruncated(n);
     pos_ += n;
   }
+  // The next 64 bits without consuming them. REQUIRES: remaining() >= 64.
+  uint64_t PeekWindow() const { return Peek(64); }
   // Moves to an absolute bit position. Throws DecodeError past the end.
   void Seek(int64_t bit) {
     if (bit < 0 || bit > size_) ThrowTruncated(bit - pos_);
