@@ -46,6 +46,7 @@ struct Trial {
   double step = 0.25;
   int64_t header_bits = 0;
   std::vector<double> slowdown;
+  const LayerProfile* layers = nullptr;
 
   Outcome Go(const Algorithm& algorithm) const {
     ComputeTimeConfig cc;
@@ -60,6 +61,7 @@ struct Trial {
     setup.iterations = iterations;
     setup.header_bits = header_bits;
     setup.step.size = step;
+    setup.layers = layers;
     algorithm.Check(setup);
     Outcome out;
     algorithm.Run(setup, &out.records, &out.summary);
@@ -225,6 +227,20 @@ TEST(CollectiveAlgorithmsTest, PowerSgdBitsAreTheRingOfItsFactors) {
       *MakeAlgorithm("powersgd", c));
   const int64_t per_worker_bits = 32 * 2 * (10 + 10);  // 32 r (m + k)
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * per_worker_bits + 2 * 2 * (n - 1) * n * 8);
+}
+
+// With a layer profile the factors are per layer: a 90-parameter layer as a 9 x 10 matrix
+// (P 9 x 2, Q 10 x 2) and a 10-parameter layer kept as a vector inside P: P + Q = 28 + 20 values.
+TEST(CollectiveAlgorithmsTest, PowerSgdBitsFollowTheLayerProfile) {
+  const int n = 3, d = 100;
+  const QuadraticObjective objective(n, d, 5);
+  const Topology ring = Ring(n);
+  const LayerProfile profile{.name = "toy", .layers = {{.name = "w", .params = 90},
+                                                        {.name = "b", .params = 10}}};
+  const Outcome out =
+      Trial{.objective = &objective, .topology = &ring, .layers = &profile}.Go(
+          *MakeAlgorithm("powersgd", PowerSgdConfig{}));
+  EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * 32 * (28 + 20));
 }
 
 TEST(CollectiveAlgorithmsTest, PowerSgdLayoutReshapesLayersAndKeepsSmallOnesAsVectors) {
