@@ -66,8 +66,9 @@ struct RunSetup {
 };
 
 
-// The algorithm families; each has its own driver (ps/ps_driver.h, decentralized/decentralized_run.h).
-enum class Family { kParameterServer, kDecentralized };
+// The algorithm families; each has its own driver (ps/ps_driver.h, decentralized/decentralized_run.h,
+// collective/collective_driver.h).
+enum class Family { kParameterServer, kDecentralized, kCollective };
 
 // The family's name in outputs (summary `family` column); the only place it is spelled.
 constexpr std::string_view FamilyName(Family family) {
@@ -76,6 +77,8 @@ constexpr std::string_view FamilyName(Family family) {
       return "parameter_server";
     case Family::kDecentralized:
       return "decentralized";
+    case Family::kCollective:
+      return "collective";
   }
   return "";
 }

@@ -1,5 +1,9 @@
 #include "algorithms/registry.h"
 
+#include "algorithms/collective/allgather_compressed.h"
+#include "algorithms/collective/allreduce_sgd.h"
+#include "algorithms/collective/collective_driver.h"
+#include "algorithms/collective/powersgd.h"
 #include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/dithered.h"
 #include "algorithms/compressors/identity.h"
@@ -69,6 +73,17 @@ const Registry<Algorithm>& AlgorithmRegistry() {
             .help = "MALCOM-PSGD [recon]: CHOCO + dithered/source-coded residuals + l1 proximal "
                     "step"},
         &SetMalcomDefaults);
+    AddAlgorithm<CollectiveAlgorithm<AllReduceSgdRule>>(
+        r, {.name = "allreduce_sgd", .baseline = true, .color = "#8c564b",
+            .help = "collective: full-precision gradients all-reduced (ring, tree, "
+                    "halving_doubling, hierarchical), no server"});
+    AddAlgorithm<CollectiveAlgorithm<AllGatherCompressedRule>>(
+        r, {.name = "allgather_compressed", .color = "#bcbd22",
+            .help = "collective: every worker all-gathers everyone's compressed gradient "
+                    "(optional error feedback)"});
+    AddAlgorithm<CollectiveAlgorithm<PowerSgdRule>>(
+        r, {.name = "powersgd", .color = "#393b79",
+            .help = "collective: rank-r PowerSGD, P and Q all-reduced, error feedback"});
     return r;
   }();
   return registry;

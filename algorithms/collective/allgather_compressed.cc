@@ -1,0 +1,72 @@
+#include "algorithms/collective/allgather_compressed.h"
+
+#include "algorithms/registry.h"
+#include "models/objective.h"
+
+namespace commsim {
+
+AllGatherCompressedConfig::AllGatherCompressedConfig() : compressor(CompressorSpec("qsgd")) {}
+
+void AllGatherCompressedConfig::Describe(ParamVisitor& v) {
+  v.Component("compressor", compressor, "how each worker's gradient is compressed");
+  v.Bool("error_feedback", error_feedback,
+         "keep what compression dropped and add it back next time (EF-SGD / MEM-SGD)");
+}
+
+AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
+    : compressor_(CompressorRegistry().Make(config.compressor)),
+      error_feedback_(config.error_feedback) {}
+
+void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+                                   const Objective& objective, const LayerProfile* /*layers*/,
+                                   uint64_t /*seed*/) {
+  objective_ = &objective;
+  x_ = x0;
+  mean_.resize(x0.size());
+  decoded_.resize(x0.size());
+  if (error_feedback_) {
+    memory_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
+    p_.resize(x0.size());
+  }
+}
+
+Message AllGatherCompressedRule::Encode(int w, int /*phase*/,
+                                        const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                                        Rng& rng) {
+  if (!error_feedback_) return compressor_->Encode(grad, rng);
+  Eigen::VectorXd& e = memory_[w];
+  p_ = e + step * grad;
+  Message message = compressor_->Encode(p_, rng);
+  compressor_->Decode(message, decoded_);
+  e = p_ - decoded_;
+  return message;
+}
+
+void AllGatherCompressedRule::AllGathered(int w, int /*phase*/,
+                                          std::span<const SharedMessage> messages) {
+  if (w != 0) return;  // the same messages on every worker: one decode stands for all
+  mean_.setZero();
+  for (const SharedMessage& m : messages) {
+    compressor_->Decode(*m, decoded_);
+    mean_ += decoded_;
+  }
+  mean_ /= static_cast<double>(messages.size());
+}
+
+void AllGatherCompressedRule::EndRound(double step) {
+  if (error_feedback_) {
+    x_ -= mean_;
+  } else {
+    x_ -= step * mean_;
+  }
+  objective_->Prox(step, x_);
+}
+
+void AllGatherCompressedRule::Extra(std::map<std::string, double>& out) const {
+  if (!error_feedback_) return;
+  double sum = 0;
+  for (const Eigen::VectorXd& m : memory_) sum += m.squaredNorm();
+  out["memory_sq"] = sum / static_cast<double>(memory_.size());
+}
+
+}  // namespace commsim

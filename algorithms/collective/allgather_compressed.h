@@ -1,0 +1,55 @@
+// allgather_compressed: compressed data-parallel SGD without a server. Worker i compresses its
+// gradient, every worker all-gathers everyone's message (ring all-gather: n - 1 steps, each
+// forwarding one message as it was received, so messages of different sizes travel as they are),
+// decodes all n and averages them in worker order:
+//   plain:           c_i = C(g_i);                        x <- prox_gamma(x - gamma mean_i D(c_i))
+//   error_feedback:  p_i = e_i + gamma g_i, c_i = C(p_i), e_i <- p_i - D(c_i);
+//                    x <- x - mean_i D(c_i)   (EF-SGD / MEM-SGD without a server; e_i = 0 at start)
+// Any registered compressor (`compressor`, default qsgd). Bits per iteration: (n - 1) times the
+// sum of the n messages' wire bits (each message crosses n - 1 links of the ring).
+// Every worker decodes the same n messages to the same average; the simulator decodes them once.
+#ifndef COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
+#define COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
+
+#include <memory>
+#include <vector>
+
+#include "algorithms/collective/collective_driver.h"
+#include "algorithms/collective/collective_rule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct AllGatherCompressedConfig final : ConfigBase<AllGatherCompressedConfig> {
+  CollectiveOptions common;  // not declared: the all-gather is always a ring
+  ComponentSpec compressor;  // default qsgd
+  bool error_feedback = false;
+  AllGatherCompressedConfig();
+  void Describe(ParamVisitor& v) override;
+};
+
+class AllGatherCompressedRule final : public CollectiveRule {
+ public:
+  using Config = AllGatherCompressedConfig;
+  explicit AllGatherCompressedRule(const AllGatherCompressedConfig& config);
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
+            const LayerProfile* layers, uint64_t seed) override;
+  std::vector<CollectivePhase> Phases() const override { return {{.kind = PhaseKind::kAllGather}}; }
+  Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                 Rng& rng) override;
+  void AllGathered(int w, int phase, std::span<const SharedMessage> messages) override;
+  void EndRound(double step) override;
+  const Eigen::VectorXd& Model() const override { return x_; }
+  void Extra(std::map<std::string, double>& out) const override;
+
+ private:
+  std::unique_ptr<Compressor> compressor_;
+  bool error_feedback_;
+  const Objective* objective_ = nullptr;
+  Eigen::VectorXd x_, mean_, p_, decoded_;
+  std::vector<Eigen::VectorXd> memory_;  // e_i (error feedback only)
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_

@@ -1,0 +1,48 @@
+#include "algorithms/collective/allreduce_sgd.h"
+
+#include "models/objective.h"
+
+namespace commsim {
+
+void AllReduceSgdConfig::Describe(ParamVisitor& v) {
+  common.Describe(v);
+  v.Real("momentum", momentum, Range::ClosedOpen(0, 1), "heavy-ball momentum mu (0 = none)");
+}
+
+void AllReduceSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+                            const Objective& objective, const LayerProfile* /*layers*/,
+                            uint64_t /*seed*/) {
+  workers_ = workers;
+  objective_ = &objective;
+  x_ = x0;
+  velocity_ = Eigen::VectorXd::Zero(x0.size());
+  mean_.resize(x0.size());
+}
+
+std::vector<CollectivePhase> AllReduceSgdRule::Phases() const {
+  return {{.kind = PhaseKind::kAllReduce, .length = x_.size()}};
+}
+
+void AllReduceSgdRule::Input(int /*w*/, int /*phase*/,
+                             const Eigen::Ref<const Eigen::VectorXd>& grad, double /*step*/,
+                             Eigen::Ref<Eigen::VectorXd> out) {
+  out = grad;
+}
+
+// Every worker ends with the same sum (collective_rule.h): worker 0's stands for all.
+void AllReduceSgdRule::AllReduced(int w, int /*phase*/,
+                                  const Eigen::Ref<const Eigen::VectorXd>& sum) {
+  if (w == 0) mean_ = sum / static_cast<double>(workers_);
+}
+
+void AllReduceSgdRule::EndRound(double step) {
+  if (momentum_ > 0.0) {
+    velocity_ = momentum_ * velocity_ + mean_;
+    x_ -= step * velocity_;
+  } else {
+    x_ -= step * mean_;
+  }
+  objective_->Prox(step, x_);
+}
+
+}  // namespace commsim

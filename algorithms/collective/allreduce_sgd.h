@@ -1,0 +1,45 @@
+// allreduce_sgd: synchronous data-parallel SGD with an uncompressed all-reduce (what PyTorch DDP,
+// Horovod and NCCL run). Worker i: g_i at x; all-reduce the sum s = sum_i g_i (schedule
+// `collective`, values at `value_bits` on the wire); every worker: x <- prox_gamma(x - gamma s/n)
+// (heavy-ball: v <- mu v + s/n, x <- prox(x - gamma v)).
+// With value_bits 64 its iterates equal the parameter server's `sgd` with fp64 uplink and downlink
+// up to the order of the floating-point sum (schedule.h gives each collective's order).
+// Bits per iteration (ring): 2(n-1) * value_bits * d, plus a header per message.
+#ifndef COMMSIM_ALGORITHMS_COLLECTIVE_ALLREDUCE_SGD_H_
+#define COMMSIM_ALGORITHMS_COLLECTIVE_ALLREDUCE_SGD_H_
+
+#include "algorithms/collective/collective_driver.h"
+#include "algorithms/collective/collective_rule.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+struct AllReduceSgdConfig final : ConfigBase<AllReduceSgdConfig> {
+  CollectiveOptions common;
+  double momentum = 0.0;
+  void Describe(ParamVisitor& v) override;
+};
+
+class AllReduceSgdRule final : public CollectiveRule {
+ public:
+  using Config = AllReduceSgdConfig;
+  explicit AllReduceSgdRule(const AllReduceSgdConfig& config) : momentum_(config.momentum) {}
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
+            const LayerProfile* layers, uint64_t seed) override;
+  std::vector<CollectivePhase> Phases() const override;
+  void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+             Eigen::Ref<Eigen::VectorXd> out) override;
+  void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;
+  void EndRound(double step) override;
+  const Eigen::VectorXd& Model() const override { return x_; }
+
+ private:
+  double momentum_;
+  int workers_ = 0;
+  const Objective* objective_ = nullptr;
+  Eigen::VectorXd x_, velocity_, mean_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COLLECTIVE_ALLREDUCE_SGD_H_

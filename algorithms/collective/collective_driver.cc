@@ -1,0 +1,227 @@
+#include "algorithms/collective/collective_driver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+
+#include "algorithms/collective/collective_exec.h"
+#include "algorithms/collective/schedule.h"
+#include "algorithms/compressors/identity.h"
+#include "algorithms/run_recorder.h"
+#include "algorithms/sync_rounds.h"
+#include "models/compute_time.h"
+#include "models/objective.h"
+#include "sim/check.h"
+#include "sim/engine.h"
+#include "sim/error.h"
+#include "sim/network.h"
+#include "sim/topology.h"
+
+namespace commsim {
+namespace {
+
+constexpr std::array<std::string_view, 2> kValueBits = {"32", "64"};
+
+IdentityConfig CodecConfig(const CollectiveOptions& options) {
+  IdentityConfig config;
+  config.precision = options.value_bits == "64" ? 64 : 32;
+  return config;
+}
+
+// Every host but the server, in host order.
+std::vector<int> WorkerHosts(const Topology& topology) {
+  std::vector<int> hosts;
+  for (int h = 0; h < topology.num_hosts(); ++h) {
+    if (h != topology.server()) hosts.push_back(h);
+  }
+  return hosts;
+}
+
+class CollectiveDriver {
+ public:
+  CollectiveDriver(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule)
+      : setup_(setup),
+        options_(options),
+        rule_(rule),
+        objective_(*setup.objective),
+        network_(engine_, *setup.topology, setup.network),
+        recorder_(setup, "", Family::kCollective),
+        rounds_(
+            setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
+            objective_.num_workers(),
+            {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
+        codec_(CodecConfig(options)) {
+    engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
+    wire_ = {.network = &network_,
+             .hosts = WorkerHosts(*setup.topology),
+             .header_bits = setup.header_bits,
+             .bits = &rounds_.timing().bits_up};
+    workers_ = static_cast<int>(wire_.hosts.size());
+    COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
+                  objective_.num_workers());
+    for (int w = 0; w < workers_; ++w) {
+      batch_rngs_.emplace_back(setup.seed, w, "batch");
+      encode_rngs_.emplace_back(setup.seed, w, "uplink");
+      compute_rngs_.emplace_back(setup.seed, w, "compute");
+    }
+    grad_.resize(objective_.dim());
+  }
+
+  void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
+    Eigen::VectorXd x0(objective_.dim());
+    Rng init_rng(setup_.seed, 0, "init");
+    objective_.InitialPoint(init_rng, x0);
+    rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
+    BuildPhases();
+    recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
+    rounds_.Run();
+    recorder_.Finish(records, summary);
+  }
+
+ private:
+  void BuildPhases() {
+    phases_ = rule_.Phases();
+    const int group = options_.GroupSize(workers_);
+    for (size_t p = 0; p < phases_.size(); ++p) {
+      const auto done = [this, p](int w) { PhaseDone(w, static_cast<int>(p)); };
+      if (phases_[p].kind == PhaseKind::kAllReduce) {
+        reduce_.push_back(std::make_unique<AllReduceExec>(
+            wire_, MakeAllReduce(options_.collective, workers_, phases_[p].length, group), codec_,
+            done));
+        gather_.emplace_back();
+      } else {
+        gather_.push_back(std::make_unique<AllGatherExec>(wire_, done));
+        reduce_.emplace_back();
+      }
+    }
+  }
+
+  int64_t BatchFor(int w) const {
+    const int64_t shard = objective_.shard_size(w);
+    return setup_.batch <= 0 ? shard : std::min(setup_.batch, shard);
+  }
+
+  void StartRound(int64_t k) {
+    step_ = setup_.step.At(k - 1);
+    for (auto& e : reduce_) {
+      if (e) e->Reset();
+    }
+    for (auto& e : gather_) {
+      if (e) e->Reset();
+    }
+    IterationTiming& timing = rounds_.timing();
+    for (int w = 0; w < workers_; ++w) {
+      const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
+      timing.compute = std::max(timing.compute, compute);
+      engine_.Schedule(compute, [this, w] { WorkerStart(w); });
+    }
+  }
+
+  void WorkerStart(int w) {
+    objective_.Gradient(w, rule_.Model(), BatchFor(w), batch_rngs_[w], grad_);
+    if (!grad_.allFinite()) {
+      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
+    }
+    StartPhase(w, 0, grad_);
+  }
+
+  void StartPhase(int w, int p, const Eigen::Ref<const Eigen::VectorXd>& grad) {
+    if (p == static_cast<int>(phases_.size())) {
+      rounds_.PartyDone();
+      return;
+    }
+    if (reduce_[p]) {
+      rule_.Input(w, p, grad, step_, reduce_[p]->buffer(w));
+      reduce_[p]->Start(w);
+    } else {
+      gather_[p]->Start(w, Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w])));
+    }
+  }
+
+  void PhaseDone(int w, int p) {
+    if (reduce_[p]) {
+      rule_.AllReduced(w, p, reduce_[p]->buffer(w));
+    } else {
+      rule_.AllGathered(w, p, gather_[p]->messages(w));
+    }
+    StartPhase(w, p + 1, Eigen::VectorXd());
+  }
+
+  void EndRound() {
+    rule_.EndRound(step_);
+    if (!rule_.Model().allFinite()) throw NonFiniteError("the model has a non-finite value");
+  }
+
+  void Evaluate(IterationRecord& r) const {
+    const Eigen::VectorXd& x = rule_.Model();
+    r.loss = objective_.Loss(x);
+    if (const Optimum* opt = objective_.optimum()) r.dist_to_opt_sq = (x - opt->x).squaredNorm();
+    r.test_accuracy = objective_.TestAccuracy(x);
+    rule_.Extra(r.extra);
+  }
+
+  const RunSetup& setup_;
+  const CollectiveOptions& options_;
+  CollectiveRule& rule_;
+  const Objective& objective_;
+  Engine engine_;
+  Network network_;
+  RunRecorder recorder_;
+  SyncRounds rounds_;
+  Identity codec_;
+  CollectiveWire wire_;
+  int workers_ = 0;
+  std::vector<CollectivePhase> phases_;
+  std::vector<std::unique_ptr<AllReduceExec>> reduce_;  // per phase, or null
+  std::vector<std::unique_ptr<AllGatherExec>> gather_;  // per phase, or null
+  std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
+  Eigen::VectorXd grad_;
+  double step_ = 0;
+};
+
+}  // namespace
+
+void CollectiveOptions::Describe(ParamVisitor& v) {
+  v.Text("collective", collective, CollectiveKinds(),
+         "all-reduce schedule: ring, tree (binary, heap order), halving_doubling (Rabenseifner), "
+         "hierarchical (ring in groups, across groups, in groups)");
+  v.Int("group_size", group_size, Range::NonNegative(),
+        "hierarchical: workers per group (consecutive ranks); 0 = largest divisor of n <= sqrt(n)");
+  v.Text("value_bits", value_bits, kValueBits,
+         "bits per value on the wire in all-reduce steps: 32 (fp32 partial sums) or 64");
+}
+
+int CollectiveOptions::GroupSize(int n) const {
+  if (group_size > 0) return static_cast<int>(group_size);
+  int best = 1;
+  for (int g = 1; static_cast<int64_t>(g) * g <= n; ++g) {
+    if (n % g == 0) best = g;
+  }
+  return best;
+}
+
+void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
+  COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
+  const Topology& t = *setup.topology;
+  const int workers = static_cast<int>(WorkerHosts(t).size());
+  if (workers != setup.objective->num_workers()) {
+    throw UserError(fmt::format(
+        "a collective algorithm runs on every host but the server: topology {} has {} such "
+        "hosts but the scenario has {} workers; they must agree",
+        t.kind(), workers, setup.objective->num_workers()));
+  }
+  if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
+    throw UserError(fmt::format("group_size: must divide the {} workers, got {}", workers,
+                                options.group_size));
+  }
+}
+
+void RunCollective(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule,
+                   std::vector<IterationRecord>* records, RunSummary* summary) {
+  CollectiveDriver driver(setup, options, rule);
+  driver.Run(records, summary);
+}
+
+}  // namespace commsim

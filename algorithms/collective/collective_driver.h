@@ -1,0 +1,71 @@
+// The collective round on the event engine (timing only; the mathematics is a CollectiveRule).
+//
+// Workers: every host of the topology but the server (if it has one), in host order; worker w is
+// rank w of every collective and works on shard w. On the default star the server host stays
+// idle and the workers talk to each other through the switch.
+// Per round k (synchronous, SyncRounds): every worker computes for its sampled compute time,
+// computes its gradient at the model, then runs the rule's phases: each phase is a collective
+// (collective_exec.h) whose every step is real messages through the network, dependency-driven
+// (a worker starts a step when what it needs has arrived, and its next phase when its previous
+// one is done). The round ends when the last worker has finished its last phase; the rule's
+// EndRound then updates the model (local computation takes no simulated time).
+// Bits: bits_up = the wire bits of every message of every collective step (payload + header),
+// every copy counted; bits_down = 0 (there is no server).
+// Divergence, checked every round: a gradient with a NaN/Inf, an encoder's NonFiniteError (e.g. a
+// partial sum beyond fp32 on a 32-bit wire), or a non-finite model after EndRound stops the run
+// with status "diverged"; any other exception with status "error".
+#ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_DRIVER_H_
+#define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_DRIVER_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/collective/collective_rule.h"
+#include "sim/params.h"
+#include "sim/records.h"
+
+namespace commsim {
+
+// How a collective algorithm all-reduces (the keys its config declares with Describe()).
+struct CollectiveOptions {
+  std::string collective = "ring";  // one of CollectiveKinds() (schedule.h)
+  int64_t group_size = 0;           // hierarchical: ranks per group; 0 = largest divisor <= sqrt(n)
+  std::string value_bits = "32";    // bits per value on the wire: "32" (fp32) or "64" (fp64)
+  void Describe(ParamVisitor& v);
+  // The group size used for n workers (resolves 0).
+  int GroupSize(int n) const;
+};
+
+// Throws UserError unless the topology's hosts but the server are as many as the scenario's
+// workers, and (hierarchical) the group size divides them.
+void CheckCollective(const RunSetup& setup, const CollectiveOptions& options);
+// REQUIRES: CheckCollective(setup, options) passes.
+void RunCollective(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule,
+                   std::vector<IterationRecord>* records, RunSummary* summary);
+
+// Adapts a CollectiveRule type to the Algorithm interface (AddAlgorithm in registry.h).
+// Rule::Config is its typed config with a `common` field (CollectiveOptions);
+// Rule(const Rule::Config&) builds it.
+template <class Rule>
+class CollectiveAlgorithm final : public Algorithm {
+ public:
+  using Config = typename Rule::Config;
+  static constexpr Family kFamily = Family::kCollective;
+  CollectiveAlgorithm(const Config& config, AlgorithmInfo info)
+      : Algorithm(std::move(info)), config_(config) {}
+  void Check(const RunSetup& setup) const override { CheckCollective(setup, config_.common); }
+  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
+           RunSummary* summary) const override {
+    Rule rule(config_);
+    RunCollective(setup, config_.common, rule, records, summary);
+  }
+
+ private:
+  Config config_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_DRIVER_H_

@@ -1,0 +1,104 @@
+// Running collectives on the simulated network: every step is real messages between hosts.
+//
+// AllReduceExec plays a Schedule (schedule.h): rank r lives on hosts[r]; each send encodes the
+// values of its range with the value codec (the identity compressor at the configured width,
+// 32 or 64 bits per value), and the receiver decodes the message at delivery. A rank joins when
+// the driver calls Start(r) (after its gradient), so its peers' messages that arrive earlier wait
+// for it; from then on it runs its program dependency-driven and calls on_done(r) at its end.
+// AllGatherExec: each rank contributes one message of its own (any size); ring all-gather over
+// the ranks in order: n - 1 steps, in step s rank i forwards the message of rank (i - s) mod n,
+// as it was received, to rank i + 1. On completion rank r holds all n messages in rank order.
+// Both: wire bits of a message = payload_bits + header_bits, added to *bits as it is sent.
+// Reset() prepares the next round (every rank must have finished the previous one).
+// REQUIRES: the Network, codec and counters outlive the executor; one executor per phase.
+#ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_EXEC_H_
+#define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_EXEC_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "algorithms/collective/schedule.h"
+#include "algorithms/compressors/compressor.h"
+#include "sim/message.h"
+#include "sim/network.h"
+#include "sim/rng.h"
+
+namespace commsim {
+
+struct CollectiveWire {
+  Network* network = nullptr;
+  std::vector<int> hosts;  // rank -> host
+  int64_t header_bits = 0;
+  int64_t* bits = nullptr;  // wire bits sent (added to)
+};
+
+class AllReduceExec {
+ public:
+  AllReduceExec(const CollectiveWire& wire, Schedule schedule, const Compressor& codec,
+                std::function<void(int rank)> on_done);
+  AllReduceExec(const AllReduceExec&) = delete;
+  AllReduceExec& operator=(const AllReduceExec&) = delete;
+
+  // Rank r's vector: fill it before Start(r); after on_done(r) it holds the sum.
+  Eigen::VectorXd& buffer(int rank) { return ranks_[rank].buffer; }
+  void Start(int rank);
+  void Reset();
+
+ private:
+  struct Arrival {
+    int from = 0;
+    int tag = 0;
+    SharedMessage message;
+  };
+  struct RankState {
+    Eigen::VectorXd buffer;
+    size_t pc = 0;  // the step it is at
+    bool started = false;
+    bool sent = false;  // the current step's sends are out
+    std::vector<Arrival> pending;
+  };
+  void Deliver(int to, int from, int tag, const SharedMessage& message);
+  void Advance(int rank);
+  void SendStep(int rank, const ScheduleStep& step);
+  bool StepReady(const RankState& state, const ScheduleStep& step) const;
+
+  CollectiveWire wire_;
+  Schedule schedule_;
+  const Compressor& codec_;
+  std::function<void(int)> on_done_;
+  std::vector<RankState> ranks_;
+  Eigen::VectorXd decoded_;
+  Rng rng_{0};  // the value codec is deterministic; Encode takes an Rng all the same
+};
+
+class AllGatherExec {
+ public:
+  AllGatherExec(const CollectiveWire& wire, std::function<void(int rank)> on_done);
+  AllGatherExec(const AllGatherExec&) = delete;
+  AllGatherExec& operator=(const AllGatherExec&) = delete;
+
+  void Start(int rank, SharedMessage own);
+  // After on_done(rank): the n messages, message i from rank i.
+  std::span<const SharedMessage> messages(int rank) const { return ranks_[rank].slots; }
+  void Reset();
+
+ private:
+  struct RankState {
+    std::vector<SharedMessage> slots;  // by origin rank
+    int step = 0;
+    bool started = false;
+  };
+  void Deliver(int to, int origin, const SharedMessage& message);
+  void Advance(int rank);
+
+  CollectiveWire wire_;
+  std::function<void(int)> on_done_;
+  std::vector<RankState> ranks_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_EXEC_H_

@@ -1,0 +1,75 @@
+// CollectiveRule: the mathematics of one collective algorithm, kept apart from timing.
+//
+// Every worker holds the model. A round, as the driver (collective_driver.h) plays it:
+//   1. each worker w computes its gradient at Model();
+//   2. it runs the rule's phases in order, each a collective over all workers:
+//        all-reduce of `length` values: Input(w, p, ...) writes w's contribution; after the
+//        collective, AllReduced(w, p, sum) gets the sum over the workers (the same bits on
+//        every worker);
+//        all-gather: Encode(w, p, ...) returns w's message; after the collective,
+//        AllGathered(w, p, messages) gets every worker's message, in worker order;
+//      a worker starts phase p + 1 as soon as its phase p is done;
+//   3. when every worker is done, EndRound(step) applies the update to the model.
+// Because every worker ends every collective with the same bits, the replicas of the model are
+// identical: the rule keeps one copy, Model(), which stands for each worker's.
+// `grad` is worker w's gradient in the call of phase 0 and empty in later phases; it is valid
+// only during the call. Contract: deterministic given the Rng streams passed in; decoded values
+// only (what a worker sends, it uses as decoded).
+#ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_
+#define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/message.h"
+#include "sim/rng.h"
+
+namespace commsim {
+
+class Objective;
+struct LayerProfile;
+
+enum class PhaseKind { kAllReduce, kAllGather };
+
+struct CollectivePhase {
+  PhaseKind kind = PhaseKind::kAllReduce;
+  int64_t length = 0;  // values (all-reduce); unused for all-gather
+};
+
+class CollectiveRule {
+ public:
+  virtual ~CollectiveRule() = default;
+  // Called once before the first round; `layers` is the model's layer profile or nullptr; `seed`
+  // the run's seed (for streams the rule derives itself, e.g. shared random matrices).
+  virtual void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
+                    const Objective& objective, const LayerProfile* layers, uint64_t seed) = 0;
+  // The phases of every round (fixed after Init).
+  virtual std::vector<CollectivePhase> Phases() const = 0;
+  virtual void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+                     Eigen::Ref<Eigen::VectorXd> out) {
+    (void)w, (void)phase, (void)grad, (void)step, (void)out;
+  }
+  virtual Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad,
+                         double step, Rng& rng) {
+    (void)w, (void)phase, (void)grad, (void)step, (void)rng;
+    return {};
+  }
+  virtual void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) {
+    (void)w, (void)phase, (void)sum;
+  }
+  virtual void AllGathered(int w, int phase, std::span<const SharedMessage> messages) {
+    (void)w, (void)phase, (void)messages;
+  }
+  virtual void EndRound(double step) = 0;
+  virtual const Eigen::VectorXd& Model() const = 0;
+  virtual void Extra(std::map<std::string, double>& /*out*/) const {}
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_

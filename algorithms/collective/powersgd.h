@@ -1,0 +1,67 @@
+// powersgd: rank-r PowerSGD (Vogels, Karimireddy, Jaggi 2019) with error feedback, on the
+// collective family. Per matrix block (powersgd_layout.h), worker i with error memory e_i:
+//   M_i = G_i + e_i;  P_i = M_i Q;  all-reduce P = mean_i P_i;  P <- Gram-Schmidt(P) (columns in
+//   order; a zero column stays zero);  Q_i = M_i^T P;  all-reduce Q = mean_i Q_i;
+//   G^ = P Q^T;  e_i <- M_i - G^;  every worker: x <- prox_gamma(x - gamma G^).
+// Vector blocks travel uncompressed inside the P all-reduce and are averaged. Q starts as an
+// N(0, 1) matrix from the stream (seed, 0, "powersgd") shared by all workers; warm_start keeps
+// the last round's Q as the next starting point, else a fresh one is drawn every round.
+// P and Q are all-reduced with the configured collective at value_bits per value, so each worker
+// contributes value_bits * rank * (m + k) bits per matrix and value_bits per vector value per
+// iteration; on the ring the wire carries 2 (n - 1) times that per iteration (plus headers).
+#ifndef COMMSIM_ALGORITHMS_COLLECTIVE_POWERSGD_H_
+#define COMMSIM_ALGORITHMS_COLLECTIVE_POWERSGD_H_
+
+#include <vector>
+
+#include "algorithms/collective/collective_driver.h"
+#include "algorithms/collective/collective_rule.h"
+#include "algorithms/collective/powersgd_layout.h"
+#include "sim/params.h"
+#include "sim/rng.h"
+
+namespace commsim {
+
+struct PowerSgdConfig final : ConfigBase<PowerSgdConfig> {
+  CollectiveOptions common;
+  int64_t rank = 2;
+  bool warm_start = true;
+  void Describe(ParamVisitor& v) override;
+};
+
+class PowerSgdRule final : public CollectiveRule {
+ public:
+  using Config = PowerSgdConfig;
+  explicit PowerSgdRule(const PowerSgdConfig& config)
+      : rank_(static_cast<int>(config.rank)), warm_start_(config.warm_start) {}
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
+            const LayerProfile* layers, uint64_t seed) override;
+  std::vector<CollectivePhase> Phases() const override;
+  void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
+             Eigen::Ref<Eigen::VectorXd> out) override;
+  void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;
+  void EndRound(double step) override;
+  const Eigen::VectorXd& Model() const override { return x_; }
+  void Extra(std::map<std::string, double>& out) const override;
+  const PowerSgdLayout& layout() const { return layout_; }
+
+ private:
+  void DrawQ();
+  void OrthogonalizeP();
+  void UpdateError(int w);
+
+  int rank_;
+  bool warm_start_;
+  int workers_ = 0;
+  const Objective* objective_ = nullptr;
+  PowerSgdLayout layout_;
+  Rng rng_{0};
+  Eigen::VectorXd x_;
+  Eigen::VectorXd p_, q_;                 // the all-reduced (mean) factors, vectors included in p_
+  bool have_p_ = false, have_q_ = false;  // this round's p_/q_ are in
+  std::vector<Eigen::VectorXd> m_;        // per worker: padded M_i = G_i + e_i, then e_i
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COLLECTIVE_POWERSGD_H_
