@@ -14,6 +14,9 @@
 //   a100      19.5 TFLOP/s NVIDIA A100 Tensor Core GPU data sheet (2020/2021), FP32
 //   h100      67 TFLOP/s   NVIDIA H100 Tensor Core GPU data sheet (2022/2023), SXM5 FP32
 //   custom    flops_per_s
+// Overlap (parameter-server drivers): "none" = the whole step's compute, then communication;
+// "layerwise" = gradients leave in buckets of at most `bucket_bits` (fp32 gradients: 32 bits per
+// parameter) as the backward pass produces them (models/buckets.h). Decentralized drivers ignore it.
 // Peaks are upper bounds: real training reaches a fraction of them; use `custom` (or a
 // slowdown) to model a measured rate.
 #ifndef COMMSIM_MODELS_COMPUTE_TIME_H_
@@ -37,6 +40,11 @@ struct ComputeTimeConfig final : ConfigBase<ComputeTimeConfig> {
   double flops_per_s = 1e11;
   std::vector<double> slowdown;  // per worker; empty = 1 for all, one entry = all workers
   double jitter = 0.0;
+  std::string overlap = "none";
+  int64_t bucket_bits = int64_t{25} * 1024 * 1024 * 8;  // 25 MiB, PyTorch DDP's default cap
+  bool layerwise() const { return overlap == "layerwise"; }
+  // The bucket cap in parameters (fp32): bucket_bits / 32, at least 1.
+  int64_t bucket_params() const { return bucket_bits / 32 > 0 ? bucket_bits / 32 : 1; }
   void Describe(ParamVisitor& v) override;
 };
 
@@ -54,6 +62,7 @@ class ComputeTimeModel {
   // The jitter-free time, in seconds.
   double MeanSeconds(int worker, int64_t batch) const;
   double flops_per_s() const { return flops_per_s_; }
+  const ComputeTimeConfig& config() const { return config_; }
 
  private:
   ComputeTimeConfig config_;

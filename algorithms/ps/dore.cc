@@ -17,8 +17,8 @@ void DoreConfig::Describe(ParamVisitor& v) {
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
-    : uplink_(CompressorRegistry().Make(config.uplink)),
-      downlink_(CompressorRegistry().Make(config.downlink)),
+    : uplink_(MakeLink(config.uplink)),
+      downlink_(MakeLink(config.downlink)),
       alpha_(config.alpha),
       beta_(config.beta),
       eta_(config.eta) {}

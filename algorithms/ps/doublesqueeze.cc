@@ -16,8 +16,8 @@ void DoubleSqueezeConfig::Describe(ParamVisitor& v) {
 }
 
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
-    : uplink_(CompressorRegistry().Make(config.uplink)),
-      downlink_(CompressorRegistry().Make(config.downlink)),
+    : uplink_(MakeLink(config.uplink)),
+      downlink_(MakeLink(config.downlink)),
       scale_(config.contractive_scale) {}
 
 void DoubleSqueezeRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
