@@ -127,8 +127,8 @@ TEST(CodecScenarioTest, ShippedProfilesCoverEveryCompressor) {
 const char* kSmall = R"({
   "name": "codec_small", "workers": 4, "iterations": 30, "metrics_every": 1,
   "data": {"name": "synthetic_regression", "samples": 200, "features": 60},
-  "network": {"model": "flow", "topology": {"name": "star", "bandwidth": "100Mbps",
-                                            "latency": "20us"}},
+  "network": {"model": "flow", "topology": {"name": "star", "worker_bandwidth": "100Mbps",
+                                            "worker_latency": "20us"}},
   "compute": {"mode": "fixed", "seconds": "200us", "overlap": "layerwise", "bucket": "320B"},
   "codec": {"mode": "model", "device": "cpu_core", "server_threads": 2},
   "step": {"size": 0.05},
