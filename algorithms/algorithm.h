@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/codec_time.h"
 #include "algorithms/step_schedule.h"
 #include "sim/records.h"
 #include "sim/limits.h"
@@ -49,6 +50,7 @@ struct RunSetup {
   // The model's layers (models/layer_profile.h) for layer-wise overlap; nullptr: one layer of
   // objective->dim() parameters.
   const LayerProfile* layers = nullptr;
+  CodecSetup codec;  // encode/decode time (algorithms/codec_time.h); default none
   NetworkOptions network;   // model, queue, mtu, protocol, packets per message (sim/network.h)
   int64_t header_bits = 0;  // added to every message's payload bits
   bool multicast_downlink = false;

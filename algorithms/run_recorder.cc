@@ -11,6 +11,7 @@ RunRecorder::RunRecorder(const RunSetup& setup, std::string algorithm, Family fa
   summary_.name = setup.label;
   summary_.algorithm = std::move(algorithm);
   summary_.family = std::string(FamilyName(family));
+  summary_.codec = setup.codec.Describe();
 }
 
 void RunRecorder::Start(const Evaluate& evaluate) {
@@ -31,11 +32,15 @@ void RunRecorder::Start(const Evaluate& evaluate) {
 IterationRecord RunRecorder::Account(int64_t iteration, const IterationTiming& timing) {
   const double iter_s = (timing.end - timing.start).seconds();
   const double compute_s = timing.compute.seconds();
+  const double codec_s = timing.codec.seconds();
+  const double saved_s = timing.overlap_saved.seconds();
   cum_bits_ += timing.bits_up + timing.bits_down;
   summary_.bits_up += timing.bits_up;
   summary_.bits_down += timing.bits_down;
   sum_iter_s_ += iter_s;
   sum_compute_s_ += compute_s;
+  sum_codec_s_ += codec_s;
+  sum_saved_s_ += saved_s;
   completed_ = iteration;
   now_ = timing.end;
   IterationRecord r;
@@ -44,7 +49,9 @@ IterationRecord RunRecorder::Account(int64_t iteration, const IterationTiming& t
   r.sim_time_s = timing.end.seconds();
   r.iter_time_s = iter_s;
   r.compute_time_s = compute_s;
-  r.comm_time_s = iter_s - compute_s;
+  r.codec_time_s = codec_s;
+  r.comm_time_s = iter_s - compute_s - codec_s;
+  r.overlap_saved_s = saved_s;
   r.bits_up = timing.bits_up;
   r.bits_down = timing.bits_down;
   r.cum_bits = cum_bits_;
@@ -108,7 +115,10 @@ void RunRecorder::Finish(std::vector<IterationRecord>* records, RunSummary* summ
   if (completed_ > 0) {
     summary_.mean_iter_time_s = sum_iter_s_ / static_cast<double>(completed_);
     summary_.mean_compute_time_s = sum_compute_s_ / static_cast<double>(completed_);
-    summary_.mean_comm_time_s = summary_.mean_iter_time_s - summary_.mean_compute_time_s;
+    summary_.mean_codec_time_s = sum_codec_s_ / static_cast<double>(completed_);
+    summary_.mean_comm_time_s = summary_.mean_iter_time_s - summary_.mean_compute_time_s -
+                                summary_.mean_codec_time_s;
+    summary_.mean_overlap_saved_s = sum_saved_s_ / static_cast<double>(completed_);
   }
   summary_.sim_time_s = now_.seconds();
   *records = std::move(records_);

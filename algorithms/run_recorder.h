@@ -25,6 +25,8 @@ struct IterationTiming {
   SimTime start;
   SimTime end;
   SimTime compute;  // the slowest worker's compute time
+  SimTime codec = SimTime();    // codec time on the critical path (sim/records.h codec_time_s)
+  SimTime overlap_saved = SimTime();  // sim/records.h overlap_saved_s
   int64_t bits_up = 0;
   int64_t bits_down = 0;
 };
@@ -61,7 +63,7 @@ class RunRecorder {
   RunSummary summary_;
   double initial_loss_ = 0;
   int64_t cum_bits_ = 0;
-  double sum_iter_s_ = 0, sum_compute_s_ = 0;
+  double sum_iter_s_ = 0, sum_compute_s_ = 0, sum_codec_s_ = 0, sum_saved_s_ = 0;
   int64_t completed_ = 0;
   SimTime now_;
 };

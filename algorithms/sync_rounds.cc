@@ -44,9 +44,10 @@ void SyncRounds::Start(int64_t k) {
   hooks_.start(k);
 }
 
-void SyncRounds::PartyDone() {
+void SyncRounds::PartyDone(SimTime codec_on_path) {
   if (++done_ < parties_) return;
   timing_.end = engine_.Now();
+  timing_.codec = codec_on_path;
   if (hooks_.end_check) hooks_.end_check();
   const bool go_on = recorder_.EndIteration(round_, timing_, evaluate_);
   if (go_on && round_ < setup_.iterations) Start(round_ + 1);

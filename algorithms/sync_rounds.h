@@ -40,8 +40,9 @@ class SyncRounds {
 
   // Runs rounds 1..setup.iterations (or until stopped) in one Engine::Run.
   void Run();
-  // One party finished its part of the current round.
-  void PartyDone();
+  // One party finished its part of the current round; `codec_on_path` is the codec time on
+  // the critical path to it (the last party's becomes the round's timing().codec).
+  void PartyDone(SimTime codec_on_path = SimTime());
 
   int64_t round() const { return round_; }
   // The current round's timing: drivers add compute and bits to it.

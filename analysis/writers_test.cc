@@ -42,11 +42,11 @@ TEST(WritersTest, CsvHasFixedColumnsEmptyOptionalsAndExtraColumns) {
   std::getline(in, row1);
   std::getline(in, row2);
   EXPECT_EQ(header,
-            "algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,comm_time_s,loss,"
-            "dist_to_opt_sq,test_accuracy,consensus_dist,density,bits_up,bits_down,cum_bits,"
-            "status,model_residual_sq");
-  EXPECT_EQ(row1, "sgd,1,0.5,0.5,0.25,0.25,0.3333333333333333,2,,,,64,32,96,ok,");
-  EXPECT_EQ(row2, "dore,1,0.5,0.5,0.25,0.25,0.3333333333333333,,,,,64,32,96,ok,0.125");
+            "algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,codec_time_s,comm_time_s,"
+            "overlap_saved_s,loss,dist_to_opt_sq,test_accuracy,consensus_dist,density,bits_up,"
+            "bits_down,cum_bits,status,model_residual_sq");
+  EXPECT_EQ(row1, "sgd,1,0.5,0.5,0.25,0,0.25,0,0.3333333333333333,2,,,,64,32,96,ok,");
+  EXPECT_EQ(row2, "dore,1,0.5,0.5,0.25,0,0.25,0,0.3333333333333333,,,,,64,32,96,ok,0.125");
 }
 
 TEST(WritersTest, SummaryJsonUsesNullForMissing) {
@@ -80,15 +80,15 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "name,algorithm,family,color,status,message,iterations,final_loss,final_dist_to_opt_sq,"
             "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
-            "mean_iter_time_s,mean_compute_time_s,mean_comm_time_s,sim_time_s,baseline,"
-            "bits_fraction_of_baseline,target_metric,target_value,time_to_target_s,bits_to_target,"
-            "spectral_gap");
-  EXPECT_NE(csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,0,0,0,0,,,,,,,0.25\n"),
+            "mean_iter_time_s,mean_compute_time_s,mean_codec_time_s,mean_comm_time_s,"
+            "mean_overlap_saved_s,codec,sim_time_s,baseline,bits_fraction_of_baseline,"
+            "target_metric,target_value,time_to_target_s,bits_to_target,spectral_gap");
+  EXPECT_NE(csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,0,0,0,0,0,none,0,,,,,,,0.25\n"),
             std::string::npos)
       << csv;
   // A message with a comma and quotes is one quoted cell.
   EXPECT_NE(csv.find("\nsgd,,,,diverged,\"at iteration 3: loss is nan, \"\"x\"\"\",0,0,,,,,0,0,"
-                     "0,0,0,0,0,sgd,1,,,,,\n"),
+                     "0,0,0,0,0,0,none,0,sgd,1,,,,,\n"),
             std::string::npos)
       << csv;
 }
@@ -119,10 +119,11 @@ TEST(WritersTest, TargetColumnsAreCsvOnlyAndEmptyBaselineIsJsonNull) {
   EXPECT_EQ(entry["time_to_target_s"], 0.5);
   const std::vector<std::string> keys = {
       "algorithm", "baseline", "bits_down", "bits_fraction_of_baseline", "bits_to_target",
-      "bits_up", "color", "family", "final_consensus_dist", "final_density", "final_dist_to_opt_sq",
-      "final_loss", "final_test_accuracy", "iterations", "mean_comm_time_s",
-      "mean_compute_time_s", "mean_iter_time_s", "message", "name", "sim_time_s", "status",
-      "time_to_target_s", "total_bits"};
+      "bits_up", "codec", "color", "family", "final_consensus_dist", "final_density",
+      "final_dist_to_opt_sq", "final_loss", "final_test_accuracy", "iterations",
+      "mean_codec_time_s", "mean_comm_time_s", "mean_compute_time_s", "mean_iter_time_s",
+      "mean_overlap_saved_s", "message", "name", "sim_time_s", "status", "time_to_target_s",
+      "total_bits"};
   std::vector<std::string> got;
   for (const auto& [key, value] : entry.items()) got.push_back(key);
   EXPECT_EQ(got, keys);
@@ -137,7 +138,7 @@ TEST(WritersTest, MetricsCsvQuotesLabelsWithCommas) {
   a.loss = std::nan("");
   r.records = {{a}};
   const std::string csv = MetricsCsv(r);
-  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "\"top_k, 1%\",2,0,0,0,0,nan,,,,,0,0,0,ok\n");
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "\"top_k, 1%\",2,0,0,0,0,0,0,nan,,,,,0,0,0,ok\n");
 }
 
 TEST(WritersTest, ReportShowsTheOptionalQualityColumnsWithTitles) {

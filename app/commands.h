@@ -27,6 +27,7 @@ void AddPlotCommand(CLI::App& app);    // app/cmd_plot.cc
 void AddReportCommand(CLI::App& app);  // app/cmd_plot.cc
 void AddDataCommand(CLI::App& app);
 void AddCompressCommand(CLI::App& app);
+void AddCalibrateCommand(CLI::App& app);  // app/cmd_calibrate.cc
 void AddTuneConsensusCommand(CLI::App& app);
 
 // Adds `--size page|column` (figure size of the plots) to `cmd`, stored into `size`.

@@ -141,6 +141,7 @@ std::string ConfigTable(std::string_view name, Config& config) {
 std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
   ComputeTimeConfig compute;
   StepConfig step;
+  CodecKeys codec;
   return {{"algorithms", RegistryTable(AlgorithmRegistry())},
           {"compressors", RegistryTable(CompressorRegistry())},
           {"topologies", RegistryTable(TopologyRegistry())},
@@ -148,7 +149,8 @@ std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
           {"datasets", RegistryTable(DatasetRegistry())},
           {"partitions", RegistryTable(PartitionRegistry())},
           {"compute", ConfigTable("compute", compute)},
-          {"step", ConfigTable("step", step)}};
+          {"step", ConfigTable("step", step)},
+          {"codec", ConfigTable("codec", codec)}};
 }
 
 std::string BeginMarker(const std::string& name) {
@@ -201,7 +203,7 @@ TEST(DocsTablesTest, EveryScenarioKeyHasARow) {
   ASSERT_TRUE(s.resolved.contains("network"));
   ExpectRows(s.resolved, doc, "docs/scenarios.md");
   ExpectRows(s.resolved["network"], doc, "docs/scenarios.md (network)");
-  for (const char* key : {"label", "step", "topology"}) {  // per-entry keys
+  for (const char* key : {"label", "step", "codec", "topology"}) {  // per-entry keys
     EXPECT_NE(doc.find(fmt::format("| `{}` |", key)), std::string::npos) << key;
   }
 }

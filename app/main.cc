@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   commsim::app::AddReportCommand(app);
   commsim::app::AddDataCommand(app);
   commsim::app::AddCompressCommand(app);
+  commsim::app::AddCalibrateCommand(app);
   commsim::app::AddTuneConsensusCommand(app);
   try {
     commsim::app::UseHomeDataDir();

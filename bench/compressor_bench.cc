@@ -10,35 +10,20 @@
 
 #include <algorithm>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.h"
+#include "scenarios/codec_calibrate.h"
 #include "scenarios/compress_report.h"
 #include "sim/rng.h"
 
 namespace commsim {
 namespace {
 
-// CPU time of this thread: the machine is shared, and wall time counts the time other processes
-// hold the core. Both memcpy and the codecs are measured the same way.
-double ThreadSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double BestSeconds(int reps, const std::function<void()>& f) {
-  double best = 1e300;
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = ThreadSeconds();
-    f();
-    best = std::min(best, ThreadSeconds() - t0);
-  }
-  return best;
-}
+// ThreadSeconds and BestSeconds (scenarios/codec_calibrate.h) time in CPU time of this thread:
+// the machine is shared, and wall time counts the time other processes hold the core.
 
 // Label and compressor JSON (block_ternary p = inf b = 256, qsgd s = 15 b = 512, k = 1% of d).
 const char* kVariants[][2] = {

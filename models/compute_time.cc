@@ -12,6 +12,7 @@ namespace commsim {
 namespace {
 
 constexpr std::array<std::string_view, 2> kModes = {"fixed", "flops"};
+constexpr std::array<std::string_view, 2> kOverlaps = {"none", "layerwise"};
 constexpr std::array<std::string_view, 5> kDevices = {"cpu_core", "v100", "a100", "h100", "custom"};
 
 }  // namespace
@@ -39,6 +40,10 @@ void ComputeTimeConfig::Describe(ParamVisitor& v) {
              "per-worker time multiplier (stragglers); one entry applies to all, empty = 1");
   v.Real("jitter", jitter, Range::NonNegative(),
          "relative standard deviation of a random log-normal factor (0 = none)");
+  v.Text("overlap", overlap, kOverlaps,
+         "parameter server: layerwise sends gradient buckets during the backward pass");
+  v.Int("bucket", bucket_bits, Range::AtLeast(32),
+        "layerwise: bucket cap (fp32 gradients, 32 bits per parameter)", Unit::kBits);
 }
 
 ComputeTimeModel::ComputeTimeModel(const ComputeTimeConfig& config, double flops_per_sample,

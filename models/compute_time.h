@@ -24,6 +24,11 @@
 //               modes (one entry applies to every worker).
 // flops_per_sample is the objective's forward + backward FLOPs (its layer profile's when it has
 // one).
+//
+// Overlap (parameter-server drivers): "none" = the whole step's compute, then communication;
+// "layerwise" = gradients leave in buckets of at most `bucket_bits` (fp32 gradients: 32 bits per
+// parameter) as the backward pass produces them (models/buckets.h). Decentralized and collective
+// drivers ignore it.
 #ifndef COMMSIM_MODELS_COMPUTE_TIME_H_
 #define COMMSIM_MODELS_COMPUTE_TIME_H_
 
@@ -46,6 +51,11 @@ struct ComputeTimeConfig final : ConfigBase<ComputeTimeConfig> {
   double efficiency = 1.0;       // fraction of peak reached, mode flops
   std::vector<double> slowdown;  // per worker; empty = 1 for all, one entry = all workers
   double jitter = 0.0;
+  std::string overlap = "none";
+  int64_t bucket_bits = int64_t{25} * 1024 * 1024 * 8;  // 25 MiB, PyTorch DDP's default cap
+  bool layerwise() const { return overlap == "layerwise"; }
+  // The bucket cap in parameters (fp32): bucket_bits / 32, at least 1.
+  int64_t bucket_params() const { return bucket_bits / 32 > 0 ? bucket_bits / 32 : 1; }
   void Describe(ParamVisitor& v) override;
 };
 
@@ -64,6 +74,7 @@ class ComputeTimeModel {
   double MeanSeconds(int worker, int64_t batch) const;
   // The rate the model uses: peak (or custom) x efficiency.
   double flops_per_s() const { return flops_per_s_; }
+  const ComputeTimeConfig& config() const { return config_; }
 
  private:
   ComputeTimeConfig config_;

@@ -23,7 +23,7 @@ namespace commsim {
 
 class ErrorList {
  public:
-  // `pointer` is a JSON pointer ("" for the document root).
+  // `pointer` is a JSON pointer ("" for the document root). An exact repeat is ignored.
   void Add(std::string_view pointer, std::string message);
   bool empty() const { return lines_.empty(); }
   size_t size() const { return lines_.size(); }

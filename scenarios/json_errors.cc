@@ -32,6 +32,11 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 }  // namespace
 
 void ErrorList::Add(std::string_view pointer, std::string message) {
+  // The same problem found twice (e.g. a scenario-level codec inherited by every entry) is
+  // reported once.
+  for (const auto& [p, m] : lines_) {
+    if (p == pointer && m == message) return;
+  }
   lines_.emplace_back(std::string(pointer), std::move(message));
 }
 

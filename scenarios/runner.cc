@@ -129,6 +129,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
   setup.layers = world.objective->layers();
   setup.topology = world.entry_topology[entry];
   setup.compute = world.compute.get();
+  setup.codec = e.codec;
   setup.network = s.network;
   setup.network.max_packets_per_message = s.limits.max_packets_per_message;
   setup.header_bits = s.header_bits;

@@ -93,7 +93,38 @@ json EntryTopology(const json& given, const ComponentSpec& scenario_topology) {
   return out;
 }
 
-void ReadAlgorithms(const json& doc, Scenario& s, ErrorList& errors) {
+// The entry's own keys beside its algorithm's: codec, label, step, topology (removed from entry).
+void ReadEntryKeys(json& entry, const std::string& pointer, const std::string& base_dir,
+                   const Scenario& s, AlgorithmEntry& e, ErrorList& errors) {
+  if (auto codec = entry.find("codec"); codec != entry.end()) {
+    ReadCodecKeys(*codec, pointer + "/codec", base_dir, e.codec_keys, errors);
+    e.own_codec = true;
+    entry.erase("codec");
+  }
+  if (auto label = entry.find("label"); label != entry.end()) {
+    if (!label->is_string() || !SafeName(label->get<std::string>())) {
+      errors.Add(pointer + "/label",
+                 fmt::format("expected a name of letters, digits, '_', '-', '.', got {}",
+                             label->dump()));
+    } else {
+      e.label = label->get<std::string>();
+    }
+    entry.erase("label");
+  }
+  if (auto step = entry.find("step"); step != entry.end()) {
+    ReadConfig(*step, pointer + "/step", e.step, errors);
+    entry.erase("step");
+  }
+  if (auto topology = entry.find("topology"); topology != entry.end()) {
+    e.topology = ComponentSpec("topology", "", nullptr);
+    ReadComponent(EntryTopology(*topology, s.topology), pointer + "/topology", e.topology,
+                  errors);
+    entry.erase("topology");
+  }
+}
+
+void ReadAlgorithms(const json& doc, const std::string& base_dir, bool codec_given, Scenario& s,
+                    ErrorList& errors) {
   auto it = doc.find("algorithms");
   if (it == doc.end()) {
     errors.Add("/algorithms", "missing: a list of algorithm entries {\"name\": ...} is required");
@@ -111,30 +142,13 @@ void ReadAlgorithms(const json& doc, Scenario& s, ErrorList& errors) {
     AlgorithmEntry e;
     e.algorithm = ComponentSpec("algorithm", "", nullptr);
     e.step = s.step;
-    if (entry.is_object()) {
-      if (auto label = entry.find("label"); label != entry.end()) {
-        if (!label->is_string() || !SafeName(label->get<std::string>())) {
-          errors.Add(pointer + "/label",
-                     fmt::format("expected a name of letters, digits, '_', '-', '.', got {}",
-                                 label->dump()));
-        } else {
-          e.label = label->get<std::string>();
-        }
-        entry.erase("label");
-      }
-      if (auto step = entry.find("step"); step != entry.end()) {
-        ReadConfig(*step, pointer + "/step", e.step, errors);
-        entry.erase("step");
-      }
-      if (auto topology = entry.find("topology"); topology != entry.end()) {
-        e.topology = ComponentSpec("topology", "", nullptr);
-        ReadComponent(EntryTopology(*topology, s.topology), pointer + "/topology", e.topology,
-                      errors);
-        entry.erase("topology");
-      }
-    }
+    e.codec_keys = codec_given ? s.codec : CodecKeys{};
+    if (entry.is_object()) ReadEntryKeys(entry, pointer, base_dir, s, e, errors);
     ReadComponent(entry, pointer, e.algorithm, errors, AllComponentKinds(),
-                  {"label", "step", "topology"});
+                  {"label", "step", "codec", "topology"});
+    if (!e.own_codec && !codec_given) e.codec_keys.mode = "none";
+    e.codec = ResolveCodec(e.codec_keys, e.algorithm, e.own_codec ? pointer + "/codec" : "/codec",
+                           pointer, errors);
     if (e.label.empty()) e.label = e.algorithm.name;
     if (!e.label.empty() && !labels.insert(e.label).second) {
       errors.Add(pointer, fmt::format("label \"{}\" is used by another entry; give each a unique "
@@ -159,6 +173,7 @@ json Resolved(Scenario& s, const NetworkKeys& keys) {
   net.keys = keys;
   out["network"] = WriteConfig(net);
   out["compute"] = WriteConfig(s.compute);
+  out["codec"] = WriteConfig(s.codec);
   out["step"] = WriteConfig(s.step);
   out["limits"] = WriteConfig(s.limits);
   json algorithms = json::array();
@@ -166,6 +181,7 @@ json Resolved(Scenario& s, const NetworkKeys& keys) {
     json a = WriteComponent(e.algorithm);
     a["label"] = e.label;
     a["step"] = WriteConfig(e.step);
+    if (e.own_codec) a["codec"] = WriteConfig(e.codec_keys);
     if (e.topology.config) a["topology"] = WriteComponent(e.topology);
     algorithms.push_back(std::move(a));
   }
@@ -237,7 +253,8 @@ Scenario ParseScenario(const json& original, const std::string& origin,
     errors.ThrowIfAny(origin);
   }
   TopLevel top(&s);
-  ReadConfig(doc, "", top, errors, {"network", "compute", "step", "limits", "algorithms"});
+  ReadConfig(doc, "", top, errors,
+             {"network", "compute", "codec", "step", "limits", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (doc.contains("target_loss")) s.target_loss = top.target_loss;
   if (doc.contains("target_accuracy")) s.target_accuracy = top.target_accuracy;
@@ -258,7 +275,13 @@ Scenario ParseScenario(const json& original, const std::string& origin,
   if (auto it = doc.find("compute"); it != doc.end()) ReadConfig(*it, "/compute", s.compute, errors);
   if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
   if (auto it = doc.find("limits"); it != doc.end()) ReadConfig(*it, "/limits", s.limits, errors);
-  ReadAlgorithms(doc, s, errors);
+  const auto codec_it = doc.find("codec");
+  if (codec_it != doc.end()) {
+    ReadCodecKeys(*codec_it, "/codec", base_dir, s.codec, errors);
+  } else {
+    s.codec.mode = "none";
+  }
+  ReadAlgorithms(doc, base_dir, codec_it != doc.end(), s, errors);
   if (s.metrics_every >= 1 && s.iterations / s.metrics_every > kMaxRecordedIterations) {
     errors.Add("/metrics_every",
                fmt::format("{} iterations recorded every {} is more than the {} records an entry "

@@ -10,10 +10,11 @@
 //   network {topology (component, default star), model, queue, mtu, protocol, framing,
 //            tcp_timestamps (scenarios/network_keys.h), downlink ("unicast" | "multicast"),
 //            broadcast (false)},
+//   codec {mode, device, profile, server_threads} (scenarios/codec_keys.h; absent: mode none),
 //   step {size, schedule, ...} (default for every entry),
 //   limits {max_events (1e10), max_packets_per_message (1e6)}: work one entry may do (limits.h),
-//   algorithms: [ {name, label?, step?, topology?, <algorithm parameters>} ... ]
-//     label defaults to the name; step overrides fields of the scenario's step; topology lets a
+//   algorithms: [ {name, label?, step?, codec?, topology?, <algorithm parameters>} ... ]
+//     label defaults to the name; step and codec override fields of the scenario's; topology lets a
 //     decentralized entry run on a graph while parameter-server entries use the star.
 // `workers` is the number of shards: parameter-server workers (every topology host but the
 // server) or decentralized nodes.
@@ -33,6 +34,7 @@
 
 #include "algorithms/step_schedule.h"
 #include "models/compute_time.h"
+#include "scenarios/codec_keys.h"
 #include "sim/limits.h"
 #include "sim/network.h"
 #include "sim/params.h"
@@ -47,6 +49,9 @@ struct AlgorithmEntry {
   ComponentSpec algorithm;  // kind "algorithm"
   StepConfig step;
   ComponentSpec topology;  // the entry's own topology, when it gives one (else the scenario's)
+  CodecKeys codec_keys;    // the scenario's, with the entry's own `codec` on top
+  bool own_codec = false;  // the entry gave `codec`
+  CodecSetup codec;        // resolved (profile loaded)
 };
 
 struct Scenario {
@@ -67,6 +72,7 @@ struct Scenario {
   ComponentSpec data;       // kind "dataset"
   ComponentSpec partition;  // kind "partition"
   ComputeTimeConfig compute;
+  CodecKeys codec;  // mode "none" when the scenario has no `codec` key
   ComponentSpec topology;           // kind "topology"
   NetworkOptions network;  // model, queue, mtu, protocol (max_packets_per_message: see limits)
   bool multicast_downlink = false;

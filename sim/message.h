@@ -5,11 +5,19 @@
 // it never looks inside. Once sent, a message is immutable and shared (SharedMessage): every copy
 // of a multicast and every receiver see the one allocation, and each receiver decodes it itself
 // at delivery — no party reads another party's decoded state.
+//
+// What the codec time model (algorithms/codec_time.h) needs travels with it, outside the bits:
+// the compressor's registry name, the number of elements encoded, and the number of values the
+// format carries explicitly (nonzeros: k for the sparsifiers, the elements for dense formats;
+// -1 = not stated, read as the elements). A message sent as several network messages (one per
+// gradient bucket, layer-wise overlap) keeps them in `parts`, in send order; its own payload_bits
+// is then their sum and `words` is empty.
 #ifndef COMMSIM_SIM_MESSAGE_H_
 #define COMMSIM_SIM_MESSAGE_H_
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace commsim {
@@ -17,6 +25,12 @@ namespace commsim {
 struct Message {
   int64_t payload_bits = 0;
   std::vector<uint64_t> words;
+  std::string_view codec = {};  // the compressor's registry name (static storage); "" = not stated
+  int64_t elements = 0;
+  int64_t nonzeros = -1;
+  std::vector<Message> parts = {};
+
+  int64_t coded_values() const { return nonzeros >= 0 ? nonzeros : elements; }
 };
 
 using SharedMessage = std::shared_ptr<const Message>;

@@ -52,7 +52,18 @@ struct IterationRecord {
   double sim_time_s = 0;  // simulated time at the end of this iteration
   double iter_time_s = 0;
   double compute_time_s = 0;  // the slowest worker's compute time in this iteration
-  double comm_time_s = 0;     // iter_time_s - compute_time_s (communication and waiting)
+  // Encoding and decoding time on the iteration's critical path: along the chain of events that
+  // ended the iteration (the last party to finish, back through the decodes, encodes and
+  // transfers it waited for, to a compute end), the sum of the codec jobs on it, including a
+  // job's wait for its codec lane when the lane was busy with codec work (algorithms/codec_time.h).
+  // 0 with codec mode none.
+  double codec_time_s = 0;
+  double comm_time_s = 0;     // iter_time_s - compute_time_s - codec_time_s (network and waiting)
+  // Layer-wise overlap (parameter server): the time from the first gradient bucket leaving a
+  // worker to the end of the slowest worker's compute, i.e. how long communication and codec
+  // work ran under the backward pass (an upper bound on the time overlap saved, measured in the
+  // same run, not by a second timing pass); 0 without overlap.
+  double overlap_saved_s = 0;
   double loss = 0;            // F(x) + R(x) at the evaluation point
   std::optional<double> dist_to_opt_sq;
   std::optional<double> test_accuracy;
@@ -73,7 +84,9 @@ struct IterationRecord {
     v("sim_time_s", sim_time_s);
     v("iter_time_s", iter_time_s);
     v("compute_time_s", compute_time_s);
+    v("codec_time_s", codec_time_s);
     v("comm_time_s", comm_time_s);
+    v("overlap_saved_s", overlap_saved_s);
     v("loss", loss);
     v("dist_to_opt_sq", dist_to_opt_sq);
     v("test_accuracy", test_accuracy);
@@ -103,8 +116,13 @@ struct RunSummary {
   int64_t bits_down = 0;
   double mean_iter_time_s = 0;
   double mean_compute_time_s = 0;
-  double mean_comm_time_s = 0;
+  double mean_codec_time_s = 0;  // mean of codec_time_s
+  double mean_comm_time_s = 0;   // mean_iter - mean_compute - mean_codec
+  double mean_overlap_saved_s = 0;
   double sim_time_s = 0;
+  // How codec time was counted: "none", "model <device>", or "measured (wall time: not
+  // reproducible)" — a measured run's times differ from run to run.
+  std::string codec = "none";
   std::string message;  // why the status is not "ok" (divergence reason, error text); else ""
   // Comparison with the full-precision baseline of the entry's family: the `sgd` entry for
   // parameter-server entries, the `dpsgd` entry for decentralized ones (label in `baseline`).
@@ -140,7 +158,10 @@ struct RunSummary {
     v("bits_down", bits_down);
     v("mean_iter_time_s", mean_iter_time_s);
     v("mean_compute_time_s", mean_compute_time_s);
+    v("mean_codec_time_s", mean_codec_time_s);
     v("mean_comm_time_s", mean_comm_time_s);
+    v("mean_overlap_saved_s", mean_overlap_saved_s);
+    v("codec", codec);
     v("sim_time_s", sim_time_s);
     v("baseline", baseline, ColumnInfo{.empty_is_null = true});
     v("bits_fraction_of_baseline", bits_fraction_of_baseline);

@@ -45,7 +45,7 @@ struct Trial {
   int64_t iterations = 3;
   double step = 0.25;
   int64_t header_bits = 0;
-  std::vector<double> slowdown;
+  std::vector<double> slowdown = {};
   const LayerProfile* layers = nullptr;
 
   Outcome Go(const Algorithm& algorithm) const {
@@ -332,6 +332,26 @@ TEST(CollectiveDriverTest, CheckRejectsAWrongWorkerCountAndAGroupSizeThatDoesNot
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()), "group_size: must divide the 6 workers, got 4");
   }
+}
+
+// A collective run with a codec model would print an iteration time without its codec part.
+TEST(CollectiveDriverTest, CheckRejectsACodecModeItDoesNotModel) {
+  const QuadraticObjective objective(6, 3, 3);
+  const Topology star6 = Star(6);
+  RunSetup setup;
+  setup.objective = &objective;
+  setup.topology = &star6;
+  setup.codec.mode = CodecMode::kModel;
+  try {
+    AllReduceSgd("ring", "32")->Check(setup);
+    ADD_FAILURE() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("not modelled for collective algorithms"),
+              std::string::npos)
+        << e.what();
+  }
+  setup.codec.mode = CodecMode::kNone;
+  EXPECT_NO_THROW(AllReduceSgd("ring", "32")->Check(setup));
 }
 
 }  // namespace

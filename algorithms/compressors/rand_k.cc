@@ -28,7 +28,9 @@ Message RandK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) cons
   w.Reserve(64 + 32 * static_cast<int64_t>(idx.size()));
   w.Put(seed, 64);
   for (uint32_t i : idx) w.PutFloat(Fp32Nearest(Name(), x[i]));
-  return w.Finish();
+  Message m = w.Finish();
+  m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
+  return m;
 }
 
 void RandK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {

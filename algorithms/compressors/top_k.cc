@@ -87,7 +87,9 @@ Message TopK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) c
   BitWriter w;
   PutIndices(w, idx, x.size(), golomb_);
   for (uint32_t i : idx) w.PutFloat(Fp32Nearest(Name(), x[i]));
-  return w.Finish();
+  Message m = w.Finish();
+  m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
+  return m;
 }
 
 void TopK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "algorithms/codec/link_compressor.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/registry.h"
@@ -90,7 +91,7 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                       RunSummary* summary) {
   const Objective& objective = *setup.objective;
   const MixingMatrix mixing = CheckDecentralized(setup, algorithm, options);
-  const std::unique_ptr<Compressor> compressor = CompressorRegistry().Make(compressor_spec);
+  const std::unique_ptr<Compressor> compressor = MakeLinkCompressor(compressor_spec);
 
   RunRecorder recorder(setup, std::string(algorithm), Family::kDecentralized);
   const MixingMatrix::Spectrum spectrum = mixing.ComputeSpectrum();

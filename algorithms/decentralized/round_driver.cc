@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
+#include "algorithms/codec_time.h"
 #include "algorithms/sync_rounds.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -39,8 +41,11 @@ class RoundDriver {
         rounds_(setup, engine_, recorder, evaluate, rule.num_nodes(),
                 {.start = [this](int64_t k) { StartRound(k); },
                  .end_check = [this] { CheckModels(); }}),
+        clock_(setup.codec),
         pending_(rule.num_nodes()),
-        computed_(rule.num_nodes()) {
+        computed_(rule.num_nodes()),
+        lanes_(rule.num_nodes(), CodecLanes(1)),
+        ready_(rule.num_nodes()) {
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     for (int i = 0; i < rule.num_nodes(); ++i) compute_rngs_.emplace_back(setup.seed, i, "compute");
   }
@@ -48,6 +53,16 @@ class RoundDriver {
   void Run() { rounds_.Run(); }
 
  private:
+  // Runs f at absolute time t: at once when t is now, so a zero-time codec adds no event.
+  template <class F>
+  void At(SimTime t, F&& f) {
+    if (t == engine_.Now()) {
+      f();
+    } else {
+      engine_.ScheduleAt(t, std::forward<F>(f));
+    }
+  }
+
   // Round k (1-based) is the rule's round t = k - 1.
   void StartRound(int64_t k) {
     t_ = k - 1;
@@ -55,53 +70,75 @@ class RoundDriver {
     for (int i = 0; i < rule_.num_nodes(); ++i) {
       pending_[i] = static_cast<int>(mixing_.neighbours(i).size());
       computed_[i] = 0;
+      lanes_[i].Reset(engine_.Now());
+      ready_[i] = Stamp{engine_.Now(), SimTime()};
     }
     for (int i = 0; i < rule_.num_nodes(); ++i) {
       const SimTime compute = ComputeTime(setup_, i, compute_rngs_[i]);
       timing.compute = std::max(timing.compute, compute);
       if (rule_.sends_before_compute()) {
-        Send(i);
+        Encode(i);
         engine_.Schedule(compute, [this, i] { ComputeDone(i); });
       } else {
         engine_.Schedule(compute, [this, i] {
-          Send(i);
+          Encode(i);
           ComputeDone(i);
         });
       }
     }
   }
 
-  void Send(int from) {
+  // Node i encodes its message (its rule's Step) on its codec lane, then sends it.
+  void Encode(int from) {
+    const WallTimer timer;
     const SharedMessage message = Share(rule_.Step(from, t_));
+    const SimTime duration = clock_.Encode(*message, timer.Seconds(), message->elements);
+    const Stamp sent = lanes_[from].Run(Stamp{engine_.Now(), SimTime()}, duration);
+    At(sent.at, [this, from, message, codec = sent.codec] { Send(from, message, codec); });
+  }
+
+  void Send(int from, const SharedMessage& message, SimTime codec) {
     const int64_t wire_bits = message->payload_bits + setup_.header_bits;
     const std::vector<int>& nb = mixing_.neighbours(from);
     int64_t& bits = rounds_.timing().bits_up;
     if (setup_.broadcast) {
       bits += wire_bits;
       MulticastMessage(network_, from, nb, message, setup_.header_bits,
-                       [this, from](int to, const SharedMessage& m) { Receive(to, from, *m); });
+                       [this, from, codec](int to, const SharedMessage& m) {
+                         Receive(to, from, *m, codec);
+                       });
     } else {
       for (int to : nb) {
         bits += wire_bits;
         SendMessage(network_, from, to, message, setup_.header_bits,
-                    [this, from, to](const SharedMessage& m) { Receive(to, from, *m); });
+                    [this, from, to, codec](const SharedMessage& m) {
+                      Receive(to, from, *m, codec);
+                    });
       }
     }
   }
 
   void ComputeDone(int node) {
     computed_[node] = 1;
+    ready_[node] = Later(ready_[node], Stamp{engine_.Now(), SimTime()});
     MaybeCombine(node);
   }
-  void Receive(int to, int from, const Message& message) {
+  // Node `to` decodes a neighbour's message on arrival (its rule's Deliver), on its codec lane.
+  void Receive(int to, int from, const Message& message, SimTime codec) {
+    const WallTimer timer;
     rule_.Deliver(to, mixing_.SlotOf(to, from), message);
-    --pending_[to];
-    MaybeCombine(to);
+    const SimTime duration = clock_.Decode(message, timer.Seconds(), message.elements);
+    const Stamp end = lanes_[to].Run(Stamp{engine_.Now(), codec}, duration);
+    At(end.at, [this, to, end] {
+      ready_[to] = Later(ready_[to], end);
+      --pending_[to];
+      MaybeCombine(to);
+    });
   }
   void MaybeCombine(int node) {
     if (!computed_[node] || pending_[node] != 0) return;
     rule_.Combine(node, t_);
-    rounds_.PartyDone();
+    rounds_.PartyDone(ready_[node].codec);
   }
   void CheckModels() const {
     for (int i = 0; i < rule_.num_nodes(); ++i) {
@@ -117,8 +154,11 @@ class RoundDriver {
   Engine engine_;
   Network network_;
   SyncRounds rounds_;
+  CodecClock clock_;
   std::vector<int> pending_;
   std::vector<char> computed_;
+  std::vector<CodecLanes> lanes_;  // one codec lane per node
+  std::vector<Stamp> ready_;       // the latest of a node's compute end and decodes this round
   std::vector<Rng> compute_rngs_;
   int64_t t_ = 0;
 };

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "algorithms/decentralized/test_support.h"
@@ -35,6 +37,8 @@ class FixedSizeNodeRule final : public NodeRule {
       : mixing_(mixing), send_first_(send_first), x_(1), stepped_(mixing.num_nodes()),
         delivered_(mixing.num_nodes()) {
     message_.payload_bits = bits;
+    message_.codec = "toy";  // for the codec time model: 1000 elements, all coded
+    message_.elements = 1000;
     x_.setZero();
   }
   int num_nodes() const override { return mixing_.num_nodes(); }
@@ -75,7 +79,8 @@ struct Played {
 // Runs 2 rounds over `topology` (nodes = its first n hosts, ring neighbours) with a fixed compute
 // of `compute_s` times `slowdown`.
 Played Play(const Topology& topology, int n, int64_t bits, int64_t header_bits, bool send_first,
-            bool broadcast, double compute_s, std::vector<double> slowdown = {}) {
+            bool broadcast, double compute_s, std::vector<double> slowdown = {},
+            CodecSetup codec = {}) {
   const MixingMatrix mixing = BuildMixing("metropolis", testing::RingNeighbours(n));
   ComputeTimeConfig cc;
   cc.seconds = compute_s;
@@ -88,6 +93,7 @@ Played Play(const Topology& topology, int n, int64_t bits, int64_t header_bits, 
   setup.header_bits = header_bits;
   setup.broadcast = broadcast;
   setup.iterations = 2;
+  setup.codec = std::move(codec);
   FixedSizeNodeRule rule(mixing, bits, send_first);
   RunRecorder recorder(setup, "fake", Family::kDecentralized);
   const RunRecorder::Evaluate evaluate = [](IterationRecord& r) { r.loss = 1.0; };
@@ -165,6 +171,27 @@ TEST(RoundDriverTest, UnicastCopiesQueueOnTheUplinkAndBroadcastSendsOne) {
   ExpectEveryIteration(u, 4 * t + 2 * l, 0, 3 * 2 * (bits + header));
   const Played b = Play(star, 3, bits, header, /*send_first=*/true, /*broadcast=*/true, 0.0);
   ExpectEveryIteration(b, 3 * t + 2 * l, 0, 3 * (bits + header));  // bits counted once per node
+}
+
+// Codec model: a node encodes after its compute (1 us + 1 ns per element = 2 us) and sends; its
+// two neighbours' messages arrive together and are decoded one after the other on its one lane
+// (2 us + 2 ns per element = 4 us each).
+TEST(RoundDriverTest, CodecModelAddsTheEncodeAndTheSerialDecodesOfTheNeighbours) {
+  auto profile = std::make_shared<CodecProfile>();
+  profile->device = "test";
+  profile->compressors["toy"] = CodecCoefficients{.encode = {.c0_s = 1e-6, .elem_s = 1e-9},
+                                                  .decode = {.c0_s = 2e-6, .elem_s = 2e-9}};
+  const Topology ring = Ring3();
+  const int64_t bits = 1000, header = 64, hop = CeilPs(bits + header, kRingBps) + kRingLatencyPs;
+  const int64_t encode = 2'000'000, decode = 4'000'000;
+  const Played p = Play(ring, 3, bits, header, /*send_first=*/false, false, 1e-3, {},
+                        CodecSetup{.mode = CodecMode::kModel, .profile = profile});
+  ExpectEveryIteration(p, 1'000'000'000 + encode + hop + 2 * decode, 1'000'000'000,
+                       3 * 2 * (bits + header));
+  for (size_t k = 1; k < p.records.size(); ++k) {
+    EXPECT_EQ(p.records[k].codec_time_s, Seconds(encode + 2 * decode)) << k;
+  }
+  EXPECT_EQ(p.summary.codec, "model test");
 }
 
 }  // namespace

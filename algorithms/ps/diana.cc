@@ -15,8 +15,8 @@ void DianaConfig::Describe(ParamVisitor& v) {
 }
 
 DianaRule::DianaRule(const DianaConfig& config)
-    : ModelBroadcastRule(CompressorRegistry().Make(config.uplink),
-                         CompressorRegistry().Make(config.downlink), config.momentum),
+    : ModelBroadcastRule(config.uplink,
+                         config.downlink, config.momentum),
       alpha_(config.alpha) {}
 
 void DianaRule::InitWorkers(int workers, int64_t dim) {

@@ -17,8 +17,7 @@ void DoreConfig::Describe(ParamVisitor& v) {
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
-    : TwoWayRule(CompressorRegistry().Make(config.uplink),
-                 CompressorRegistry().Make(config.downlink)),
+    : TwoWayRule(config.uplink, config.downlink),
       alpha_(config.alpha),
       beta_(config.beta),
       eta_(config.eta) {}

@@ -16,8 +16,7 @@ void DoubleSqueezeConfig::Describe(ParamVisitor& v) {
 }
 
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
-    : TwoWayRule(CompressorRegistry().Make(config.uplink),
-                 CompressorRegistry().Make(config.downlink)),
+    : TwoWayRule(config.uplink, config.downlink),
       scale_(config.contractive_scale) {}
 
 void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& objective) {

@@ -10,8 +10,8 @@ MemSgdConfig::MemSgdConfig() : uplink(CompressorSpec("top_k")), downlink(Compres
 void MemSgdConfig::Describe(ParamVisitor& v) { DescribeLinks(v, uplink, downlink); }
 
 MemSgdRule::MemSgdRule(const MemSgdConfig& config)
-    : ModelBroadcastRule(CompressorRegistry().Make(config.uplink),
-                         CompressorRegistry().Make(config.downlink), 0.0) {}
+    : ModelBroadcastRule(config.uplink,
+                         config.downlink, 0.0) {}
 
 void MemSgdRule::InitWorkers(int workers, int64_t dim) {
   memory_.assign(workers, Eigen::VectorXd::Zero(dim));

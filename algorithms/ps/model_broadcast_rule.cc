@@ -4,9 +4,9 @@
 
 namespace commsim {
 
-ModelBroadcastRule::ModelBroadcastRule(std::unique_ptr<Compressor> uplink,
-                                       std::unique_ptr<Compressor> downlink, double momentum)
-    : uplink_(std::move(uplink)), downlink_(std::move(downlink)), momentum_(momentum) {}
+ModelBroadcastRule::ModelBroadcastRule(const ComponentSpec& uplink, const ComponentSpec& downlink,
+                                       double momentum)
+    : uplink_(MakeLink(uplink)), downlink_(MakeLink(downlink)), momentum_(momentum) {}
 
 void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
                               const Objective& objective) {

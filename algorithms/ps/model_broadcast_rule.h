@@ -23,7 +23,7 @@ class ModelBroadcastRule : public PsRule {
   const Eigen::VectorXd& Model() const override { return x_; }
 
  protected:
-  ModelBroadcastRule(std::unique_ptr<Compressor> uplink, std::unique_ptr<Compressor> downlink,
+  ModelBroadcastRule(const ComponentSpec& uplink, const ComponentSpec& downlink,
                      double momentum);
   // Per-worker state set-up (called by Init after the common state).
   virtual void InitWorkers(int workers, int64_t dim) = 0;

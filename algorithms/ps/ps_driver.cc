@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <utility>
 
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "algorithms/codec_time.h"
+#include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -35,7 +39,9 @@ class PsDriver {
                        if (!rule_.Model().allFinite()) {
                          throw NonFiniteError("the model has a non-finite value");
                        }
-                     }}) {
+                     }}),
+        clock_(setup.codec),
+        server_lanes_(setup.codec.server_threads) {
     COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     server_ = *setup.topology->server();
@@ -54,8 +60,11 @@ class PsDriver {
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
     server_rng_ = std::make_unique<Rng>(setup.seed, server_, "downlink");
-    inbox_.resize(workers_);
     grad_.resize(objective_.dim());
+    PlanTheBuckets();
+    worker_lanes_.assign(workers_, CodecLanes(1));
+    w_.resize(workers_);
+    bucket_.resize(buckets_.size());
   }
 
   void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
@@ -69,64 +78,209 @@ class PsDriver {
   }
 
  private:
+  // A worker's state within a round.
+  struct WorkerRound {
+    SimTime compute = SimTime();
+    SharedMessage uplink = nullptr;
+    double encode_wall_s = 0, receive_wall_s = 0, apply_wall_s = 0;
+    bool arrived = false;   // some part of its uplink reached the server
+    bool received = false;  // the server's rule took its uplink (ServerReceive)
+    bool applied = false;   // it applied the downlink (WorkerReceive)
+    std::vector<std::pair<int, Stamp>> waiting = {};  // measured mode: parts waiting for `received`
+    int parts_left = 0;     // downlink parts still to decode
+    Stamp done;             // its latest downlink decode
+  };
+  struct BucketRound {
+    int decoded = 0;  // uplink parts of this bucket the server has decoded
+    Stamp complete;   // the latest of them
+  };
+
+  // One bucket of the whole vector without overlap; per-bucket compression with layerwise.
+  void PlanTheBuckets() {
+    const int64_t d = objective_.dim();
+    if (setup_.compute == nullptr || !setup_.compute->config().layerwise()) {
+      buckets_ = {Bucket{.offset = 0, .size = d, .ready_fraction = 1.0}};
+      return;
+    }
+    layerwise_ = true;
+    buckets_ = PlanBuckets(setup_.layers, d, setup_.compute->config().bucket_params());
+    std::vector<Segment> segments;
+    for (const Bucket& b : buckets_) segments.push_back(Segment{b.offset, b.size});
+    rule_.SetBuckets(segments);
+  }
 
   int64_t BatchFor(int w) const {
     const int64_t shard = objective_.shard_size(w);
     return setup_.batch <= 0 ? shard : std::min(setup_.batch, shard);
   }
 
-  void StartRound(int64_t k) {
-    step_ = setup_.step.At(k - 1);
-    next_uplink_ = 0;
-    IterationTiming& timing = rounds_.timing();
-    for (int w = 0; w < workers_; ++w) {
-      const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
-      timing.compute = std::max(timing.compute, compute);
-      engine_.Schedule(compute, [this, w] { WorkerSend(w); });
+  // Runs f at absolute time t: at once when t is now, so a zero-time codec adds no event.
+  template <class F>
+  void At(SimTime t, F&& f) {
+    if (t == engine_.Now()) {
+      f();
+    } else {
+      engine_.ScheduleAt(t, std::forward<F>(f));
     }
   }
 
-  void WorkerSend(int w) {
+  // Part b of a message (the message itself when it has no parts), sharing its allocation.
+  static SharedMessage Part(const SharedMessage& m, int b) {
+    return m->parts.empty() ? m : SharedMessage(m, &m->parts[static_cast<size_t>(b)]);
+  }
+
+  SimTime ReadyAt(int w, int b) const {
+    const double f = buckets_[static_cast<size_t>(b)].ready_fraction;
+    const SimTime c = w_[w].compute;
+    return start_ + (f >= 1.0 ? c : SimTime::FromPs(std::llround(static_cast<double>(c.ps()) * f)));
+  }
+
+  void StartRound(int64_t k) {
+    step_ = setup_.step.At(k - 1);
+    next_uplink_ = 0;
+    start_ = engine_.Now();
+    first_send_ = SimTime::Max();
+    downlink_.reset();
+    server_lanes_.Reset(start_);
+    for (BucketRound& b : bucket_) b = BucketRound{.complete = Stamp{start_, SimTime()}};
+    IterationTiming& timing = rounds_.timing();
+    for (int w = 0; w < workers_; ++w) {
+      w_[w] = WorkerRound{.done = Stamp{start_, SimTime()}};
+      worker_lanes_[w].Reset(start_);
+      w_[w].compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
+      timing.compute = std::max(timing.compute, w_[w].compute);
+      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { WorkerEncode(w); });
+    }
+  }
+
+  // At its first bucket's ready time worker w computes its gradient and encodes it (the whole
+  // message: the mathematics does not depend on when); each part leaves after its encode job.
+  void WorkerEncode(int w) {
     objective_.Gradient(w, rule_.WorkerPoint(w), BatchFor(w), batch_rngs_[w], grad_);
     if (!grad_.allFinite()) {
       throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
     }
-    SharedMessage uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
-    rounds_.timing().bits_up += uplink->payload_bits + setup_.header_bits;
-    SendMessage(network_, worker_hosts_[w], server_, std::move(uplink), setup_.header_bits,
-                [this, w](const SharedMessage& m) { ServerReceive(w, m); });
+    const WallTimer timer;
+    WorkerRound& wr = w_[w];
+    wr.uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
+    wr.encode_wall_s = timer.Seconds();
+    for (int b = 0; b < static_cast<int>(buckets_.size()); ++b) {
+      const SimTime duration =
+          clock_.Encode(*Part(wr.uplink, b), wr.encode_wall_s, wr.uplink->elements);
+      const Stamp sent = worker_lanes_[w].Run(Stamp{ReadyAt(w, b), SimTime()}, duration);
+      At(sent.at, [this, w, b, codec = sent.codec] { SendUplink(w, b, codec); });
+    }
   }
 
-  // The server takes the uplinks in worker order: one that arrives before a lower-numbered
-  // worker's waits, still encoded, in its inbox. After the last it answers.
-  void ServerReceive(int w, const SharedMessage& uplink) {
-    inbox_[w] = uplink;
-    for (; next_uplink_ < workers_ && inbox_[next_uplink_]; ++next_uplink_) {
-      rule_.ServerReceive(next_uplink_, *inbox_[next_uplink_]);
-      inbox_[next_uplink_].reset();
+  void SendUplink(int w, int b, SimTime codec) {
+    SharedMessage part = Part(w_[w].uplink, b);
+    rounds_.timing().bits_up += part->payload_bits + setup_.header_bits;
+    first_send_ = std::min(first_send_, engine_.Now());
+    SendMessage(network_, worker_hosts_[w], server_, std::move(part), setup_.header_bits,
+                [this, w, b, codec](const SharedMessage&) {
+                  UplinkArrived(w, b, Stamp{engine_.Now(), codec});
+                });
+  }
+
+  // The server's rule takes the uplinks in worker order, each when the first of its parts
+  // arrives: one that arrives before a lower-numbered worker's waits, still encoded. After the
+  // last it computes the downlink. Decode jobs run as the parts arrive (measured mode: once the
+  // rule has taken the uplink, whose wall time they charge).
+  void UplinkArrived(int w, int b, const Stamp& arrival) {
+    WorkerRound& wr = w_[w];
+    if (!wr.arrived) {
+      wr.arrived = true;
+      for (; next_uplink_ < workers_ && w_[next_uplink_].arrived; ++next_uplink_) {
+        WorkerRound& next = w_[next_uplink_];
+        const WallTimer timer;
+        rule_.ServerReceive(next_uplink_, *next.uplink);
+        next.receive_wall_s = timer.Seconds();
+        next.received = true;
+        for (const auto& [part, stamp] : next.waiting) {
+          ServerDecode(next_uplink_, part, Stamp{engine_.Now(), stamp.codec});
+        }
+        next.waiting.clear();
+      }
+      if (next_uplink_ == workers_) {
+        const WallTimer timer;
+        downlink_ = Share(rule_.ServerRound(step_, *server_rng_));
+        downlink_wall_s_ = timer.Seconds();
+      }
     }
-    if (next_uplink_ < workers_) return;
-    const SharedMessage downlink = Share(rule_.ServerRound(step_, *server_rng_));
-    const int64_t bits = downlink->payload_bits + setup_.header_bits;
+    if (clock_.measured() && !wr.received) {
+      wr.waiting.emplace_back(b, arrival);
+      return;
+    }
+    ServerDecode(w, b, arrival);
+  }
+
+  void ServerDecode(int w, int b, const Stamp& ready) {
+    const WorkerRound& wr = w_[w];
+    const SimTime duration =
+        clock_.Decode(*Part(wr.uplink, b), wr.receive_wall_s, wr.uplink->elements);
+    const Stamp end = server_lanes_.Run(ready, duration);
+    At(end.at, [this, b, end] { BucketDecoded(b, end); });
+  }
+
+  // When every worker's part of bucket b is decoded, the server encodes that bucket's downlink.
+  void BucketDecoded(int b, const Stamp& end) {
+    BucketRound& bucket = bucket_[static_cast<size_t>(b)];
+    bucket.complete = Later(bucket.complete, end);
+    if (++bucket.decoded < workers_) return;
+    COMMSIM_CHECK(downlink_ != nullptr, "bucket {} complete before the server round", b);
+    const SimTime duration =
+        clock_.Encode(*Part(downlink_, b), downlink_wall_s_, downlink_->elements);
+    const Stamp sent = server_lanes_.Run(bucket.complete, duration);
+    At(sent.at, [this, b, codec = sent.codec] { SendDownlink(b, codec); });
+  }
+
+  void SendDownlink(int b, SimTime codec) {
+    const SharedMessage part = Part(downlink_, b);
+    const int64_t bits = part->payload_bits + setup_.header_bits;
     if (setup_.multicast_downlink) {
       rounds_.timing().bits_down += bits;
-      MulticastMessage(network_, server_, worker_hosts_, downlink, setup_.header_bits,
-                       [this](int host, const SharedMessage& m) {
-                         WorkerReceive(worker_of_host_[host], *m);
+      MulticastMessage(network_, server_, worker_hosts_, part, setup_.header_bits,
+                       [this, b, codec](int host, const SharedMessage&) {
+                         DownlinkArrived(worker_of_host_[host], b, Stamp{engine_.Now(), codec});
                        });
     } else {
       for (int w = 0; w < workers_; ++w) {
         rounds_.timing().bits_down += bits;
-        SendMessage(network_, server_, worker_hosts_[w], downlink, setup_.header_bits,
-                    [this, w](const SharedMessage& m) { WorkerReceive(w, *m); });
+        SendMessage(network_, server_, worker_hosts_[w], part, setup_.header_bits,
+                    [this, w, b, codec](const SharedMessage&) {
+                      DownlinkArrived(w, b, Stamp{engine_.Now(), codec});
+                    });
       }
     }
   }
 
-  // Worker w decodes the downlink itself and applies it.
-  void WorkerReceive(int w, const Message& downlink) {
-    rule_.WorkerReceive(w, downlink, step_);
-    rounds_.PartyDone();
+  // Worker w applies the downlink (its rule decodes it) when its first part arrives; each part's
+  // decode job runs on the worker's lane; the worker is done after the last.
+  void DownlinkArrived(int w, int b, const Stamp& arrival) {
+    WorkerRound& wr = w_[w];
+    if (!wr.applied) {
+      wr.applied = true;
+      wr.parts_left = static_cast<int>(buckets_.size());
+      const WallTimer timer;
+      rule_.WorkerReceive(w, *downlink_, step_);
+      wr.apply_wall_s = timer.Seconds();
+    }
+    const SimTime duration =
+        clock_.Decode(*Part(downlink_, b), wr.apply_wall_s, downlink_->elements);
+    const Stamp end = worker_lanes_[w].Run(arrival, duration);
+    At(end.at, [this, w, end] { WorkerDecoded(w, end); });
+  }
+
+  void WorkerDecoded(int w, const Stamp& end) {
+    WorkerRound& wr = w_[w];
+    wr.done = Later(wr.done, end);
+    if (--wr.parts_left > 0) return;
+    if (layerwise_) {
+      const SimTime compute_end = start_ + rounds_.timing().compute;
+      rounds_.timing().overlap_saved =
+          first_send_ < compute_end ? compute_end - first_send_ : SimTime();
+    }
+    rounds_.PartyDone(wr.done.codec);
   }
 
   void Evaluate(IterationRecord& r) const {
@@ -144,16 +298,26 @@ class PsDriver {
   Network network_;
   RunRecorder recorder_;
   SyncRounds rounds_;
+  CodecClock clock_;
+  CodecLanes server_lanes_;
+  std::vector<CodecLanes> worker_lanes_;
   int server_ = 0;
   int workers_ = 0;
   std::vector<int> worker_hosts_;    // worker index -> host
   std::vector<int> worker_of_host_;  // host -> worker index (-1 for the server)
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   std::unique_ptr<Rng> server_rng_;
-  std::vector<SharedMessage> inbox_;  // the server's: uplinks waiting for a lower worker's
+  std::vector<Bucket> buckets_;  // send order; one bucket (the whole vector) without overlap
+  bool layerwise_ = false;
   Eigen::VectorXd grad_;
+  // The current round.
   double step_ = 0;
-  int next_uplink_ = 0;  // the worker whose uplink the server takes next
+  SimTime start_, first_send_;
+  int next_uplink_ = 0;  // the worker whose uplink the server's rule takes next
+  std::vector<WorkerRound> w_;
+  std::vector<BucketRound> bucket_;
+  SharedMessage downlink_;
+  double downlink_wall_s_ = 0;
 };
 
 }  // namespace

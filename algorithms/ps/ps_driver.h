@@ -3,12 +3,21 @@
 // Workers: every host of the topology but the server, in host order (worker w is the w-th such
 // host and works on shard w), wherever the server sits.
 // Per round k (synchronous): every worker computes for its sampled compute time, then computes
-// its gradient at WorkerPoint(w), encodes and sends its uplink to the server (wire bits = payload
-// + header); the message travels with the send and the server decodes each uplink as it arrives
-// (in worker order, see ps_rule.h); when all n are in it runs ServerRound and sends the downlink
-// (n unicast copies, or one multicast replicated at the switch); each worker decodes and applies
-// it on arrival; the round ends when the last worker has applied it, and the next starts then
-// (SyncRounds, algorithms/sync_rounds.h).
+// its gradient at WorkerPoint(w) and encodes its uplink; the encode takes codec time on the
+// worker's codec lane (setup.codec, algorithms/codec_time.h; none: 0) and the uplink leaves when
+// it is done (wire bits = payload + header); the message travels with the send; the server's rule
+// takes each uplink as it arrives (in worker order, see ps_rule.h) while the server's lanes
+// (codec.server_threads) decode the arrivals; when all n are decoded it encodes the downlink
+// (ServerRound) and sends it (n unicast copies, or one multicast replicated at the switch); each
+// worker applies it on arrival and decodes it on its lane; the round ends when the last worker has
+// decoded it, and the next starts then (SyncRounds, algorithms/sync_rounds.h).
+// Layer-wise overlap (setup.compute's overlap "layerwise"): the vector is split into buckets
+// (models/buckets.h, from setup.layers), every rule link compresses bucket by bucket
+// (PsRule::SetBuckets), and each bucket is its own network message: a worker encodes bucket b
+// once it is ready (its ready fraction of the worker's compute time) and sends it; the server
+// encodes and sends bucket b's downlink as soon as all workers' parts of b are decoded; a worker
+// is done when it has decoded every downlink bucket. The mathematics is computed at the first
+// event that needs it and never depends on arrival times.
 // Iteration time, compute time (the slowest worker's) and bits come from the events.
 // Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
 // server sends (n for unicast, 1 for multicast).

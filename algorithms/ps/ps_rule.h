@@ -10,6 +10,10 @@
 //      message sent to every worker;
 //   4. each worker decodes the downlink itself on arrival and applies it: WorkerReceive(w, ...).
 // Each party reads only messages it received and its own state.
+// Compressors: a rule builds every compressor it sends with through MakeLink(spec), so the driver
+// can stamp messages for the codec time model and, with layer-wise overlap, make every link
+// compress bucket by bucket (SetBuckets; algorithms/codec/link_compressor.h). The rule's
+// mathematics is unchanged: it encodes and decodes whole vectors as before.
 // Contract: deterministic given the Rng streams passed in; messages are real encodings and every
 // party uses decoded values only, so replicas agree bit for bit.
 #ifndef COMMSIM_ALGORITHMS_PS_PS_RULE_H_
@@ -17,8 +21,11 @@
 
 #include <Eigen/Core>
 #include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "algorithms/codec/link_compressor.h"
 #include "algorithms/compressors/compressor.h"
 #include "sim/rng.h"
 
@@ -46,6 +53,23 @@ class PsRule {
   virtual const Eigen::VectorXd& Model() const = 0;
   // Algorithm-specific metrics of the last round (e.g. residual norms), for metrics.csv.
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
+
+  // Every link compressor built by MakeLink compresses bucket by bucket from now on (empty: the
+  // whole vector). Called by the driver before Init.
+  void SetBuckets(const std::vector<Segment>& buckets) {
+    for (LinkCompressor* link : links_) link->set_buckets(buckets);
+  }
+
+ protected:
+  // The registered compressor `spec` as one of this rule's links.
+  std::unique_ptr<Compressor> MakeLink(const ComponentSpec& spec) {
+    std::unique_ptr<LinkCompressor> link = MakeLinkCompressor(spec);
+    links_.push_back(link.get());
+    return link;
+  }
+
+ private:
+  std::vector<LinkCompressor*> links_;  // owned by the rule's members
 };
 
 }  // namespace commsim

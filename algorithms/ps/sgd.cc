@@ -19,8 +19,8 @@ void SgdConfig::Describe(ParamVisitor& v) {
 void SgdConfig::QsgdDefaults(SgdConfig& c) { c.uplink = CompressorSpec("qsgd"); }
 
 SgdRule::SgdRule(const SgdConfig& config)
-    : ModelBroadcastRule(CompressorRegistry().Make(config.uplink),
-                         CompressorRegistry().Make(config.downlink), config.momentum) {}
+    : ModelBroadcastRule(config.uplink,
+                         config.downlink, config.momentum) {}
 
 Message SgdRule::WorkerEncode(int /*w*/, const Eigen::Ref<const Eigen::VectorXd>& grad,
                               double /*step*/, Rng& rng) {

@@ -16,8 +16,10 @@ class TwoWayRule : public PsRule {
   const Eigen::VectorXd& Model() const final { return x_; }
 
  protected:
-  TwoWayRule(std::unique_ptr<Compressor> uplink, std::unique_ptr<Compressor> downlink)
-      : uplink_(std::move(uplink)), downlink_(std::move(downlink)) {}
+  // Builds both compressors through MakeLink (ps_rule.h), so the driver can make them compress
+  // bucket by bucket.
+  TwoWayRule(const ComponentSpec& uplink, const ComponentSpec& downlink)
+      : uplink_(MakeLink(uplink)), downlink_(MakeLink(downlink)) {}
   // The common part of Init: keeps `objective` and sets x = x0.
   void InitModel(const ConstVec& x0, const Objective& objective) {
     objective_ = &objective;

@@ -1,0 +1,88 @@
+#include "algorithms/codec/link_compressor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "algorithms/registry.h"
+#include "sim/check.h"
+
+namespace commsim {
+namespace {
+
+void LabelMessage(Message& m, std::string_view codec, int64_t elements) {
+  m.codec = codec;
+  m.elements = elements;
+}
+
+}  // namespace
+
+LinkCompressor::LinkCompressor(std::unique_ptr<Compressor> inner) : inner_(std::move(inner)) {
+  COMMSIM_CHECK(inner_ != nullptr, "LinkCompressor needs a compressor");
+}
+
+Message LinkCompressor::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
+  if (buckets_.empty()) {
+    Message m = inner_->Encode(x, rng);
+    LabelMessage(m, inner_->Name(), x.size());
+    return m;
+  }
+  Message m;
+  int64_t nonzeros = 0;
+  m.parts.reserve(buckets_.size());
+  for (const Segment& s : buckets_) {
+    COMMSIM_CHECK(s.offset + s.size <= x.size(), "bucket [{}, {}) beyond d = {}", s.offset,
+                  s.offset + s.size, x.size());
+    Message part = inner_->Encode(x.segment(s.offset, s.size), rng);
+    LabelMessage(part, inner_->Name(), s.size);
+    m.payload_bits += part.payload_bits;
+    nonzeros += part.coded_values();
+    m.parts.push_back(std::move(part));
+  }
+  LabelMessage(m, inner_->Name(), x.size());
+  m.nonzeros = nonzeros;
+  return m;
+}
+
+void LinkCompressor::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  if (buckets_.empty() && message.parts.empty()) {
+    inner_->Decode(message, out);
+    return;
+  }
+  if (message.parts.size() != buckets_.size()) {
+    throw DecodeError(fmt::format("{}: a message of {} buckets, expected {}", inner_->Name(),
+                                  message.parts.size(), buckets_.size()));
+  }
+  for (size_t b = 0; b < buckets_.size(); ++b) {
+    inner_->Decode(message.parts[b], out.segment(buckets_[b].offset, buckets_[b].size));
+  }
+}
+
+double LinkCompressor::ErrorFactor(int64_t dim) const {
+  if (buckets_.empty()) return inner_->ErrorFactor(dim);
+  double factor = 0;
+  for (const Segment& s : buckets_) factor = std::max(factor, inner_->ErrorFactor(s.size));
+  return factor;
+}
+
+Expectation LinkCompressor::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  if (buckets_.empty()) return inner_->Expected(x);
+  Expectation total;
+  for (const Segment& s : buckets_) {
+    const Expectation e = inner_->Expected(x.segment(s.offset, s.size));
+    total.payload_bits += e.payload_bits;
+    total.squared_error += e.squared_error;
+    total.nonzeros += e.nonzeros;
+    total.bits_formula = e.bits_formula;
+  }
+  total.bits_formula = fmt::format("sum over {} buckets of: {}", buckets_.size(),
+                                   total.bits_formula);
+  return total;
+}
+
+std::unique_ptr<LinkCompressor> MakeLinkCompressor(const ComponentSpec& spec) {
+  return std::make_unique<LinkCompressor>(CompressorRegistry().Make(spec));
+}
+
+}  // namespace commsim

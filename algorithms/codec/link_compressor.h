@@ -1,0 +1,62 @@
+// LinkCompressor: a registered compressor as an algorithm's link uses it (uplink, downlink, a
+// node's gossip): it stamps every message with what the codec time model needs (the compressor's
+// registry name and the number of elements, sim/message.h) and, once buckets are set, compresses
+// each bucket separately.
+//
+// Buckets (layer-wise overlap, models/buckets.h): contiguous segments of the vector, in send
+// order. Encode(x) then encodes x's segment of each bucket with the wrapped compressor, one after
+// the other with the same Rng, into one Message whose `parts` are the buckets' messages (each a
+// network message of its own); Decode(m) decodes each part into its segment. So a top-k keeps the
+// k-fraction of every bucket, a norm-scaled quantizer uses every bucket's own norms, and a fixed
+// k keeps k per bucket. Without buckets (the default) it is the wrapped compressor exactly: the
+// same bits, the same values, the same Rng draws.
+// Why a wrapper and not a PsRule change: every rule already compresses through its link
+// compressors, so per-bucket compression needs no change to any rule's mathematics or to the
+// PsRule interface; a rule only builds its compressors with PsRule::MakeLink.
+// ErrorFactor(d) with buckets is the largest of the buckets' factors (the bound holds bucket by
+// bucket, so it holds for the sum); Expected(x) sums the buckets' expectations.
+#ifndef COMMSIM_ALGORITHMS_CODEC_LINK_COMPRESSOR_H_
+#define COMMSIM_ALGORITHMS_CODEC_LINK_COMPRESSOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
+
+namespace commsim {
+
+// A contiguous run of a parameter vector: elements [offset, offset + size).
+struct Segment {
+  int64_t offset = 0;
+  int64_t size = 0;
+};
+
+class LinkCompressor final : public Compressor {
+ public:
+  explicit LinkCompressor(std::unique_ptr<Compressor> inner);
+  // Buckets in send order; empty = the whole vector in one message. REQUIRES: the segments are
+  // disjoint, non-empty, and cover [0, d) of every vector later encoded or decoded.
+  void set_buckets(std::vector<Segment> buckets) { buckets_ = std::move(buckets); }
+  const std::vector<Segment>& buckets() const { return buckets_; }
+
+  std::string_view Name() const override { return inner_->Name(); }
+  bool unbiased() const override { return inner_->unbiased(); }
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  double ErrorFactor(int64_t dim) const override;
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+
+ private:
+  std::unique_ptr<Compressor> inner_;
+  std::vector<Segment> buckets_;
+};
+
+// The registered compressor `spec` wrapped in a LinkCompressor.
+std::unique_ptr<LinkCompressor> MakeLinkCompressor(const ComponentSpec& spec);
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_CODEC_LINK_COMPRESSOR_H_
