@@ -1,13 +1,26 @@
 #include "algorithms/sync_rounds.h"
 
+#include <algorithm>
 #include <new>
 #include <string>
 #include <utility>
 
 #include "algorithms/compressors/compressor.h"
+#include "models/objective.h"
 #include "sim/check.h"
 
 namespace commsim {
+
+int64_t EffectiveBatch(const RunSetup& setup, const Objective& objective, int worker) {
+  const int64_t shard = objective.shard_size(worker);
+  return setup.batch <= 0 ? shard : std::min(setup.batch, shard);
+}
+
+void EvaluateModel(const Objective& objective, const Eigen::VectorXd& x, IterationRecord& r) {
+  r.loss = objective.Loss(x);
+  if (const Optimum* opt = objective.optimum()) r.dist_to_opt_sq = (x - opt->x).squaredNorm();
+  r.test_accuracy = objective.TestAccuracy(x);
+}
 
 SyncRounds::SyncRounds(const RunSetup& setup, Engine& engine, RunRecorder& recorder,
                        RunRecorder::Evaluate evaluate, int parties, Hooks hooks)

@@ -16,14 +16,35 @@
 #ifndef COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
 #define COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/run_recorder.h"
 #include "sim/engine.h"
 
 namespace commsim {
+
+class Objective;
+
+// What every driver does the same way in a round:
+// The batch party `worker` uses: the scenario's batch capped at its shard, or the whole shard.
+int64_t EffectiveBatch(const RunSetup& setup, const Objective& objective, int worker);
+// Fills the objective's metrics of model x into r (loss, distance to the optimum when known, test
+// accuracy when the objective has a test set).
+void EvaluateModel(const Objective& objective, const Eigen::VectorXd& x, IterationRecord& r);
+// Runs f at absolute time t: at once when t is now (so a zero-time codec job adds no event),
+// else as an event. REQUIRES: t >= engine.Now().
+template <class F>
+void RunAt(Engine& engine, SimTime t, F&& f) {
+  if (t == engine.Now()) {
+    f();
+  } else {
+    engine.ScheduleAt(t, std::forward<F>(f));
+  }
+}
 
 class SyncRounds {
  public:

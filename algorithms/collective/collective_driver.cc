@@ -98,10 +98,7 @@ class CollectiveDriver {
     }
   }
 
-  int64_t BatchFor(int w) const {
-    const int64_t shard = objective_.shard_size(w);
-    return setup_.batch <= 0 ? shard : std::min(setup_.batch, shard);
-  }
+  int64_t BatchFor(int w) const { return EffectiveBatch(setup_, objective_, w); }
 
   void StartRound(int64_t k) {
     step_ = setup_.step.At(k - 1);
@@ -155,10 +152,7 @@ class CollectiveDriver {
   }
 
   void Evaluate(IterationRecord& r) const {
-    const Eigen::VectorXd& x = rule_.Model();
-    r.loss = objective_.Loss(x);
-    if (const Optimum* opt = objective_.optimum()) r.dist_to_opt_sq = (x - opt->x).squaredNorm();
-    r.test_accuracy = objective_.TestAccuracy(x);
+    EvaluateModel(objective_, rule_.Model(), r);
     rule_.Extra(r.extra);
   }
 

@@ -24,8 +24,8 @@ namespace {
 // batch capped at the node's shard, or the whole shard), 0 without a compute model.
 SimTime ComputeTime(const RunSetup& setup, int i, Rng& rng) {
   if (setup.compute == nullptr) return SimTime();
-  const int64_t shard = setup.objective != nullptr ? setup.objective->shard_size(i) : 1;
-  const int64_t batch = setup.batch > 0 ? std::min(setup.batch, shard) : shard;
+  // Without an objective (timing tests) a node's shard is one sample.
+  const int64_t batch = setup.objective != nullptr ? EffectiveBatch(setup, *setup.objective, i) : 1;
   return setup.compute->Sample(i, batch, rng);
 }
 
@@ -53,14 +53,9 @@ class RoundDriver {
   void Run() { rounds_.Run(); }
 
  private:
-  // Runs f at absolute time t: at once when t is now, so a zero-time codec adds no event.
   template <class F>
   void At(SimTime t, F&& f) {
-    if (t == engine_.Now()) {
-      f();
-    } else {
-      engine_.ScheduleAt(t, std::forward<F>(f));
-    }
+    RunAt(engine_, t, std::forward<F>(f));
   }
 
   // Round k (1-based) is the rule's round t = k - 1.

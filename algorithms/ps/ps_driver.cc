@@ -109,19 +109,11 @@ class PsDriver {
     rule_.SetBuckets(segments);
   }
 
-  int64_t BatchFor(int w) const {
-    const int64_t shard = objective_.shard_size(w);
-    return setup_.batch <= 0 ? shard : std::min(setup_.batch, shard);
-  }
+  int64_t BatchFor(int w) const { return EffectiveBatch(setup_, objective_, w); }
 
-  // Runs f at absolute time t: at once when t is now, so a zero-time codec adds no event.
   template <class F>
   void At(SimTime t, F&& f) {
-    if (t == engine_.Now()) {
-      f();
-    } else {
-      engine_.ScheduleAt(t, std::forward<F>(f));
-    }
+    RunAt(engine_, t, std::forward<F>(f));
   }
 
   // Part b of a message (the message itself when it has no parts), sharing its allocation.
@@ -284,10 +276,7 @@ class PsDriver {
   }
 
   void Evaluate(IterationRecord& r) const {
-    const Eigen::VectorXd& x = rule_.Model();
-    r.loss = objective_.Loss(x);
-    if (const Optimum* opt = objective_.optimum()) r.dist_to_opt_sq = (x - opt->x).squaredNorm();
-    r.test_accuracy = objective_.TestAccuracy(x);
+    EvaluateModel(objective_, rule_.Model(), r);
     rule_.Extra(r.extra);
   }
 
