@@ -12,7 +12,7 @@ ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" "$@"
 # build-fuzz/ serves the unit tests of the modules that read untrusted input (algorithms, models,
 # scenarios, analysis: bit coding, decoders, data files, scenario and sweep files) and the libFuzzer
 # drivers; every corpus input runs once, then every driver is fuzzed from a fixed seed for a share
-# of COMMSIM_FUZZ_BUDGET seconds (default 120). Any crash, hang, leak or sanitizer report fails.
+# of COMMSIM_FUZZ_BUDGET seconds (default 60). Any crash, hang, leak or sanitizer report fails.
 # COMMSIM_SKIP_SANITIZERS=1 (or the older COMMSIM_SKIP_ASAN=1) skips the stage.
 if [[ "${COMMSIM_SKIP_SANITIZERS:-${COMMSIM_SKIP_ASAN:-0}}" != 1 ]]; then
   "$root/scripts/fuzz.sh" --ci

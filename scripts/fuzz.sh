@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh --ci                    test.sh's stage: build, unit tests and every corpus
 #                                           input under the sanitizers (ctest), then every target
 #                                           fuzzed from a fixed seed, COMMSIM_FUZZ_BUDGET seconds
-#                                           (default 120) shared by all targets, 2 at a time
+#                                           (default 60) shared by all targets, 2 at a time
 #
 # Inputs that reach new code are kept in build-fuzz/corpus/TARGET/ between runs; findings (crash,
 # timeout, leak, out-of-memory, sanitizer report) are written to build-fuzz/artifacts/TARGET-*.
@@ -67,7 +67,7 @@ ci() {
   local tests_failed=0
   (cd "$build" && ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs") || tests_failed=1
-  local list=() budget="${COMMSIM_FUZZ_BUDGET:-120}"
+  local list=() budget="${COMMSIM_FUZZ_BUDGET:-60}"
   mapfile -t list < <(targets)
   local lanes=$((jobs < 2 ? 1 : 2))
   local per=$((budget * lanes / ${#list[@]}))
