@@ -73,7 +73,7 @@ RankZeroPoints::~RankZeroPoints() {
 }
 
 PointScheduler RankZeroPoints::Schedule(const Sweep& sweep, int jobs, Progress* progress) {
-  return [this, &sweep, jobs, progress](const std::vector<size_t>& todo,
+  return [this, &sweep, jobs, progress](const std::vector<size_t>& pending,
                                         const std::function<void(size_t)>& run_point) {
     ran_ = true;
     mpi::InstallAbortNoteHandler();
@@ -89,7 +89,7 @@ PointScheduler RankZeroPoints::Schedule(const Sweep& sweep, int jobs, Progress* 
     options.on_running = [&sweep](const std::map<size_t, int>& running) {
       mpi::SetAbortNote(AbortNote(sweep, running));
     };
-    mpi::RunFarmRoot(world_, todo, options);
+    mpi::RunFarmRoot(world_, pending, options);
     mpi::SetAbortNote("");
   };
 }

@@ -111,11 +111,11 @@ class FolderLock {
 // counted in `*invalid`.
 std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std::FILE* notes,
                                 size_t* invalid) {
-  std::vector<size_t> todo;
+  std::vector<size_t> pending;
   for (size_t k = 0; k < sweep.size(); ++k) {
     std::string problem;
     if (ReadPointFile(sweep, dir, k, &problem)) continue;
-    todo.push_back(k);
+    pending.push_back(k);
     if (const std::optional<std::string> who = ReadRunningEntry(dir, k); who && notes) {
       fmt::print(notes, "note: {}: an earlier run stopped while {} was running point {} ({}); "
                  "running it again\n", RunningFile(dir, k), *who, k, sweep.DescribePoint(k));
@@ -126,7 +126,7 @@ std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std:
       fmt::print(notes, "note: {}: {}; running point {} again\n", PointFile(dir, k), problem, k);
     }
   }
-  return todo;
+  return pending;
 }
 
 // Runs point `point` and stores points/<point>.csv (RunSweepPoint without the running entry).
@@ -283,8 +283,8 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   }
   SweepStats stats;
   stats.points = sweep.size();
-  const std::vector<size_t> todo = PointsToRun(sweep, dir, options.notes, &stats.rerun_invalid);
-  stats.skipped = stats.points - todo.size();
+  const std::vector<size_t> pending = PointsToRun(sweep, dir, options.notes, &stats.rerun_invalid);
+  stats.skipped = stats.points - pending.size();
   if (options.progress) options.progress->Start(stats.points, stats.skipped);
 
   const std::function<void(size_t)> run_point = [&](size_t point) {
@@ -293,16 +293,16 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   };
   try {
     if (options.schedule) {
-      options.schedule(todo, run_point);
+      options.schedule(pending, run_point);
     } else {
-      RunPointsOnThreads(todo, options.jobs, run_point);
+      RunPointsOnThreads(pending, options.jobs, run_point);
     }
   } catch (...) {
     if (options.progress) options.progress->Finish();
     throw;
   }
   if (options.progress) options.progress->Finish();
-  stats.ran = todo.size();
+  stats.ran = pending.size();
   WriteFileAtomic((fs::path(dir) / "sweep.csv").string(), AssembleSweepCsv(sweep, dir), dir);
   return stats;
 }

@@ -44,15 +44,15 @@ namespace commsim {
 using PointRunner =
     std::function<std::string(const nlohmann::json& scenario_doc, const std::string& run_dir)>;
 
-// Runs `run_point(K)` once for every K in `todo`, in any order and on any threads or processes,
+// Runs `run_point(K)` once for every K in `pending`, in any order and on any threads or processes,
 // and returns when all have ended. When some throw, it starts no new point after the first
 // failure, lets running ones finish, and throws the failure of the lowest-numbered point.
-using PointScheduler = std::function<void(const std::vector<size_t>& todo,
+using PointScheduler = std::function<void(const std::vector<size_t>& pending,
                                           const std::function<void(size_t)>& run_point)>;
 
 // The default PointScheduler: `jobs` threads (<= 0: one per hardware thread) take the points in
 // order (scenarios/sweep_threads.cc).
-void RunPointsOnThreads(const std::vector<size_t>& todo, int jobs,
+void RunPointsOnThreads(const std::vector<size_t>& pending, int jobs,
                         const std::function<void(size_t)>& run_point);
 
 struct SweepOptions {

@@ -148,10 +148,10 @@ TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureB
   RunSweep(sweep, Dir("threads"), {}, Fake());
   std::vector<size_t> given;
   SweepOptions reversed;
-  reversed.schedule = [&](const std::vector<size_t>& todo,
+  reversed.schedule = [&](const std::vector<size_t>& pending,
                           const std::function<void(size_t)>& run_point) {
-    given = todo;
-    for (auto it = todo.rbegin(); it != todo.rend(); ++it) run_point(*it);
+    given = pending;
+    for (auto it = pending.rbegin(); it != pending.rend(); ++it) run_point(*it);
   };
   RunSweep(sweep, Dir("reversed"), reversed, Fake());
   EXPECT_EQ(given, (std::vector<size_t>{0, 1, 2, 3, 4}));
@@ -159,9 +159,9 @@ TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureB
 
   // A schedule's failure fails the sweep: no sweep.csv, the finished points kept.
   SweepOptions failing;
-  failing.schedule = [](const std::vector<size_t>& todo,
+  failing.schedule = [](const std::vector<size_t>& pending,
                         const std::function<void(size_t)>& run_point) {
-    for (size_t point : todo) run_point(point);
+    for (size_t point : pending) run_point(point);
   };
   try {
     RunSweep(sweep, Dir("failing"), failing, Fake(true));

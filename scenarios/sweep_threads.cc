@@ -9,7 +9,7 @@
 
 namespace commsim {
 
-void RunPointsOnThreads(const std::vector<size_t>& todo, int jobs_option,
+void RunPointsOnThreads(const std::vector<size_t>& pending, int jobs_option,
                         const std::function<void(size_t)>& run_point) {
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
@@ -19,13 +19,13 @@ void RunPointsOnThreads(const std::vector<size_t>& todo, int jobs_option,
   auto work = [&] {
     while (!stop.load()) {
       const size_t i = next.fetch_add(1);
-      if (i >= todo.size()) return;
+      if (i >= pending.size()) return;
       try {
-        run_point(todo[i]);
+        run_point(pending[i]);
       } catch (...) {
         std::lock_guard<std::mutex> guard(mu);
-        if (todo[i] < failed_point) {
-          failed_point = todo[i];
+        if (pending[i] < failed_point) {
+          failed_point = pending[i];
           failure = std::current_exception();
         }
         stop.store(true);
@@ -34,7 +34,7 @@ void RunPointsOnThreads(const std::vector<size_t>& todo, int jobs_option,
   };
   size_t jobs = jobs_option > 0 ? static_cast<size_t>(jobs_option)
                                 : std::max(1u, std::thread::hardware_concurrency());
-  jobs = std::min(jobs, std::max<size_t>(todo.size(), 1));
+  jobs = std::min(jobs, std::max<size_t>(pending.size(), 1));
   if (jobs <= 1) {
     work();
   } else {
