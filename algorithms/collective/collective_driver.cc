@@ -30,15 +30,6 @@ IdentityConfig CodecConfig(const CollectiveOptions& options) {
   return config;
 }
 
-// Every host but the server, in host order.
-std::vector<int> WorkerHosts(const Topology& topology) {
-  std::vector<int> hosts;
-  for (int h = 0; h < topology.num_hosts(); ++h) {
-    if (h != topology.server()) hosts.push_back(h);
-  }
-  return hosts;
-}
-
 class CollectiveDriver {
  public:
   CollectiveDriver(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule)
@@ -55,7 +46,7 @@ class CollectiveDriver {
         codec_(CodecConfig(options)) {
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     wire_ = {.network = &network_,
-             .hosts = WorkerHosts(*setup.topology),
+             .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,
              .bits = &rounds_.timing().bits_up};
     workers_ = static_cast<int>(wire_.hosts.size());
@@ -199,7 +190,7 @@ int CollectiveOptions::GroupSize(int n) const {
 void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
   COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
   const Topology& t = *setup.topology;
-  const int workers = static_cast<int>(WorkerHosts(t).size());
+  const int workers = static_cast<int>(t.WorkerHosts().size());
   if (workers != setup.objective->num_workers()) {
     throw UserError(fmt::format(
         "a collective algorithm runs on every host but the server: topology {} has {} such "
