@@ -8,6 +8,7 @@
 
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/collective/schedule.h"
+#include "algorithms/codec_time.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
@@ -43,7 +44,8 @@ class CollectiveDriver {
             setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
             objective_.num_workers(),
             {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
-        codec_(CodecConfig(options)) {
+        codec_(CodecConfig(options)),
+        clock_(setup.codec) {
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     wire_ = {.network = &network_,
              .hosts = setup.topology->WorkerHosts(),
@@ -58,6 +60,8 @@ class CollectiveDriver {
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
     grad_.resize(objective_.dim());
+    lanes_.assign(workers_, CodecLanes(1));
+    stamp_.resize(workers_);
   }
 
   void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
@@ -101,6 +105,8 @@ class CollectiveDriver {
     }
     IterationTiming& timing = rounds_.timing();
     for (int w = 0; w < workers_; ++w) {
+      lanes_[w].Reset(engine_.Now());
+      stamp_[w] = Stamp{engine_.Now(), SimTime()};
       const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
       timing.compute = std::max(timing.compute, compute);
       engine_.Schedule(compute, [this, w] { WorkerStart(w); });
@@ -117,24 +123,44 @@ class CollectiveDriver {
 
   void StartPhase(int w, int p, const Eigen::Ref<const Eigen::VectorXd>& grad) {
     if (p == static_cast<int>(phases_.size())) {
-      rounds_.PartyDone();
+      rounds_.PartyDone(stamp_[w].codec);
       return;
     }
     if (reduce_[p]) {
       rule_.Input(w, p, grad, step_, reduce_[p]->buffer(w));
       reduce_[p]->Start(w);
-    } else {
-      gather_[p]->Start(w, Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w])));
+      return;
     }
+    // The worker's own message joins the all-gather once its encode job is done.
+    SharedMessage message = Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w]));
+    const SimTime encode = clock_.Encode(*message, 0, message->elements);
+    AfterCodec(w, encode, [this, w, p, m = std::move(message)] { gather_[p]->Start(w, m); });
   }
 
+  // After an all-gather the worker decodes the n messages one after the other on its lane.
   void PhaseDone(int w, int p) {
+    SimTime decode;
     if (reduce_[p]) {
       rule_.AllReduced(w, p, reduce_[p]->buffer(w));
     } else {
       rule_.AllGathered(w, p, gather_[p]->messages(w));
+      for (const SharedMessage& m : gather_[p]->messages(w)) {
+        decode += clock_.Decode(*m, 0, m->elements);
+      }
     }
-    StartPhase(w, p + 1, Eigen::VectorXd());
+    AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1, Eigen::VectorXd()); });
+  }
+
+  // Runs `then` after a codec job of `duration` on worker w's lane (at once when it is 0),
+  // adding the job to the worker's codec chain.
+  template <class F>
+  void AfterCodec(int w, SimTime duration, F&& then) {
+    if (duration == SimTime()) {
+      then();
+      return;
+    }
+    stamp_[w] = lanes_[w].Run(Stamp{engine_.Now(), stamp_[w].codec}, duration);
+    RunAt(engine_, stamp_[w].at, std::forward<F>(then));
   }
 
   void EndRound() {
@@ -156,6 +182,9 @@ class CollectiveDriver {
   RunRecorder recorder_;
   SyncRounds rounds_;
   Identity codec_;
+  CodecClock clock_;
+  std::vector<CodecLanes> lanes_;  // one per worker
+  std::vector<Stamp> stamp_;       // per worker: its last codec job and its codec chain
   CollectiveWire wire_;
   int workers_ = 0;
   std::vector<CollectivePhase> phases_;
@@ -197,11 +226,11 @@ void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
         "hosts but the scenario has {} workers; they must agree",
         t.kind(), workers, setup.objective->num_workers()));
   }
-  if (setup.codec.mode != CodecMode::kNone) {
-    // Not modelled yet: a run would print a time without its codec part.
+  if (setup.codec.mode == CodecMode::kMeasured) {
+    // Rules decode an all-gather once for all workers, so there is no per-worker wall time.
     throw UserError(
-        "codec: encode/decode time is not modelled for collective algorithms yet; give this "
-        "entry \"codec\": {\"mode\": \"none\"} (its codec column then says none)");
+        "codec: mode \"measured\" is not available for collective algorithms; use \"model\" "
+        "(or give this entry \"codec\": {\"mode\": \"none\"})");
   }
   if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
     throw UserError(fmt::format("group_size: must divide the {} workers, got {}", workers,
