@@ -7,18 +7,14 @@
 
 #include "scenarios/runner.h"
 #include "sim/error_test_util.h"
+#include "sim/network_test_util.h"
 
 namespace commsim {
 namespace {
 
-using nlohmann::json;
+using net_test::CeilPs;  // the reference transmit time
 
-// ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers: the reference transmit time.
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
-  __extension__ typedef unsigned __int128 U128;
-  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
-  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
-}
+using nlohmann::json;
 
 double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 
