@@ -15,8 +15,7 @@ void AllGatherCompressedConfig::Describe(ParamVisitor& v) {
 }
 
 AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
-    : compressor_(MakeLinkCompressor(config.compressor)),
-      error_feedback_(config.error_feedback) {}
+    : compressor_(MakeLinkCompressor(config.compressor)), error_feedback_(config.error_feedback) {}
 
 void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
                                    const Objective& objective, const LayerProfile* /*layers*/,

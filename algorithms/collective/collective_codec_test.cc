@@ -25,8 +25,8 @@ double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 // values); the model never moves.
 class ToyGatherRule final : public CollectiveRule {
  public:
-  void Init(int, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective&,
-            const LayerProfile*, uint64_t) override {
+  void Init(int, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective&, const LayerProfile*,
+            uint64_t) override {
     x_ = x0;
   }
   std::vector<CollectivePhase> Phases() const override {
@@ -64,9 +64,9 @@ TEST(CollectiveCodecTest, AllGatherRoundIsComputePlusEncodeAndNDecodesPerPhase) 
   auto profile = std::make_shared<CodecProfile>();
   profile->device = "test";
   // encode = 1 us + 1 ns/element + 0.1 us/coded value = 3 us; decode = 2 us + 3 ns/element = 5 us.
-  profile->compressors["toy"] = CodecCoefficients{
-      .encode = {.c0_s = 1e-6, .elem_s = 1e-9, .nnz_s = 1e-7},
-      .decode = {.c0_s = 2e-6, .elem_s = 3e-9}};
+  profile->compressors["toy"] =
+      CodecCoefficients{.encode = {.c0_s = 1e-6, .elem_s = 1e-9, .nnz_s = 1e-7},
+                        .decode = {.c0_s = 2e-6, .elem_s = 3e-9}};
   RunSetup setup;
   setup.objective = &objective;
   setup.topology = &topology;

@@ -4,14 +4,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
 
+#include "algorithms/codec_time.h"
+#include "algorithms/collective/bucketed_allreduce.h"
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/collective/schedule.h"
-#include "algorithms/codec_time.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -62,6 +65,7 @@ class CollectiveDriver {
     grad_.resize(objective_.dim());
     lanes_.assign(workers_, CodecLanes(1));
     stamp_.resize(workers_);
+    compute_.resize(workers_);
   }
 
   void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
@@ -70,6 +74,7 @@ class CollectiveDriver {
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
     BuildPhases();
+    if (bucketed_) sum_.resize(objective_.dim());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);
@@ -79,12 +84,21 @@ class CollectiveDriver {
   void BuildPhases() {
     phases_ = rule_.Phases();
     const int group = options_.GroupSize(workers_);
+    const auto schedule = [this, group](int64_t length) {
+      return MakeAllReduce(options_.collective, workers_, length, group);
+    };
     for (size_t p = 0; p < phases_.size(); ++p) {
       const auto done = [this, p](int w) { PhaseDone(w, static_cast<int>(p)); };
-      if (phases_[p].kind == PhaseKind::kAllReduce) {
-        reduce_.push_back(std::make_unique<AllReduceExec>(
-            wire_, MakeAllReduce(options_.collective, workers_, phases_[p].length, group), codec_,
-            done));
+      if (p == 0 && phases_[0].gradient && setup_.compute->config().layerwise()) {
+        bucketed_ = std::make_unique<BucketedAllReduce>(
+            wire_,
+            PlanBuckets(setup_.layers, phases_[0].length, setup_.compute->config().bucket_params()),
+            schedule, codec_, [this](int w) { GradientReduced(w); });
+        reduce_.emplace_back();
+        gather_.emplace_back();
+      } else if (phases_[p].kind == PhaseKind::kAllReduce) {
+        reduce_.push_back(
+            std::make_unique<AllReduceExec>(wire_, schedule(phases_[p].length), codec_, done));
         gather_.emplace_back();
       } else {
         gather_.push_back(std::make_unique<AllGatherExec>(wire_, done));
@@ -103,14 +117,29 @@ class CollectiveDriver {
     for (auto& e : gather_) {
       if (e) e->Reset();
     }
+    if (bucketed_) bucketed_->Reset();
+    start_ = engine_.Now();
     IterationTiming& timing = rounds_.timing();
+    SimTime first_send = SimTime::Max();
     for (int w = 0; w < workers_; ++w) {
-      lanes_[w].Reset(engine_.Now());
-      stamp_[w] = Stamp{engine_.Now(), SimTime()};
-      const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
-      timing.compute = std::max(timing.compute, compute);
-      engine_.Schedule(compute, [this, w] { WorkerStart(w); });
+      lanes_[w].Reset(start_);
+      stamp_[w] = Stamp{start_, SimTime()};
+      compute_[w] = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
+      timing.compute = std::max(timing.compute, compute_[w]);
+      first_send = std::min(first_send, ReadyAt(w, 0));
+      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { WorkerStart(w); });
     }
+    if (bucketed_ && first_send < start_ + timing.compute) {
+      timing.overlap_saved = start_ + timing.compute - first_send;
+    }
+  }
+
+  // When worker w's gradients of bucket b are ready: its compute time's ready fraction; without
+  // buckets, the end of its compute.
+  SimTime ReadyAt(int w, int b) const {
+    const double f = bucketed_ ? bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction : 1.0;
+    const SimTime c = compute_[w];
+    return start_ + (f >= 1.0 ? c : SimTime::FromPs(std::llround(static_cast<double>(c.ps()) * f)));
   }
 
   void WorkerStart(int w) {
@@ -124,6 +153,14 @@ class CollectiveDriver {
   void StartPhase(int w, int p, const Eigen::Ref<const Eigen::VectorXd>& grad) {
     if (p == static_cast<int>(phases_.size())) {
       rounds_.PartyDone(stamp_[w].codec);
+      return;
+    }
+    if (p == 0 && bucketed_) {  // each bucket joins its all-reduce once the backward releases it
+      rule_.Input(w, p, grad, step_, sum_);
+      bucketed_->Load(w, sum_);
+      for (int b = 0; b < static_cast<int>(bucketed_->buckets().size()); ++b) {
+        RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
+      }
       return;
     }
     if (reduce_[p]) {
@@ -149,6 +186,12 @@ class CollectiveDriver {
       }
     }
     AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1, Eigen::VectorXd()); });
+  }
+
+  void GradientReduced(int w) {
+    bucketed_->Sum(w, sum_);
+    rule_.AllReduced(w, 0, sum_);
+    StartPhase(w, 1, Eigen::VectorXd());
   }
 
   // Runs `then` after a codec job of `duration` on worker w's lane (at once when it is 0),
@@ -190,6 +233,10 @@ class CollectiveDriver {
   std::vector<CollectivePhase> phases_;
   std::vector<std::unique_ptr<AllReduceExec>> reduce_;  // per phase, or null
   std::vector<std::unique_ptr<AllGatherExec>> gather_;  // per phase, or null
+  std::unique_ptr<BucketedAllReduce> bucketed_;         // phase 0 with layer-wise overlap, or null
+  Eigen::VectorXd sum_;                                 // phase 0's values (bucketed)
+  std::vector<SimTime> compute_;                        // per worker, this round
+  SimTime start_;
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   Eigen::VectorXd grad_;
   double step_ = 0;
@@ -233,8 +280,8 @@ void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
         "(or give this entry \"codec\": {\"mode\": \"none\"})");
   }
   if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
-    throw UserError(fmt::format("group_size: must divide the {} workers, got {}", workers,
-                                options.group_size));
+    throw UserError(
+        fmt::format("group_size: must divide the {} workers, got {}", workers, options.group_size));
   }
 }
 

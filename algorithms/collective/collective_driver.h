@@ -13,6 +13,10 @@
 // worker encodes its message on its one codec lane before it joins, and after the all-gather
 // decodes the n messages one after the other; all-reduce steps take none. The round's
 // codec_time_s is the last worker's own codec chain.
+// Layer-wise overlap (setup.compute's overlap "layerwise"): a rule's gradient phase
+// (CollectivePhase::gradient) is all-reduced bucket by bucket (bucketed_allreduce.h), each bucket
+// once the backward pass has released it (its ready fraction of the worker's compute time); other
+// phases start after the whole compute. overlap_saved = compute end - first bucket's start.
 // Bits: bits_up = the wire bits of every message of every collective step (payload + header),
 // every copy counted; bits_down = 0 (there is no server).
 // Divergence, checked every round: a gradient with a NaN/Inf, an encoder's NonFiniteError (e.g. a

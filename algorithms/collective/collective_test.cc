@@ -235,11 +235,10 @@ TEST(CollectiveAlgorithmsTest, PowerSgdBitsFollowTheLayerProfile) {
   const int n = 3, d = 100;
   const QuadraticObjective objective(n, d, 5);
   const Topology ring = Ring(n);
-  const LayerProfile profile{.name = "toy", .layers = {{.name = "w", .params = 90},
-                                                        {.name = "b", .params = 10}}};
-  const Outcome out =
-      Trial{.objective = &objective, .topology = &ring, .layers = &profile}.Go(
-          *MakeAlgorithm("powersgd", PowerSgdConfig{}));
+  const LayerProfile profile{.name = "toy",
+                             .layers = {{.name = "w", .params = 90}, {.name = "b", .params = 10}}};
+  const Outcome out = Trial{.objective = &objective, .topology = &ring, .layers = &profile}.Go(
+      *MakeAlgorithm("powersgd", PowerSgdConfig{}));
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * 32 * (28 + 20));
 }
 
