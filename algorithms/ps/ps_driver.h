@@ -3,9 +3,9 @@
 // Workers: every host of the topology but the dedicated servers, in host order (worker w is the
 // w-th such host and works on data shard w), wherever the servers sit.
 // Servers (Topology::servers()): one, or S shard servers (sharded parameter server, BytePS
-// style): the vector is cut into S contiguous shards (ps_parts.h) and every message of the round
-// into one part per shard, each its own network message between the worker and that shard's
-// server; a colocated server (on a worker's host) exchanges its own worker's part without the
+// style): every message of the round is cut into one part per server (S contiguous shards of the
+// vector; with layer-wise overlap, S pieces of every bucket: ps_parts.h), each its own network
+// message between the worker and that server; a colocated server (on a worker's host) exchanges its own worker's part without the
 // network, at no bits. Every server has its own codec lanes (codec.server_threads each), also
 // when colocated. The rule's mathematics runs once over the whole vector with every link
 // compressing part by part (PsRule::SetBuckets): all rules update the server state coordinate by

@@ -18,21 +18,16 @@ std::vector<Segment> ShardSegments(int64_t d, int shards) {
   return out;
 }
 
-std::vector<PsPart> SplitAtShards(const std::vector<Bucket>& buckets, int64_t d, int shards) {
-  const std::vector<Segment> shard = ShardSegments(d, shards);
+std::vector<PsPart> SplitOverServers(const std::vector<Bucket>& buckets, int servers) {
+  COMMSIM_CHECK(servers >= 1, "{} servers", servers);
   std::vector<PsPart> parts;
   for (const Bucket& b : buckets) {
-    const int64_t end = b.offset + b.size;
-    // The shard holding the bucket's first coordinate, then each shard it reaches.
-    auto s = std::upper_bound(shard.begin(), shard.end(), b.offset,
-                              [](int64_t x, const Segment& seg) { return x < seg.offset; }) -
-             1;
-    for (int64_t at = b.offset; at < end; ++s) {
-      const int64_t stop = std::min(end, s->offset + s->size);
-      parts.push_back(PsPart{.segment = {at, stop - at},
+    const int pieces = static_cast<int>(std::min<int64_t>(servers, b.size));
+    const std::vector<Segment> piece = ShardSegments(b.size, pieces);
+    for (int s = 0; s < pieces; ++s) {
+      parts.push_back(PsPart{.segment = {b.offset + piece[s].offset, piece[s].size},
                              .ready_fraction = b.ready_fraction,
-                             .shard = static_cast<int>(s - shard.begin())});
-      at = stop;
+                             .shard = s});
     }
   }
   return parts;
@@ -44,7 +39,7 @@ std::vector<PsPart> PlanParts(const LayerProfile* layers, int64_t d, int64_t buc
       bucket_params > 0
           ? PlanBuckets(layers, d, bucket_params)
           : std::vector<Bucket>{Bucket{.offset = 0, .size = d, .ready_fraction = 1.0}};
-  return SplitAtShards(buckets, d, shards);
+  return SplitOverServers(buckets, shards);
 }
 
 std::vector<Segment> SegmentsOf(const std::vector<PsPart>& parts) {

@@ -1,12 +1,14 @@
 // The parts of a parameter-server round: every message of a round is cut into parts, and each
 // part is one network message between a worker and one server.
 //
-// Shards (sharded parameter server, Topology::servers()): the d coordinates are split into S
-// contiguous shards in server order; shard s starts at s*q + min(s, r) with q = d / S and
-// r = d % S, so the first r shards hold q + 1 coordinates and the others q. Server s owns shard s.
-// Buckets (layer-wise overlap, models/buckets.h), in send order: a bucket that crosses a shard
-// boundary is cut there into pieces, in offset order, each keeping the bucket's ready fraction.
-// Without overlap there is one bucket (the whole vector), so the parts are the shards.
+// Shards (sharded parameter server, Topology::servers()): every bucket is cut into S contiguous
+// pieces, piece s served by server s, as BytePS spreads every tensor over all its servers; a
+// piece of a bucket of m values starts at s*q + min(s, r) with q = m / S and r = m % S, so the
+// first r pieces hold q + 1 values (a bucket of m < S values goes to servers 0..m-1). Server s
+// owns the union of its pieces.
+// Buckets (layer-wise overlap, models/buckets.h), in send order; without overlap there is one
+// bucket (the whole vector), so the parts are S contiguous shards of the vector. Each piece keeps
+// its bucket's ready fraction.
 #ifndef COMMSIM_ALGORITHMS_PS_PS_PARTS_H_
 #define COMMSIM_ALGORITHMS_PS_PS_PARTS_H_
 
@@ -27,12 +29,12 @@ struct PsPart {
 // The S shards of [0, d). REQUIRES: 1 <= shards <= d.
 std::vector<Segment> ShardSegments(int64_t d, int shards);
 
-// `buckets` (disjoint, covering [0, d), in send order) cut at the shard boundaries.
-// REQUIRES: 1 <= shards <= d.
-std::vector<PsPart> SplitAtShards(const std::vector<Bucket>& buckets, int64_t d, int shards);
+// Every bucket (disjoint, in send order) cut into its pieces for `servers` servers, bucket
+// after bucket. REQUIRES: servers >= 1.
+std::vector<PsPart> SplitOverServers(const std::vector<Bucket>& buckets, int servers);
 
 // A round's parts: the buckets of PlanBuckets(layers, d, bucket_params) when bucket_params > 0
-// (layer-wise overlap), else the whole vector, cut at the shards. Throws as PlanBuckets.
+// (layer-wise overlap), else the whole vector, cut over the servers. Throws as PlanBuckets.
 std::vector<PsPart> PlanParts(const LayerProfile* layers, int64_t d, int64_t bucket_params,
                               int shards);
 // The parts' segments, in the same order.

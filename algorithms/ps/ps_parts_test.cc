@@ -44,22 +44,26 @@ TEST(PsPartsTest, ShardsAreContiguousAndTheFirstRemainderShardsHoldOneMore) {
 }
 
 TEST(PsPartsTest, WithoutBucketsThePartsAreTheShards) {
-  ExpectParts(SplitAtShards({Bucket{0, 10, 1.0}}, 10, 3),
+  ExpectParts(SplitOverServers({Bucket{0, 10, 1.0}}, 3),
               {{0, 4, 1.0, 0}, {4, 3, 1.0, 1}, {7, 3, 1.0, 2}});
 }
 
 // Buckets in send order (last layers first, as the backward pass): [6, 10) ready at 0.5 and
-// [0, 6) ready at 1.0; shards [0, 4), [4, 7), [7, 10). The first bucket crosses the boundary at
-// 7, the second the one at 4; pieces in offset order, each with its bucket's ready fraction.
-TEST(PsPartsTest, ABucketCrossingAShardBoundaryIsCutThere) {
-  ExpectParts(SplitAtShards({Bucket{6, 4, 0.5}, Bucket{0, 6, 1.0}}, 10, 3),
-              {{6, 1, 0.5, 1}, {7, 3, 0.5, 2}, {0, 4, 1.0, 0}, {4, 2, 1.0, 1}});
+// [0, 6) ready at 1.0, over 3 servers: each bucket is spread over every server (4 = 2 + 1 + 1,
+// 6 = 2 + 2 + 2), so every server gets a piece of each bucket as it is released.
+TEST(PsPartsTest, EveryBucketIsSpreadOverEveryServer) {
+  ExpectParts(SplitOverServers({Bucket{6, 4, 0.5}, Bucket{0, 6, 1.0}}, 3), {{6, 2, 0.5, 0},
+                                                                            {8, 1, 0.5, 1},
+                                                                            {9, 1, 0.5, 2},
+                                                                            {0, 2, 1.0, 0},
+                                                                            {2, 2, 1.0, 1},
+                                                                            {4, 2, 1.0, 2}});
 }
 
-// A bucket inside one shard stays whole; one that spans three shards is cut twice.
-TEST(PsPartsTest, BucketsInsideAShardStayWholeAndWideOnesAreCutAtEveryBoundary) {
-  ExpectParts(SplitAtShards({Bucket{1, 2, 0.25}, Bucket{3, 7, 0.75}, Bucket{0, 1, 1.0}}, 10, 3),
-              {{1, 2, 0.25, 0}, {3, 1, 0.75, 0}, {4, 3, 0.75, 1}, {7, 3, 0.75, 2}, {0, 1, 1.0, 0}});
+// A bucket smaller than the server count goes to the first servers, one value each.
+TEST(PsPartsTest, ABucketOfFewerValuesThanServersGoesToTheFirstServers) {
+  ExpectParts(SplitOverServers({Bucket{3, 2, 0.25}, Bucket{0, 3, 1.0}}, 4),
+              {{3, 1, 0.25, 0}, {4, 1, 0.25, 1}, {0, 1, 1.0, 0}, {1, 1, 1.0, 1}, {2, 1, 1.0, 2}});
 }
 
 }  // namespace
