@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "algorithms/coding/arithmetic.h"
@@ -38,15 +39,28 @@ void DrawSymbols(const double* x, int64_t n, float norm, Rng& rng, int8_t* sym) 
   rng = local;
 }
 
-// fixed2 fast path: draws and packs 32 codes per 64-bit field. REQUIRES: norm > 0.
-void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w) {
+// The decoded values of one block's symbols, as every decoder below produces them.
+void PutSymbols(const int8_t* sym, int64_t n, double norm, const DecodeTarget& target) {
+  const double value[3] = {-norm, 0.0, norm};
+  for (int64_t j = 0; j < n; ++j) target.Put(j, value[sym[j] + 1]);
+}
+
+// fixed2 fast path: draws and packs 32 codes per 64-bit field; with a target, also delivers the
+// decoded values (as GetFixed2 gives them). REQUIRES: norm > 0.
+template <bool kDecoded>
+void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w,
+                const DecodeTarget* target) {
   const double scale = 0x1p53 / static_cast<double>(norm);
+  const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
   Rng local = rng;
   for (int64_t j = 0; j < n; j += 32) {
     const int m = static_cast<int>(std::min<int64_t>(32, n - j));
     uint64_t word = 0;
     for (int k = 0; k < m; ++k) word |= DrawCode(x[j + k], scale, local) << (2 * k);
     w.Put(word, 2 * m);
+    if constexpr (kDecoded) {
+      for (int k = 0; k < m; ++k) target->Put(j + k, value[(word >> (2 * k)) & 3]);
+    }
   }
   rng = local;
 }
@@ -88,7 +102,9 @@ void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms,
   enc.Finish();
 }
 
-void GetFixed2(BitReader& r, int64_t n, double norm, double* o) {
+// The decoders write block values through `o`, the block's segment of the decode target.
+void GetFixed2(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
+  const double value[4] = {0.0, norm, 0.0, -norm};  // branch-free lookup
   for (int64_t j = 0; j < n; j += 32) {
     const int m = static_cast<int>(std::min<int64_t>(32, n - j));
     const uint64_t word = r.Get(2 * m);
@@ -96,25 +112,24 @@ void GetFixed2(BitReader& r, int64_t n, double norm, double* o) {
     if ((word >> 1) & ~word & 0x5555555555555555ULL) {
       throw DecodeError("corrupted message: invalid ternary code 10");
     }
-    const double value[4] = {0.0, norm, 0.0, -norm};  // branch-free lookup
-    for (int k = 0; k < m; ++k) o[j + k] = value[(word >> (2 * k)) & 3];
+    for (int k = 0; k < m; ++k) o.Put(j + k, value[(word >> (2 * k)) & 3]);
   }
 }
 
-void GetPacked(BitReader& r, int64_t n, double norm, double* o) {
+void GetPacked(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
   for (int64_t j = 0; j < n; j += 5) {
     unsigned byte = static_cast<unsigned>(r.Get(8));
     if (byte > 242) throw DecodeError(fmt::format("corrupted message: packed byte {}", byte));
     for (int64_t k = j; k < std::min<int64_t>(n, j + 5); ++k) {
       const unsigned t = byte % 3;
       byte /= 3;
-      o[k] = t == 0 ? 0.0 : (t == 1 ? norm : -norm);
+      o.Put(k, t == 0 ? 0.0 : (t == 1 ? norm : -norm));
     }
   }
 }
 
 // REQUIRES: norm > 0 (a zero block has no sparse part).
-void GetSparse(BitReader& r, int64_t n, double norm, double* o) {
+void GetSparse(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
   const int index_bits = CeilLog2(static_cast<uint64_t>(n));
   const int64_t nnz = static_cast<int64_t>(r.Get(CeilLog2(static_cast<uint64_t>(n) + 1)));
   if (nnz > n) throw DecodeError(fmt::format("corrupted message: block count {}", nnz));
@@ -123,13 +138,15 @@ void GetSparse(BitReader& r, int64_t n, double norm, double* o) {
     const bool negative = r.GetBit();
     const int64_t j = static_cast<int64_t>(r.Get(index_bits));
     if (j <= prev || j >= n) throw DecodeError("corrupted message: bad sparse index");
-    o[j] = negative ? -norm : norm;
+    o.PutZeros(prev + 1, j);
+    o.Put(j, negative ? -norm : norm);
     prev = j;
   }
+  o.PutZeros(prev + 1, n);
 }
 
 void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,
-                Eigen::Ref<Eigen::VectorXd> out) {
+                const DecodeTarget& out) {
   const int64_t d = out.size();
   AdaptiveModel model(3);
   ArithmeticDecoder dec(r);
@@ -138,7 +155,7 @@ void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,
     const int64_t n = std::min(block, d - begin);
     const double norm = norms[b];
     for (int64_t j = begin; j < begin + n; ++j) {
-      out[j] = norm == 0.0 ? 0.0 : (dec.Decode(model) - 1) * norm;
+      out.Put(j, norm == 0.0 ? 0.0 : (dec.Decode(model) - 1) * norm);
     }
   }
   dec.Finish(r.size());
@@ -164,8 +181,36 @@ float BlockTernary::BlockNorm(const double* x, int64_t n) const {
   return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
+// BlockNorm with the input check folded into the same pass: a NaN or Inf in the block sends the
+// whole input through RequireFinite, which names the first one (the earlier blocks are finite).
+float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
+                                     const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  bool finite = true;
+  double raw = 0.0;
+  if (p_inf_) {
+    raw = MaxAbsChecked(xb, n, &finite);
+  } else {
+    raw = SumSquares(xb, n);
+    finite = std::isfinite(raw);  // NaN and Inf propagate into the sum (so may a finite overflow)
+    raw = std::sqrt(raw);
+  }
+  if (!finite) RequireFinite(Name(), x);
+  return Fp32Up(Name(), raw);
+}
+
 Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  RequireFinite(Name(), x);
+  return EncodeImpl(x, rng, nullptr);
+}
+
+Message BlockTernary::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                        const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, rng, &target);
+}
+
+Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                 const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
@@ -177,25 +222,33 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
     const int64_t begin = b * block_;
     const int64_t n = std::min(block_, d - begin);
     const double* xb = x.data() + begin;
-    const float norm = BlockNorm(xb, n);
+    const float norm = CheckedBlockNorm(xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
     int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
     w.PutFloat(norm);
+    const std::optional<DecodeTarget> block_target =
+        target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));
+    if (norm == 0.0f) {  // an all-zero block draws nothing
+      if (block_target) block_target->PutZeros(0, n);
+      if (coding_ == Coding::kFixed2) w.PutZeros(2 * n);
+      if (coding_ == Coding::kPacked) {
+        std::fill(s, s + n, int8_t{0});
+        PutPacked(s, n, w);
+      }
+      continue;  // sparse and entropy send only the norm
+    }
     if (coding_ == Coding::kFixed2) {
-      if (norm > 0.0f) {
-        DrawFixed2(xb, n, norm, rng, w);
+      if (block_target) {
+        DrawFixed2<true>(xb, n, norm, rng, w, &*block_target);
       } else {
-        w.PutZeros(2 * n);
+        DrawFixed2<false>(xb, n, norm, rng, w, nullptr);
       }
       continue;
     }
-    if (norm > 0.0f) {
-      DrawSymbols(xb, n, norm, rng, s);
-    } else {
-      std::fill(s, s + n, int8_t{0});
-    }
+    DrawSymbols(xb, n, norm, rng, s);
+    if (block_target) PutSymbols(s, n, norm, *block_target);
     if (coding_ == Coding::kPacked) PutPacked(s, n, w);
-    if (coding_ == Coding::kSparse && norm > 0.0f) PutSparse(s, n, w);
+    if (coding_ == Coding::kSparse) PutSparse(s, n, w);
     // kEntropy: after all norms.
   }
   if (coding_ == Coding::kEntropy) PutEntropy(sym, norms, block_, w);
@@ -203,6 +256,10 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
 }
 
 void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, block_);
@@ -212,7 +269,7 @@ void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> ou
     const int64_t n = std::min(block_, d - begin);
     const float norm_f = ReadScale(r);
     const double norm = norm_f;
-    double* o = out.data() + begin;
+    const DecodeTarget o = out.Segment(begin, n);
     switch (coding_) {
       case Coding::kFixed2:
         GetFixed2(r, n, norm, o);
@@ -221,8 +278,11 @@ void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> ou
         GetPacked(r, n, norm, o);
         break;
       case Coding::kSparse:
-        std::fill(o, o + n, 0.0);
-        if (norm_f != 0.0f) GetSparse(r, n, norm, o);
+        if (norm_f != 0.0f) {
+          GetSparse(r, n, norm, o);
+        } else {
+          o.PutZeros(0, n);
+        }
         break;
       case Coding::kEntropy:
         norms[static_cast<size_t>(b)] = norm_f;

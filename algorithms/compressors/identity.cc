@@ -1,10 +1,12 @@
 #include "algorithms/compressors/identity.h"
 
 #include <bit>
+#include <cmath>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/compressors/wire.h"
+#include "sim/check.h"
 
 namespace commsim {
 
@@ -19,34 +21,94 @@ void IdentityConfig::Validate(ParamProblems& problems) const {
 }
 
 Message Identity::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
-  RequireFinite(Name(), x);
+  return EncodeImpl(x, nullptr);
+}
+
+Message Identity::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
+                                    const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, &target);
+}
+
+namespace {
+
+constexpr uint64_t kF64Exponent = 0x7FF0000000000000ULL;
+constexpr uint32_t kF32Exponent = 0x7F800000U;
+
+// The wire bits of one fp32 value; `bad` collects values that are not finite in fp32.
+inline uint64_t F32Bits(double v, uint32_t& bad) {
+  const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(v));
+  bad |= static_cast<uint32_t>((bits & kF32Exponent) == kF32Exponent);
+  return bits;
+}
+
+}  // namespace
+
+// One pass: converts, writes, checks and (with a target) delivers the decoded values. A value
+// that is not finite, or not finite in fp32, fails after the pass with the same error as a
+// check up front: RequireFinite names the first NaN/Inf, else the first value beyond fp32.
+Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+                             const DecodeTarget* target) const {
   BitWriter w;
   const Eigen::Index d = x.size();
   w.Reserve(d * config_.precision);
   if (config_.precision == 64) {
-    for (Eigen::Index i = 0; i < d; ++i) w.PutDouble(x[i]);
-  } else {
-    Eigen::Index i = 0;
-    for (; i + 1 < d; i += 2) {  // two values per 64-bit field
-      const uint64_t lo = std::bit_cast<uint32_t>(Fp32Nearest(Name(), x[i]));
-      const uint64_t hi = std::bit_cast<uint32_t>(Fp32Nearest(Name(), x[i + 1]));
-      w.Put(lo | (hi << 32), 64);
+    uint64_t bad = 0;
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const uint64_t bits = std::bit_cast<uint64_t>(x[i]);
+      bad |= static_cast<uint64_t>((bits & kF64Exponent) == kF64Exponent);
+      w.Put(bits, 64);
+      if (target != nullptr) target->Put(i, x[i]);
     }
-    if (i < d) w.PutFloat(Fp32Nearest(Name(), x[i]));
+    if (bad != 0) RequireFinite(Name(), x);
+    return w.Finish();
+  }
+  uint32_t bad = 0;
+  Eigen::Index i = 0;
+  for (; i + 1 < d; i += 2) {  // two values per 64-bit field
+    const uint64_t lo = F32Bits(x[i], bad), hi = F32Bits(x[i + 1], bad);
+    w.Put(lo | (hi << 32), 64);
+    if (target != nullptr) {
+      target->Put(i, std::bit_cast<float>(static_cast<uint32_t>(lo)));
+      target->Put(i + 1, std::bit_cast<float>(static_cast<uint32_t>(hi)));
+    }
+  }
+  if (i < d) {
+    const uint64_t bits = F32Bits(x[i], bad);
+    w.Put(bits, 32);
+    if (target != nullptr) target->Put(i, std::bit_cast<float>(static_cast<uint32_t>(bits)));
+  }
+  if (bad != 0) {
+    RequireFinite(Name(), x);
+    for (Eigen::Index j = 0; j < d; ++j) Fp32Nearest(Name(), x[j]);  // throws at the first
   }
   return w.Finish();
 }
 
 void Identity::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void Identity::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const Eigen::Index d = out.size();
+  bool finite = true;
   if (config_.precision == 64) {
-    for (Eigen::Index i = 0; i < d; ++i) out[i] = r.GetDouble();
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const double v = r.GetDouble();
+      finite &= std::isfinite(v);
+      out.Put(i, v);
+    }
   } else {
-    for (Eigen::Index i = 0; i < d; ++i) out[i] = r.GetFloat();
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const float v = r.GetFloat();
+      finite &= std::isfinite(v);
+      out.Put(i, v);
+    }
   }
   r.ExpectEnd();
-  if (!out.allFinite()) throw DecodeError("corrupted message: non-finite value");
+  if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 
 Expectation Identity::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
