@@ -1,6 +1,7 @@
 // The workers' copies that the rules store once (algorithms/ps/replicas.h): with
 // verify_replicas every worker keeps its own copy, the run gives the same points bit for bit as
-// the shared copy, and a copy gone wrong is caught in the round it differs.
+// the shared copy, and a copy gone wrong is caught in the round it differs. Also: the scratch
+// vectors the rules share between parties never mix a worker's encode with the server's sum.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -104,6 +105,32 @@ TEST(ReplicasTest, ACorruptedCopyIsCaughtNamingTheWorkerAndTheElement) {
       const std::string what = e.what();
       EXPECT_NE(what.find("worker 1's"), std::string::npos) << what;
       EXPECT_NE(what.find("element 123"), std::string::npos) << what;
+    }
+  }
+}
+
+// A straggler encodes after the server has taken a faster worker's uplink (the driver calls
+// ServerReceive as uplinks arrive): the round must be the one played in the plain order.
+TEST(ReplicasTest, AnEncodeBetweenTwoServerReceivesLeavesTheRoundUnchanged) {
+  const ProxOnlyObjective objective(kDim, 0.0);
+  for (const Case& c : Cases()) {
+    Made plain = c.make(false), interleaved = c.make(false);
+    const Eigen::VectorXd x0 = compressor_test::Gaussian(kDim, 7);
+    plain.rule->Init(kWorkers, x0, objective);
+    interleaved.rule->Init(kWorkers, x0, objective);
+    for (int round = 0; round < 2; ++round) {
+      const std::vector<Eigen::VectorXd> grads = Gradients(round);
+      const Message expected = Play(*plain.rule, grads, 0.05, round).downlink;
+      Rng server(round, kWorkers, "downlink");
+      for (int w = 0; w < kWorkers; ++w) {
+        Rng rng(round, w, "uplink");
+        const Message uplink = interleaved.rule->WorkerEncode(w, grads[w], 0.05, rng);
+        interleaved.rule->ServerReceive(w, uplink);
+      }
+      const Message downlink = interleaved.rule->ServerRound(0.05, server);
+      for (int w = 0; w < kWorkers; ++w) interleaved.rule->WorkerReceive(w, downlink, 0.05);
+      EXPECT_EQ(downlink.words, expected.words) << c.name << " round " << round;
+      EXPECT_TRUE(SameBits(plain.rule->Model(), interleaved.rule->Model())) << c.name;
     }
   }
 }
