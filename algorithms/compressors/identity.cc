@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "algorithms/coding/bit_reader.h"
-#include "algorithms/coding/bit_writer.h"
 #include "algorithms/compressors/wire.h"
 #include "sim/check.h"
 
@@ -45,45 +44,43 @@ inline uint64_t F32Bits(double v, uint32_t& bad) {
 
 }  // namespace
 
-// One pass: converts, writes, checks and (with a target) delivers the decoded values. A value
-// that is not finite, or not finite in fp32, fails after the pass with the same error as a
+// One pass: converts, writes the words directly (two fp32 values per 64-bit word, the first in
+// the low half, as BitWriter would), checks and (with a target) delivers the decoded values. A
+// value that is not finite, or not finite in fp32, fails after the pass with the same error as a
 // check up front: RequireFinite names the first NaN/Inf, else the first value beyond fp32.
 Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
                              const DecodeTarget* target) const {
-  BitWriter w;
   const Eigen::Index d = x.size();
-  w.Reserve(d * config_.precision);
+  const double* p = x.data();
+  Message m;
+  m.payload_bits = d * config_.precision;
+  m.words.resize(static_cast<size_t>((m.payload_bits + 63) / 64));
+  uint64_t* words = m.words.data();
+  uint64_t bad = 0;
   if (config_.precision == 64) {
-    uint64_t bad = 0;
     for (Eigen::Index i = 0; i < d; ++i) {
-      const uint64_t bits = std::bit_cast<uint64_t>(x[i]);
-      bad |= static_cast<uint64_t>((bits & kF64Exponent) == kF64Exponent);
-      w.Put(bits, 64);
-      if (target != nullptr) target->Put(i, x[i]);
+      words[i] = std::bit_cast<uint64_t>(p[i]);
+      bad |= static_cast<uint64_t>((words[i] & kF64Exponent) == kF64Exponent);
     }
     if (bad != 0) RequireFinite(Name(), x);
-    return w.Finish();
-  }
-  uint32_t bad = 0;
-  Eigen::Index i = 0;
-  for (; i + 1 < d; i += 2) {  // two values per 64-bit field
-    const uint64_t lo = F32Bits(x[i], bad), hi = F32Bits(x[i + 1], bad);
-    w.Put(lo | (hi << 32), 64);
     if (target != nullptr) {
-      target->Put(i, std::bit_cast<float>(static_cast<uint32_t>(lo)));
-      target->Put(i + 1, std::bit_cast<float>(static_cast<uint32_t>(hi)));
+      for (Eigen::Index i = 0; i < d; ++i) target->Put(i, p[i]);
     }
+    return m;
   }
-  if (i < d) {
-    const uint64_t bits = F32Bits(x[i], bad);
-    w.Put(bits, 32);
-    if (target != nullptr) target->Put(i, std::bit_cast<float>(static_cast<uint32_t>(bits)));
-  }
+  uint32_t bad32 = 0;
+  Eigen::Index i = 0;
+  for (; i + 1 < d; i += 2) words[i / 2] = F32Bits(p[i], bad32) | (F32Bits(p[i + 1], bad32) << 32);
+  if (i < d) words[i / 2] = F32Bits(p[i], bad32);
+  bad = bad32;
   if (bad != 0) {
     RequireFinite(Name(), x);
     for (Eigen::Index j = 0; j < d; ++j) Fp32Nearest(Name(), x[j]);  // throws at the first
   }
-  return w.Finish();
+  if (target != nullptr) {
+    for (Eigen::Index i = 0; i < d; ++i) target->Put(i, static_cast<float>(p[i]));
+  }
+  return m;
 }
 
 void Identity::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
@@ -91,23 +88,25 @@ void Identity::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) c
 }
 
 void Identity::DecodeInto(const Message& message, const DecodeTarget& out) const {
-  BitReader r(message);
+  BitReader r(message);  // checks that the words hold payload_bits
   const Eigen::Index d = out.size();
   bool finite = true;
-  if (config_.precision == 64) {
+  if (message.payload_bits == d * config_.precision) {  // well formed: read the words directly
+    const uint64_t* words = message.words.data();
     for (Eigen::Index i = 0; i < d; ++i) {
-      const double v = r.GetDouble();
+      const double v = config_.precision == 64
+                           ? std::bit_cast<double>(words[i])
+                           : std::bit_cast<float>(static_cast<uint32_t>(
+                                 words[i / 2] >> (32 * (i & 1))));
       finite &= std::isfinite(v);
       out.Put(i, v);
     }
-  } else {
+  } else {  // a stream too short or too long: the reader reports where
     for (Eigen::Index i = 0; i < d; ++i) {
-      const float v = r.GetFloat();
-      finite &= std::isfinite(v);
-      out.Put(i, v);
+      out.Put(i, config_.precision == 64 ? r.GetDouble() : r.GetFloat());
     }
+    r.ExpectEnd();
   }
-  r.ExpectEnd();
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 
