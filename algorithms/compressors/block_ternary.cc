@@ -86,8 +86,9 @@ float BlockTernary::BlockNorm(const double* x, int64_t n) const {
   return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
-// BlockNorm with the input check folded into the same pass: a NaN or Inf in the block sends the
-// whole input through RequireFinite, which names the first one (the earlier blocks are finite).
+// BlockNorm with the input check folded into the block's pass (no separate sweep over x): a NaN
+// or Inf in the block sends the whole input through RequireFinite, which names the first one
+// (the earlier blocks are finite).
 float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
                                      const Eigen::Ref<const Eigen::VectorXd>& x) const {
   bool finite = true;
