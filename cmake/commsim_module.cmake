@@ -222,7 +222,6 @@ function(commsim_layering_test)
   set_tests_properties(layering PROPERTIES LABELS layering RESOURCE_LOCK build_tree)
 endfunction()
 
-
 # commsim_unity_tests(TARGET): compiles TARGET's sources COMMSIM_UNITY_BATCH at a time (0 = one by
 # one), each batch one compiler run (CMake's unity build). Most of a test file's compile time goes
 # to the headers (GoogleTest, Eigen, fmt, nlohmann/json) and the template instantiations it shares
