@@ -41,7 +41,8 @@ void ComputeTimeConfig::Describe(ParamVisitor& v) {
   v.Real("jitter", jitter, Range::NonNegative(),
          "relative standard deviation of a random log-normal factor (0 = none)");
   v.Text("overlap", overlap, kOverlaps,
-         "parameter server: layerwise sends gradient buckets during the backward pass");
+         "layerwise: parameter-server entries and allreduce_sgd send gradient buckets during the "
+         "backward pass");
   v.Int("bucket", bucket_bits, Range::AtLeast(32),
         "layerwise: bucket cap (fp32 gradients, 32 bits per parameter)", Unit::kBits);
 }

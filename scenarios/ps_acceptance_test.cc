@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "scenarios/runner.h"
+#include "sim/network_test_util.h"
 
 namespace commsim {
 namespace {
+
+using net_test::CeilPs;  // the reference transmit time
 
 using nlohmann::json;
 
@@ -80,19 +83,12 @@ TEST(PsAcceptanceTest, DoreConvexConvergesWithPerBucketCompression) {
   EXPECT_LE(*Find(r, "dore").bits_fraction_of_baseline, 0.06);
 }
 
-// ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers: the reference transmit time.
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
-  __extension__ typedef unsigned __int128 U128;
-  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
-  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
-}
-
 // A star with every link at bandwidth `bw` and latency `lat`, fixed compute (50 ms), whole
 // messages of M wire bits (payload + header): the uplink ends at T(M) + l + n T(M) + l (incast on
 // the server link), the unicast downlink at n T(D) + l + T(D) + l, the multicast one at
 // T(D) + l + T(D) + l, with T(M) = ceil(M x 1e12 / bw) ps.
-json TimingScenario(const std::string& algorithm, int workers, int64_t dim, int64_t bw,
-                    double lat, const std::string& downlink, int64_t header_bits) {
+json TimingScenario(const std::string& algorithm, int workers, int64_t dim, int64_t bw, double lat,
+                    const std::string& downlink, int64_t header_bits) {
   return json{{"name", "timing"},
               {"workers", workers},
               {"iterations", 3},
@@ -100,8 +96,11 @@ json TimingScenario(const std::string& algorithm, int workers, int64_t dim, int6
               {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
               {"network",
                {{"topology",
-                 {{"name", "star"}, {"worker_bandwidth", bw}, {"server_bandwidth", bw},
-                  {"worker_latency", lat}, {"server_latency", lat}}},
+                 {{"name", "star"},
+                  {"worker_bandwidth", bw},
+                  {"server_bandwidth", bw},
+                  {"worker_latency", lat},
+                  {"server_latency", lat}}},
                 {"model", "message"},
                 {"downlink", downlink}}},
               {"compute", {{"mode", "fixed"}, {"seconds", 0.05}}},
@@ -137,7 +136,8 @@ TEST(PsAcceptanceTest, IterationTimeMatchesTheStarClosedForm) {
       TimingScenario("sgd", n, d, 3'000'000'000, 50e-6, "multicast", header), "t", ".");
   const RunResult r = RunScenario(s, {});
   const int64_t m = 32 * d + header, t = CeilPs(m, 3'000'000'000);
-  const int64_t expected_ps = compute_ps + (t + lat_ps + n * t + lat_ps) + (t + lat_ps + t + lat_ps);
+  const int64_t expected_ps =
+      compute_ps + (t + lat_ps + n * t + lat_ps) + (t + lat_ps + t + lat_ps);
   EXPECT_EQ(r.records[0].back().iter_time_s, static_cast<double>(expected_ps) * 1e-12);
   EXPECT_EQ(r.records[0].back().bits_down, m);
 }
@@ -202,8 +202,7 @@ TEST(PsAcceptanceTest, ResultsDoNotDependOnJobs) {
 TEST(PsAcceptanceTest, DoreMnistAccuracyWithinOnePointOfSgd) {
   const Scenario s = LoadScenario(
       std::string(COMMSIM_SOURCE_DIR) + "/scenarios/dore_mnist.json",
-      {"/metrics_every=400",
-       R"(/algorithms=[{"name":"sgd"},{"name":"dore","beta":1,"eta":1}])"});
+      {"/metrics_every=400", R"(/algorithms=[{"name":"sgd"},{"name":"dore","beta":1,"eta":1}])"});
   RunOptions options;
   options.jobs = 2;
   const RunResult r = RunScenario(s, options);

@@ -52,8 +52,16 @@ void CheckShape(const TopologyShape& s) {
   }
   if (s.num_switches < 0) Fail(s, fmt::format("switches must be >= 0, got {}", s.num_switches));
   const int nodes = s.num_hosts + s.num_switches;
-  if (s.server && (*s.server < 0 || *s.server >= s.num_hosts)) {
-    Fail(s, fmt::format("server must be a host in [0, {}), got {}", s.num_hosts, *s.server));
+  std::vector<bool> is_server(s.num_hosts, false);
+  for (int server : s.servers) {
+    if (server < 0 || server >= s.num_hosts) {
+      Fail(s, fmt::format("server must be a host in [0, {}), got {}", s.num_hosts, server));
+    }
+    if (is_server[server]) Fail(s, fmt::format("host {} is a server twice", server));
+    is_server[server] = true;
+  }
+  if (!s.colocated && static_cast<int>(s.servers.size()) >= s.num_hosts) {
+    Fail(s, "needs at least one host that is not a dedicated server");
   }
   for (size_t k = 0; k < s.edges.size(); ++k) {
     const Edge& e = s.edges[k];
@@ -96,7 +104,8 @@ Topology Topology::Create(TopologyShape shape) {
   t.kind_ = std::move(shape.kind);
   t.num_hosts_ = shape.num_hosts;
   t.num_nodes_ = shape.num_hosts + shape.num_switches;
-  t.server_ = shape.server;
+  t.servers_ = std::move(shape.servers);
+  t.colocated_ = shape.colocated;
   t.links_.reserve(2 * shape.edges.size());
   for (const Edge& e : shape.edges) {
     t.links_.push_back(Link{e.a, e.b, e.bandwidth_bps, e.latency_s});
@@ -128,6 +137,16 @@ Topology Topology::Create(TopologyShape shape) {
   t.spread_equal_cost_ = shape.spread_equal_cost;
   t.ComputeRoutes();
   return t;
+}
+
+std::vector<int> Topology::WorkerHosts() const {
+  std::vector<int> hosts;
+  for (int h = 0; h < num_hosts_; ++h) {
+    if (colocated_ || std::find(servers_.begin(), servers_.end(), h) == servers_.end()) {
+      hosts.push_back(h);
+    }
+  }
+  return hosts;
 }
 
 int SpreadIndex(int src_host, int node, int count) {

@@ -2,7 +2,11 @@
 //
 // Contract:
 //   - Nodes 0..num_hosts()-1 are hosts (they run agents); nodes num_hosts()..num_nodes()-1 are
-//     switches (they only forward). server(), when set, is a host index.
+//     switches (they only forward).
+//   - servers(): the parameter-server hosts, in shard order (empty: none; a sharded parameter
+//     server has several). Dedicated servers only serve; colocated() servers are workers too
+//     (BytePS style). Workers are the hosts that are not dedicated servers, in host order
+//     (WorkerHosts()).
 //   - Every undirected edge is full duplex: edge k becomes directional links 2k (a->b) and
 //     2k+1 (b->a), each with its own bandwidth_bps (> 0) and latency_s (>= 0).
 //   - Route(src, dst) is a shortest path by total latency; ties go to fewer hops, then to the
@@ -50,7 +54,8 @@ struct TopologyShape {
   std::string kind;  // registry name, for messages and output
   int num_hosts = 0;
   int num_switches = 0;
-  std::optional<int> server;
+  std::vector<int> servers;  // distinct hosts, in shard order
+  bool colocated = false;    // the servers are workers too
   std::vector<Edge> edges;
   // Empty = hosts joined by an edge. Otherwise one sorted list per host.
   std::vector<std::vector<int>> neighbours;
@@ -78,7 +83,14 @@ class Topology {
   const std::string& kind() const { return kind_; }
   int num_nodes() const { return num_nodes_; }
   int num_hosts() const { return num_hosts_; }
-  std::optional<int> server() const { return server_; }
+  // The first server (the only one unless sharded), when the topology has servers.
+  std::optional<int> server() const {
+    return servers_.empty() ? std::nullopt : std::optional<int>(servers_.front());
+  }
+  const std::vector<int>& servers() const { return servers_; }
+  bool colocated() const { return colocated_; }
+  // Every host that is not a dedicated server, in host order.
+  std::vector<int> WorkerHosts() const;
   const std::vector<int>& neighbours(int host) const;
   const std::vector<Link>& links() const { return links_; }
   const std::string& node_name(int node) const;
@@ -99,7 +111,8 @@ class Topology {
   std::string kind_;
   int num_nodes_ = 0;
   int num_hosts_ = 0;
-  std::optional<int> server_;
+  std::vector<int> servers_;
+  bool colocated_ = false;
   std::vector<Link> links_;
   std::vector<std::vector<int>> neighbours_;
   std::vector<std::string> node_names_;

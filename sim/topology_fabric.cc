@@ -48,7 +48,7 @@ TopologyShape FabricShape(std::string kind, const FabricHosts& hosts) {
     shape.node_names.push_back(hosts.has_server ? fmt::format("w{}", i) : fmt::format("h{}", i));
   }
   if (!hosts.has_server) return shape;
-  shape.server = n;
+  shape.servers = {n};
   shape.node_names.push_back("server");
   shape.neighbours.resize(n + 1);
   for (int i = 0; i < n; ++i) {

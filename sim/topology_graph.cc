@@ -122,7 +122,7 @@ Topology BuildExplicit(const ExplicitConfig& config, int n) {
   shape.kind = "explicit";
   shape.num_hosts = hosts;
   shape.num_switches = static_cast<int>(config.switches);
-  if (config.server >= 0) shape.server = static_cast<int>(config.server);
+  if (config.server >= 0) shape.servers = {static_cast<int>(config.server)};
   for (size_t k = 0; k < config.edges.size() / 2; ++k) {
     const double a = config.edges[2 * k];
     const double b = config.edges[2 * k + 1];

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 namespace commsim {
@@ -12,7 +13,7 @@ TopologyShape PsShape(std::string kind, int n) {
   TopologyShape shape;
   shape.kind = std::move(kind);
   shape.num_hosts = n + 1;
-  shape.server = n;
+  shape.servers = {n};
   shape.neighbours.resize(n + 1);
   for (int i = 0; i < n; ++i) {
     shape.neighbours[i] = {n};
@@ -20,6 +21,28 @@ TopologyShape PsShape(std::string kind, int n) {
     shape.node_names.push_back(fmt::format("w{}", i));
   }
   shape.node_names.push_back("server");
+  return shape;
+}
+
+// Workers 0..n-1 and `servers` shard servers (hosts n.. after them, or workers 0.. when
+// colocated); each worker's neighbours are the servers, each server's the workers.
+TopologyShape ShardedShape(int n, int servers, bool colocated) {
+  TopologyShape shape;
+  shape.kind = "star";
+  shape.num_hosts = colocated ? n : n + servers;
+  shape.colocated = colocated;
+  shape.neighbours.resize(shape.num_hosts);
+  for (int i = 0; i < n; ++i) shape.node_names.push_back(fmt::format("w{}", i));
+  for (int s = 0; s < servers; ++s) {
+    const int host = colocated ? s : n + s;
+    shape.servers.push_back(host);
+    if (!colocated) shape.node_names.push_back(fmt::format("server{}", s));
+    for (int i = 0; i < n; ++i) {
+      if (i == host) continue;
+      shape.neighbours[i].push_back(host);
+      shape.neighbours[host].push_back(i);
+    }
+  }
   return shape;
 }
 
@@ -62,19 +85,38 @@ void StarConfig::Describe(ParamVisitor& v) {
          "bandwidth of the switch-server link, each direction", Unit::kBitsPerSecond);
   v.Real("server_latency", server_latency_s, LatencyRange(),
          "one-way latency of the switch-server link", Unit::kSeconds);
+  v.Int("servers", servers, Range::AtLeast(1),
+        "parameter-server shards: the vector is split into this many contiguous shards, each "
+        "served by its own host (with its own link of the server values)");
+  v.Bool("colocated", colocated,
+         "put shard s on worker s (BytePS style) instead of on server hosts; needs servers <= "
+         "workers");
 }
 
 Topology BuildStar(const StarConfig& config, int n) {
   CheckCount("star", "workers", n, 1);
   config.workers.Check("star", n);
   CheckLink("star", "server", config.server_bandwidth_bps, config.server_latency_s);
-  TopologyShape shape = PsShape("star", n);
+  if (config.servers > n && config.colocated) {
+    ThrowTopologyError("star", "servers",
+                       fmt::format("colocated shards sit on workers, so at most {} (the "
+                                   "workers), got {}",
+                                   n, config.servers));
+  }
+  const int servers = static_cast<int>(std::min<int64_t>(config.servers, Topology::kMaxHosts));
+  TopologyShape shape = servers == 1 && !config.colocated
+                            ? PsShape("star", n)
+                            : ShardedShape(n, servers, config.colocated);
   shape.num_switches = 1;
-  const int sw = n + 1;
+  const int sw = shape.num_hosts;
   for (int i = 0; i < n; ++i) {
     shape.edges.push_back({i, sw, config.workers.bandwidth_bps(i), config.workers.latency_s(i)});
   }
-  shape.edges.push_back({n, sw, config.server_bandwidth_bps, config.server_latency_s});
+  if (!config.colocated) {
+    for (int server : shape.servers) {
+      shape.edges.push_back({server, sw, config.server_bandwidth_bps, config.server_latency_s});
+    }
+  }
   shape.node_names.push_back("switch");
   return Topology::Create(std::move(shape));
 }

@@ -6,6 +6,10 @@
 // worker -> switch/server, 2i + 1 = back); in `star` the server's edge is edge n (link 2n =
 // server -> switch, 2n + 1 = switch -> server). neighbours: each worker has {server}; the server
 // has every worker. Optional per-worker lists override the uniform worker link values.
+// Sharded `star` (servers = S > 1, the shards of a parameter server): servers are hosts
+// n..n+S-1, each with its own edge n+s to the switch (node n + S) of the server link values;
+// with colocated the S servers are workers 0..S-1 (S <= n), there are n hosts and the switch is
+// node n. neighbours: each worker has every server (but itself), each server every worker.
 #ifndef COMMSIM_SIM_TOPOLOGY_STAR_H_
 #define COMMSIM_SIM_TOPOLOGY_STAR_H_
 
@@ -33,6 +37,8 @@ struct StarConfig final : ConfigBase<StarConfig> {
   WorkerLinks workers;
   double server_bandwidth_bps = kDefaultBandwidthBps;
   double server_latency_s = kDefaultLatencyS;
+  int64_t servers = 1;     // parameter-server shards, each on its own host
+  bool colocated = false;  // shard s on worker s instead of a server host
   void Describe(ParamVisitor& v) override;
 };
 

@@ -20,10 +20,7 @@ class TrafficRun {
  public:
   TrafficRun(Engine& engine, Network& network, int64_t bits)
       : engine_(engine), net_(network), bits_(bits) {
-    const Topology& t = network.topology();
-    for (int h = 0; h < t.num_hosts(); ++h) {
-      if (h != t.server()) workers_.push_back(h);
-    }
+    workers_ = network.topology().WorkerHosts();
   }
 
   void Start(TrafficPattern pattern) {

@@ -2,7 +2,7 @@
 //
 // RunTraffic sends the pattern's messages starting at engine.Now(), runs the engine until it is
 // idle, and returns one record per (message, destination) in the order the sends were made.
-// Workers are all hosts except server(); patterns marked PS require a server.
+// Workers are Topology::WorkerHosts(); patterns marked PS require a server (the first, server()).
 //   incast          PS: every worker sends M bits to the server at once.
 //   downlink        PS: the server sends M bits to each worker, one unicast copy each, in order.
 //   broadcast       PS: the server multicasts M bits to all workers (one copy per link).

@@ -23,8 +23,21 @@ LinkCompressor::LinkCompressor(std::unique_ptr<Compressor> inner) : inner_(std::
 }
 
 Message LinkCompressor::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
+  return EncodeBuckets(x, rng, nullptr);
+}
+
+Message LinkCompressor::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                          const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeBuckets(x, rng, &target);
+}
+
+Message LinkCompressor::EncodeBuckets(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                      const DecodeTarget* target) const {
   if (buckets_.empty()) {
-    Message m = inner_->Encode(x, rng);
+    Message m = target == nullptr ? inner_->Encode(x, rng)
+                                  : inner_->EncodeWithDecoded(x, rng, *target);
     LabelMessage(m, inner_->Name(), x.size());
     return m;
   }
@@ -34,7 +47,10 @@ Message LinkCompressor::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& 
   for (const Segment& s : buckets_) {
     COMMSIM_CHECK(s.offset + s.size <= x.size(), "bucket [{}, {}) beyond d = {}", s.offset,
                   s.offset + s.size, x.size());
-    Message part = inner_->Encode(x.segment(s.offset, s.size), rng);
+    const auto segment = x.segment(s.offset, s.size);
+    Message part = target == nullptr ? inner_->Encode(segment, rng)
+                                     : inner_->EncodeWithDecoded(
+                                           segment, rng, target->Segment(s.offset, s.size));
     LabelMessage(part, inner_->Name(), s.size);
     m.payload_bits += part.payload_bits;
     nonzeros += part.coded_values();
@@ -46,8 +62,12 @@ Message LinkCompressor::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& 
 }
 
 void LinkCompressor::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& target) const {
   if (buckets_.empty() && message.parts.empty()) {
-    inner_->Decode(message, out);
+    inner_->DecodeInto(message, target);
     return;
   }
   if (message.parts.size() != buckets_.size()) {
@@ -55,7 +75,7 @@ void LinkCompressor::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> 
                                   message.parts.size(), buckets_.size()));
   }
   for (size_t b = 0; b < buckets_.size(); ++b) {
-    inner_->Decode(message.parts[b], out.segment(buckets_[b].offset, buckets_[b].size));
+    inner_->DecodeInto(message.parts[b], target.Segment(buckets_[b].offset, buckets_[b].size));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "algorithms/collective/allgather_compressed.h"
 
+#include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
 #include "models/objective.h"
 
@@ -14,8 +15,7 @@ void AllGatherCompressedConfig::Describe(ParamVisitor& v) {
 }
 
 AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
-    : compressor_(CompressorRegistry().Make(config.compressor)),
-      error_feedback_(config.error_feedback) {}
+    : compressor_(MakeLinkCompressor(config.compressor)), error_feedback_(config.error_feedback) {}
 
 void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
                                    const Objective& objective, const LayerProfile* /*layers*/,

@@ -20,7 +20,7 @@ void AllReduceSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>
 }
 
 std::vector<CollectivePhase> AllReduceSgdRule::Phases() const {
-  return {{.kind = PhaseKind::kAllReduce, .length = x_.size()}};
+  return {{.kind = PhaseKind::kAllReduce, .length = x_.size(), .gradient = true}};
 }
 
 void AllReduceSgdRule::Input(int /*w*/, int /*phase*/,

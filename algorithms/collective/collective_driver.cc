@@ -4,13 +4,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
 
+#include "algorithms/codec_time.h"
+#include "algorithms/collective/bucketed_allreduce.h"
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/collective/schedule.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -30,15 +34,6 @@ IdentityConfig CodecConfig(const CollectiveOptions& options) {
   return config;
 }
 
-// Every host but the server, in host order.
-std::vector<int> WorkerHosts(const Topology& topology) {
-  std::vector<int> hosts;
-  for (int h = 0; h < topology.num_hosts(); ++h) {
-    if (h != topology.server()) hosts.push_back(h);
-  }
-  return hosts;
-}
-
 class CollectiveDriver {
  public:
   CollectiveDriver(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule)
@@ -52,10 +47,11 @@ class CollectiveDriver {
             setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
             objective_.num_workers(),
             {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
-        codec_(CodecConfig(options)) {
+        codec_(CodecConfig(options)),
+        clock_(setup.codec) {
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
     wire_ = {.network = &network_,
-             .hosts = WorkerHosts(*setup.topology),
+             .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,
              .bits = &rounds_.timing().bits_up};
     workers_ = static_cast<int>(wire_.hosts.size());
@@ -67,6 +63,9 @@ class CollectiveDriver {
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
     grad_.resize(objective_.dim());
+    lanes_.assign(workers_, CodecLanes(1));
+    stamp_.resize(workers_);
+    compute_.resize(workers_);
   }
 
   void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
@@ -75,6 +74,7 @@ class CollectiveDriver {
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
     BuildPhases();
+    if (bucketed_) sum_.resize(objective_.dim());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);
@@ -84,12 +84,21 @@ class CollectiveDriver {
   void BuildPhases() {
     phases_ = rule_.Phases();
     const int group = options_.GroupSize(workers_);
+    const auto schedule = [this, group](int64_t length) {
+      return MakeAllReduce(options_.collective, workers_, length, group);
+    };
     for (size_t p = 0; p < phases_.size(); ++p) {
       const auto done = [this, p](int w) { PhaseDone(w, static_cast<int>(p)); };
-      if (phases_[p].kind == PhaseKind::kAllReduce) {
-        reduce_.push_back(std::make_unique<AllReduceExec>(
-            wire_, MakeAllReduce(options_.collective, workers_, phases_[p].length, group), codec_,
-            done));
+      if (p == 0 && phases_[0].gradient && setup_.compute->config().layerwise()) {
+        bucketed_ = std::make_unique<BucketedAllReduce>(
+            wire_,
+            PlanBuckets(setup_.layers, phases_[0].length, setup_.compute->config().bucket_params()),
+            schedule, codec_, [this](int w) { GradientReduced(w); });
+        reduce_.emplace_back();
+        gather_.emplace_back();
+      } else if (phases_[p].kind == PhaseKind::kAllReduce) {
+        reduce_.push_back(
+            std::make_unique<AllReduceExec>(wire_, schedule(phases_[p].length), codec_, done));
         gather_.emplace_back();
       } else {
         gather_.push_back(std::make_unique<AllGatherExec>(wire_, done));
@@ -108,12 +117,29 @@ class CollectiveDriver {
     for (auto& e : gather_) {
       if (e) e->Reset();
     }
+    if (bucketed_) bucketed_->Reset();
+    start_ = engine_.Now();
     IterationTiming& timing = rounds_.timing();
+    SimTime first_send = SimTime::Max();
     for (int w = 0; w < workers_; ++w) {
-      const SimTime compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
-      timing.compute = std::max(timing.compute, compute);
-      engine_.Schedule(compute, [this, w] { WorkerStart(w); });
+      lanes_[w].Reset(start_);
+      stamp_[w] = Stamp{start_, SimTime()};
+      compute_[w] = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
+      timing.compute = std::max(timing.compute, compute_[w]);
+      first_send = std::min(first_send, ReadyAt(w, 0));
+      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { WorkerStart(w); });
     }
+    if (bucketed_ && first_send < start_ + timing.compute) {
+      timing.overlap_saved = start_ + timing.compute - first_send;
+    }
+  }
+
+  // When worker w's gradients of bucket b are ready: its compute time's ready fraction; without
+  // buckets, the end of its compute.
+  SimTime ReadyAt(int w, int b) const {
+    const double f = bucketed_ ? bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction : 1.0;
+    const SimTime c = compute_[w];
+    return start_ + (f >= 1.0 ? c : SimTime::FromPs(std::llround(static_cast<double>(c.ps()) * f)));
   }
 
   void WorkerStart(int w) {
@@ -126,24 +152,58 @@ class CollectiveDriver {
 
   void StartPhase(int w, int p, const Eigen::Ref<const Eigen::VectorXd>& grad) {
     if (p == static_cast<int>(phases_.size())) {
-      rounds_.PartyDone();
+      rounds_.PartyDone(stamp_[w].codec);
+      return;
+    }
+    if (p == 0 && bucketed_) {  // each bucket joins its all-reduce once the backward releases it
+      rule_.Input(w, p, grad, step_, sum_);
+      bucketed_->Load(w, sum_);
+      for (int b = 0; b < static_cast<int>(bucketed_->buckets().size()); ++b) {
+        RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
+      }
       return;
     }
     if (reduce_[p]) {
       rule_.Input(w, p, grad, step_, reduce_[p]->buffer(w));
       reduce_[p]->Start(w);
-    } else {
-      gather_[p]->Start(w, Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w])));
+      return;
     }
+    // The worker's own message joins the all-gather once its encode job is done.
+    SharedMessage message = Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w]));
+    const SimTime encode = clock_.Encode(*message, 0, message->elements);
+    AfterCodec(w, encode, [this, w, p, m = std::move(message)] { gather_[p]->Start(w, m); });
   }
 
+  // After an all-gather the worker decodes the n messages one after the other on its lane.
   void PhaseDone(int w, int p) {
+    SimTime decode;
     if (reduce_[p]) {
       rule_.AllReduced(w, p, reduce_[p]->buffer(w));
     } else {
       rule_.AllGathered(w, p, gather_[p]->messages(w));
+      for (const SharedMessage& m : gather_[p]->messages(w)) {
+        decode += clock_.Decode(*m, 0, m->elements);
+      }
     }
-    StartPhase(w, p + 1, Eigen::VectorXd());
+    AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1, Eigen::VectorXd()); });
+  }
+
+  void GradientReduced(int w) {
+    bucketed_->Sum(w, sum_);
+    rule_.AllReduced(w, 0, sum_);
+    StartPhase(w, 1, Eigen::VectorXd());
+  }
+
+  // Runs `then` after a codec job of `duration` on worker w's lane (at once when it is 0),
+  // adding the job to the worker's codec chain.
+  template <class F>
+  void AfterCodec(int w, SimTime duration, F&& then) {
+    if (duration == SimTime()) {
+      then();
+      return;
+    }
+    stamp_[w] = lanes_[w].Run(Stamp{engine_.Now(), stamp_[w].codec}, duration);
+    RunAt(engine_, stamp_[w].at, std::forward<F>(then));
   }
 
   void EndRound() {
@@ -165,11 +225,18 @@ class CollectiveDriver {
   RunRecorder recorder_;
   SyncRounds rounds_;
   Identity codec_;
+  CodecClock clock_;
+  std::vector<CodecLanes> lanes_;  // one per worker
+  std::vector<Stamp> stamp_;       // per worker: its last codec job and its codec chain
   CollectiveWire wire_;
   int workers_ = 0;
   std::vector<CollectivePhase> phases_;
   std::vector<std::unique_ptr<AllReduceExec>> reduce_;  // per phase, or null
   std::vector<std::unique_ptr<AllGatherExec>> gather_;  // per phase, or null
+  std::unique_ptr<BucketedAllReduce> bucketed_;         // phase 0 with layer-wise overlap, or null
+  Eigen::VectorXd sum_;                                 // phase 0's values (bucketed)
+  std::vector<SimTime> compute_;                        // per worker, this round
+  SimTime start_;
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   Eigen::VectorXd grad_;
   double step_ = 0;
@@ -199,22 +266,22 @@ int CollectiveOptions::GroupSize(int n) const {
 void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
   COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
   const Topology& t = *setup.topology;
-  const int workers = static_cast<int>(WorkerHosts(t).size());
+  const int workers = static_cast<int>(t.WorkerHosts().size());
   if (workers != setup.objective->num_workers()) {
     throw UserError(fmt::format(
         "a collective algorithm runs on every host but the server: topology {} has {} such "
         "hosts but the scenario has {} workers; they must agree",
         t.kind(), workers, setup.objective->num_workers()));
   }
-  if (setup.codec.mode != CodecMode::kNone) {
-    // Not modelled yet: a run would print a time without its codec part.
+  if (setup.codec.mode == CodecMode::kMeasured) {
+    // Rules decode an all-gather once for all workers, so there is no per-worker wall time.
     throw UserError(
-        "codec: encode/decode time is not modelled for collective algorithms yet; give this "
-        "entry \"codec\": {\"mode\": \"none\"} (its codec column then says none)");
+        "codec: mode \"measured\" is not available for collective algorithms; use \"model\" "
+        "(or give this entry \"codec\": {\"mode\": \"none\"})");
   }
   if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
-    throw UserError(fmt::format("group_size: must divide the {} workers, got {}", workers,
-                                options.group_size));
+    throw UserError(
+        fmt::format("group_size: must divide the {} workers, got {}", workers, options.group_size));
   }
 }
 

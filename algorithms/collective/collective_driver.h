@@ -1,6 +1,6 @@
 // The collective round on the event engine (timing only; the mathematics is a CollectiveRule).
 //
-// Workers: every host of the topology but the server (if it has one), in host order; worker w is
+// Workers: every host of the topology but the dedicated servers, in host order; worker w is
 // rank w of every collective and works on shard w. On the default star the server host stays
 // idle and the workers talk to each other through the switch.
 // Per round k (synchronous, SyncRounds): every worker computes for its sampled compute time,
@@ -9,6 +9,14 @@
 // (a worker starts a step when what it needs has arrived, and its next phase when its previous
 // one is done). The round ends when the last worker has finished its last phase; the rule's
 // EndRound then updates the model (local computation takes no simulated time).
+// Codec time (setup.codec, algorithms/codec_time.h; mode model or none): in an all-gather phase a
+// worker encodes its message on its one codec lane before it joins, and after the all-gather
+// decodes the n messages one after the other; all-reduce steps take none. The round's
+// codec_time_s is the last worker's own codec chain.
+// Layer-wise overlap (setup.compute's overlap "layerwise"): a rule's gradient phase
+// (CollectivePhase::gradient) is all-reduced bucket by bucket (bucketed_allreduce.h), each bucket
+// once the backward pass has released it (its ready fraction of the worker's compute time); other
+// phases start after the whole compute. overlap_saved = compute end - first bucket's start.
 // Bits: bits_up = the wire bits of every message of every collective step (payload + header),
 // every copy counted; bits_down = 0 (there is no server).
 // Divergence, checked every round: a gradient with a NaN/Inf, an encoder's NonFiniteError (e.g. a

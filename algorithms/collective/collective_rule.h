@@ -39,6 +39,10 @@ enum class PhaseKind { kAllReduce, kAllGather };
 struct CollectivePhase {
   PhaseKind kind = PhaseKind::kAllReduce;
   int64_t length = 0;  // values (all-reduce); unused for all-gather
+  // Phase 0 only: an all-reduce whose Input is laid out as the gradient (length = dim), so with
+  // layer-wise overlap the driver all-reduces it bucket by bucket as the backward pass releases
+  // the gradients (bucketed_allreduce.h).
+  bool gradient = false;
 };
 
 class CollectiveRule {

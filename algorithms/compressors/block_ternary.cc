@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <vector>
 
-#include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/block_ternary_coding.h"
 #include "algorithms/compressors/wire.h"
 
 namespace commsim {
@@ -38,111 +39,32 @@ void DrawSymbols(const double* x, int64_t n, float norm, Rng& rng, int8_t* sym) 
   rng = local;
 }
 
-// fixed2 fast path: draws and packs 32 codes per 64-bit field. REQUIRES: norm > 0.
-void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w) {
+// The decoded values of one block's symbols, as every decoder below produces them.
+void PutSymbols(const int8_t* sym, int64_t n, double norm, const DecodeTarget& target) {
+  const double value[3] = {-norm, 0.0, norm};
+  for (int64_t j = 0; j < n; ++j) target.Put(j, value[sym[j] + 1]);
+}
+
+// fixed2 fast path: draws and packs 32 codes per 64-bit field; with a target, also delivers the
+// decoded values (as GetFixed2 gives them). REQUIRES: norm > 0.
+template <bool kDecoded>
+void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w,
+                const DecodeTarget* target) {
   const double scale = 0x1p53 / static_cast<double>(norm);
+  const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
   Rng local = rng;
   for (int64_t j = 0; j < n; j += 32) {
     const int m = static_cast<int>(std::min<int64_t>(32, n - j));
     uint64_t word = 0;
     for (int k = 0; k < m; ++k) word |= DrawCode(x[j + k], scale, local) << (2 * k);
     w.Put(word, 2 * m);
+    if constexpr (kDecoded) {
+      for (int k = 0; k < m; ++k) target->Put(j + k, value[(word >> (2 * k)) & 3]);
+    }
   }
   rng = local;
 }
 
-// packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
-void PutPacked(const int8_t* s, int64_t n, BitWriter& w) {
-  for (int64_t j = 0; j < n; j += 5) {
-    unsigned byte = 0;
-    for (int64_t k = std::min<int64_t>(n, j + 5) - 1; k >= j; --k) {
-      byte = byte * 3 + static_cast<unsigned>(s[k] < 0 ? 2 : s[k]);
-    }
-    w.Put(byte, 8);
-  }
-}
-
-// sparse: the nonzero count, then (sign, index) of each nonzero symbol.
-void PutSparse(const int8_t* s, int64_t n, BitWriter& w) {
-  const int index_bits = CeilLog2(static_cast<uint64_t>(n));
-  int64_t nnz = 0;
-  for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
-  w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
-  for (int64_t j = 0; j < n; ++j) {
-    if (s[j] != 0) w.Put((s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1), 1 + index_bits);
-  }
-}
-
-// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
-void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
-                BitWriter& w) {
-  const int64_t d = static_cast<int64_t>(sym.size());
-  AdaptiveModel model(3);
-  ArithmeticEncoder enc(w);
-  for (size_t b = 0; b < norms.size(); ++b) {
-    const int64_t begin = static_cast<int64_t>(b) * block;
-    const int64_t n = std::min(block, d - begin);
-    if (norms[b] == 0.0f) continue;
-    for (int64_t j = begin; j < begin + n; ++j) enc.Encode(model, sym[j] + 1);
-  }
-  enc.Finish();
-}
-
-void GetFixed2(BitReader& r, int64_t n, double norm, double* o) {
-  for (int64_t j = 0; j < n; j += 32) {
-    const int m = static_cast<int>(std::min<int64_t>(32, n - j));
-    const uint64_t word = r.Get(2 * m);
-    // Code 10 (high bit set, low bit clear) is invalid.
-    if ((word >> 1) & ~word & 0x5555555555555555ULL) {
-      throw DecodeError("corrupted message: invalid ternary code 10");
-    }
-    const double value[4] = {0.0, norm, 0.0, -norm};  // branch-free lookup
-    for (int k = 0; k < m; ++k) o[j + k] = value[(word >> (2 * k)) & 3];
-  }
-}
-
-void GetPacked(BitReader& r, int64_t n, double norm, double* o) {
-  for (int64_t j = 0; j < n; j += 5) {
-    unsigned byte = static_cast<unsigned>(r.Get(8));
-    if (byte > 242) throw DecodeError(fmt::format("corrupted message: packed byte {}", byte));
-    for (int64_t k = j; k < std::min<int64_t>(n, j + 5); ++k) {
-      const unsigned t = byte % 3;
-      byte /= 3;
-      o[k] = t == 0 ? 0.0 : (t == 1 ? norm : -norm);
-    }
-  }
-}
-
-// REQUIRES: norm > 0 (a zero block has no sparse part).
-void GetSparse(BitReader& r, int64_t n, double norm, double* o) {
-  const int index_bits = CeilLog2(static_cast<uint64_t>(n));
-  const int64_t nnz = static_cast<int64_t>(r.Get(CeilLog2(static_cast<uint64_t>(n) + 1)));
-  if (nnz > n) throw DecodeError(fmt::format("corrupted message: block count {}", nnz));
-  int64_t prev = -1;
-  for (int64_t i = 0; i < nnz; ++i) {
-    const bool negative = r.GetBit();
-    const int64_t j = static_cast<int64_t>(r.Get(index_bits));
-    if (j <= prev || j >= n) throw DecodeError("corrupted message: bad sparse index");
-    o[j] = negative ? -norm : norm;
-    prev = j;
-  }
-}
-
-void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,
-                Eigen::Ref<Eigen::VectorXd> out) {
-  const int64_t d = out.size();
-  AdaptiveModel model(3);
-  ArithmeticDecoder dec(r);
-  for (size_t b = 0; b < norms.size(); ++b) {
-    const int64_t begin = static_cast<int64_t>(b) * block;
-    const int64_t n = std::min(block, d - begin);
-    const double norm = norms[b];
-    for (int64_t j = begin; j < begin + n; ++j) {
-      out[j] = norm == 0.0 ? 0.0 : (dec.Decode(model) - 1) * norm;
-    }
-  }
-  dec.Finish(r.size());
-}
 
 }  // namespace
 
@@ -164,8 +86,37 @@ float BlockTernary::BlockNorm(const double* x, int64_t n) const {
   return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
+// BlockNorm with the input check folded into the block's pass (no separate sweep over x): a NaN
+// or Inf in the block sends the whole input through RequireFinite, which names the first one
+// (the earlier blocks are finite).
+float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
+                                     const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  bool finite = true;
+  double raw = 0.0;
+  if (p_inf_) {
+    raw = MaxAbsChecked(xb, n, &finite);
+  } else {
+    raw = SumSquares(xb, n);
+    finite = std::isfinite(raw);  // NaN and Inf propagate into the sum (so may a finite overflow)
+    raw = std::sqrt(raw);
+  }
+  if (!finite) RequireFinite(Name(), x);
+  return Fp32Up(Name(), raw);
+}
+
 Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  RequireFinite(Name(), x);
+  return EncodeImpl(x, rng, nullptr);
+}
+
+Message BlockTernary::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                        const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, rng, &target);
+}
+
+Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                 const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
@@ -177,32 +128,44 @@ Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
     const int64_t begin = b * block_;
     const int64_t n = std::min(block_, d - begin);
     const double* xb = x.data() + begin;
-    const float norm = BlockNorm(xb, n);
+    const float norm = CheckedBlockNorm(xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
     int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
     w.PutFloat(norm);
+    const std::optional<DecodeTarget> block_target =
+        target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));
+    if (norm == 0.0f) {  // an all-zero block draws nothing
+      if (block_target) block_target->PutZeros(0, n);
+      if (coding_ == Coding::kFixed2) w.PutZeros(2 * n);
+      if (coding_ == Coding::kPacked) {
+        std::fill(s, s + n, int8_t{0});
+        ternary_coding::PutPacked(s, n, w);
+      }
+      continue;  // sparse and entropy send only the norm
+    }
     if (coding_ == Coding::kFixed2) {
-      if (norm > 0.0f) {
-        DrawFixed2(xb, n, norm, rng, w);
+      if (block_target) {
+        DrawFixed2<true>(xb, n, norm, rng, w, &*block_target);
       } else {
-        w.PutZeros(2 * n);
+        DrawFixed2<false>(xb, n, norm, rng, w, nullptr);
       }
       continue;
     }
-    if (norm > 0.0f) {
-      DrawSymbols(xb, n, norm, rng, s);
-    } else {
-      std::fill(s, s + n, int8_t{0});
-    }
-    if (coding_ == Coding::kPacked) PutPacked(s, n, w);
-    if (coding_ == Coding::kSparse && norm > 0.0f) PutSparse(s, n, w);
+    DrawSymbols(xb, n, norm, rng, s);
+    if (block_target) PutSymbols(s, n, norm, *block_target);
+    if (coding_ == Coding::kPacked) ternary_coding::PutPacked(s, n, w);
+    if (coding_ == Coding::kSparse) ternary_coding::PutSparse(s, n, w);
     // kEntropy: after all norms.
   }
-  if (coding_ == Coding::kEntropy) PutEntropy(sym, norms, block_, w);
+  if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym, norms, block_, w);
   return w.Finish();
 }
 
 void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, block_);
@@ -212,24 +175,27 @@ void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> ou
     const int64_t n = std::min(block_, d - begin);
     const float norm_f = ReadScale(r);
     const double norm = norm_f;
-    double* o = out.data() + begin;
+    const DecodeTarget o = out.Segment(begin, n);
     switch (coding_) {
       case Coding::kFixed2:
-        GetFixed2(r, n, norm, o);
+        ternary_coding::GetFixed2(r, n, norm, o);
         break;
       case Coding::kPacked:
-        GetPacked(r, n, norm, o);
+        ternary_coding::GetPacked(r, n, norm, o);
         break;
       case Coding::kSparse:
-        std::fill(o, o + n, 0.0);
-        if (norm_f != 0.0f) GetSparse(r, n, norm, o);
+        if (norm_f != 0.0f) {
+          ternary_coding::GetSparse(r, n, norm, o);
+        } else {
+          o.PutZeros(0, n);
+        }
         break;
       case Coding::kEntropy:
         norms[static_cast<size_t>(b)] = norm_f;
         break;
     }
   }
-  if (coding_ == Coding::kEntropy) GetEntropy(r, norms, block_, out);
+  if (coding_ == Coding::kEntropy) ternary_coding::GetEntropy(r, norms, block_, out);
   r.ExpectEnd();
 }
 

@@ -38,6 +38,10 @@ class BlockTernary final : public Compressor {
   bool unbiased() const override { return true; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
   void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  // Fused: the decoded values come from the encoder's own pass (no second decode).
+  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                            const DecodeTarget& target) const override;
+  void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
@@ -45,6 +49,11 @@ class BlockTernary final : public Compressor {
   float BlockNorm(const double* x, int64_t n) const;
 
  private:
+  float CheckedBlockNorm(const double* xb, int64_t n,
+                         const Eigen::Ref<const Eigen::VectorXd>& x) const;
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const;
+
   bool p_inf_;
   int64_t block_;
   Coding coding_;

@@ -8,6 +8,12 @@
 //     vector too, so sender and receiver hold identical values.
 //   - Deterministic given the Rng state; the Rng is the only source of randomness.
 //   - The dimension is context known to both sides (out.size()); it is never sent.
+//   - EncodeWithDecoded(x, rng, target) is Encode(x, rng) that also delivers the decoded values
+//     to `target` -- bit for bit what DecodeInto(message, target) gives -- so a sender that uses
+//     its own decoded message needs no second decode pass; DecodeInto(message, target) decodes
+//     straight into an update (out += weight * decoded, e.g. a server's sum). The base class
+//     implements both from Encode and Decode; a compressor overrides them when it can fuse the
+//     work into its own passes.
 //   - Encode rejects NaN/Inf input, and values beyond the fp32 range of its wire format, with a
 //     NonFiniteError naming the compressor (the run drivers turn it into status "diverged"); Decode of a truncated or
 //     corrupted message throws DecodeError and never reads out of bounds.
@@ -48,6 +54,39 @@ struct Expectation {
   double nonzeros = 0.0;       // E[number of nonzero entries of Q(x)]
 };
 
+// Where decoded values v go, element by element: out[j] = v[j] (a plain decode), or
+// out[j] = base[j] + weight * v[j] (base may be out itself: out += weight * v). Each element is
+// computed by exactly that expression, so decoding into a target gives the same bits as decoding
+// into a buffer and then applying the update. Holds pointers: the vectors must outlive it.
+class DecodeTarget {
+ public:
+  explicit DecodeTarget(Eigen::Ref<Eigen::VectorXd> out)
+      : out_(out.data()), base_(nullptr), weight_(1.0), size_(out.size()) {}
+  // REQUIRES: base.size() == out.size().
+  DecodeTarget(Eigen::Ref<Eigen::VectorXd> out, const Eigen::Ref<const Eigen::VectorXd>& base,
+               double weight);
+
+  int64_t size() const { return size_; }
+  bool plain() const { return base_ == nullptr; }
+  // The output vector (REQUIRES for writing decoded values directly: plain()).
+  Eigen::Map<Eigen::VectorXd> out() const { return {out_, size_}; }
+  void Put(int64_t j, double v) const { out_[j] = base_ == nullptr ? v : base_[j] + weight_ * v; }
+  // Elements [begin, end) decode to zero.
+  void PutZeros(int64_t begin, int64_t end) const;
+  // Every element: v is the whole decoded vector.
+  void PutAll(const Eigen::Ref<const Eigen::VectorXd>& v) const;
+  // The same rule on elements [offset, offset + size).
+  DecodeTarget Segment(int64_t offset, int64_t size) const;
+
+ private:
+  DecodeTarget(double* out, const double* base, double weight, int64_t size)
+      : out_(out), base_(base), weight_(weight), size_(size) {}
+  double* out_;
+  const double* base_;  // nullptr: a plain decode
+  double weight_;
+  int64_t size_;
+};
+
 class Compressor {
  public:
   virtual ~Compressor() = default;
@@ -57,6 +96,12 @@ class Compressor {
   virtual Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const = 0;
   // REQUIRES: out.size() equals the encoded vector's dimension.
   virtual void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+  // Encode(x, rng), delivering the decoded values to `target` as well (the contract above).
+  // REQUIRES: target.size() == x.size().
+  virtual Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                    const DecodeTarget& target) const;
+  // Decode into `target`. REQUIRES: target.size() equals the encoded vector's dimension.
+  virtual void DecodeInto(const Message& message, const DecodeTarget& target) const;
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.
   virtual Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;

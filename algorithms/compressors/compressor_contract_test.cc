@@ -2,11 +2,13 @@
 // listed in Variants(); adding a compressor to the registry adds it here automatically.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "algorithms/codec/link_compressor.h"
 #include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/compressor_test_util.h"
 #include "algorithms/compressors/dithered.h"
@@ -201,19 +203,100 @@ TEST_P(ContractTest, ZeroVectorAndDimensionOne) {
   }
 }
 
+// True when a and b hold the same bits (== would equate 0.0 and -0.0).
+::testing::AssertionResult SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes differ";
+  for (Eigen::Index j = 0; j < a.size(); ++j) {
+    if (std::bit_cast<uint64_t>(a[j]) != std::bit_cast<uint64_t>(b[j])) {
+      return ::testing::AssertionFailure() << "element " << j << ": " << a[j] << " vs " << b[j];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Inputs with an all-zero stretch and a -0.0 (blocks and sparse gaps that decode to zero).
+Eigen::VectorXd WithZeros(int64_t d, uint64_t seed) {
+  Eigen::VectorXd x = Gaussian(d, seed);
+  for (int64_t j = d / 3; j < std::min<int64_t>(d, d / 3 + 40); ++j) x[j] = 0.0;
+  if (d > 1) x[d - 1] = -0.0;
+  return x;
+}
+
+// base + weight * v, element by element: the update a DecodeTarget promises.
+Eigen::VectorXd Axpy(const Eigen::VectorXd& base, double weight, const Eigen::VectorXd& v) {
+  Eigen::VectorXd out(base.size());
+  for (Eigen::Index j = 0; j < base.size(); ++j) out[j] = base[j] + weight * v[j];
+  return out;
+}
+
+// A base with -0.0 entries: -0.0 + 0.0 is +0.0, so a target must not skip zero values.
+Eigen::VectorXd BaseWithNegativeZeros(int64_t d) {
+  Eigen::VectorXd base = Gaussian(d, 99);
+  for (int64_t j = 0; j < d; j += 3) base[j] = -0.0;
+  return base;
+}
+
+TEST_P(ContractTest, EncodeWithDecodedGivesTheSameMessageAndDecodeOfItBitForBit) {
+  for (int64_t d : {1, 7, 300, 1000}) {
+    const Eigen::VectorXd x = WithZeros(d, 20);
+    Message reference;
+    const Eigen::VectorXd decoded = RoundTrip(x, 21, &reference);
+    Rng rng(21);
+    Eigen::VectorXd out = Eigen::VectorXd::Constant(d, -123.0);
+    const Message m = compressor_->EncodeWithDecoded(x, rng, DecodeTarget(out));
+    EXPECT_EQ(m.payload_bits, reference.payload_bits) << "d = " << d;
+    EXPECT_EQ(m.words, reference.words) << "d = " << d;
+    EXPECT_TRUE(SameBits(out, decoded)) << "d = " << d;
+    for (double weight : {1.0, 0.25, -0.5}) {
+      const Eigen::VectorXd base = BaseWithNegativeZeros(d);
+      Rng again(21);
+      Eigen::VectorXd updated(d);
+      compressor_->EncodeWithDecoded(x, again, DecodeTarget(updated, base, weight));
+      EXPECT_TRUE(SameBits(updated, Axpy(base, weight, decoded))) << "d = " << d << " w " << weight;
+      Eigen::VectorXd in_place = base;  // out += weight * decoded
+      compressor_->DecodeInto(reference, DecodeTarget(in_place, in_place, weight));
+      EXPECT_TRUE(SameBits(in_place, Axpy(base, weight, decoded))) << "d = " << d << " w " << weight;
+    }
+  }
+}
+
+TEST_P(ContractTest, BucketedLinkDeliversTheDecodedBucketsBitForBit) {
+  LinkCompressor link(CompressorRegistry().Make(variant_->spec));
+  link.set_buckets({Segment{0, 90}, Segment{90, 1}, Segment{91, 209}});
+  const Eigen::VectorXd x = WithZeros(300, 22);
+  Rng rng(23), again(23);
+  const Message reference = link.Encode(x, rng);
+  Eigen::VectorXd decoded(300), out(300);
+  link.Decode(reference, decoded);
+  const Message m = link.EncodeWithDecoded(x, again, DecodeTarget(out));
+  EXPECT_EQ(m.payload_bits, reference.payload_bits);
+  EXPECT_TRUE(SameBits(out, decoded));
+  const Eigen::VectorXd base = BaseWithNegativeZeros(300);
+  Eigen::VectorXd updated = base;
+  link.DecodeInto(reference, DecodeTarget(updated, updated, -2.0));
+  EXPECT_TRUE(SameBits(updated, Axpy(base, -2.0, decoded)));
+}
+
 TEST_P(ContractTest, NonFiniteInputIsAUserErrorNamingTheCompressor) {
   for (double bad : {std::nan(""), std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity()}) {
     Eigen::VectorXd x = Gaussian(50, 11);
     x[17] = bad;
-    Rng rng(1);
-    try {
-      compressor_->Encode(x, rng);
-      ADD_FAILURE() << "no error for " << bad;
-    } catch (const UserError& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string(compressor_->Name())), std::string::npos);
-      EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("index 17"), std::string::npos) << e.what();
+    for (bool with_decoded : {false, true}) {
+      Rng rng(1);
+      Eigen::VectorXd out(50);
+      try {
+        if (with_decoded) {
+          compressor_->EncodeWithDecoded(x, rng, DecodeTarget(out));
+        } else {
+          compressor_->Encode(x, rng);
+        }
+        ADD_FAILURE() << "no error for " << bad;
+      } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find(std::string(compressor_->Name())), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("index 17"), std::string::npos) << e.what();
+      }
     }
   }
 }

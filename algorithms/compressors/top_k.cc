@@ -81,27 +81,56 @@ std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) c
 }
 
 Message TopK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
+  return EncodeImpl(x, nullptr);
+}
+
+Message TopK::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
+                                const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, &target);
+}
+
+Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+                         const DecodeTarget* target) const {
   RequireFinite(Name(), x);
   COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "top_k supports d < 2^32");
   const std::vector<uint32_t> idx = Select(x);
   BitWriter w;
   PutIndices(w, idx, x.size(), golomb_);
-  for (uint32_t i : idx) w.PutFloat(Fp32Nearest(Name(), x[i]));
+  int64_t next = 0;  // the first element not yet delivered to the target
+  for (uint32_t i : idx) {
+    const float v = Fp32Nearest(Name(), x[i]);
+    w.PutFloat(v);
+    if (target != nullptr) {
+      target->PutZeros(next, i);
+      target->Put(i, v);
+      next = i + 1;
+    }
+  }
+  if (target != nullptr) target->PutZeros(next, x.size());
   Message m = w.Finish();
   m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
   return m;
 }
 
 void TopK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void TopK::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const std::vector<uint32_t> idx = GetIndices(r, KFor(d), d, golomb_);
-  out.setZero();
+  int64_t next = 0;
   for (uint32_t i : idx) {
     const float v = r.GetFloat();
     if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
-    out[i] = v;
+    out.PutZeros(next, i);
+    out.Put(i, v);
+    next = i + 1;
   }
+  out.PutZeros(next, d);
   r.ExpectEnd();
 }
 

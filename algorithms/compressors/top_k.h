@@ -34,6 +34,10 @@ class TopK final : public Compressor {
   bool unbiased() const override { return false; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
   void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  // Fused: the decoded values come from the encoder's own selection.
+  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                            const DecodeTarget& target) const override;
+  void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
@@ -42,6 +46,9 @@ class TopK final : public Compressor {
   std::vector<uint32_t> Select(const Eigen::Ref<const Eigen::VectorXd>& x) const;
 
  private:
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+                     const DecodeTarget* target) const;
+
   TopKConfig config_;
   bool golomb_;
 };

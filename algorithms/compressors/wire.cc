@@ -84,6 +84,16 @@ double SumAbs(const double* x, int64_t n) { return Reduce4(x, n, AbsSum{}); }
 double SumSquares(const double* x, int64_t n) { return Reduce4(x, n, SquareSum{}); }
 double MaxAbs(const double* x, int64_t n) { return Reduce4(x, n, AbsMax{}); }
 
+double MaxAbsChecked(const double* x, int64_t n, bool* finite) {
+  constexpr uint64_t kExponent = 0x7FF0000000000000ULL;
+  uint64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    bad |= static_cast<uint64_t>((std::bit_cast<uint64_t>(x[i]) & kExponent) == kExponent);
+  }
+  *finite = bad == 0;
+  return MaxAbs(x, n);
+}
+
 int64_t ResolveK(int64_t k, double fraction, int64_t d) {
   if (k > 0) return std::min(k, d);
   return std::clamp<int64_t>(std::llround(fraction * static_cast<double>(d)), 1, d);

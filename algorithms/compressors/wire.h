@@ -34,6 +34,10 @@ float ReadScale(BitReader& r);
 double SumAbs(const double* x, int64_t n);
 double SumSquares(const double* x, int64_t n);
 double MaxAbs(const double* x, int64_t n);
+// MaxAbs, and whether every x[i] is finite (*finite; a NaN does not show in the maximum). Meant
+// for one block at a time: the check reads the block again while it is in cache, so it costs no
+// separate pass over memory.
+double MaxAbsChecked(const double* x, int64_t n, bool* finite);
 
 inline int64_t NumBlocks(int64_t d, int64_t b) { return d / b + (d % b != 0); }
 

@@ -33,7 +33,7 @@ std::span<const std::string_view> LossAtChoices() { return kLossAt; }
 std::span<const std::string_view> GraphChoices() { return kGraphChoices; }
 
 int GossipNodes(const Topology& topology) {
-  return topology.num_hosts() - (topology.server().has_value() ? 1 : 0);
+  return static_cast<int>(topology.WorkerHosts().size());
 }
 
 void DecentralizedOptions::Describe(ParamVisitor& v) {

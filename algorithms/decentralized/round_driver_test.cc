@@ -3,7 +3,7 @@
 // A fake rule sends fixed-size messages (the mathematics is not under test), so each round's time
 // is a closed form: compute, then (or, for a rule that sends first, overlapped with it) one
 // transmission per link, latency, and queueing where copies share a link. Expected times are
-// integer picoseconds: ceil(bits x 1e12 / bandwidth) per transmission, written out below (CeilPs),
+// integer picoseconds: ceil(bits x 1e12 / bandwidth) per transmission (net_test::CeilPs, sim/network_test_util.h),
 // never the simulator's TransmitTime.
 #include "algorithms/decentralized/round_driver.h"
 
@@ -15,17 +15,14 @@
 
 #include "algorithms/decentralized/test_support.h"
 #include "models/compute_time.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
 
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
-  __extension__ typedef unsigned __int128 U128;
-  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
-  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
-}
+using net_test::CeilPs;  // the reference transmit time
 
 double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 
@@ -34,7 +31,10 @@ double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 class FixedSizeNodeRule final : public NodeRule {
  public:
   FixedSizeNodeRule(const MixingMatrix& mixing, int64_t bits, bool send_first)
-      : mixing_(mixing), send_first_(send_first), x_(1), stepped_(mixing.num_nodes()),
+      : mixing_(mixing),
+        send_first_(send_first),
+        x_(1),
+        stepped_(mixing.num_nodes()),
         delivered_(mixing.num_nodes()) {
     message_.payload_bits = bits;
     message_.codec = "toy";  // for the codec time model: 1000 elements, all coded

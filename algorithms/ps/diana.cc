@@ -12,18 +12,18 @@ void DianaConfig::Describe(ParamVisitor& v) {
   DescribeLinks(v, uplink, downlink);
   v.Real("alpha", alpha, Range::OpenClosed(0, 1), "shift learning rate (theory: <= 1/(omega+1))");
   v.Real("momentum", momentum, Range::ClosedOpen(0, 1), "heavy-ball momentum mu (0 = none)");
+  DescribeVerifyReplicas(v, verify_replicas);
 }
 
 DianaRule::DianaRule(const DianaConfig& config)
-    : ModelBroadcastRule(config.uplink,
-                         config.downlink, config.momentum),
+    : ModelBroadcastRule(config.uplink, config.downlink, config.momentum,
+                         config.verify_replicas),
       alpha_(config.alpha) {}
 
 void DianaRule::InitWorkers(int workers, int64_t dim) {
   shifts_.assign(workers, Eigen::VectorXd::Zero(dim));
   server_shift_ = Eigen::VectorXd::Zero(dim);
   delta_.resize(dim);
-  decoded_.resize(dim);
   residual_sq_ = 0;
   residual_acc_ = 0;
 }
@@ -33,19 +33,21 @@ Message DianaRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& 
   Eigen::VectorXd& h = shifts_[w];
   delta_ = grad - h;
   residual_acc_ += delta_.squaredNorm() / static_cast<double>(shifts_.size());
-  Message message = uplink().Encode(delta_, rng);
-  uplink().Decode(message, decoded_);
-  h += alpha_ * decoded_;
-  return message;
+  // h_i <- h_i + alpha d^_i, delivered by the encoder from its own pass.
+  return uplink().EncodeWithDecoded(delta_, rng, DecodeTarget(h, h, alpha_));
 }
 
 void DianaRule::ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) {
   // mean_uplink holds d^ on entry and g^ = h + d^ on exit; h <- h + alpha d^.
   residual_sq_ = residual_acc_;
   residual_acc_ = 0;
-  delta_ = mean_uplink;
-  mean_uplink += server_shift_;
-  server_shift_ += alpha_ * delta_;
+  double* g = mean_uplink.data();
+  double* h = server_shift_.data();
+  for (Eigen::Index j = 0; j < mean_uplink.size(); ++j) {
+    const double d_hat = g[j];
+    g[j] = d_hat + h[j];
+    h[j] += alpha_ * d_hat;
+  }
 }
 
 void DianaRule::Extra(std::map<std::string, double>& out) const {

@@ -18,6 +18,7 @@ struct DianaConfig final : ConfigBase<DianaConfig> {
   ComponentSpec downlink;  // default identity
   double alpha = 0.1;
   double momentum = 0.0;
+  bool verify_replicas = false;
 
   DianaConfig();
   void Describe(ParamVisitor& v) override;
@@ -42,8 +43,7 @@ class DianaRule final : public ModelBroadcastRule {
   double alpha_;
   std::vector<Eigen::VectorXd> shifts_;  // h_i
   Eigen::VectorXd server_shift_;         // h
-  Eigen::VectorXd delta_;
-  Eigen::VectorXd decoded_;
+  Eigen::VectorXd delta_;  // a worker's d_i, within WorkerEncode
   double residual_acc_ = 0;  // this round's mean ||d_i||^2, accumulating
   double residual_sq_ = 0;   // the last completed round's
 };

@@ -14,64 +14,73 @@ void DoreConfig::Describe(ParamVisitor& v) {
   v.Real("alpha", alpha, Range::OpenClosed(0, 1), "gradient-shift learning rate");
   v.Real("beta", beta, Range::OpenClosed(0, 1), "model update step on the compressed residual");
   v.Real("eta", eta, Range::NonNegative(), "weight of the model-residual error feedback");
+  v.Bool("verify_replicas", verify_replicas,
+         "debug: every worker keeps its own x^ and checks it against the server's every round");
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
     : TwoWayRule(config.uplink, config.downlink),
       alpha_(config.alpha),
       beta_(config.beta),
-      eta_(config.eta) {}
+      eta_(config.eta),
+      verify_replicas_(config.verify_replicas) {}
 
 void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
   InitModel(x0, objective);
   const int64_t d = x0.size();
-  worker_xhat_.assign(workers, x0);
+  worker_xhat_.Init(workers, x0, verify_replicas_, "x^");
   worker_shift_.assign(workers, Eigen::VectorXd::Zero(d));
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
-  q_.resize(d);
-  delta_.resize(d);
-  decoded_.resize(d);
   mean_.resize(d);
+  scratch_.resize(d);
 }
 
+// d_i = g_i - h_i; the encoder delivers h_i <- h_i + alpha d^_i from its own pass.
 Message DoreRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& h = worker_shift_[w];
-  delta_ = grad - h;
-  grad_residual_acc_ += delta_.squaredNorm() / static_cast<double>(worker_shift_.size());
-  Message message = uplink_->Encode(delta_, rng);
-  uplink_->Decode(message, decoded_);
-  h += alpha_ * decoded_;
-  return message;
+  scratch_ = grad - h;
+  grad_residual_acc_ += scratch_.squaredNorm() / static_cast<double>(worker_shift_.size());
+  return uplink_->EncodeWithDecoded(scratch_, rng, DecodeTarget(h, h, alpha_));
 }
 
 void DoreRule::ServerReceive(int w, const Message& uplink) {
   if (w == 0) mean_.setZero();
-  uplink_->Decode(uplink, decoded_);
-  mean_ += decoded_;
+  uplink_->DecodeInto(uplink, DecodeTarget(mean_, mean_, 1.0));
 }
 
 Message DoreRule::ServerRound(double step, Rng& rng) {
   grad_residual_sq_ = grad_residual_acc_;
   grad_residual_acc_ = 0;
-  mean_ /= static_cast<double>(worker_xhat_.size());
-  // g^ = h + d^ (into x_ as x^ - gamma g^), then h <- h + alpha d^.
-  x_ = xhat_ - step * (shift_ + mean_);
-  shift_ += alpha_ * mean_;
+  const int64_t d = x_.size();
+  const double n = static_cast<double>(worker_shift_.size());
+  // d^ = mean d^_i; g^ = h + d^ (into x as x^ - gamma g^); h <- h + alpha d^: one pass.
+  for (int64_t j = 0; j < d; ++j) {
+    const double mean = mean_[j] / n;
+    x_[j] = xhat_[j] - step * (shift_[j] + mean);
+    shift_[j] += alpha_ * mean;
+  }
   objective_->Prox(step, x_);
-  q_ = x_ - xhat_ + eta_ * error_;
-  model_residual_sq_ = q_.squaredNorm();
-  Message message = downlink_->Encode(q_, rng);
-  downlink_->Decode(message, decoded_);
-  error_ = q_ - decoded_;
-  xhat_ += beta_ * decoded_;
+  Eigen::VectorXd& q = scratch_;
+  q = x_ - xhat_ + eta_ * error_;
+  model_residual_sq_ = q.squaredNorm();
+  // The encoder writes q^ into error_ (e is in q already); then x^ += beta q^, e = q - q^.
+  Message message = downlink_->EncodeWithDecoded(q, rng, DecodeTarget(error_));
+  for (int64_t j = 0; j < d; ++j) {
+    const double q_hat = error_[j];
+    xhat_[j] += beta_ * q_hat;
+    error_[j] = q[j] - q_hat;
+  }
   return message;
 }
 
+// Without verify_replicas the worker's x^ is the server's, already updated by ServerRound.
 void DoreRule::WorkerReceive(int w, const Message& downlink, double /*step*/) {
-  downlink_->Decode(downlink, decoded_);
-  worker_xhat_[w] += beta_ * decoded_;
+  if (!worker_xhat_.verify()) return;
+  Eigen::VectorXd& xhat = worker_xhat_.Own(w);
+  downlink_->DecodeInto(downlink, DecodeTarget(xhat, xhat, beta_));
+  worker_xhat_.Check(w, xhat_);
 }
 
 void DoreRule::Extra(std::map<std::string, double>& out) const {

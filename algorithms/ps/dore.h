@@ -4,7 +4,8 @@
 //           on receiving q^: x^ <- x^ + beta q^.
 // Server:   d^ = mean d^_i; g^ = h + d^; h <- h + alpha d^; x = prox_gamma R(x^ - gamma g^);
 //           q = x - x^ + eta e; q^ = Q(q); e <- q - q^; x^ <- x^ + beta q^; send q^.
-// h_i = h = e = 0 at start. Defaults: Q = block_ternary p=inf b=256 both ways, alpha = 0.1,
+// h_i = h = e = 0 at start. Every worker's x^ equals the server's bit for bit, so it is stored
+// once (algorithms/ps/replicas.h; `verify_replicas` keeps and checks them all). Defaults: Q = block_ternary p=inf b=256 both ways, alpha = 0.1,
 // beta = 0.5, eta = 0.5. Theory: beta <= 1/(1+C_q); the model-residual loop expands when
 // C_q eta^2 >= 1.
 #ifndef COMMSIM_ALGORITHMS_PS_DORE_H_
@@ -13,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/ps/replicas.h"
 #include "algorithms/ps/two_way_rule.h"
 #include "sim/params.h"
 
@@ -26,6 +28,7 @@ struct DoreConfig final : ConfigBase<DoreConfig> {
   double alpha = 0.1;
   double beta = 0.5;
   double eta = 0.5;
+  bool verify_replicas = false;
 
   DoreConfig();
   void Describe(ParamVisitor& v) override;
@@ -36,7 +39,7 @@ class DoreRule final : public TwoWayRule {
   using Config = DoreConfig;
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_[w]; }
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_.Get(w, xhat_); }
   Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
@@ -49,17 +52,19 @@ class DoreRule final : public TwoWayRule {
   const Eigen::VectorXd& shift(int w) const { return worker_shift_[w]; }
   const Eigen::VectorXd& server_shift() const { return shift_; }
   const Eigen::VectorXd& error() const { return error_; }
+  Replicas& replicas_for_test() { return worker_xhat_; }
 
  private:
   double alpha_, beta_, eta_;
+  bool verify_replicas_;
   // Workers.
-  std::vector<Eigen::VectorXd> worker_xhat_;
+  Replicas worker_xhat_;                       // x^ (the server's xhat_ unless verifying)
   std::vector<Eigen::VectorXd> worker_shift_;  // h_i
   // Server (and x_, the model).
   Eigen::VectorXd xhat_, shift_, error_;  // x^, h, e
-  Eigen::VectorXd q_;
-  // Scratch.
-  Eigen::VectorXd delta_, decoded_, mean_;
+  Eigen::VectorXd mean_;                  // the sum, then the mean, of the round's d^_i
+  // Scratch: a worker's d_i within WorkerEncode, the server's q within ServerRound.
+  Eigen::VectorXd scratch_;
   double grad_residual_acc_ = 0, grad_residual_sq_ = 0, model_residual_sq_ = 0;
 };
 

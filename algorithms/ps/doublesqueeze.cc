@@ -13,50 +13,56 @@ void DoubleSqueezeConfig::Describe(ParamVisitor& v) {
   DescribeLinks(v, uplink, downlink);
   v.Real("contractive_scale", contractive_scale, Range::OpenClosed(0, 1),
          "multiply decoded messages by this (1/(1+C) makes an unbiased Q contractive)");
+  DescribeVerifyReplicas(v, verify_replicas);
 }
 
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
     : TwoWayRule(config.uplink, config.downlink),
-      scale_(config.contractive_scale) {}
+      scale_(config.contractive_scale),
+      verify_replicas_(config.verify_replicas) {}
 
 void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
   InitModel(x0, objective);
-  replicas_.assign(workers, x0);
+  replicas_.Init(workers, x0, verify_replicas_, "model");
   worker_errors_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
   server_error_ = Eigen::VectorXd::Zero(x0.size());
+  worker_v_.resize(x0.size());
   v_.resize(x0.size());
-  decoded_.resize(x0.size());
 }
 
+// delta_i <- v_i - scale Q(v_i), delivered by the encoder from its own pass.
 Message DoubleSqueezeRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& delta = worker_errors_[w];
-  v_ = grad + delta;
-  Message message = uplink_->Encode(v_, rng);
-  uplink_->Decode(message, decoded_);
-  delta = v_ - scale_ * decoded_;
-  return message;
+  worker_v_ = grad + delta;
+  return uplink_->EncodeWithDecoded(worker_v_, rng, DecodeTarget(delta, worker_v_, -scale_));
 }
 
 void DoubleSqueezeRule::ServerReceive(int w, const Message& uplink) {
   if (w == 0) v_ = server_error_;
-  const double weight = scale_ / static_cast<double>(replicas_.size());
-  uplink_->Decode(uplink, decoded_);
-  v_ += weight * decoded_;
+  const double weight = scale_ / static_cast<double>(worker_errors_.size());
+  uplink_->DecodeInto(uplink, DecodeTarget(v_, v_, weight));
 }
 
+// The encoder writes Q(v) into server_error_; then x -= gamma scale Q(v), delta = v - scale Q(v).
 Message DoubleSqueezeRule::ServerRound(double step, Rng& rng) {
-  Message message = downlink_->Encode(v_, rng);
-  downlink_->Decode(message, decoded_);
-  server_error_ = v_ - scale_ * decoded_;
-  x_ -= (step * scale_) * decoded_;
+  Message message = downlink_->EncodeWithDecoded(v_, rng, DecodeTarget(server_error_));
+  const double model_weight = step * scale_;
+  for (Eigen::Index j = 0; j < v_.size(); ++j) {
+    const double q = server_error_[j];
+    x_[j] -= model_weight * q;
+    server_error_[j] = v_[j] - scale_ * q;
+  }
   objective_->Prox(step, x_);
   return message;
 }
 
+// Without verify_replicas the worker's model is the server's x, already updated by ServerRound.
 void DoubleSqueezeRule::WorkerReceive(int w, const Message& downlink, double step) {
-  downlink_->Decode(downlink, decoded_);
-  replicas_[w] -= (step * scale_) * decoded_;
-  objective_->Prox(step, replicas_[w]);
+  if (!replicas_.verify()) return;
+  Eigen::VectorXd& replica = replicas_.Own(w);
+  downlink_->DecodeInto(downlink, DecodeTarget(replica, replica, -(step * scale_)));
+  objective_->Prox(step, replica);
+  replicas_.Check(w, x_);
 }
 
 void DoubleSqueezeRule::Extra(std::map<std::string, double>& out) const {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/ps/replicas.h"
 #include "algorithms/ps/two_way_rule.h"
 #include "sim/params.h"
 
@@ -21,6 +22,7 @@ struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
   ComponentSpec uplink;    // default top_k (1%)
   ComponentSpec downlink;  // default top_k (1%)
   double contractive_scale = 1.0;
+  bool verify_replicas = false;
 
   DoubleSqueezeConfig();
   void Describe(ParamVisitor& v) override;
@@ -31,7 +33,9 @@ class DoubleSqueezeRule final : public TwoWayRule {
   using Config = DoubleSqueezeConfig;
   explicit DoubleSqueezeRule(const DoubleSqueezeConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
+  // Every worker's model equals the server's x bit for bit (same decoded messages, same
+  // arithmetic): stored once unless verify_replicas (algorithms/ps/replicas.h).
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, x_); }
   Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
@@ -41,14 +45,16 @@ class DoubleSqueezeRule final : public TwoWayRule {
   // The error memories, read by tests: worker w's delta_w and the server's delta.
   const Eigen::VectorXd& worker_error(int w) const { return worker_errors_[w]; }
   const Eigen::VectorXd& server_error() const { return server_error_; }
+  Replicas& replicas_for_test() { return replicas_; }
 
  private:
   double scale_;
-  std::vector<Eigen::VectorXd> replicas_;
+  bool verify_replicas_;
+  Replicas replicas_;
   std::vector<Eigen::VectorXd> worker_errors_;  // delta_i
   Eigen::VectorXd server_error_;                // delta
-  Eigen::VectorXd v_;
-  Eigen::VectorXd decoded_;
+  Eigen::VectorXd worker_v_;                    // a worker's v_i, within WorkerEncode
+  Eigen::VectorXd v_;                           // the server's v, accumulating the round's
 };
 
 }  // namespace commsim

@@ -7,26 +7,25 @@ namespace commsim {
 
 MemSgdConfig::MemSgdConfig() : uplink(CompressorSpec("top_k")), downlink(CompressorSpec("identity")) {}
 
-void MemSgdConfig::Describe(ParamVisitor& v) { DescribeLinks(v, uplink, downlink); }
+void MemSgdConfig::Describe(ParamVisitor& v) {
+  DescribeLinks(v, uplink, downlink);
+  DescribeVerifyReplicas(v, verify_replicas);
+}
 
 MemSgdRule::MemSgdRule(const MemSgdConfig& config)
-    : ModelBroadcastRule(config.uplink,
-                         config.downlink, 0.0) {}
+    : ModelBroadcastRule(config.uplink, config.downlink, 0.0, config.verify_replicas) {}
 
 void MemSgdRule::InitWorkers(int workers, int64_t dim) {
   memory_.assign(workers, Eigen::VectorXd::Zero(dim));
   p_.resize(dim);
-  decoded_.resize(dim);
 }
 
 Message MemSgdRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
                                  double step, Rng& rng) {
   Eigen::VectorXd& m = memory_[w];
   p_ = m + step * grad;
-  Message message = uplink().Encode(p_, rng);
-  uplink().Decode(message, decoded_);
-  m = p_ - decoded_;
-  return message;
+  // m <- p - c, delivered by the encoder from its own pass.
+  return uplink().EncodeWithDecoded(p_, rng, DecodeTarget(m, p_, -1.0));
 }
 
 void MemSgdRule::Extra(std::map<std::string, double>& out) const {

@@ -14,6 +14,7 @@ namespace commsim {
 struct MemSgdConfig final : ConfigBase<MemSgdConfig> {
   ComponentSpec uplink;    // default top_k, fraction 0.01
   ComponentSpec downlink;  // default identity
+  bool verify_replicas = false;
 
   MemSgdConfig();
   void Describe(ParamVisitor& v) override;
@@ -37,7 +38,6 @@ class MemSgdRule final : public ModelBroadcastRule {
 
   std::vector<Eigen::VectorXd> memory_;
   Eigen::VectorXd p_;
-  Eigen::VectorXd decoded_;
 };
 
 }  // namespace commsim

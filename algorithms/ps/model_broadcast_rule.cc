@@ -5,24 +5,27 @@
 namespace commsim {
 
 ModelBroadcastRule::ModelBroadcastRule(const ComponentSpec& uplink, const ComponentSpec& downlink,
-                                       double momentum)
-    : uplink_(MakeLink(uplink)), downlink_(MakeLink(downlink)), momentum_(momentum) {}
+                                       double momentum, bool verify_replicas)
+    : uplink_(MakeLink(uplink)),
+      downlink_(MakeLink(downlink)),
+      momentum_(momentum),
+      verify_replicas_(verify_replicas) {}
 
 void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
                               const Objective& objective) {
   objective_ = &objective;
+  workers_ = workers;
   x_ = x0;
-  velocity_ = Eigen::VectorXd::Zero(x0.size());
+  velocity_ = momentum_ > 0.0 ? Eigen::VectorXd::Zero(x0.size()) : Eigen::VectorXd();
   mean_.resize(x0.size());
-  scratch_.resize(x0.size());
-  replicas_.assign(workers, x0);
+  replica_ = x0;
+  replicas_.Init(workers, x0, verify_replicas_, "model");
   InitWorkers(workers, x0.size());
 }
 
 void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
   if (w == 0) mean_.setZero();
-  uplink_->Decode(uplink, scratch_);
-  mean_ += scratch_;
+  uplink_->DecodeInto(uplink, DecodeTarget(mean_, mean_, 1.0));
 }
 
 Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
@@ -37,12 +40,16 @@ Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
     x_ -= step * mean_;
   }
   objective_->Prox(step, x_);
-  return downlink_->Encode(x_, rng);
+  // The workers' model is the decoded downlink, delivered by the encoder from its own pass.
+  return downlink_->EncodeWithDecoded(x_, rng, DecodeTarget(replica_));
 }
 
-// The downlink is the model: the worker's replica is the decoded message.
+// The downlink is the model: the worker's replica is the decoded message (without
+// verify_replicas, the one ServerRound decoded already).
 void ModelBroadcastRule::WorkerReceive(int w, const Message& downlink, double /*step*/) {
-  downlink_->Decode(downlink, replicas_[w]);
+  if (!replicas_.verify()) return;
+  downlink_->Decode(downlink, replicas_.Own(w));
+  replicas_.Check(w, replica_);
 }
 
 }  // namespace commsim

@@ -1,7 +1,9 @@
 // ModelBroadcastRule: the shared shape of SGD, QSGD, MEM-SGD and DIANA — workers send a
 // (compressed) gradient-like message; the server aggregates, updates its model x and sends x
 // through the downlink compressor (identity = 32d bits by default); each worker's point is its
-// decoded replica of x.
+// decoded replica of x. The replicas are equal bit for bit (every worker decodes the same
+// message), so they are stored once, as the server decodes its own downlink
+// (algorithms/ps/replicas.h; `verify_replicas` keeps and checks them all).
 #ifndef COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_
 #define COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_
 
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/ps/ps_rule.h"
+#include "algorithms/ps/replicas.h"
 
 namespace commsim {
 
@@ -16,15 +19,17 @@ class ModelBroadcastRule : public PsRule {
  public:
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, replica_); }
   void ServerReceive(int w, const Message& uplink) final;
   Message ServerRound(double step, Rng& rng) final;
   void WorkerReceive(int w, const Message& downlink, double step) final;
   const Eigen::VectorXd& Model() const override { return x_; }
+  // The workers' copies, for tests (Replicas::CorruptForTest).
+  Replicas& replicas_for_test() { return replicas_; }
 
  protected:
   ModelBroadcastRule(const ComponentSpec& uplink, const ComponentSpec& downlink,
-                     double momentum);
+                     double momentum, bool verify_replicas);
   // Per-worker state set-up (called by Init after the common state).
   virtual void InitWorkers(int workers, int64_t dim) = 0;
   // Server: turn the decoded mean of the uplinks into the descent direction g (in place).
@@ -34,18 +39,20 @@ class ModelBroadcastRule : public PsRule {
   virtual bool direction_has_step() const { return false; }
 
   const Compressor& uplink() const { return *uplink_; }
-  int workers() const { return static_cast<int>(replicas_.size()); }
+  int workers() const { return workers_; }
 
  private:
   std::unique_ptr<Compressor> uplink_;
   std::unique_ptr<Compressor> downlink_;
   double momentum_;
+  bool verify_replicas_;
+  int workers_ = 0;
   const Objective* objective_ = nullptr;
   Eigen::VectorXd x_;
-  Eigen::VectorXd velocity_;
+  Eigen::VectorXd velocity_;  // only with momentum
   Eigen::VectorXd mean_;
-  Eigen::VectorXd scratch_;  // one decoded uplink
-  std::vector<Eigen::VectorXd> replicas_;
+  Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
+  Replicas replicas_;
 };
 
 }  // namespace commsim

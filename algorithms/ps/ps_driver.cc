@@ -7,10 +7,10 @@
 #include <memory>
 #include <utility>
 
+#include "algorithms/codec_time.h"
+#include "algorithms/ps/ps_parts.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
-#include "algorithms/codec_time.h"
-#include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -41,14 +41,11 @@ class PsDriver {
                        }
                      }}),
         clock_(setup.codec),
-        server_lanes_(setup.codec.server_threads) {
-    COMMSIM_CHECK(setup.topology->server().has_value(), "parameter server needs a server host");
+        servers_(setup.topology->servers()),
+        worker_hosts_(setup.topology->WorkerHosts()) {
+    COMMSIM_CHECK(!servers_.empty(), "parameter server needs a server host");
     engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
-    server_ = *setup.topology->server();
-    // The workers are every host but the server, in host order (the server may be any host).
-    for (int h = 0; h < setup.topology->num_hosts(); ++h) {
-      if (h != server_) worker_hosts_.push_back(h);
-    }
+    server_lanes_.assign(servers_.size(), CodecLanes(setup.codec.server_threads));
     workers_ = static_cast<int>(worker_hosts_.size());
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
                   objective_.num_workers());
@@ -59,12 +56,12 @@ class PsDriver {
       encode_rngs_.emplace_back(setup.seed, w, "uplink");
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
-    server_rng_ = std::make_unique<Rng>(setup.seed, server_, "downlink");
+    server_rng_ = std::make_unique<Rng>(setup.seed, servers_.front(), "downlink");
     grad_.resize(objective_.dim());
-    PlanTheBuckets();
+    PlanTheParts();
     worker_lanes_.assign(workers_, CodecLanes(1));
     w_.resize(workers_);
-    bucket_.resize(buckets_.size());
+    part_.resize(parts_.size());
   }
 
   void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
@@ -87,27 +84,25 @@ class PsDriver {
     bool received = false;  // the server's rule took its uplink (ServerReceive)
     bool applied = false;   // it applied the downlink (WorkerReceive)
     std::vector<std::pair<int, Stamp>> waiting = {};  // measured mode: parts waiting for `received`
-    int parts_left = 0;     // downlink parts still to decode
-    Stamp done;             // its latest downlink decode
+    int parts_left = 0;                               // downlink parts still to decode
+    Stamp done;                                       // its latest downlink decode
   };
-  struct BucketRound {
-    int decoded = 0;  // uplink parts of this bucket the server has decoded
+  struct PartRound {
+    int decoded = 0;  // uplink parts the part's server has decoded
     Stamp complete;   // the latest of them
   };
 
-  // One bucket of the whole vector without overlap; per-bucket compression with layerwise.
-  void PlanTheBuckets() {
-    const int64_t d = objective_.dim();
-    if (setup_.compute == nullptr || !setup_.compute->config().layerwise()) {
-      buckets_ = {Bucket{.offset = 0, .size = d, .ready_fraction = 1.0}};
-      return;
-    }
-    layerwise_ = true;
-    buckets_ = PlanBuckets(setup_.layers, d, setup_.compute->config().bucket_params());
-    std::vector<Segment> segments;
-    for (const Bucket& b : buckets_) segments.push_back(Segment{b.offset, b.size});
-    rule_.SetBuckets(segments);
+  // The parts (ps_parts.h): buckets with layer-wise overlap (else the whole vector) cut at the
+  // shards. Every link compresses part by part unless there is one part without overlap.
+  void PlanTheParts() {
+    layerwise_ = setup_.compute != nullptr && setup_.compute->config().layerwise();
+    const int64_t cap = layerwise_ ? setup_.compute->config().bucket_params() : 0;
+    parts_ = PlanParts(setup_.layers, objective_.dim(), cap, static_cast<int>(servers_.size()));
+    if (layerwise_ || parts_.size() > 1) rule_.SetBuckets(SegmentsOf(parts_));
   }
+
+  int ServerOf(int b) const { return servers_[static_cast<size_t>(parts_[b].shard)]; }
+  CodecLanes& LanesOf(int b) { return server_lanes_[static_cast<size_t>(parts_[b].shard)]; }
 
   int64_t BatchFor(int w) const { return EffectiveBatch(setup_, objective_, w); }
 
@@ -122,7 +117,7 @@ class PsDriver {
   }
 
   SimTime ReadyAt(int w, int b) const {
-    const double f = buckets_[static_cast<size_t>(b)].ready_fraction;
+    const double f = parts_[static_cast<size_t>(b)].ready_fraction;
     const SimTime c = w_[w].compute;
     return start_ + (f >= 1.0 ? c : SimTime::FromPs(std::llround(static_cast<double>(c.ps()) * f)));
   }
@@ -133,8 +128,8 @@ class PsDriver {
     start_ = engine_.Now();
     first_send_ = SimTime::Max();
     downlink_.reset();
-    server_lanes_.Reset(start_);
-    for (BucketRound& b : bucket_) b = BucketRound{.complete = Stamp{start_, SimTime()}};
+    for (CodecLanes& lanes : server_lanes_) lanes.Reset(start_);
+    for (PartRound& p : part_) p = PartRound{.complete = Stamp{start_, SimTime()}};
     IterationTiming& timing = rounds_.timing();
     for (int w = 0; w < workers_; ++w) {
       w_[w] = WorkerRound{.done = Stamp{start_, SimTime()}};
@@ -156,7 +151,7 @@ class PsDriver {
     WorkerRound& wr = w_[w];
     wr.uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
     wr.encode_wall_s = timer.Seconds();
-    for (int b = 0; b < static_cast<int>(buckets_.size()); ++b) {
+    for (int b = 0; b < static_cast<int>(parts_.size()); ++b) {
       const SimTime duration =
           clock_.Encode(*Part(wr.uplink, b), wr.encode_wall_s, wr.uplink->elements);
       const Stamp sent = worker_lanes_[w].Run(Stamp{ReadyAt(w, b), SimTime()}, duration);
@@ -164,11 +159,14 @@ class PsDriver {
     }
   }
 
+  // A part for a colocated server on the worker's own host crosses no link and counts no bits.
   void SendUplink(int w, int b, SimTime codec) {
     SharedMessage part = Part(w_[w].uplink, b);
-    rounds_.timing().bits_up += part->payload_bits + setup_.header_bits;
+    if (worker_hosts_[w] != ServerOf(b)) {
+      rounds_.timing().bits_up += part->payload_bits + setup_.header_bits;
+    }
     first_send_ = std::min(first_send_, engine_.Now());
-    SendMessage(network_, worker_hosts_[w], server_, std::move(part), setup_.header_bits,
+    SendMessage(network_, worker_hosts_[w], ServerOf(b), std::move(part), setup_.header_bits,
                 [this, w, b, codec](const SharedMessage&) {
                   UplinkArrived(w, b, Stamp{engine_.Now(), codec});
                 });
@@ -210,35 +208,36 @@ class PsDriver {
     const WorkerRound& wr = w_[w];
     const SimTime duration =
         clock_.Decode(*Part(wr.uplink, b), wr.receive_wall_s, wr.uplink->elements);
-    const Stamp end = server_lanes_.Run(ready, duration);
+    const Stamp end = LanesOf(b).Run(ready, duration);
     At(end.at, [this, b, end] { BucketDecoded(b, end); });
   }
 
-  // When every worker's part of bucket b is decoded, the server encodes that bucket's downlink.
+  // When every worker's part b is decoded, its server encodes part b of the downlink.
   void BucketDecoded(int b, const Stamp& end) {
-    BucketRound& bucket = bucket_[static_cast<size_t>(b)];
-    bucket.complete = Later(bucket.complete, end);
-    if (++bucket.decoded < workers_) return;
-    COMMSIM_CHECK(downlink_ != nullptr, "bucket {} complete before the server round", b);
+    PartRound& part = part_[static_cast<size_t>(b)];
+    part.complete = Later(part.complete, end);
+    if (++part.decoded < workers_) return;
+    COMMSIM_CHECK(downlink_ != nullptr, "part {} complete before the server round", b);
     const SimTime duration =
         clock_.Encode(*Part(downlink_, b), downlink_wall_s_, downlink_->elements);
-    const Stamp sent = server_lanes_.Run(bucket.complete, duration);
+    const Stamp sent = LanesOf(b).Run(part.complete, duration);
     At(sent.at, [this, b, codec = sent.codec] { SendDownlink(b, codec); });
   }
 
   void SendDownlink(int b, SimTime codec) {
     const SharedMessage part = Part(downlink_, b);
     const int64_t bits = part->payload_bits + setup_.header_bits;
+    const int server = ServerOf(b);
     if (setup_.multicast_downlink) {
       rounds_.timing().bits_down += bits;
-      MulticastMessage(network_, server_, worker_hosts_, part, setup_.header_bits,
+      MulticastMessage(network_, server, worker_hosts_, part, setup_.header_bits,
                        [this, b, codec](int host, const SharedMessage&) {
                          DownlinkArrived(worker_of_host_[host], b, Stamp{engine_.Now(), codec});
                        });
     } else {
       for (int w = 0; w < workers_; ++w) {
-        rounds_.timing().bits_down += bits;
-        SendMessage(network_, server_, worker_hosts_[w], part, setup_.header_bits,
+        if (worker_hosts_[w] != server) rounds_.timing().bits_down += bits;
+        SendMessage(network_, server, worker_hosts_[w], part, setup_.header_bits,
                     [this, w, b, codec](const SharedMessage&) {
                       DownlinkArrived(w, b, Stamp{engine_.Now(), codec});
                     });
@@ -252,7 +251,7 @@ class PsDriver {
     WorkerRound& wr = w_[w];
     if (!wr.applied) {
       wr.applied = true;
-      wr.parts_left = static_cast<int>(buckets_.size());
+      wr.parts_left = static_cast<int>(parts_.size());
       const WallTimer timer;
       rule_.WorkerReceive(w, *downlink_, step_);
       wr.apply_wall_s = timer.Seconds();
@@ -288,15 +287,15 @@ class PsDriver {
   RunRecorder recorder_;
   SyncRounds rounds_;
   CodecClock clock_;
-  CodecLanes server_lanes_;
+  std::vector<int> servers_;              // shard -> server host
+  std::vector<CodecLanes> server_lanes_;  // one set per server
   std::vector<CodecLanes> worker_lanes_;
-  int server_ = 0;
   int workers_ = 0;
   std::vector<int> worker_hosts_;    // worker index -> host
-  std::vector<int> worker_of_host_;  // host -> worker index (-1 for the server)
+  std::vector<int> worker_of_host_;  // host -> worker index (-1 for a dedicated server)
   std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
   std::unique_ptr<Rng> server_rng_;
-  std::vector<Bucket> buckets_;  // send order; one bucket (the whole vector) without overlap
+  std::vector<PsPart> parts_;  // send order; one part (the whole vector) unsharded, no overlap
   bool layerwise_ = false;
   Eigen::VectorXd grad_;
   // The current round.
@@ -304,7 +303,7 @@ class PsDriver {
   SimTime start_, first_send_;
   int next_uplink_ = 0;  // the worker whose uplink the server's rule takes next
   std::vector<WorkerRound> w_;
-  std::vector<BucketRound> bucket_;
+  std::vector<PartRound> part_;
   SharedMessage downlink_;
   double downlink_wall_s_ = 0;
 };
@@ -314,18 +313,25 @@ class PsDriver {
 void CheckParameterServer(const RunSetup& setup) {
   COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
   const Topology& t = *setup.topology;
-  if (!t.server().has_value()) {
+  if (t.servers().empty()) {
     throw UserError(fmt::format(
         "a parameter-server algorithm needs a topology with a server (star, star_direct, or "
         "explicit with \"server\"), got {}",
         t.kind()));
   }
-  const int workers = t.num_hosts() - 1;
+  const int workers = static_cast<int>(t.WorkerHosts().size());
   if (workers != setup.objective->num_workers()) {
     throw UserError(fmt::format(
         "topology {} has {} hosts besides the server (host {}) but the scenario has {} workers; "
         "they must agree",
         t.kind(), workers, *t.server(), setup.objective->num_workers()));
+  }
+  if (const auto shards = static_cast<int64_t>(t.servers().size());
+      shards > setup.objective->dim()) {
+    throw UserError(
+        fmt::format("topology {} has {} servers but the model has only {} parameters "
+                    "to shard; give at most one server per parameter",
+                    t.kind(), shards, setup.objective->dim()));
   }
 }
 

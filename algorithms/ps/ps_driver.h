@@ -1,7 +1,16 @@
 // The parameter-server round on the event engine (timing only; the mathematics is a PsRule).
 //
-// Workers: every host of the topology but the server, in host order (worker w is the w-th such
-// host and works on shard w), wherever the server sits.
+// Workers: every host of the topology but the dedicated servers, in host order (worker w is the
+// w-th such host and works on data shard w), wherever the servers sit.
+// Servers (Topology::servers()): one, or S shard servers (sharded parameter server, BytePS
+// style): every message of the round is cut into one part per server (S contiguous shards of the
+// vector; with layer-wise overlap, S pieces of every bucket: ps_parts.h), each its own network
+// message between the worker and that server; a colocated server (on a worker's host) exchanges its own worker's part without the
+// network, at no bits. Every server has its own codec lanes (codec.server_threads each), also
+// when colocated. The rule's mathematics runs once over the whole vector with every link
+// compressing part by part (PsRule::SetBuckets): all rules update the server state coordinate by
+// coordinate, so this is S servers each running the rule on its shard, except that the
+// downlink's random draws come from one stream (the first server's) instead of one per server.
 // Per round k (synchronous): every worker computes for its sampled compute time, then computes
 // its gradient at WorkerPoint(w) and encodes its uplink; the encode takes codec time on the
 // worker's codec lane (setup.codec, algorithms/codec_time.h; none: 0) and the uplink leaves when
@@ -20,7 +29,8 @@
 // event that needs it and never depends on arrival times.
 // Iteration time, compute time (the slowest worker's) and bits come from the events.
 // Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
-// server sends (n for unicast, 1 for multicast).
+// server sends (n for unicast, 1 for multicast), part by part; a part a colocated server
+// exchanges with its own host counts none.
 // Divergence, checked every round: a worker's gradient with a NaN/Inf (before it is encoded), an
 // encoder's NonFiniteError (uplink or downlink), or a non-finite server model after the round
 // stops the run with status "diverged" in that round; any other exception with status "error".
@@ -40,8 +50,9 @@ namespace commsim {
 // REQUIRES: CheckParameterServer(setup) passes.
 void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,
                         RunSummary* summary);
-// Throws UserError unless setup.topology has a server and exactly as many other hosts as the
-// objective has shards (the scenario's workers).
+// Throws UserError unless setup.topology has a server, exactly as many workers (hosts but the
+// dedicated servers) as the objective has data shards (the scenario's workers), and no more
+// servers than parameters.
 void CheckParameterServer(const RunSetup& setup);
 
 // Adapts a PsRule type to the Algorithm interface (one registry line each, AddAlgorithm in

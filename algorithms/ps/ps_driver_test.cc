@@ -5,7 +5,7 @@
 // then the shared switch -> server link in arrival order), then the downlink (n unicast copies
 // serialised on the server link, or one multicast copy replicated at the switch), then each
 // worker's own link. Expected times are integer picoseconds: ceil(bits x 1e12 / bandwidth) per
-// transmission, written out below (CeilPs), never the simulator's TransmitTime.
+// transmission, net_test::CeilPs (sim/network_test_util.h), never the simulator's TransmitTime.
 #include "algorithms/ps/ps_driver.h"
 
 #include <gtest/gtest.h>
@@ -14,19 +14,15 @@
 
 #include "algorithms/decentralized/test_support.h"
 #include "models/compute_time.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
 
-using testing::QuadraticObjective;
+using net_test::CeilPs;  // the reference transmit time
 
-// ceil(bits x 1e12 / bandwidth) picoseconds, in 128-bit integers.
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
-  __extension__ typedef unsigned __int128 U128;
-  const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
-  return static_cast<int64_t>((num + static_cast<U128>(bandwidth_bps) - 1) / bandwidth_bps);
-}
+using testing::QuadraticObjective;
 
 double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 
@@ -143,8 +139,8 @@ void ExpectEveryIteration(const Played& p, int64_t iter_ps, int64_t compute_ps) 
 }
 
 // 3 workers at 3 Gbit/s (10 us), the server's link at 7 Mbit/s (3 us): neither divides 1e12 ps.
-const Star kEqualStar{{3'000'000'000, 3'000'000'000, 3'000'000'000}, 10'000'000, 7'000'000,
-                      3'000'000};
+const Star kEqualStar{
+    {3'000'000'000, 3'000'000'000, 3'000'000'000}, 10'000'000, 7'000'000, 3'000'000};
 
 TEST(PsDriverTest, UnicastRoundIsComputeIncastAndSerialisedCopiesWithHeaders) {
   const int64_t up = 1000, down = 500, header = 96, compute_ps = 1'000'000'000;  // 1 ms
@@ -203,8 +199,8 @@ TEST(PsDriverTest, StragglerDelaysTheServerUntilItsUplinkIsIn) {
   const Played p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3, {1, 1, 3});
   const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
   const int64_t slowest_ps = 3'000'000'000;
-  const int64_t uplinks_in = slowest_ps + CeilPs(up + header, 3'000'000'000) + wl +
-                             CeilPs(up + header, 7'000'000) + sl;
+  const int64_t uplinks_in =
+      slowest_ps + CeilPs(up + header, 3'000'000'000) + wl + CeilPs(up + header, 7'000'000) + sl;
   const int64_t end = uplinks_in + n * CeilPs(down + header, 7'000'000) + sl +
                       CeilPs(down + header, 3'000'000'000) + wl;
   ExpectEveryIteration(p, end, slowest_ps);

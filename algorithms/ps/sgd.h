@@ -14,6 +14,7 @@ struct SgdConfig final : ConfigBase<SgdConfig> {
   ComponentSpec uplink;    // default identity (`qsgd`: qsgd)
   ComponentSpec downlink;  // default identity
   double momentum = 0.0;
+  bool verify_replicas = false;
 
   SgdConfig();
   void Describe(ParamVisitor& v) override;
@@ -34,6 +35,9 @@ class SgdRule final : public ModelBroadcastRule {
 
 // Describes the `uplink` and `downlink` compressor fields every PS algorithm has.
 void DescribeLinks(ParamVisitor& v, ComponentSpec& uplink, ComponentSpec& downlink);
+// Describes the `verify_replicas` debug switch of the rules whose workers' copies are stored once
+// (algorithms/ps/replicas.h).
+void DescribeVerifyReplicas(ParamVisitor& v, bool& verify_replicas);
 
 }  // namespace commsim
 

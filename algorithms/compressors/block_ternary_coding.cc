@@ -1,0 +1,109 @@
+#include "algorithms/compressors/block_ternary_coding.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "algorithms/coding/arithmetic.h"
+#include "algorithms/coding/elias.h"
+#include "sim/error.h"
+
+namespace commsim::ternary_coding {
+
+// packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
+void PutPacked(const int8_t* s, int64_t n, BitWriter& w) {
+  for (int64_t j = 0; j < n; j += 5) {
+    unsigned byte = 0;
+    for (int64_t k = std::min<int64_t>(n, j + 5) - 1; k >= j; --k) {
+      byte = byte * 3 + static_cast<unsigned>(s[k] < 0 ? 2 : s[k]);
+    }
+    w.Put(byte, 8);
+  }
+}
+
+// sparse: the nonzero count, then (sign, index) of each nonzero symbol.
+void PutSparse(const int8_t* s, int64_t n, BitWriter& w) {
+  const int index_bits = CeilLog2(static_cast<uint64_t>(n));
+  int64_t nnz = 0;
+  for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
+  w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
+  for (int64_t j = 0; j < n; ++j) {
+    if (s[j] != 0) w.Put((s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1), 1 + index_bits);
+  }
+}
+
+// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
+void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
+                BitWriter& w) {
+  const int64_t d = static_cast<int64_t>(sym.size());
+  AdaptiveModel model(3);
+  ArithmeticEncoder enc(w);
+  for (size_t b = 0; b < norms.size(); ++b) {
+    const int64_t begin = static_cast<int64_t>(b) * block;
+    const int64_t n = std::min(block, d - begin);
+    if (norms[b] == 0.0f) continue;
+    for (int64_t j = begin; j < begin + n; ++j) enc.Encode(model, sym[j] + 1);
+  }
+  enc.Finish();
+}
+
+// The decoders write block values through `o`, the block's segment of the decode target.
+void GetFixed2(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
+  const double value[4] = {0.0, norm, 0.0, -norm};  // branch-free lookup
+  for (int64_t j = 0; j < n; j += 32) {
+    const int m = static_cast<int>(std::min<int64_t>(32, n - j));
+    const uint64_t word = r.Get(2 * m);
+    // Code 10 (high bit set, low bit clear) is invalid.
+    if ((word >> 1) & ~word & 0x5555555555555555ULL) {
+      throw DecodeError("corrupted message: invalid ternary code 10");
+    }
+    for (int k = 0; k < m; ++k) o.Put(j + k, value[(word >> (2 * k)) & 3]);
+  }
+}
+
+void GetPacked(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
+  for (int64_t j = 0; j < n; j += 5) {
+    unsigned byte = static_cast<unsigned>(r.Get(8));
+    if (byte > 242) throw DecodeError(fmt::format("corrupted message: packed byte {}", byte));
+    for (int64_t k = j; k < std::min<int64_t>(n, j + 5); ++k) {
+      const unsigned t = byte % 3;
+      byte /= 3;
+      o.Put(k, t == 0 ? 0.0 : (t == 1 ? norm : -norm));
+    }
+  }
+}
+
+// REQUIRES: norm > 0 (a zero block has no sparse part).
+void GetSparse(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
+  const int index_bits = CeilLog2(static_cast<uint64_t>(n));
+  const int64_t nnz = static_cast<int64_t>(r.Get(CeilLog2(static_cast<uint64_t>(n) + 1)));
+  if (nnz > n) throw DecodeError(fmt::format("corrupted message: block count {}", nnz));
+  int64_t prev = -1;
+  for (int64_t i = 0; i < nnz; ++i) {
+    const bool negative = r.GetBit();
+    const int64_t j = static_cast<int64_t>(r.Get(index_bits));
+    if (j <= prev || j >= n) throw DecodeError("corrupted message: bad sparse index");
+    o.PutZeros(prev + 1, j);
+    o.Put(j, negative ? -norm : norm);
+    prev = j;
+  }
+  o.PutZeros(prev + 1, n);
+}
+
+void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,
+                const DecodeTarget& out) {
+  const int64_t d = out.size();
+  AdaptiveModel model(3);
+  ArithmeticDecoder dec(r);
+  for (size_t b = 0; b < norms.size(); ++b) {
+    const int64_t begin = static_cast<int64_t>(b) * block;
+    const int64_t n = std::min(block, d - begin);
+    const double norm = norms[b];
+    for (int64_t j = begin; j < begin + n; ++j) {
+      out.Put(j, norm == 0.0 ? 0.0 : (dec.Decode(model) - 1) * norm);
+    }
+  }
+  dec.Finish(r.size());
+}
+
+}  // namespace commsim::ternary_coding

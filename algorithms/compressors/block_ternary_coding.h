@@ -1,0 +1,42 @@
+// The wire codings of block_ternary's symbols {-1, 0, +1} (algorithms/compressors/block_ternary.h):
+// writers for the packed, sparse and entropy codings, and a reader per coding that delivers one
+// block's decoded values (norm times the symbol) to a DecodeTarget.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_CODING_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_CODING_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/coding/bit_reader.h"
+#include "algorithms/coding/bit_writer.h"
+#include "algorithms/compressors/compressor.h"
+
+namespace commsim::ternary_coding {
+
+// packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
+void PutPacked(const int8_t* s, int64_t n, BitWriter& w);
+
+// sparse: the nonzero count, then (sign, index) of each nonzero symbol.
+void PutSparse(const int8_t* s, int64_t n, BitWriter& w);
+
+// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
+void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
+                BitWriter& w);
+
+// Readers of one block (n symbols, the block's norm): each delivers norm * symbol to `o`, the
+// block's segment of the decode target, and throws DecodeError on a malformed block.
+void GetFixed2(BitReader& r, int64_t n, double norm, const DecodeTarget& o);
+
+void GetPacked(BitReader& r, int64_t n, double norm, const DecodeTarget& o);
+
+// REQUIRES: norm > 0 (a zero block has no sparse part).
+void GetSparse(BitReader& r, int64_t n, double norm, const DecodeTarget& o);
+
+// entropy: the symbols of every block with a nonzero norm (`norms`, read first), into the whole
+// target `out`.
+void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,
+                const DecodeTarget& out);
+
+}  // namespace commsim::ternary_coding
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_CODING_H_

@@ -1,0 +1,139 @@
+// The workers' copies that the rules store once (algorithms/ps/replicas.h): with
+// verify_replicas every worker keeps its own copy, the run gives the same points bit for bit as
+// the shared copy, and a copy gone wrong is caught in the round it differs. Also: the scratch
+// vectors the rules share between parties never mix a worker's encode with the server's sum.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/ps/diana.h"
+#include "algorithms/ps/dore.h"
+#include "algorithms/ps/doublesqueeze.h"
+#include "algorithms/ps/memsgd.h"
+#include "algorithms/ps/rule_test_util.h"
+#include "algorithms/ps/sgd.h"
+#include "algorithms/compressors/compressor_test_util.h"
+
+namespace commsim {
+namespace {
+
+using testing::Play;
+using testing::ProxOnlyObjective;
+
+constexpr int kWorkers = 3;
+constexpr int64_t kDim = 600;
+
+// A rule with verify_replicas on or off, and the hook that reaches its copies.
+struct Made {
+  std::unique_ptr<PsRule> rule;
+  std::function<Replicas&()> replicas;
+};
+
+template <class Rule>
+Made Make(bool verify) {
+  typename Rule::Config config;
+  config.verify_replicas = verify;
+  auto rule = std::make_unique<Rule>(config);
+  Rule* raw = rule.get();
+  return {std::move(rule), [raw]() -> Replicas& { return raw->replicas_for_test(); }};
+}
+
+struct Case {
+  std::string name;
+  std::function<Made(bool)> make;
+};
+
+std::vector<Case> Cases() {
+  return {{"sgd", Make<SgdRule>},
+          {"diana", Make<DianaRule>},
+          {"memsgd", Make<MemSgdRule>},
+          {"doublesqueeze", Make<DoubleSqueezeRule>},
+          {"dore", Make<DoreRule>}};
+}
+
+std::vector<Eigen::VectorXd> Gradients(int round) {
+  std::vector<Eigen::VectorXd> grads;
+  for (int w = 0; w < kWorkers; ++w) {
+    grads.push_back(compressor_test::Gaussian(kDim, 100 * round + w + 1));
+  }
+  return grads;
+}
+
+bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0;
+}
+
+TEST(ReplicasTest, VerifiedCopiesAgreeAndGiveTheSharedCopysPointsBitForBit) {
+  const ProxOnlyObjective objective(kDim, 0.01);
+  for (const Case& c : Cases()) {
+    Made shared = c.make(false), verified = c.make(true);
+    const Eigen::VectorXd x0 = compressor_test::Gaussian(kDim, 7);
+    shared.rule->Init(kWorkers, x0, objective);
+    verified.rule->Init(kWorkers, x0, objective);
+    EXPECT_FALSE(shared.replicas().verify()) << c.name;
+    for (int round = 0; round < 4; ++round) {
+      Play(*shared.rule, Gradients(round), 0.05, round);
+      ASSERT_NO_THROW(Play(*verified.rule, Gradients(round), 0.05, round)) << c.name;
+      for (int w = 0; w < kWorkers; ++w) {
+        EXPECT_TRUE(SameBits(shared.rule->WorkerPoint(w), verified.rule->WorkerPoint(w)))
+            << c.name << " round " << round << " worker " << w;
+        // A worker's own copy, not the shared one.
+        EXPECT_NE(&verified.rule->WorkerPoint(w), &verified.rule->WorkerPoint((w + 1) % kWorkers));
+      }
+      EXPECT_TRUE(SameBits(shared.rule->Model(), verified.rule->Model())) << c.name;
+    }
+  }
+}
+
+TEST(ReplicasTest, ACorruptedCopyIsCaughtNamingTheWorkerAndTheElement) {
+  const ProxOnlyObjective objective(kDim, 0.0);
+  for (const Case& c : Cases()) {
+    Made made = c.make(true);
+    made.rule->Init(kWorkers, compressor_test::Gaussian(kDim, 7), objective);
+    Play(*made.rule, Gradients(0), 0.05, 0);
+    made.replicas().CorruptForTest(1, 123);
+    try {
+      Play(*made.rule, Gradients(1), 0.05, 1);
+      ADD_FAILURE() << c.name << ": the corrupted copy went unnoticed";
+    } catch (const ReplicaMismatch& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("worker 1's"), std::string::npos) << what;
+      EXPECT_NE(what.find("element 123"), std::string::npos) << what;
+    }
+  }
+}
+
+// A straggler encodes after the server has taken a faster worker's uplink (the driver calls
+// ServerReceive as uplinks arrive): the round must be the one played in the plain order.
+TEST(ReplicasTest, AnEncodeBetweenTwoServerReceivesLeavesTheRoundUnchanged) {
+  const ProxOnlyObjective objective(kDim, 0.0);
+  for (const Case& c : Cases()) {
+    Made plain = c.make(false), interleaved = c.make(false);
+    const Eigen::VectorXd x0 = compressor_test::Gaussian(kDim, 7);
+    plain.rule->Init(kWorkers, x0, objective);
+    interleaved.rule->Init(kWorkers, x0, objective);
+    for (int round = 0; round < 2; ++round) {
+      const std::vector<Eigen::VectorXd> grads = Gradients(round);
+      const Message expected = Play(*plain.rule, grads, 0.05, round).downlink;
+      Rng server(round, kWorkers, "downlink");
+      for (int w = 0; w < kWorkers; ++w) {
+        Rng rng(round, w, "uplink");
+        const Message uplink = interleaved.rule->WorkerEncode(w, grads[w], 0.05, rng);
+        interleaved.rule->ServerReceive(w, uplink);
+      }
+      const Message downlink = interleaved.rule->ServerRound(0.05, server);
+      for (int w = 0; w < kWorkers; ++w) interleaved.rule->WorkerReceive(w, downlink, 0.05);
+      EXPECT_EQ(downlink.words, expected.words) << c.name << " round " << round;
+      EXPECT_TRUE(SameBits(plain.rule->Model(), interleaved.rule->Model())) << c.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace commsim
