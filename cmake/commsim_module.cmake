@@ -1,9 +1,10 @@
-# commsim_module(NAME DEPS package-target... PRIVATE_DEPS package-target... TEST_DEPS target...
-#                [SLOW pattern...])
+# commsim_module(NAME [UNITY] DEPS package-target... PRIVATE_DEPS package-target...
+#                TEST_DEPS target... [SLOW pattern...])
 # One static library per top-level folder from every *.cc below it; every *_test.cc beside the code
 # goes into one GoogleTest binary `NAME_tests`, registered with CTest (label NAME). SLOW lists
 # GoogleTest filter patterns (`Suite.Test`, `Suite.*`) of the tests that take more than about a
-# second: their label is NAME_slow instead, so `ctest -LE slow` runs the fast suite. Globbing (with
+# second: their label is NAME_slow instead, so `ctest -LE slow` runs the fast suite. UNITY compiles
+# the test files COMMSIM_UNITY_BATCH at a time (see commsim_unity_tests). Globbing (with
 # CONFIGURE_DEPENDS) means adding a component is one .h/.cc pair and no build edit.
 # The modules it may use come from the graph in the top-level CMakeLists.txt
 # (COMMSIM_MODULE_DEPS_<NAME>), linked PUBLIC; DEPS are outside packages its headers expose (PUBLIC),
@@ -17,7 +18,7 @@
 # *acceptance_test.cc, *training_test.cc, *claim_test.cc or *convergence_test.cc, and the SLOW
 # tests: they read no untrusted input the fuzz drivers do not cover, and take minutes there.
 function(commsim_module NAME)
-  cmake_parse_arguments(M "" "" "DEPS;PRIVATE_DEPS;TEST_DEPS;SLOW" ${ARGN})
+  cmake_parse_arguments(M "UNITY" "" "DEPS;PRIVATE_DEPS;TEST_DEPS;SLOW" ${ARGN})
   commsim_forbidden_headers(${NAME} forbidden)
   set(module_deps ${COMMSIM_MODULE_DEPS_${NAME}})
   list(TRANSFORM module_deps PREPEND commsim_)
@@ -50,13 +51,16 @@ function(commsim_module NAME)
     add_executable(${NAME}_tests ${test_sources})
     target_include_directories(${NAME}_tests BEFORE PRIVATE "${forbidden}")
     target_link_libraries(${NAME}_tests PRIVATE commsim_${NAME} ${M_TEST_DEPS} GTest::gtest GTest::gtest_main)
+    if(M_UNITY)
+      commsim_unity_tests(${NAME}_tests)
+    endif()
     target_compile_definitions(${NAME}_tests PRIVATE
       COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}" COMMSIM_BINARY_DIR="${PROJECT_BINARY_DIR}")
     if(COMMSIM_FUZZ)  # one process per binary (sanitizer start-up is slow), without the SLOW tests
       list(JOIN M_SLOW ":" slow)
       add_test(NAME ${NAME}_tests COMMAND ${NAME}_tests --gtest_brief=1 "--gtest_filter=-${slow}"
         WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
-      set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME})
+      set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME} COST 100)  # before the corpora
     else()
       commsim_discover_tests(${NAME}_tests ${NAME} "${M_SLOW}")
     endif()
@@ -95,7 +99,8 @@ endfunction()
 # LABEL, except those matching one of SLOW_PATTERNS (GoogleTest filter patterns): LABEL_slow.
 # Labels are matched as regular expressions, so `ctest -LE slow` runs the fast suite, `-L slow` the
 # slow tests, `-L LABEL` all of the module's tests. (One label per test: gtest_discover_tests
-# cannot pass a list-valued property.)
+# cannot pass a list-valued property.) The slow tests get a COST, so that a first run (no timings
+# from earlier runs in Testing/) starts them first instead of ending on one of them.
 function(commsim_discover_tests TARGET LABEL SLOW_PATTERNS)
   if(NOT SLOW_PATTERNS)
     gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120
@@ -106,7 +111,7 @@ function(commsim_discover_tests TARGET LABEL SLOW_PATTERNS)
   gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120 TEST_FILTER "-${slow}"
     WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL})
   gtest_discover_tests(${TARGET} DISCOVERY_TIMEOUT 120 TEST_FILTER "${slow}"
-    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL}_slow)
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" PROPERTIES LABELS ${LABEL}_slow COST 100)
 endfunction()
 
 # commsim_forbidden_headers(NAME OUT): writes build/layering/NAME/<F>/<path>.h, an #error, for every
@@ -215,4 +220,18 @@ function(commsim_layering_test)
     -D "PROBES=${probes}" -D "RULES=${rules}"
     -P "${PROJECT_SOURCE_DIR}/cmake/check_layering.cmake")
   set_tests_properties(layering PROPERTIES LABELS layering RESOURCE_LOCK build_tree)
+endfunction()
+
+# commsim_unity_tests(TARGET): compiles TARGET's sources COMMSIM_UNITY_BATCH at a time (0 = one by
+# one), each batch one compiler run (CMake's unity build). Most of a test file's compile time goes
+# to the headers (GoogleTest, Eigen, fmt, nlohmann/json) and the template instantiations it shares
+# with its neighbours; a batch parses and instantiates them once. The price: the files of a batch
+# share one scope, so two test files may not define the same file-local name (an anonymous
+# namespace is per batch, not per file): give helpers names of their own. Nothing a test does or
+# checks changes.
+function(commsim_unity_tests TARGET)
+  if(COMMSIM_UNITY_BATCH GREATER 0)
+    set_target_properties(${TARGET} PROPERTIES UNITY_BUILD ON
+      UNITY_BUILD_BATCH_SIZE ${COMMSIM_UNITY_BATCH})
+  endif()
 endfunction()

@@ -13,11 +13,11 @@ namespace commsim {
 namespace {
 
 // Hosts 0..n-1 on a star through one switch, 1 Gbit/s and 1 us everywhere.
-Topology Star(int n) { return net_test::Star(n, 1e9, 1e-6, 1e9, 1e-6); }
+Topology OneSwitchStar(int n) { return net_test::Star(n, 1e9, 1e-6, 1e9, 1e-6); }
 
 TEST(MessageSendTest, TheReceiverGetsTheSendersMessageAndTheWireCarriesPayloadPlusHeader) {
   Engine engine;
-  const Topology topology = Star(2);
+  const Topology topology = OneSwitchStar(2);
   Network network(engine, topology);
   const Message* sent = nullptr;
   std::vector<const Message*> got;
@@ -39,7 +39,7 @@ TEST(MessageSendTest, TheReceiverGetsTheSendersMessageAndTheWireCarriesPayloadPl
 
 TEST(MessageSendTest, EveryMulticastDestinationSeesTheOneSharedMessage) {
   Engine engine;
-  const Topology topology = Star(4);
+  const Topology topology = OneSwitchStar(4);
   Network network(engine, topology);
   const SharedMessage m = Share(Message{.payload_bits = 64, .words = {1}});
   const std::vector<int> to = {1, 2, 3};

@@ -7,7 +7,7 @@
 namespace commsim {
 namespace {
 
-struct Demo final : ConfigBase<Demo> {
+struct TextDemo final : ConfigBase<TextDemo> {
   int64_t rows = 0;
   double bandwidth_bps = 1e9;
   bool flag = true;
@@ -26,7 +26,7 @@ struct Demo final : ConfigBase<Demo> {
 // Text values and choices are quoted, so punctuation choices read unambiguously (a delimiter's
 // `one of ",", ";"` rather than `one of ,, ;`).
 TEST(ParamsTextTest, OneAlignedLinePerField) {
-  Demo demo;
+  TextDemo demo;
   EXPECT_EQ(DescribeParams(demo),
             "  rows       integer         default 0             >= 0                   grid rows\n"
             "  bandwidth  real bit/s      default 1e+09         > 0                    link rate\n"

@@ -7,7 +7,7 @@
 namespace commsim {
 namespace {
 
-SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+SimTime AtPs(int64_t ps) { return SimTime::FromPs(ps); }
 
 Topology OneLink(double bandwidth_bps, double latency_s) {
   ExplicitConfig c;
@@ -40,9 +40,9 @@ SimTime DeliveryOfOneMegabyte(const Topology& t, const NetworkOptions& o) {
 TEST(TcpStartupTest, HandshakeDelaysTheFirstByteByOneRoundTrip) {
   const Topology t = OneLink(1e9, 10e-6);
   for (NetworkModel m : {NetworkModel::kFlow, NetworkModel::kPacket, NetworkModel::kMessage}) {
-    EXPECT_EQ(DeliveryOfOneMegabyte(t, Tcp(m, false, false)), Ps(10'000'000 + 8'386'960'000));
+    EXPECT_EQ(DeliveryOfOneMegabyte(t, Tcp(m, false, false)), AtPs(10'000'000 + 8'386'960'000));
     EXPECT_EQ(DeliveryOfOneMegabyte(t, Tcp(m, true, false)),
-              Ps(20'000'000 + 10'000'000 + 8'386'960'000));
+              AtPs(20'000'000 + 10'000'000 + 8'386'960'000));
   }
 }
 
@@ -53,12 +53,12 @@ TEST(TcpStartupTest, HandshakeDelaysTheFirstByteByOneRoundTrip) {
 TEST(TcpStartupTest, SlowStartDoublesTheRateEveryRoundTrip) {
   const Topology t = OneLink(1e9, 1e-3);
   EXPECT_EQ(DeliveryOfOneMegabyte(t, Tcp(NetworkModel::kFlow, false, false)),
-            Ps(1'000'000'000 + 8'386'960'000));
+            AtPs(1'000'000'000 + 8'386'960'000));
   const SimTime at = DeliveryOfOneMegabyte(t, Tcp(NetworkModel::kFlow, false, true));
-  const SimTime expected = Ps(11'000'000'000 + 4'622'320'000);
+  const SimTime expected = AtPs(11'000'000'000 + 4'622'320'000);
   // At most one picosecond of rounding per rate change (six here).
   EXPECT_GE(at, expected);
-  EXPECT_LE(at, expected + Ps(6));
+  EXPECT_LE(at, expected + AtPs(6));
 }
 
 // When ten segments per round trip already exceed the link (short round trip), slow start
@@ -66,7 +66,7 @@ TEST(TcpStartupTest, SlowStartDoublesTheRateEveryRoundTrip) {
 TEST(TcpStartupTest, SlowStartIsFreeWhenTheInitialWindowCoversThePath) {
   const Topology t = OneLink(1e9, 10e-6);
   EXPECT_EQ(DeliveryOfOneMegabyte(t, Tcp(NetworkModel::kFlow, false, true)),
-            Ps(10'000'000 + 8'386'960'000));
+            AtPs(10'000'000 + 8'386'960'000));
 }
 
 }  // namespace

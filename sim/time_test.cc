@@ -66,7 +66,7 @@ TEST(SimTimeTest, TransmitTimeRoundsUpAndRefusesTimesBeyondTheLimit) {
 
 // The reference: ceil(bits x 1e12 / bandwidth) picoseconds in integer arithmetic (128-bit, so
 // bits x 1e12 cannot overflow).
-int64_t CeilPs(int64_t bits, int64_t bandwidth_bps) {
+int64_t ReferenceCeilPs(int64_t bits, int64_t bandwidth_bps) {
   __extension__ typedef unsigned __int128 U128;
   const U128 num = static_cast<U128>(bits) * 1'000'000'000'000u;
   const U128 bw = static_cast<U128>(bandwidth_bps);
@@ -97,13 +97,13 @@ TEST(SimTimeTest, TransmitTimeIsTheExactCeilingAtBandwidthsThatDoNotDivideOneSec
                      int64_t{12'345'678'901}}) {
     int64_t mismatches = 0, first = -1;
     for (int64_t bits = 0; bits < 100'000; ++bits) {
-      if (TransmitTime(bits, static_cast<double>(bw)).ps() != CeilPs(bits, bw)) {
+      if (TransmitTime(bits, static_cast<double>(bw)).ps() != ReferenceCeilPs(bits, bw)) {
         if (mismatches++ == 0) first = bits;
       }
     }
     EXPECT_EQ(mismatches, 0) << "at " << bw << " bit/s, first at " << first << " bits: "
                              << TransmitTime(first, static_cast<double>(bw)).ps() << " ps, not "
-                             << CeilPs(first, bw);
+                             << ReferenceCeilPs(first, bw);
   }
 }
 

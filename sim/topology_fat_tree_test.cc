@@ -16,7 +16,7 @@ namespace {
 using testing::BuildError;
 using testing::LinkBetween;
 using testing::RouteNodes;
-using Names = std::vector<std::string>;
+using NameList = std::vector<std::string>;
 
 Topology FatTree(int n, int64_t k = 4, std::string server = "last") {
   FatTreeConfig c;
@@ -75,10 +75,10 @@ TEST(FatTreeTest, OversubscriptionDividesTheLinksAboveTheEdge) {
 TEST(FatTreeTest, RoutesClimbOnlyToTheLowestCommonTier) {
   const Topology t = FatTree(15);  // 15 workers + the server in slot 15: the 16 slots of k = 4
   EXPECT_EQ(t.server(), 15);
-  EXPECT_EQ(RouteNodes(t, 0, 1), (Names{"w0", "e0.0", "w1"}));
-  EXPECT_EQ(RouteNodes(t, 14, 15), (Names{"w14", "e3.1", "server"}));
+  EXPECT_EQ(RouteNodes(t, 0, 1), (NameList{"w0", "e0.0", "w1"}));
+  EXPECT_EQ(RouteNodes(t, 14, 15), (NameList{"w14", "e3.1", "server"}));
   // Same pod, other edge: 4 hops through one of the pod's two aggregation switches.
-  const Names in_pod = RouteNodes(t, 0, 2);
+  const NameList in_pod = RouteNodes(t, 0, 2);
   ASSERT_EQ(in_pod.size(), 5u);
   EXPECT_TRUE(in_pod[2] == "a0.0" || in_pod[2] == "a0.1") << in_pod[2];
   EXPECT_EQ(in_pod[3], "e0.1");
@@ -91,9 +91,9 @@ TEST(FatTreeTest, CrossPodRoutesTakeTheHashedAggregationAndCore) {
   // finaliser of 0 * 2^32 + node, by hand (Python): node 18 -> x = 1; node 27 -> m = 0;
   // node 20 -> x = 0; node 28 -> m = 0; node 22 -> x = 1; node 31 -> m = 1.
   const Topology t = FatTree(15);
-  EXPECT_EQ(RouteNodes(t, 0, 4), (Names{"w0", "e0.0", "a0.1", "c2", "a1.1", "e1.0", "w4"}));
-  EXPECT_EQ(RouteNodes(t, 0, 8), (Names{"w0", "e0.0", "a0.0", "c0", "a2.0", "e2.0", "w8"}));
-  EXPECT_EQ(RouteNodes(t, 0, 12), (Names{"w0", "e0.0", "a0.1", "c3", "a3.1", "e3.0", "w12"}));
+  EXPECT_EQ(RouteNodes(t, 0, 4), (NameList{"w0", "e0.0", "a0.1", "c2", "a1.1", "e1.0", "w4"}));
+  EXPECT_EQ(RouteNodes(t, 0, 8), (NameList{"w0", "e0.0", "a0.0", "c0", "a2.0", "e2.0", "w8"}));
+  EXPECT_EQ(RouteNodes(t, 0, 12), (NameList{"w0", "e0.0", "a0.1", "c3", "a3.1", "e3.0", "w12"}));
   EXPECT_EQ(SpreadIndex(0, 18, 2), 1);
   EXPECT_EQ(SpreadIndex(0, 27, 2), 0);
 }

@@ -15,9 +15,9 @@ namespace {
 
 using testing::BuildError;
 using testing::RouteNodes;
-using Names = std::vector<std::string>;
+using NameList = std::vector<std::string>;
 
-std::vector<int> RouteOf(const Topology& t, int s, int d) {
+std::vector<int> TreeRouteOf(const Topology& t, int s, int d) {
   const auto r = t.Route(s, d);
   return std::vector<int>(r.begin(), r.end());
 }
@@ -41,11 +41,11 @@ TEST(TreeTest, CoreServerRoutesByLinkId) {
   EXPECT_EQ(t.num_nodes(), 15);
   EXPECT_EQ(t.server(), 10);
   EXPECT_EQ(t.links().size(), 2u * 14);
-  EXPECT_EQ(RouteOf(t, 0, 1), (std::vector<int>{0, 3}));
-  EXPECT_EQ(RouteOf(t, 0, 4), (std::vector<int>{0, 22, 25, 9}));
-  EXPECT_EQ(RouteOf(t, 9, 10), (std::vector<int>{18, 26, 21}));
-  EXPECT_EQ(RouteOf(t, 10, 9), (std::vector<int>{20, 27, 19}));
-  EXPECT_EQ(RouteNodes(t, 0, 4), (Names{"w0", "tor0", "core", "tor1", "w4"}));
+  EXPECT_EQ(TreeRouteOf(t, 0, 1), (std::vector<int>{0, 3}));
+  EXPECT_EQ(TreeRouteOf(t, 0, 4), (std::vector<int>{0, 22, 25, 9}));
+  EXPECT_EQ(TreeRouteOf(t, 9, 10), (std::vector<int>{18, 26, 21}));
+  EXPECT_EQ(TreeRouteOf(t, 10, 9), (std::vector<int>{20, 27, 19}));
+  EXPECT_EQ(RouteNodes(t, 0, 4), (NameList{"w0", "tor0", "core", "tor1", "w4"}));
   EXPECT_EQ(t.links()[0].bandwidth_bps, 1e9);
   EXPECT_EQ(t.links()[20].bandwidth_bps, 4e9);
   EXPECT_EQ(t.links()[22].bandwidth_bps, 2.5e8);
@@ -67,8 +67,8 @@ TEST(TreeTest, LastServerTakesTheNextSlot) {
   EXPECT_EQ(t.server(), 8);
   EXPECT_EQ(t.num_racks(), 3);
   EXPECT_EQ(t.rack_hosts(2), (std::vector<int>{6, 7, 8}));
-  EXPECT_EQ(RouteNodes(t, 0, 8), (Names{"w0", "tor0", "core", "tor2", "server"}));
-  EXPECT_EQ(RouteNodes(t, 7, 8), (Names{"w7", "tor2", "server"}));
+  EXPECT_EQ(RouteNodes(t, 0, 8), (NameList{"w0", "tor0", "core", "tor2", "server"}));
+  EXPECT_EQ(RouteNodes(t, 7, 8), (NameList{"w7", "tor2", "server"}));
 }
 
 TEST(TreeTest, NoServerGivesHostsWithoutNeighbours) {
@@ -78,7 +78,7 @@ TEST(TreeTest, NoServerGivesHostsWithoutNeighbours) {
   EXPECT_EQ(t.num_racks(), 3);
   EXPECT_EQ(t.node_name(0), "h0");
   EXPECT_TRUE(t.neighbours(0).empty());
-  EXPECT_EQ(RouteNodes(t, 0, 4), (Names{"h0", "tor0", "core", "tor2", "h4"}));
+  EXPECT_EQ(RouteNodes(t, 0, 4), (NameList{"h0", "tor0", "core", "tor2", "h4"}));
 }
 
 TEST(TreeTest, BadParametersAreNamed) {
@@ -108,8 +108,8 @@ TEST(DumbbellTest, HalfTheHostsOnEachSideByDefault) {
   EXPECT_EQ(t.num_racks(), 2);
   EXPECT_EQ(t.rack_hosts(0), (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(t.rack_hosts(1), (std::vector<int>{3, 4}));
-  EXPECT_EQ(RouteNodes(t, 0, 1), (Names{"w0", "left", "w1"}));
-  EXPECT_EQ(RouteNodes(t, 3, 4), (Names{"w3", "right", "server"}));
+  EXPECT_EQ(RouteNodes(t, 0, 1), (NameList{"w0", "left", "w1"}));
+  EXPECT_EQ(RouteNodes(t, 3, 4), (NameList{"w3", "right", "server"}));
 }
 
 TEST(DumbbellTest, IncastCrossesTheOneBottleneckLink) {
@@ -117,8 +117,8 @@ TEST(DumbbellTest, IncastCrossesTheOneBottleneckLink) {
   // 5, right 6; the bottleneck is edge 5 (link 10 = left -> right, 11 back).
   const Topology t = Dumbbell(4, 4);
   for (int w = 0; w < 4; ++w) {
-    EXPECT_EQ(RouteOf(t, w, 4), (std::vector<int>{2 * w, 10, 9})) << w;
-    EXPECT_EQ(RouteOf(t, 4, w), (std::vector<int>{8, 11, 2 * w + 1})) << w;
+    EXPECT_EQ(TreeRouteOf(t, w, 4), (std::vector<int>{2 * w, 10, 9})) << w;
+    EXPECT_EQ(TreeRouteOf(t, 4, w), (std::vector<int>{8, 11, 2 * w + 1})) << w;
   }
   EXPECT_EQ(t.links()[10].bandwidth_bps, 1e8);
   EXPECT_EQ(t.links()[9].bandwidth_bps, 1e9);
