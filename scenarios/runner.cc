@@ -22,6 +22,7 @@
 #include "models/objective.h"
 #include "models/problem.h"
 #include "scenarios/json_config.h"
+#include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
 #include "sim/topology.h"
 #include "sim/topology_registry.h"
@@ -236,12 +237,12 @@ namespace {
 // Runs entry i; an exception that escapes the algorithm (one thrown before its rounds start)
 // becomes status "error" with the message.
 void RunEntry(const Scenario& s, const SharedWorld& world, const RunSetup& setup, size_t i,
-              RunResult& result) {
+              TrajectoryStore* trajectories, RunResult& result) {
   const auto start = std::chrono::steady_clock::now();
   RunSummary& summary = result.summaries[i];
   std::string error;
   try {
-    world.algorithms[i]->Run(setup, &result.records[i], &summary);
+    RunAlgorithmEntry(*world.algorithms[i], setup, i, trajectories, &result.records[i], &summary);
   } catch (const std::bad_alloc&) {
     error = "out of memory while running this entry";
   } catch (const std::exception& e) {
@@ -287,7 +288,7 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   std::mutex done_mutex;
   auto worker = [&] {
     for (size_t i = next++; i < entries; i = next++) {
-      RunEntry(s, world, setups[i], i, result);
+      RunEntry(s, world, setups[i], i, options.trajectories, result);
       std::lock_guard<std::mutex> lock(done_mutex);
       if (options.on_entry_done) options.on_entry_done(i, result.summaries[i]);
     }
@@ -321,7 +322,7 @@ bool AnyEntryFailed(const RunResult& result) {
 }
 
 void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir,
-                    const std::string& origin) {
+                    const std::string& origin, const std::string& trace) {
   const std::string from = origin.empty() ? out_dir : origin;
   StagedFolder folder(out_dir, OutputKind::kRun, from);
   const std::string staging = folder.path();
@@ -331,6 +332,7 @@ void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std
     WriteFileAtomic(staging + "/summary.json", SummaryJson(result).dump(2) + "\n");
     WriteFileAtomic(staging + "/run.json", RunJson(result).dump(2) + "\n");
     WriteFileAtomic(staging + "/scenario.resolved.json", scenario.resolved.dump(2) + "\n");
+    if (!trace.empty()) WriteFileAtomic(staging + "/trace.txt", trace);
   } catch (const UserError& e) {  // names the staging file; say which output it was for
     throw UserError(fmt::format("{}: {} (nothing was published)", from, e.what()));
   }

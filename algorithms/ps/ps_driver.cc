@@ -7,9 +7,11 @@
 #include <memory>
 #include <utility>
 
+#include "algorithms/ps/ps_replay.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
 #include "algorithms/codec_time.h"
+#include "algorithms/trajectory.h"
 #include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -156,6 +158,7 @@ class PsDriver {
     WorkerRound& wr = w_[w];
     wr.uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
     wr.encode_wall_s = timer.Seconds();
+    if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), w, *wr.uplink);
     for (int b = 0; b < static_cast<int>(buckets_.size()); ++b) {
       const SimTime duration =
           clock_.Encode(*Part(wr.uplink, b), wr.encode_wall_s, wr.uplink->elements);
@@ -197,6 +200,9 @@ class PsDriver {
         const WallTimer timer;
         downlink_ = Share(rule_.ServerRound(step_, *server_rng_));
         downlink_wall_s_ = timer.Seconds();
+        if (setup_.record != nullptr) {
+          setup_.record->AddMessage(rounds_.round(), PsDownlinkSlot(workers_), *downlink_);
+        }
       }
     }
     if (clock_.measured() && !wr.received) {
