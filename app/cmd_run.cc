@@ -43,11 +43,19 @@ std::string ScenarioFile(const RunArgs& args) {
       .string();
 }
 
+// What trace.txt keeps of the scenario: its document as given (not the resolved form, so a
+// retime's --set acts as it does on the file, e.g. an entry's ring still inherits the star's
+// link values) and the folder its relative paths resolve against.
+struct TraceSource {
+  nlohmann::json document;
+  std::string base_dir;
+};
+
 // Runs `scenario` (read from `file`) into `out` (default results/<name><suffix>) with progress
-// lines, prints the comparison table; with `trace_base_dir` set, also writes trace.txt.
+// lines, prints the comparison table; with `trace` set, also writes trace.txt.
 void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArgs& args,
                  const std::string& suffix, TrajectoryStore* trajectories,
-                 const std::optional<std::string>& trace_base_dir) {
+                 const std::optional<TraceSource>& trace_source) {
   const std::string out = args.out.empty() ? "results/" + scenario.name + suffix : args.out;
   const std::string origin = args.out.empty() ? out : "--out " + out;
   // Refuse a path commsim does not own, or cannot write, before spending the run's time.
@@ -76,10 +84,10 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   const RunResult result = RunScenario(scenario, options);
   progress.Finish();
   std::string trace;
-  if (trace_base_dir) {
+  if (trace_source) {
     std::vector<std::string> labels;
     for (const AlgorithmEntry& e : scenario.algorithms) labels.push_back(e.label);
-    trace = TraceText(scenario.resolved, *trace_base_dir, labels, *trajectories);
+    trace = TraceText(trace_source->document, trace_source->base_dir, labels, *trajectories);
   }
   WriteRunFolder(scenario, result, out, origin, trace);
   fmt::print("{}", ComparisonTable(result));
@@ -103,9 +111,10 @@ void DoRun(const RunArgs& args) {
   const Scenario scenario = LoadScenario(file, args.sets);
   if (!args.trace) return RunAndWrite(scenario, file, args, "", nullptr, std::nullopt);
   TrajectoryStore trajectories;  // fresh: every entry that can be re-timed records
-  const std::string base_dir =
-      std::filesystem::absolute(std::filesystem::path(file).parent_path()).lexically_normal();
-  RunAndWrite(scenario, file, args, "", &trajectories, base_dir);
+  const TraceSource source{
+      LoadScenarioDocument(file, args.sets),
+      std::filesystem::absolute(std::filesystem::path(file).parent_path()).lexically_normal()};
+  RunAndWrite(scenario, file, args, "", &trajectories, source);
 }
 
 // `commsim retime TRACE`: the trace's scenario with timing keys changed by --set, every entry

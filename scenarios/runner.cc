@@ -212,7 +212,7 @@ void ApplySet(json& doc, const std::string& assignment) {
   }
 }
 
-Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets) {
+json LoadScenarioDocument(const std::string& file, const std::vector<std::string>& sets) {
   json doc = LoadJsonFile(file);
   for (const std::string& s : sets) ApplySet(doc, s);
   // A data path given on the command line is relative to the working directory, not the file.
@@ -226,6 +226,11 @@ Scenario LoadScenario(const std::string& file, const std::vector<std::string>& s
       doc[data_path] = std::filesystem::absolute(path).lexically_normal().string();
     }
   }
+  return doc;
+}
+
+Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets) {
+  const json doc = LoadScenarioDocument(file, sets);
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
   return ParseScenario(doc, file, base_dir);
 }

@@ -27,6 +27,9 @@ void ApplySet(nlohmann::json& doc, const std::string& assignment);
 // Relative data paths in the file are relative to the file's folder; a `--set /data/path=...`
 // value is relative to the working directory.
 Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets = {});
+// The document LoadScenario parses: the file with the `sets` applied (a set data path made
+// absolute). Throws UserError.
+nlohmann::json LoadScenarioDocument(const std::string& file, const std::vector<std::string>& sets);
 
 // Builds everything a run needs (data, objective, topologies, algorithms) and runs every
 // algorithm's Check() without running it, so `commsim validate` (and `run`, before anything runs)

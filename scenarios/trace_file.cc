@@ -56,11 +56,11 @@ void WriteRecord(const IterationRecord& r, std::string& out) {
 
 }  // namespace
 
-std::string TraceText(const nlohmann::json& resolved, const std::string& base_dir,
+std::string TraceText(const nlohmann::json& scenario, const std::string& base_dir,
                       const std::vector<std::string>& labels, const TrajectoryStore& store) {
   std::string out = fmt::format("commsim-trace {}\n", kTraceVersion);
   out += "base_dir " + nlohmann::json(base_dir).dump() + "\n";
-  out += "scenario " + resolved.dump() + "\n";
+  out += "scenario " + scenario.dump() + "\n";
   for (size_t i = 0; i < labels.size(); ++i) {
     const std::shared_ptr<const Trajectory> t = store.Find(i);
     if (t == nullptr) continue;

@@ -9,7 +9,8 @@
 // and compared with `diff`, and every value reads back bit for bit.
 //   commsim-trace 1
 //   base_dir <JSON string>          folder the scenario's relative data paths resolve against
-//   scenario <JSON object>          the resolved scenario, on one line
+//   scenario <JSON object>          the scenario document as run (the file with --set applied),
+//                                   on one line
 //   entry <index> <label>           an entry of the scenario (0-based), followed by its data:
 //   shape <id> <bits> <codec> <elements> <nonzeros> <parts>
 //                                   message shape <id> (0, 1, ... in order); codec: a registered
@@ -49,13 +50,13 @@ struct TraceEntry {
 
 struct TraceFile {
   std::string base_dir;
-  nlohmann::json scenario;              // the resolved scenario
+  nlohmann::json scenario;              // the scenario document
   std::map<size_t, TraceEntry> entries;  // by entry index
 };
 
-// The trace text of a run: `labels` are the scenario's entry labels, in order; the trajectories
+// The trace text of a run of scenario document `scenario`: `labels` are the scenario's entry labels, in order; the trajectories
 // are those `store` holds for them.
-std::string TraceText(const nlohmann::json& resolved, const std::string& base_dir,
+std::string TraceText(const nlohmann::json& scenario, const std::string& base_dir,
                       const std::vector<std::string>& labels, const TrajectoryStore& store);
 
 // Parses trace text; `origin` names it in messages. Throws UserError.
