@@ -111,9 +111,10 @@ void DoRun(const RunArgs& args) {
   const Scenario scenario = LoadScenario(file, args.sets);
   if (!args.trace) return RunAndWrite(scenario, file, args, "", nullptr, std::nullopt);
   TrajectoryStore trajectories;  // fresh: every entry that can be re-timed records
+  const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   const TraceSource source{
       LoadScenarioDocument(file, args.sets),
-      std::filesystem::absolute(std::filesystem::path(file).parent_path()).lexically_normal()};
+      std::filesystem::absolute(folder.empty() ? "." : folder).lexically_normal().string()};
   RunAndWrite(scenario, file, args, "", &trajectories, source);
 }
 

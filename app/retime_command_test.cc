@@ -64,6 +64,14 @@ TEST_F(RetimeCommandTest, RetimeOnAnotherNetworkWritesWhatTheFullRunWrites) {
   EXPECT_NE(Read(P("slow/metrics.csv")), Read(P("plain/metrics.csv")));
 }
 
+TEST_F(RetimeCommandTest, ATraceOfAScenarioInTheWorkingFolderRetimes) {
+  const std::string cd = "cd " + P("") + " &&";
+  ASSERT_EQ(RunCommsim("run s.json --no-plots -q --trace --out t", cd).status, 0);
+  const auto r = RunCommsim("retime t/trace.txt --no-plots -q --out r", cd);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(Read(P("t/metrics.csv")), Read(P("r/metrics.csv")));
+}
+
 TEST_F(RetimeCommandTest, RetimeRefusesKeysThatChangeLearningAndBadTraces) {
   ASSERT_EQ(RunCommsim("run " + P("s.json") + " --no-plots -q --trace --out " + P("t")).status, 0);
   auto r = RunCommsim("retime " + P("t/trace.txt") + " --set /seed=2 --out " + P("x"));
