@@ -41,7 +41,8 @@ Message MessageOf(const MessageShape& shape) {
 int32_t Trajectory::Intern(const MessageShape& shape) {
   std::string key;
   AppendKey(shape, key);
-  const auto [it, added] = shape_index_.emplace(std::move(key), static_cast<int32_t>(shapes_.size()));
+  const auto [it, added] =
+      shape_index_.emplace(std::move(key), static_cast<int32_t>(shapes_.size()));
   if (added) shapes_.push_back(shape);
   return it->second;
 }
@@ -76,9 +77,9 @@ Message Trajectory::MessageAt(int64_t round, int slot) const {
       return MessageOf(shapes_[static_cast<size_t>(slots[slot])]);
     }
   }
-  throw std::runtime_error(fmt::format(
-      "the trajectory has no message {} in round {} (it has {} rounds)", slot, round,
-      rounds_.size()));
+  throw std::runtime_error(
+      fmt::format("the trajectory has no message {} in round {} (it has {} rounds)", slot, round,
+                  rounds_.size()));
 }
 
 void Trajectory::FillLearning(IterationRecord& r) const {

@@ -107,12 +107,13 @@ std::string SmallBandwidthSweep(const std::string& axis) {
 TEST_F(RetimeCommandTest, SweepCsvIsTheSameWithAndWithoutReuse) {
   fs::copy_file(fs::path(COMMSIM_SOURCE_DIR) / "scenarios/dore_resnet18_bandwidth.json",
                 P("bandwidth_sweep_base.json"));
-  for (const auto& [axis, reused] :
-       {std::pair<std::string, std::string>{
-            R"({"pointer": "/network/topology/worker_bandwidth", "logspace": ["10Mbps", "10Gbps", 4]})",
-            "trajectory reuse: 18 entries re-timed from 6 recorded trajectories"},
-        {R"({"pointer": "/seed", "values": [1, 2, 3, 4]})",
-         "trajectory reuse: off (axis seed (/seed) is not a timing key)"}}) {
+  for (
+      const auto& [axis, reused] :
+      {std::pair<std::string, std::string>{
+           R"({"pointer": "/network/topology/worker_bandwidth", "logspace": ["10Mbps", "10Gbps", 4]})",
+           "trajectory reuse: 18 entries re-timed from 6 recorded trajectories"},
+       {R"({"pointer": "/seed", "values": [1, 2, 3, 4]})",
+        "trajectory reuse: off (axis seed (/seed) is not a timing key)"}}) {
     std::string text = SmallBandwidthSweep(axis);
     const std::string dir = COMMSIM_SOURCE_DIR;
     text.replace(text.find(dir + "/scenarios/"), dir.size() + 11, P(""));

@@ -1,4 +1,6 @@
 // TraceText and ReadTraceFile (trace_file.h); the parser is in trace_parse.cc.
+#include "scenarios/trace_file.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <optional>
 #include <sstream>
 
-#include "scenarios/trace_file.h"
 #include "scenarios/trajectory_reuse.h"
 #include "sim/check.h"
 #include "sim/error.h"
@@ -25,8 +26,8 @@ void WriteShape(const MessageShape& s, size_t id, std::string& out) {
                      s.nonzeros, s.parts.size());
   for (const MessageShape& p : s.parts) {
     COMMSIM_CHECK(p.parts.empty(), "a message part with parts of its own");
-    out += fmt::format("part {} {} {} {}\n", p.payload_bits, Codec(p.codec), p.elements,
-                       p.nonzeros);
+    out +=
+        fmt::format("part {} {} {} {}\n", p.payload_bits, Codec(p.codec), p.elements, p.nonzeros);
   }
 }
 
@@ -74,8 +75,8 @@ std::string TraceText(const nlohmann::json& scenario, const std::string& base_di
 }
 
 TraceFile ReadTraceFile(const std::string& path) {
-  CheckInputFile(path, {.noun = "trace file", .max_bytes = uintmax_t{1} << 30,
-                        .max_shown = "1 GiB"});
+  CheckInputFile(path,
+                 {.noun = "trace file", .max_bytes = uintmax_t{1} << 30, .max_shown = "1 GiB"});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open the trace file", path));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

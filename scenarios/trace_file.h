@@ -50,12 +50,12 @@ struct TraceEntry {
 
 struct TraceFile {
   std::string base_dir;
-  nlohmann::json scenario;              // the scenario document
+  nlohmann::json scenario;               // the scenario document
   std::map<size_t, TraceEntry> entries;  // by entry index
 };
 
-// The trace text of a run of scenario document `scenario`: `labels` are the scenario's entry labels, in order; the trajectories
-// are those `store` holds for them.
+// The trace text of a run of scenario document `scenario`: `labels` are the scenario's entry
+// labels, in order; the trajectories are those `store` holds for them.
 std::string TraceText(const nlohmann::json& scenario, const std::string& base_dir,
                       const std::vector<std::string>& labels, const TrajectoryStore& store);
 

@@ -111,7 +111,8 @@ TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
             "t.txt:1: trace version \"2\" is not supported (this commsim reads version 1)");
   EXPECT_EQ(ErrorWithLine(1, "hello"),
             "t.txt:1: expected `commsim-trace 1` (not a commsim trace file?)");
-  EXPECT_EQ(ErrorWithLine(3, "scenario [1]"), "t.txt:3: scenario: expected a JSON object on one line");
+  EXPECT_EQ(ErrorWithLine(3, "scenario [1]"),
+            "t.txt:3: scenario: expected a JSON object on one line");
   // Line 5 is shape 0.
   EXPECT_EQ(ErrorWithLine(5, "shape 0 64 gzip 10 -1 0"),
             "t.txt:5: codec: expected a compressor name or -, got \"gzip\"");

@@ -13,8 +13,8 @@
 namespace commsim {
 namespace {
 
-constexpr int64_t kMaxRounds = 10'000'000;      // per entry
-constexpr int64_t kMaxSlots = 1'000'000;        // per round
+constexpr int64_t kMaxRounds = 10'000'000;       // per entry
+constexpr int64_t kMaxSlots = 1'000'000;         // per round
 constexpr int64_t kMaxSlotsTotal = 100'000'000;  // per entry, over all rounds
 constexpr int64_t kMaxEntries = 1'000'000;
 constexpr int64_t kMaxParts = 1'000'000;
@@ -133,17 +133,18 @@ void ReadRounds(const Parser& p, EntryData& e) {
   }
   std::vector<int32_t> ids;
   for (size_t i = 2; i < p.tokens().size(); ++i) {
-    ids.push_back(p.tokens()[i] == "-"
-                      ? Trajectory::kNoMessage
-                      : static_cast<int32_t>(p.Int(i, "slot", 0,
-                                                   static_cast<int64_t>(e.shapes.size()) - 1)));
+    ids.push_back(
+        p.tokens()[i] == "-"
+            ? Trajectory::kNoMessage
+            : static_cast<int32_t>(p.Int(i, "slot", 0, static_cast<int64_t>(e.shapes.size()) - 1)));
   }
   e.rounds.insert(e.rounds.end(), static_cast<size_t>(count), ids);
   e.slots_total += count * slots;
 }
 
 void ReadRecord(const Parser& p, EntryData& e) {
-  if (p.tokens().size() < 7) p.Fail("expected `record <iteration> <loss> <dist> <acc> <cons> <dens> ...`");
+  if (p.tokens().size() < 7)
+    p.Fail("expected `record <iteration> <loss> <dist> <acc> <cons> <dens> ...`");
   IterationRecord r;
   r.iteration = p.Int(1, "iteration", 0, INT64_MAX);
   if (!e.learning.empty() && r.iteration <= e.learning.back().iteration) {

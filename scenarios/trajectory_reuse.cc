@@ -50,7 +50,8 @@ bool IsLinkKey(const std::string& key) {
 
 // `rest` (after an object) is one key of `keys`, optionally followed by one array index.
 template <size_t N>
-bool KeyWithIndex(const std::vector<std::string>& rest, const std::array<std::string_view, N>& keys) {
+bool KeyWithIndex(const std::vector<std::string>& rest,
+                  const std::array<std::string_view, N>& keys) {
   return (rest.size() == 1 || (rest.size() == 2 && IsIndex(rest[1]))) && OneOf(rest[0], keys);
 }
 
@@ -65,8 +66,8 @@ constexpr std::array<std::string_view, 4> kCodecKeys = {"mode", "device", "profi
 
 bool IsTimingPointer(const std::string& pointer) {
   static constexpr std::array<std::string_view, 9> kNetworkKeys = {
-      "model",         "queue",         "mtu",           "protocol",      "framing",
-      "tcp_timestamps", "tcp_handshake", "tcp_slow_start", "downlink"};
+      "model",         "queue",          "mtu",     "protocol", "framing", "tcp_timestamps",
+      "tcp_handshake", "tcp_slow_start", "downlink"};
   static constexpr std::array<std::string_view, 7> kComputeKeys = {
       "mode", "seconds", "device", "flops_per_s", "efficiency", "slowdown", "jitter"};
   const std::vector<std::string> s = Segments(pointer);

@@ -88,7 +88,8 @@ TEST(TrajectoryReuseTest, AReplayThatCannotFinishRunsInFull) {
   TrajectoryStore short_store;
   short_store.Publish(0, std::make_shared<const Trajectory>(
                              Trajectory::FromParts(t->shapes(), rounds, t->learning())));
-  EXPECT_EQ(RunWith(Small("1Gbps"), &short_store).summary, RunWith(Small("1Gbps"), nullptr).summary);
+  EXPECT_EQ(RunWith(Small("1Gbps"), &short_store).summary,
+            RunWith(Small("1Gbps"), nullptr).summary);
   EXPECT_EQ(short_store.replayed(), 0u);
 }
 
@@ -112,34 +113,65 @@ TEST(TrajectoryReuseTest, AnAbandonedRecordingLetsTheNextCallerRecord) {
 }
 
 TEST(TrajectoryReuseTest, OnlyTimingKeysQualify) {
-  for (const char* p :
-       {"/header_bits", "/network/model", "/network/mtu", "/network/protocol", "/network/queue",
-        "/network/downlink", "/network/topology/server_bandwidth",
-        "/network/topology/worker_latencies/3", "/network/topology/bandwidth",
-        "/network/topology/bottleneck_bandwidth", "/network/topology/oversubscription",
-        "/compute/device", "/compute/efficiency", "/compute/slowdown", "/compute/slowdown/0",
-        "/compute/jitter", "/compute/seconds", "/codec/device", "/codec/mode",
-        "/algorithms/2/topology/worker_bandwidth", "/algorithms/0/codec/server_threads"}) {
+  for (const char* p : {"/header_bits",
+                        "/network/model",
+                        "/network/mtu",
+                        "/network/protocol",
+                        "/network/queue",
+                        "/network/downlink",
+                        "/network/topology/server_bandwidth",
+                        "/network/topology/worker_latencies/3",
+                        "/network/topology/bandwidth",
+                        "/network/topology/bottleneck_bandwidth",
+                        "/network/topology/oversubscription",
+                        "/compute/device",
+                        "/compute/efficiency",
+                        "/compute/slowdown",
+                        "/compute/slowdown/0",
+                        "/compute/jitter",
+                        "/compute/seconds",
+                        "/codec/device",
+                        "/codec/mode",
+                        "/algorithms/2/topology/worker_bandwidth",
+                        "/algorithms/0/codec/server_threads"}) {
     EXPECT_TRUE(IsTimingPointer(p)) << p;
   }
-  for (const char* p :
-       {"", "/", "/seed", "/workers", "/iterations", "/batch", "/step/size", "/model/dim",
-        "/network", "/network/topology", "/network/topology/name", "/network/topology/rows",
-        "/network/topology/edges", "/network/topology/server", "/network/broadcast",
-        "/compute/overlap", "/compute/bucket", "/compute/slowdown/x", "/codec",
-        "/algorithms/0/uplink/levels", "/algorithms/0/topology", "/algorithms/x/codec/device",
-        "/header_bits/0", "/network/topology/bandwidth/0/1", "/network/topology/my_bandwidth"}) {
+  for (const char* p : {"",
+                        "/",
+                        "/seed",
+                        "/workers",
+                        "/iterations",
+                        "/batch",
+                        "/step/size",
+                        "/model/dim",
+                        "/network",
+                        "/network/topology",
+                        "/network/topology/name",
+                        "/network/topology/rows",
+                        "/network/topology/edges",
+                        "/network/topology/server",
+                        "/network/broadcast",
+                        "/compute/overlap",
+                        "/compute/bucket",
+                        "/compute/slowdown/x",
+                        "/codec",
+                        "/algorithms/0/uplink/levels",
+                        "/algorithms/0/topology",
+                        "/algorithms/x/codec/device",
+                        "/header_bits/0",
+                        "/network/topology/bandwidth/0/1",
+                        "/network/topology/my_bandwidth"}) {
     EXPECT_FALSE(IsTimingPointer(p)) << p;
   }
 }
 
 TEST(TrajectoryReuseTest, ASweepReusesOnlyWhenEveryAxisIsATimingKey) {
   const nlohmann::json base = {{"workers", 2}, {"algorithms", {"sgd"}}};
-  nlohmann::json doc = {{"base", base},
-                        {"axes",
-                         {{{"pointer", "/network/topology/worker_bandwidth"},
-                           {"values", {1e6, 1e7}}},
-                          {{"pointer", "/header_bits"}, {"values", {0, 320}}}}}};
+  nlohmann::json doc = {
+      {"base", base},
+      {"axes",
+       {{{"pointer", "/network/topology/worker_bandwidth"}, {"values", {1e6, 1e7}}},
+        {{"pointer", "/header_bits"}, {"values", {0, 320}}}}}};
   EXPECT_EQ(SweepReuseBlocker(ParseSweep(doc, "s.json", ".")), "");
   doc["axes"].push_back({{"name", "s"}, {"pointer", "/seed"}, {"values", {1, 2}}});
   EXPECT_EQ(SweepReuseBlocker(ParseSweep(doc, "s.json", ".")),
