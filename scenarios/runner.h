@@ -50,8 +50,9 @@ struct RunOptions {
   std::function<void(size_t, int64_t)> on_iteration;
   // Builds an entry's algorithm; empty = the registry. Tests substitute fakes.
   std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)> make_algorithm;
-  // Trajectories to re-time and to record (scenarios/trajectory_reuse.h); nullptr: every entry
-  // runs in full. The caller makes sure they belong to this scenario up to timing keys.
+  // Trajectories to re-time and to record, and the objective, shared by every run given this
+  // store (scenarios/trajectory_reuse.h); nullptr: every entry runs in full on its own objective.
+  // The caller makes sure those runs differ in timing keys only.
   TrajectoryStore* trajectories = nullptr;
 };
 

@@ -123,6 +123,13 @@ std::shared_ptr<const Trajectory> TrajectoryStore::Find(size_t entry) const {
   return it == trajectories_.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<const Objective> TrajectoryStore::SharedObjective(
+    const std::function<std::shared_ptr<const Objective>()>& build) {
+  std::lock_guard<std::mutex> lock(objective_mutex_);
+  if (objective_ == nullptr) objective_ = build();
+  return objective_;
+}
+
 void TrajectoryStore::CountReplay() {
   std::lock_guard<std::mutex> lock(mutex_);
   ++replayed_;

@@ -23,6 +23,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/trajectory.h"
+#include "models/objective.h"
 #include "sim/records.h"
 
 namespace commsim {
@@ -38,7 +40,7 @@ namespace commsim {
 // True when `pointer` is a timing key (above).
 bool IsTimingPointer(const std::string& pointer);
 
-// Trajectories by entry index, shared by the runs of one sweep (any threads) or loaded from a
+// Trajectories by entry index (and the objective), shared by the runs of one sweep (any threads) or loaded from a
 // trace file. Thread-safe.
 class TrajectoryStore {
  public:
@@ -50,6 +52,12 @@ class TrajectoryStore {
   // Without waiting: the entry's trajectory or nullptr.
   std::shared_ptr<const Trajectory> Find(size_t entry) const;
 
+  // The objective of every run that uses this store: `build()` at the first call, then the same
+  // one (the runs differ in timing keys only, which never change the objective; Objective is
+  // thread-safe). Callers wait while another builds it.
+  std::shared_ptr<const Objective> SharedObjective(
+      const std::function<std::shared_ptr<const Objective>()>& build);
+
   void CountReplay();
   size_t replayed() const;  // entries re-timed from a trajectory
   size_t recorded() const;  // trajectories published
@@ -60,6 +68,8 @@ class TrajectoryStore {
   std::map<size_t, std::shared_ptr<const Trajectory>> trajectories_;
   std::map<size_t, bool> recording_;
   size_t replayed_ = 0, recorded_ = 0;
+  std::mutex objective_mutex_;  // held while the objective is built
+  std::shared_ptr<const Objective> objective_;
 };
 
 // Runs entry `entry` (algorithm.Run) through `store` (nullptr: a plain run): re-timed from its

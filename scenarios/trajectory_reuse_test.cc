@@ -112,6 +112,29 @@ TEST(TrajectoryReuseTest, AnAbandonedRecordingLetsTheNextCallerRecord) {
   EXPECT_EQ(store.recorded(), 1u);
 }
 
+TEST(TrajectoryReuseTest, TheStoreBuildsTheObjectiveOnce) {
+  TrajectoryStore store;
+  int built = 0;
+  const auto build = [&]() -> std::shared_ptr<const Objective> {
+    ++built;
+    return Small("1Gbps").algorithms.empty() ? nullptr : std::shared_ptr<const Objective>();
+  };
+  store.SharedObjective(build);
+  EXPECT_EQ(built, 1);
+  // A null result counts as not built (as a build that threw would): the next call builds.
+  store.SharedObjective(build);
+  EXPECT_EQ(built, 2);
+  TrajectoryStore shared;
+  RunOptions options;
+  options.trajectories = &shared;
+  RunScenario(Small("1Gbps"), options);
+  const std::shared_ptr<const Objective> first = shared.SharedObjective(build);
+  RunScenario(Small("30Mbps"), options);
+  EXPECT_EQ(shared.SharedObjective(build), first);
+  EXPECT_NE(first, nullptr);
+  EXPECT_EQ(built, 2);  // never called: the runs built it
+}
+
 TEST(TrajectoryReuseTest, OnlyTimingKeysQualify) {
   for (const char* p : {"/header_bits",
                         "/network/model",
