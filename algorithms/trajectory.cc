@@ -47,15 +47,39 @@ int32_t Trajectory::Intern(const MessageShape& shape) {
   return it->second;
 }
 
+void Trajectory::AppendRun(int64_t count, std::vector<int32_t> slots) {
+  if (!runs_.empty() && runs_.back().slots == slots) {
+    runs_.back().count += count;
+    run_end_.back() += count;
+    return;
+  }
+  run_end_.push_back(rounds() + count);
+  runs_.push_back(RoundRun{.count = count, .slots = std::move(slots)});
+}
+
+void Trajectory::CloseRound() {
+  if (open_round_ == 0) return;
+  if (open_round_ > rounds() + 1) AppendRun(open_round_ - rounds() - 1, {});  // empty rounds
+  AppendRun(1, std::move(open_slots_));
+  open_slots_.clear();
+  open_round_ = 0;
+}
+
 void Trajectory::AddMessage(int64_t round, int slot, const Message& message) {
-  COMMSIM_CHECK(round >= 1 && slot >= 0, "bad trajectory slot {} of round {}", slot, round);
-  if (rounds_.size() < static_cast<size_t>(round)) rounds_.resize(static_cast<size_t>(round));
-  std::vector<int32_t>& slots = rounds_[static_cast<size_t>(round - 1)];
-  if (slots.size() <= static_cast<size_t>(slot)) slots.resize(slot + 1, kNoMessage);
-  slots[static_cast<size_t>(slot)] = Intern(ShapeOf(message));
+  COMMSIM_CHECK(round >= 1 && slot >= 0 && round > rounds(),
+                "trajectory: slot {} of round {} after round {} was complete", slot, round,
+                rounds());
+  if (round != open_round_) {
+    COMMSIM_CHECK(round > open_round_, "trajectory: round {} after round {}", round, open_round_);
+    CloseRound();
+    open_round_ = round;
+  }
+  if (open_slots_.size() <= static_cast<size_t>(slot)) open_slots_.resize(slot + 1, kNoMessage);
+  open_slots_[static_cast<size_t>(slot)] = Intern(ShapeOf(message));
 }
 
 void Trajectory::SetLearning(const std::vector<IterationRecord>& records) {
+  CloseRound();
   learning_.clear();
   for (const IterationRecord& r : records) {
     IterationRecord l;
@@ -71,15 +95,15 @@ void Trajectory::SetLearning(const std::vector<IterationRecord>& records) {
 }
 
 Message Trajectory::MessageAt(int64_t round, int slot) const {
-  if (round >= 1 && static_cast<size_t>(round) <= rounds_.size() && slot >= 0) {
-    const std::vector<int32_t>& slots = rounds_[static_cast<size_t>(round - 1)];
+  const auto run = std::lower_bound(run_end_.begin(), run_end_.end(), round);
+  if (round >= 1 && run != run_end_.end() && slot >= 0) {
+    const std::vector<int32_t>& slots = runs_[static_cast<size_t>(run - run_end_.begin())].slots;
     if (static_cast<size_t>(slot) < slots.size() && slots[slot] != kNoMessage) {
       return MessageOf(shapes_[static_cast<size_t>(slots[slot])]);
     }
   }
-  throw std::runtime_error(
-      fmt::format("the trajectory has no message {} in round {} (it has {} rounds)", slot, round,
-                  rounds_.size()));
+  throw std::runtime_error(fmt::format(
+      "the trajectory has no message {} in round {} (it has {} rounds)", slot, round, rounds()));
 }
 
 void Trajectory::FillLearning(IterationRecord& r) const {
@@ -98,14 +122,13 @@ void Trajectory::FillLearning(IterationRecord& r) const {
   r.extra = it->extra;
 }
 
-Trajectory Trajectory::FromParts(std::vector<MessageShape> shapes,
-                                 std::vector<std::vector<int32_t>> rounds,
+Trajectory Trajectory::FromParts(std::vector<MessageShape> shapes, std::vector<RoundRun> runs,
                                  std::vector<IterationRecord> learning) {
   Trajectory t;
   for (const MessageShape& s : shapes) t.Intern(s);
   // Duplicate shapes in a file are kept as given so the indices stay valid.
   t.shapes_ = std::move(shapes);
-  t.rounds_ = std::move(rounds);
+  for (RoundRun& run : runs) t.AppendRun(run.count, std::move(run.slots));
   t.learning_ = std::move(learning);
   return t;
 }

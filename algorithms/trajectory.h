@@ -45,13 +45,23 @@ MessageShape ShapeOf(const Message& message);
 // A message of that shape with no words (the network and the codec clock never read them).
 Message MessageOf(const MessageShape& shape);
 
+// Consecutive rounds that carry the same messages: `count` rounds, one shape id per slot
+// (Trajectory::kNoMessage for none).
+struct RoundRun {
+  int64_t count = 0;
+  std::vector<int32_t> slots;
+
+  bool operator==(const RoundRun& other) const = default;
+};
+
 class Trajectory {
  public:
   static constexpr int32_t kNoMessage = -1;
 
-  // Recording: the message of `slot` in round `round` (1-based). REQUIRES: round >= 1, slot >= 0.
+  // Recording: the message of `slot` in round `round` (1-based). REQUIRES: round >= 1, slot >= 0,
+  // and round >= every round recorded before (a round is complete once a later one starts).
   void AddMessage(int64_t round, int slot, const Message& message);
-  // Recording: keeps the learning fields of `records` (the run's records, in order).
+  // Recording ends: keeps the learning fields of `records` (the run's records, in order).
   void SetLearning(const std::vector<IterationRecord>& records);
 
   // Replay: the message of `slot` in round `round`; throws std::runtime_error when not recorded.
@@ -60,22 +70,28 @@ class Trajectory {
   // std::runtime_error when that iteration was not recorded.
   void FillLearning(IterationRecord& r) const;
 
-  // The stored data (trace files, scenarios/trace_file.h). rounds[k-1][slot] indexes shapes.
+  // The stored data (trace files, scenarios/trace_file.h): rounds in order as runs of equal
+  // rounds, each slot indexing shapes().
   const std::vector<MessageShape>& shapes() const { return shapes_; }
-  const std::vector<std::vector<int32_t>>& rounds() const { return rounds_; }
+  const std::vector<RoundRun>& runs() const { return runs_; }
+  int64_t rounds() const { return run_end_.empty() ? 0 : run_end_.back(); }
   const std::vector<IterationRecord>& learning() const { return learning_; }
-  // Rebuilds a trajectory from stored data. REQUIRES (callers validate): every index in `rounds`
-  // is kNoMessage or < shapes.size(); `learning` has increasing iterations.
-  static Trajectory FromParts(std::vector<MessageShape> shapes,
-                              std::vector<std::vector<int32_t>> rounds,
+  // Rebuilds a trajectory from stored data. REQUIRES (callers validate): every slot is
+  // kNoMessage or < shapes.size(); every count >= 1; `learning` has increasing iterations.
+  static Trajectory FromParts(std::vector<MessageShape> shapes, std::vector<RoundRun> runs,
                               std::vector<IterationRecord> learning);
 
  private:
   int32_t Intern(const MessageShape& shape);
+  void AppendRun(int64_t count, std::vector<int32_t> slots);  // merges with an equal last run
+  void CloseRound();                                          // appends the open round
 
   std::vector<MessageShape> shapes_;
   std::map<std::string, int32_t> shape_index_;  // by a canonical key of the shape
-  std::vector<std::vector<int32_t>> rounds_;
+  std::vector<RoundRun> runs_;
+  std::vector<int64_t> run_end_;  // rounds up to and including each run
+  int64_t open_round_ = 0;        // recording: the round being filled (0: none)
+  std::vector<int32_t> open_slots_;
   std::vector<IterationRecord> learning_;
 };
 

@@ -31,16 +31,13 @@ void WriteShape(const MessageShape& s, size_t id, std::string& out) {
   }
 }
 
-void WriteRounds(const std::vector<std::vector<int32_t>>& rounds, std::string& out) {
-  for (size_t k = 0; k < rounds.size();) {
-    size_t same = 1;
-    while (k + same < rounds.size() && rounds[k + same] == rounds[k]) ++same;
-    out += fmt::format("rounds {}", same);
-    for (int32_t id : rounds[k]) {
+void WriteRounds(const std::vector<RoundRun>& runs, std::string& out) {
+  for (const RoundRun& run : runs) {
+    out += fmt::format("rounds {}", run.count);
+    for (int32_t id : run.slots) {
       out += id == Trajectory::kNoMessage ? std::string(" -") : fmt::format(" {}", id);
     }
     out += '\n';
-    k += same;
   }
 }
 
@@ -67,7 +64,7 @@ std::string TraceText(const nlohmann::json& scenario, const std::string& base_di
     if (t == nullptr) continue;
     out += fmt::format("entry {} {}\n", i, labels[i]);
     for (size_t id = 0; id < t->shapes().size(); ++id) WriteShape(t->shapes()[id], id, out);
-    WriteRounds(t->rounds(), out);
+    WriteRounds(t->runs(), out);
     for (const IterationRecord& r : t->learning()) WriteRecord(r, out);
   }
   out += "end\n";

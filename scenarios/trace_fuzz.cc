@@ -19,7 +19,7 @@ bool Same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == 
 void CheckSame(const commsim::Trajectory& a, const commsim::Trajectory& b) {
   using commsim::fuzz::FuzzCheck;
   FuzzCheck(a.shapes() == b.shapes(), "shapes changed in a write and read");
-  FuzzCheck(a.rounds() == b.rounds(), "rounds changed in a write and read");
+  FuzzCheck(a.runs() == b.runs() && a.rounds() == b.rounds(), "rounds changed in a write and read");
   FuzzCheck(a.learning().size() == b.learning().size(), "records changed in a write and read");
   for (size_t i = 0; i < a.learning().size(); ++i) {
     FuzzCheck(Same(a.learning()[i].loss, b.learning()[i].loss), "a loss changed");
@@ -39,12 +39,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<std::string> labels;
     for (const auto& [index, entry] : trace.entries) {
       const Trajectory& t = entry.trajectory;
-      for (size_t k = 0; k < t.rounds().size() && k < 1000; ++k) {
-        for (size_t slot = 0; slot < t.rounds()[k].size(); ++slot) {
-          if (t.rounds()[k][slot] != Trajectory::kNoMessage) {
-            t.MessageAt(static_cast<int64_t>(k + 1), static_cast<int>(slot));
+      int64_t first = 1;  // the first round of each run, and its last
+      for (const RoundRun& run : t.runs()) {
+        for (size_t slot = 0; slot < run.slots.size(); ++slot) {
+          for (int64_t k : {first, first + run.count - 1}) {
+            if (run.slots[slot] == Trajectory::kNoMessage) continue;
+            fuzz::FuzzCheck(ShapeOf(t.MessageAt(k, static_cast<int>(slot))) ==
+                                t.shapes()[static_cast<size_t>(run.slots[slot])],
+                            "a round's message is not its run's shape");
           }
         }
+        first += run.count;
       }
       for (IterationRecord r : t.learning()) t.FillLearning(r);
       labels.resize(index + 1, "x");

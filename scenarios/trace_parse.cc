@@ -13,9 +13,8 @@
 namespace commsim {
 namespace {
 
-constexpr int64_t kMaxRounds = 10'000'000;       // per entry
-constexpr int64_t kMaxSlots = 1'000'000;         // per round
-constexpr int64_t kMaxSlotsTotal = 100'000'000;  // per entry, over all rounds
+constexpr int64_t kMaxRounds = 1'000'000'000'000;  // per entry (runs of equal rounds: cheap)
+constexpr int64_t kMaxSlots = 1'000'000;           // per round
 constexpr int64_t kMaxEntries = 1'000'000;
 constexpr int64_t kMaxParts = 1'000'000;
 
@@ -116,30 +115,29 @@ MessageShape ReadShape(Parser& p, size_t expected_id) {
 
 struct EntryData {
   std::vector<MessageShape> shapes;
-  std::vector<std::vector<int32_t>> rounds;
+  std::vector<RoundRun> runs;
+  int64_t rounds = 0;
   std::vector<IterationRecord> learning;
-  int64_t slots_total = 0;
 };
 
 void ReadRounds(const Parser& p, EntryData& e) {
   if (p.tokens().size() < 2) p.Fail("expected `rounds <count> <slot>...`");
   const int64_t count = p.Int(1, "round count", 1, kMaxRounds);
-  const int64_t slots = static_cast<int64_t>(p.tokens().size()) - 2;
-  if (slots > kMaxSlots) p.Fail(fmt::format("more than {} slots in a round", kMaxSlots));
-  if (static_cast<int64_t>(e.rounds.size()) + count > kMaxRounds ||
-      e.slots_total + count * slots > kMaxSlotsTotal) {
-    p.Fail(fmt::format("more rounds than a trace may hold ({} rounds, {} slots)", kMaxRounds,
-                       kMaxSlotsTotal));
+  if (p.tokens().size() - 2 > static_cast<size_t>(kMaxSlots)) {
+    p.Fail(fmt::format("more than {} slots in a round", kMaxSlots));
   }
-  std::vector<int32_t> ids;
+  if (e.rounds + count > kMaxRounds) {
+    p.Fail(fmt::format("more than {} rounds in an entry", kMaxRounds));
+  }
+  RoundRun run{.count = count};
   for (size_t i = 2; i < p.tokens().size(); ++i) {
-    ids.push_back(
+    run.slots.push_back(
         p.tokens()[i] == "-"
             ? Trajectory::kNoMessage
             : static_cast<int32_t>(p.Int(i, "slot", 0, static_cast<int64_t>(e.shapes.size()) - 1)));
   }
-  e.rounds.insert(e.rounds.end(), static_cast<size_t>(count), ids);
-  e.slots_total += count * slots;
+  e.runs.push_back(std::move(run));
+  e.rounds += count;
 }
 
 void ReadRecord(const Parser& p, EntryData& e) {
@@ -189,7 +187,7 @@ Trajectory ReadEntry(Parser& p) {
     }
   }
   if (e.learning.empty()) p.Fail("the entry before this line has no `record` line");
-  return Trajectory::FromParts(std::move(e.shapes), std::move(e.rounds), std::move(e.learning));
+  return Trajectory::FromParts(std::move(e.shapes), std::move(e.runs), std::move(e.learning));
 }
 
 void ReadHeader(Parser& p, TraceFile& trace) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -70,7 +71,7 @@ TEST(TrajectoryReuseTest, ReplayTakesTheLearningFromTheTrajectory) {
   for (IterationRecord& r : learning) r.loss = 42.0 + static_cast<double>(r.iteration);
   TrajectoryStore doctored;
   doctored.Publish(0, std::make_shared<const Trajectory>(
-                          Trajectory::FromParts(t->shapes(), t->rounds(), learning)));
+                          Trajectory::FromParts(t->shapes(), t->runs(), learning)));
   RunOptions options;
   options.trajectories = &doctored;
   const RunResult r = RunScenario(Small("1Gbps"), options);
@@ -83,11 +84,17 @@ TEST(TrajectoryReuseTest, AReplayThatCannotFinishRunsInFull) {
   TrajectoryStore recorded;
   RunWith(Small("1Gbps"), &recorded);
   const std::shared_ptr<const Trajectory> t = recorded.Find(0);
-  std::vector<std::vector<int32_t>> rounds = t->rounds();
-  rounds.resize(2);  // 2 of 6 rounds: the replay stops with an error in round 3
+  // The first 2 of 6 rounds: the replay stops with an error in round 3.
+  std::vector<RoundRun> runs;
+  for (int64_t kept = 0; const RoundRun& run : t->runs()) {
+    if (kept == 2) break;
+    runs.push_back(run);
+    runs.back().count = std::min<int64_t>(run.count, 2 - kept);
+    kept += runs.back().count;
+  }
   TrajectoryStore short_store;
   short_store.Publish(0, std::make_shared<const Trajectory>(
-                             Trajectory::FromParts(t->shapes(), rounds, t->learning())));
+                             Trajectory::FromParts(t->shapes(), runs, t->learning())));
   EXPECT_EQ(RunWith(Small("1Gbps"), &short_store).summary,
             RunWith(Small("1Gbps"), nullptr).summary);
   EXPECT_EQ(short_store.replayed(), 0u);
