@@ -99,11 +99,11 @@ struct AlgorithmInfo {
   // with (summary `baseline`, `bits_fraction_of_baseline`). At most one per family.
   bool baseline = false;
   std::string color;  // plot colour, "#rrggbb"
-  std::string help;   // one line for `commsim list`
   // True when nothing the algorithm computes depends on simulated time or arrival order (every
   // synchronous algorithm): a run's learning is then the same on any network, and a recorded
   // trajectory may be re-timed (scenarios/trajectory_reuse.h) when its driver can replay.
   bool learning_ignores_time = false;
+  std::string help;   // one line for `commsim list`
   Family family = Family::kParameterServer;  // set from the driver by AddAlgorithm
 };
 
