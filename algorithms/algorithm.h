@@ -39,6 +39,7 @@ namespace commsim {
 class Objective;
 class Topology;
 class ComputeTimeModel;
+class Trajectory;
 struct LayerProfile;
 
 struct RunSetup {
@@ -65,6 +66,11 @@ struct RunSetup {
   // may be empty. Runs on the thread that runs the entry.
   std::function<void(int64_t)> on_iteration;
   SimLimits limits;  // events per run, packets per message (sim/limits.h)
+  // Trajectories (algorithms/trajectory.h), only for an algorithm with can_replay(): when
+  // `record` is set the driver adds every message its rule produces to it; when `replay` is set
+  // the driver replays it instead of doing the mathematics (its learning fields come from it).
+  Trajectory* record = nullptr;
+  const Trajectory* replay = nullptr;
 };
 
 
@@ -93,6 +99,10 @@ struct AlgorithmInfo {
   // with (summary `baseline`, `bits_fraction_of_baseline`). At most one per family.
   bool baseline = false;
   std::string color;  // plot colour, "#rrggbb"
+  // True when nothing the algorithm computes depends on simulated time or arrival order (every
+  // synchronous algorithm): a run's learning is then the same on any network, and a recorded
+  // trajectory may be re-timed (scenarios/trajectory_reuse.h) when its driver can replay.
+  bool learning_ignores_time = false;
   std::string help;   // one line for `commsim list`
   Family family = Family::kParameterServer;  // set from the driver by AddAlgorithm
 };
@@ -105,6 +115,9 @@ class Algorithm {
   Family family() const { return info_.family; }
   // Throws UserError when `setup` cannot be run (see above). Default: nothing to check.
   virtual void Check(const RunSetup& setup) const { (void)setup; }
+  // True when Run() honours RunSetup::record and RunSetup::replay (its family's driver records
+  // and replays trajectories). Default: false, and Run() ignores both.
+  virtual bool can_replay() const { return false; }
   virtual void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
                    RunSummary* summary) const = 0;
 

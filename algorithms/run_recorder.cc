@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "algorithms/trajectory.h"
+
 namespace commsim {
 
 RunRecorder::RunRecorder(const RunSetup& setup, std::string algorithm, Family family)
@@ -14,11 +16,19 @@ RunRecorder::RunRecorder(const RunSetup& setup, std::string algorithm, Family fa
   summary_.codec = setup.codec.Describe();
 }
 
+void RunRecorder::Learning(const Evaluate& evaluate, IterationRecord& r) const {
+  if (setup_.replay != nullptr) {
+    setup_.replay->FillLearning(r);
+  } else {
+    evaluate(r);
+  }
+}
+
 void RunRecorder::Start(const Evaluate& evaluate) {
   IterationRecord r;
   r.algorithm = setup_.label;
   r.iteration = 0;
-  evaluate(r);
+  Learning(evaluate, r);
   initial_loss_ = r.loss;
   const std::string reason = DivergenceReason(r);
   if (!reason.empty()) {
@@ -65,7 +75,7 @@ bool RunRecorder::EndIteration(int64_t iteration, const IterationTiming& timing,
   const bool last = iteration >= setup_.iterations;
   const bool due = setup_.metrics_every <= 1 || iteration % setup_.metrics_every == 0;
   if (!last && !due) return true;
-  evaluate(r);
+  Learning(evaluate, r);
   const std::string reason = DivergenceReason(r);
   if (!reason.empty()) {
     r.status = kStatusDiverged;
@@ -80,7 +90,7 @@ void RunRecorder::Stop(int64_t iteration, const IterationTiming& timing, const c
                        const std::string& message, const Evaluate& evaluate) {
   IterationRecord r = Account(iteration, timing);
   try {
-    evaluate(r);
+    Learning(evaluate, r);
   } catch (...) {
     r.loss = NAN;
   }

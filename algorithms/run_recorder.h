@@ -6,6 +6,8 @@
 // iteration (a non-finite value, an exception) calls Stop(...) instead. Finish() produces the
 // outputs. `evaluate` fills loss and the optional metrics of a record; it is called only for
 // iterations that are recorded (iteration 0, every metrics_every-th, the last, and a stop).
+// Replaying a trajectory (RunSetup::replay), the recorded learning fields stand in for
+// `evaluate`, which is then never called.
 // Divergence at a recorded iteration: the loss is NaN/Inf, above setup.divergence_loss, or above
 // setup.divergence_factor times the initial loss (when that is finite and > 0).
 #ifndef COMMSIM_ALGORITHMS_RUN_RECORDER_H_
@@ -55,6 +57,8 @@ class RunRecorder {
  private:
   // Counts an iteration's time and bits; returns the record with its timing columns filled.
   IterationRecord Account(int64_t iteration, const IterationTiming& timing);
+  // Fills r's learning fields: evaluate(r), or from the replayed trajectory.
+  void Learning(const Evaluate& evaluate, IterationRecord& r) const;
   // "" when the record's loss is fine, else why the run diverged.
   std::string DivergenceReason(const IterationRecord& r) const;
 

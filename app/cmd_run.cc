@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/table.h"
+#include "scenarios/trace_file.h"
+#include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
 
 namespace commsim::app {
@@ -29,6 +32,7 @@ struct RunArgs {
   int jobs = 0;
   bool no_plots = false;
   bool quiet = false;
+  bool trace = false;  // run: write trace.txt
   FigureSize size = FigureSize::kPage;
 };
 
@@ -39,14 +43,25 @@ std::string ScenarioFile(const RunArgs& args) {
       .string();
 }
 
-void DoRun(const RunArgs& args) {
-  const std::string file = ScenarioFile(args);
-  const Scenario scenario = LoadScenario(file, args.sets);
-  const std::string out = args.out.empty() ? "results/" + scenario.name : args.out;
+// What trace.txt keeps of the scenario: its document as given (not the resolved form, so a
+// retime's --set acts as it does on the file, e.g. an entry's ring still inherits the star's
+// link values) and the folder its relative paths resolve against.
+struct TraceSource {
+  nlohmann::json document;
+  std::string base_dir;
+};
+
+// Runs `scenario` (read from `file`) into `out` (default results/<name><suffix>) with progress
+// lines, prints the comparison table; with `trace` set, also writes trace.txt.
+void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArgs& args,
+                 const std::string& suffix, TrajectoryStore* trajectories,
+                 const std::optional<TraceSource>& trace_source) {
+  const std::string out = args.out.empty() ? "results/" + scenario.name + suffix : args.out;
   const std::string origin = args.out.empty() ? out : "--out " + out;
   // Refuse a path commsim does not own, or cannot write, before spending the run's time.
   CheckOutputWritable(out, OutputKind::kRun, origin);
   RunOptions options;
+  options.trajectories = trajectories;
   options.jobs = args.jobs > 0 ? args.jobs : DefaultJobs();
   const size_t entries = scenario.algorithms.size();
   Progress progress("run", "entries", stderr, Progress::ModeFor(stderr, args.quiet),
@@ -68,12 +83,18 @@ void DoRun(const RunArgs& args) {
   progress.Start(entries);
   const RunResult result = RunScenario(scenario, options);
   progress.Finish();
-  WriteRunFolder(scenario, result, out, origin);
+  std::string trace;
+  if (trace_source) {
+    std::vector<std::string> labels;
+    for (const AlgorithmEntry& e : scenario.algorithms) labels.push_back(e.label);
+    trace = TraceText(trace_source->document, trace_source->base_dir, labels, *trajectories);
+  }
+  WriteRunFolder(scenario, result, out, origin, trace);
   fmt::print("{}", ComparisonTable(result));
   fmt::print(
       "results: {}/ (metrics.csv, summary.csv, summary.json, scenario.resolved.json, "
-      "run.json)\n",
-      out);
+      "run.json{})\n",
+      out, trace.empty() ? "" : ", trace.txt");
   if (!args.no_plots && PlotRunFolder(out, {.size = args.size})) {
     fmt::print("plots: {}/plots/\n", out);
   }
@@ -83,6 +104,48 @@ void DoRun(const RunArgs& args) {
     }
     throw ExitCode{kExitEntryError};
   }
+}
+
+void DoRun(const RunArgs& args) {
+  const std::string file = ScenarioFile(args);
+  const Scenario scenario = LoadScenario(file, args.sets);
+  if (!args.trace) return RunAndWrite(scenario, file, args, "", nullptr, std::nullopt);
+  TrajectoryStore trajectories;  // fresh: every entry that can be re-timed records
+  const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+  const TraceSource source{
+      LoadScenarioDocument(file, args.sets),
+      std::filesystem::absolute(folder.empty() ? "." : folder).lexically_normal().string()};
+  RunAndWrite(scenario, file, args, "", &trajectories, source);
+}
+
+// `commsim retime TRACE`: the trace's scenario with timing keys changed by --set, every entry
+// that has a trajectory re-timed from it, the others run in full.
+void DoRetime(const RunArgs& args) {
+  TraceFile trace = ReadTraceFile(args.file);
+  for (const std::string& set : args.sets) {
+    const std::string pointer = set.substr(0, set.find('='));
+    if (!IsTimingPointer(pointer)) {
+      throw UserError(fmt::format(
+          "--set {}: retime changes timing keys only (links, network model and protocol, "
+          "header_bits, compute device and speed, codec; docs/scenarios.md), and {} is not one",
+          set, pointer));
+    }
+    ApplySet(trace.scenario, set);
+  }
+  const Scenario scenario = ParseScenario(trace.scenario, args.file, trace.base_dir);
+  TrajectoryStore trajectories;
+  for (auto& [index, entry] : trace.entries) {
+    if (index >= scenario.algorithms.size() || scenario.algorithms[index].label != entry.label) {
+      throw UserError(fmt::format("{}: entry {} ({}) is not an entry of the trace's scenario",
+                                  args.file, index, entry.label));
+    }
+    trajectories.Publish(index, std::make_shared<const Trajectory>(std::move(entry.trajectory)));
+  }
+  if (!args.quiet) {
+    fmt::print(stderr, "commsim: retime: {} of {} entries have a trajectory; the others run in "
+               "full\n", trace.entries.size(), scenario.algorithms.size());
+  }
+  RunAndWrite(scenario, args.file, args, "-retimed", &trajectories, std::nullopt);
 }
 
 void ValidateSweepFile(const std::string& file, const std::vector<std::string>& sets) {
@@ -126,7 +189,25 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots");
   AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet,-q", args->quiet, "no progress lines");
+  cmd->add_flag("--trace", args->trace,
+                "also write trace.txt: every entry's messages and learning, for `commsim retime`");
   cmd->callback([args] { DoRun(*args); });
+
+  auto rargs = std::make_shared<RunArgs>();
+  auto* retime = app.add_subcommand(
+      "retime", "Re-time a run's trace.txt (run --trace) on another network, without redoing "
+                "the learning; writes a run folder");
+  retime->add_option("TRACE", rargs->file, "trace.txt of a run folder")->required();
+  retime->add_option("--out", rargs->out, "output folder (default results/<name>-retimed/)");
+  retime->add_option("--set", rargs->sets,
+                     "change a timing key: /json/pointer=value (repeatable), e.g. "
+                     "/network/topology/worker_bandwidth=100Mbps");
+  retime->add_option("--jobs,-j", rargs->jobs, "entries simulated in parallel (default 0: one "
+                     "per core)")->check(CLI::Range(0, 256));
+  retime->add_flag("--no-plots", rargs->no_plots, "do not render plots");
+  AddFigureSizeOption(*retime, rargs->size);
+  retime->add_flag("--quiet,-q", rargs->quiet, "no progress lines");
+  retime->callback([rargs] { DoRetime(*rargs); });
 
   auto vargs = std::make_shared<RunArgs>();
   auto* validate =

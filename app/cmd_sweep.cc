@@ -17,6 +17,7 @@
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/sweep_runner.h"
+#include "scenarios/trajectory_reuse.h"
 
 namespace commsim::app {
 namespace {
@@ -30,6 +31,7 @@ struct SweepArgs {
   bool no_plots = false;
   bool quiet = false;
   bool count = false;
+  bool no_reuse = false;
   size_t point = 0;
   FigureSize size = FigureSize::kPage;
 };
@@ -63,7 +65,12 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
   if (ranks != nullptr) options.schedule = ranks->Schedule(sweep, args.jobs, &progress);
   options.who = who;
   const auto start = std::chrono::steady_clock::now();
-  const SweepStats stats = RunSweep(sweep, out, options, ScenarioPointRunner(sweep, &progress));
+  // Trajectory reuse (scenarios/trajectory_reuse.h): when every axis is a timing key.
+  const std::string blocker = args.no_reuse ? "--no-reuse" : SweepReuseBlocker(sweep);
+  TrajectoryStore trajectories;
+  const SweepStats stats =
+      RunSweep(sweep, out, options,
+               ScenarioPointRunner(sweep, &progress, blocker.empty() ? &trajectories : nullptr));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -71,6 +78,12 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
              "{}/sweep.csv\n",
              stats.points, stats.ran, stats.skipped, FormatDuration(seconds),
              out);
+  if (blocker.empty()) {
+    fmt::print("trajectory reuse: {} entries re-timed from {} recorded trajectories\n",
+               trajectories.replayed(), trajectories.recorded());
+  } else {
+    fmt::print("trajectory reuse: off ({})\n", blocker);
+  }
   if (!args.no_plots && PlotSweepFolder(out, {.size = args.size}))
     fmt::print("plots: {}/plots\n", out);
   fmt::print("report: {} and {}/report.html\n", WriteReport(out, std::string("commsim ") + CommsimVersion()),
@@ -86,7 +99,7 @@ void RunSweepCommand(const SweepArgs &args) {
   if (!mpi::LaunchedByMpiLauncher()) return RunSweepHere(args, nullptr, "");
   mpi::MpiWorld world;
   if (world.rank() > 0) {
-    return ServeSweepPoints(world, args.file, args.out, args.jobs, args.keep_runs);
+    return ServeSweepPoints(world, args.file, args.out, args.jobs, args.keep_runs, !args.no_reuse);
   }
   RankZeroPoints ranks(world);
   RunSweepHere(args, &ranks, world.Describe());
@@ -112,6 +125,9 @@ void AddSweepCommand(CLI::App &app) {
   cmd->add_flag("--restart", args->restart,
                 "discard the results already in the output folder (needed "
                 "after editing the sweep)");
+  cmd->add_flag("--no-reuse", args->no_reuse,
+                "run every point's learning in full (default: points whose axes change only "
+                "timing re-time the trajectory recorded once; results identical)");
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots at the end");
   AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet", args->quiet, "no progress output");

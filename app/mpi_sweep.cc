@@ -13,6 +13,7 @@
 #include "mpi/abort_note.h"
 #include "mpi/task_farm.h"
 #include "scenarios/sweep_point.h"
+#include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
 
 namespace commsim::app {
@@ -95,7 +96,7 @@ PointScheduler RankZeroPoints::Schedule(const Sweep& sweep, int jobs, Progress* 
 }
 
 void ServeSweepPoints(mpi::MpiWorld& world, const std::string& file, const std::string& out,
-                      int jobs, bool keep_runs) {
+                      int jobs, bool keep_runs, bool reuse) {
   const std::string who = world.Describe();
   std::optional<Sweep> sweep;
   std::string load_error;
@@ -105,7 +106,11 @@ void ServeSweepPoints(mpi::MpiWorld& world, const std::string& file, const std::
     load_error = fmt::format("{}: {}", who, e.what());
   }
   const std::string dir = sweep ? SweepOutFolder(*sweep, out) : "";
-  const PointRunner runner = sweep ? ScenarioPointRunner(*sweep) : PointRunner();
+  // Each rank records the trajectories its own points need (scenarios/trajectory_reuse.h).
+  TrajectoryStore trajectories;
+  const bool share = reuse && sweep && SweepReuseBlocker(*sweep).empty();
+  const PointRunner runner =
+      sweep ? ScenarioPointRunner(*sweep, nullptr, share ? &trajectories : nullptr) : PointRunner();
   std::once_flag checked;
   mpi::FarmOptions options;
   options.jobs = ResolveJobs(jobs);

@@ -46,7 +46,7 @@ std::string SweepOutFolder(const Sweep& sweep, const std::string& out);
 
 // Every other rank: runs the points rank 0 hands out into SweepOutFolder(sweep, out).
 void ServeSweepPoints(mpi::MpiWorld& world, const std::string& file, const std::string& out,
-                      int jobs, bool keep_runs);
+                      int jobs, bool keep_runs, bool reuse = true);
 
 // Under a launcher that started several processes, only `commsim sweep` may run (any other
 // command would run once per rank, each writing the same outputs): throws UserError otherwise.

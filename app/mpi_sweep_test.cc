@@ -133,8 +133,9 @@ TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
   const std::string log = (root_ / "killed.log").string();
   const pid_t job = ::fork();
   if (job == 0) {
-    const std::string command = fmt::format("{} {} {} >{} 2>&1", Mpirun(3), COMMSIM_BINARY,
-                                            Args("killed"), log);
+    // --no-reuse: every point learns, so a rank is caught running one (re-timed points are quick).
+    const std::string command = fmt::format("{} {} {} --no-reuse >{} 2>&1", Mpirun(3),
+                                            COMMSIM_BINARY, Args("killed"), log);
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }

@@ -159,7 +159,7 @@ inline bool IsNotAReference(const std::string& ref) {
                                                  "sweep.csv",           "axes.csv",
                                                  "sweep.resolved.json", "report.md",
                                                  "report.html",         "compile_commands.json",
-                                                 "run.json"};
+                                                 "run.json",            "trace.txt"};
   static const std::vector<std::string> kOutputDirs = {
       "results/", "build/", "build-asan/", "data/", "plots/", "points/", "runs/"};
   if (ref.empty() || ref.starts_with("/") || ref.starts_with("~") || ref.find("://") != ref.npos)

@@ -22,6 +22,7 @@
 #include "models/objective.h"
 #include "models/problem.h"
 #include "scenarios/json_config.h"
+#include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
 #include "sim/topology.h"
 #include "sim/topology_registry.h"
@@ -74,11 +75,14 @@ std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
 
 using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)>;
 
-SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm = {}) {
+// With `trajectories`, the objective is the store's shared one (built once per store).
+SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm = {},
+                       TrajectoryStore* trajectories = nullptr) {
   SharedWorld world;
   ProblemSpec problem{s.model, s.data, s.partition};
+  const auto build = [&] { return BuildProblem(problem, static_cast<int>(s.workers), s.seed); };
   try {
-    world.objective = BuildProblem(problem, static_cast<int>(s.workers), s.seed);
+    world.objective = trajectories ? trajectories->SharedObjective(build) : build();
   } catch (const ProblemError& e) {
     const char* part = e.part() == ProblemError::Part::kData        ? "/data"
                        : e.part() == ProblemError::Part::kPartition ? "/partition"
@@ -190,45 +194,6 @@ void SetBaselines(const SharedWorld& world, RunResult& result) {
 
 }  // namespace
 
-void ApplySet(json& doc, const std::string& assignment) {
-  const size_t eq = assignment.find('=');
-  if (eq == std::string::npos || assignment.empty() || assignment[0] != '/') {
-    throw UserError(fmt::format("--set {}: expected /json/pointer=value", assignment));
-  }
-  const std::string pointer = assignment.substr(0, eq);
-  const std::string text = assignment.substr(eq + 1);
-  std::optional<json> value = TryParseJsonText(text, "--set " + pointer);
-  if (!value) {
-    try {
-      (void)json(text).dump();  // JSON strings must be UTF-8 (the resolved scenario is written)
-    } catch (const json::exception&) {
-      throw UserError(fmt::format("--set {}: the value is not valid UTF-8 text", pointer));
-    }
-  }
-  const std::string problem = SetAtPointer(doc, pointer, value ? *value : json(text));
-  if (!problem.empty()) {
-    throw UserError(fmt::format("--set {}: cannot set {}: {}", assignment, pointer, problem));
-  }
-}
-
-Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets) {
-  json doc = LoadJsonFile(file);
-  for (const std::string& s : sets) ApplySet(doc, s);
-  // A data path given on the command line is relative to the working directory, not the file.
-  const bool data_path_set = std::any_of(sets.begin(), sets.end(), [](const std::string& s) {
-    return s.rfind("/data/path=", 0) == 0;
-  });
-  const json::json_pointer data_path("/data/path");
-  if (data_path_set && doc.contains(data_path) && doc.at(data_path).is_string()) {
-    const std::filesystem::path path(doc.at(data_path).get<std::string>());
-    if (!path.empty() && path.is_relative()) {
-      doc[data_path] = std::filesystem::absolute(path).lexically_normal().string();
-    }
-  }
-  const std::string base_dir = std::filesystem::path(file).parent_path().string();
-  return ParseScenario(doc, file, base_dir);
-}
-
 void CheckScenario(const Scenario& scenario) { BuildWorld(scenario); }
 
 namespace {
@@ -236,12 +201,12 @@ namespace {
 // Runs entry i; an exception that escapes the algorithm (one thrown before its rounds start)
 // becomes status "error" with the message.
 void RunEntry(const Scenario& s, const SharedWorld& world, const RunSetup& setup, size_t i,
-              RunResult& result) {
+              TrajectoryStore* trajectories, RunResult& result) {
   const auto start = std::chrono::steady_clock::now();
   RunSummary& summary = result.summaries[i];
   std::string error;
   try {
-    world.algorithms[i]->Run(setup, &result.records[i], &summary);
+    RunAlgorithmEntry(*world.algorithms[i], setup, i, trajectories, &result.records[i], &summary);
   } catch (const std::bad_alloc&) {
     error = "out of memory while running this entry";
   } catch (const std::exception& e) {
@@ -268,7 +233,7 @@ int DefaultJobs() { return std::max(1, static_cast<int>(std::thread::hardware_co
 
 RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  SharedWorld world = BuildWorld(s, options.make_algorithm);
+  SharedWorld world = BuildWorld(s, options.make_algorithm, options.trajectories);
   const size_t entries = s.algorithms.size();
   RunResult result;
   result.records.resize(entries);
@@ -287,7 +252,7 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   std::mutex done_mutex;
   auto worker = [&] {
     for (size_t i = next++; i < entries; i = next++) {
-      RunEntry(s, world, setups[i], i, result);
+      RunEntry(s, world, setups[i], i, options.trajectories, result);
       std::lock_guard<std::mutex> lock(done_mutex);
       if (options.on_entry_done) options.on_entry_done(i, result.summaries[i]);
     }
@@ -321,7 +286,7 @@ bool AnyEntryFailed(const RunResult& result) {
 }
 
 void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir,
-                    const std::string& origin) {
+                    const std::string& origin, const std::string& trace) {
   const std::string from = origin.empty() ? out_dir : origin;
   StagedFolder folder(out_dir, OutputKind::kRun, from);
   const std::string staging = folder.path();
@@ -331,6 +296,7 @@ void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std
     WriteFileAtomic(staging + "/summary.json", SummaryJson(result).dump(2) + "\n");
     WriteFileAtomic(staging + "/run.json", RunJson(result).dump(2) + "\n");
     WriteFileAtomic(staging + "/scenario.resolved.json", scenario.resolved.dump(2) + "\n");
+    if (!trace.empty()) WriteFileAtomic(staging + "/trace.txt", trace);
   } catch (const UserError& e) {  // names the staging file; say which output it was for
     throw UserError(fmt::format("{}: {} (nothing was published)", from, e.what()));
   }

@@ -16,6 +16,8 @@
 
 namespace commsim {
 
+class TrajectoryStore;
+
 // Applies one `--set /json/pointer=value` assignment: the value is parsed as JSON when it parses,
 // else taken as a string ("--set /network/topology/worker_bandwidth=200Mbps"). Throws UserError
 // on a bad pointer.
@@ -25,6 +27,9 @@ void ApplySet(nlohmann::json& doc, const std::string& assignment);
 // Relative data paths in the file are relative to the file's folder; a `--set /data/path=...`
 // value is relative to the working directory.
 Scenario LoadScenario(const std::string& file, const std::vector<std::string>& sets = {});
+// The document LoadScenario parses: the file with the `sets` applied (a set data path made
+// absolute). Throws UserError.
+nlohmann::json LoadScenarioDocument(const std::string& file, const std::vector<std::string>& sets);
 
 // Builds everything a run needs (data, objective, topologies, algorithms) and runs every
 // algorithm's Check() without running it, so `commsim validate` (and `run`, before anything runs)
@@ -45,6 +50,10 @@ struct RunOptions {
   std::function<void(size_t, int64_t)> on_iteration;
   // Builds an entry's algorithm; empty = the registry. Tests substitute fakes.
   std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)> make_algorithm;
+  // Trajectories to re-time and to record, and the objective, shared by every run given this
+  // store (scenarios/trajectory_reuse.h); nullptr: every entry runs in full on its own objective.
+  // The caller makes sure those runs differ in timing keys only.
+  TrajectoryStore* trajectories = nullptr;
 };
 
 // Runs every entry (in parallel when options.jobs > 1). An entry that throws gets status "error"
@@ -61,9 +70,10 @@ bool AnyEntryFailed(const RunResult& result);
 // file with wall-clock times, so the others are byte-identical across runs) into `out_dir` and
 // publishes it whole (analysis/output_folder.h: `out_dir` must be absent, an empty folder or a run
 // folder, which is replaced). Nothing is published when any write fails. Messages start with
-// `origin` (default: `out_dir`). Throws UserError.
+// `origin` (default: `out_dir`). A non-empty `trace` (scenarios/trace_file.h) is written as
+// trace.txt. Throws UserError.
 void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std::string& out_dir,
-                    const std::string& origin = "");
+                    const std::string& origin = "", const std::string& trace = "");
 
 }  // namespace commsim
 

@@ -16,6 +16,8 @@
 
 namespace commsim {
 
+class TrajectoryStore;
+
 // The point's summary CSV (see above).
 std::string PointSummaryCsv(const RunResult& result, std::optional<double> target_loss);
 
@@ -26,7 +28,14 @@ void ValidateSweepPoints(const Sweep& sweep);
 // Runs a point's scenario with ParseScenario + RunScenario (jobs = 1) and, when asked, writes its
 // run folder with WriteRunFolder. With `progress`, reports the point's own progress (iterations
 // done over all its entries) through Progress::SetPartial from the thread running it.
-PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress = nullptr);
+// With `trajectories` (nullptr: none), entries re-time the trajectories recorded at earlier
+// points (scenarios/trajectory_reuse.h). REQUIRES then: SweepReuseBlocker(sweep) is "".
+PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress = nullptr,
+                                TrajectoryStore* trajectories = nullptr);
+
+// "" when every axis of the sweep is a timing key (scenarios/trajectory_reuse.h), so its points
+// differ in timing only and may share trajectories; else the first axis that is not, in words.
+std::string SweepReuseBlocker(const Sweep& sweep);
 
 }  // namespace commsim
 

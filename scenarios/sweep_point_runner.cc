@@ -7,6 +7,7 @@
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
 #include "scenarios/sweep_point.h"
+#include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -22,12 +23,23 @@ void ValidateSweepPoints(const Sweep& sweep) {
   }
 }
 
-PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress) {
-  return [base_dir = sweep.base_dir, target = sweep.target_loss, progress](
+std::string SweepReuseBlocker(const Sweep& sweep) {
+  for (const SweepAxis& axis : sweep.axes) {
+    if (!IsTimingPointer(axis.pointer)) {
+      return fmt::format("axis {} ({}) is not a timing key", axis.name, axis.pointer);
+    }
+  }
+  return "";
+}
+
+PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress,
+                                TrajectoryStore* trajectories) {
+  return [base_dir = sweep.base_dir, target = sweep.target_loss, progress, trajectories](
              const nlohmann::json& doc, const std::string& run_dir) {
     const Scenario scenario = ParseScenario(doc, "scenario", base_dir);
     RunOptions options;
     options.jobs = 1;
+    options.trajectories = trajectories;
     if (progress != nullptr && scenario.iterations > 0) {
       // One entry at a time (jobs = 1): entries before `entry` are done.
       const double total =

@@ -9,8 +9,10 @@
 
 #include "algorithms/codec_time.h"
 #include "algorithms/ps/ps_parts.h"
+#include "algorithms/ps/ps_replay.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "algorithms/trajectory.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -151,6 +153,7 @@ class PsDriver {
     WorkerRound& wr = w_[w];
     wr.uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
     wr.encode_wall_s = timer.Seconds();
+    if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), w, *wr.uplink);
     for (int b = 0; b < static_cast<int>(parts_.size()); ++b) {
       const SimTime duration =
           clock_.Encode(*Part(wr.uplink, b), wr.encode_wall_s, wr.uplink->elements);
@@ -195,6 +198,9 @@ class PsDriver {
         const WallTimer timer;
         downlink_ = Share(rule_.ServerRound(step_, *server_rng_));
         downlink_wall_s_ = timer.Seconds();
+        if (setup_.record != nullptr) {
+          setup_.record->AddMessage(rounds_.round(), PsDownlinkSlot(workers_), *downlink_);
+        }
       }
     }
     if (clock_.measured() && !wr.received) {

@@ -34,6 +34,8 @@
 // Divergence, checked every round: a worker's gradient with a NaN/Inf (before it is encoded), an
 // encoder's NonFiniteError (uplink or downlink), or a non-finite server model after the round
 // stops the run with status "diverged" in that round; any other exception with status "error".
+// Trajectories (algorithms/trajectory.h): with setup.record the driver records each uplink and
+// downlink the rule returns (slots in ps_replay.h); setup.replay runs ReplayParameterServer.
 #ifndef COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 #define COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 
@@ -42,6 +44,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/ps/ps_replay.h"
 #include "algorithms/ps/ps_rule.h"
 #include "sim/records.h"
 
@@ -65,8 +68,10 @@ class PsAlgorithm final : public Algorithm {
   PsAlgorithm(const Config& config, AlgorithmInfo info)
       : Algorithm(std::move(info)), config_(config) {}
   void Check(const RunSetup& setup) const override { CheckParameterServer(setup); }
+  bool can_replay() const override { return true; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
+    if (setup.replay != nullptr) return ReplayParameterServer(setup, records, summary);
     Rule rule(config_);
     RunParameterServer(setup, rule, records, summary);
   }

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Wall time of the 13-point bandwidth sweep (scenarios/bandwidth_sweep.json: six PS algorithms,
+# 8 workers, one iteration per point) with trajectory reuse (the default: each algorithm learns
+# once, the other 12 points re-time its trajectory) and with --no-reuse (every point learns), in
+# one run, from empty output folders; prints both, their ratio, and whether the two sweep.csv are
+# byte-identical. A measurement, never a test.
+# Usage: bench/sweep_reuse.sh [DIM] [JOBS]   (default 11173962, ResNet-18 size; a smaller DIM is
+#        faster; JOBS = --jobs, default 1)
+# Env: COMMSIM (default build/bin/commsim).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+commsim="${COMMSIM:-$root/build/bin/commsim}"
+dim="${1:-11173962}"
+jobs="${2:-1}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# The shipped sweep with d replaced ("set" is applied to the base scenario before the axes).
+python3 - "$root/scenarios/bandwidth_sweep.json" "$dim" "$work/sweep.json" <<'PY'
+import json, os, sys
+src, dim, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+sweep = json.load(open(src))
+sweep["base"] = os.path.join(os.path.dirname(src), sweep["base"])
+if dim != 11173962:  # the ResNet-18 profile fixes d: drop it for other sizes
+    sweep["set"]["/model/profile"] = ""
+sweep["set"]["/model/dim"] = dim
+sweep.pop("description", None)
+json.dump(sweep, open(dst, "w"), indent=1)
+PY
+# run NAME [flags]: one sweep into $work/NAME; prints the wall seconds.
+run() {
+  local name="$1"
+  shift
+  local start end
+  start=$(date +%s.%N)
+  "$commsim" sweep "$work/sweep.json" --out "$work/$name" --jobs "$jobs" --no-plots --quiet "$@" \
+    >"$work/$name.log"
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc
+}
+echo "bandwidth_sweep: d = $dim, 13 points x 6 algorithms, --jobs $jobs"
+reuse_s=$(run reuse)
+full_s=$(run full --no-reuse)
+grep "trajectory reuse" "$work/reuse.log" || true
+same="DIFFERENT"
+cmp -s "$work/reuse/sweep.csv" "$work/full/sweep.csv" && same="identical"
+printf '%-12s %10s\n' mode wall_s
+printf '%-12s %10.2f\n' reuse "$reuse_s" no-reuse "$full_s"
+printf 'ratio no-reuse / reuse: %.1fx; sweep.csv %s\n' "$(echo "$full_s / $reuse_s" | bc -l)" "$same"

@@ -1,0 +1,157 @@
+// Trace files: what TraceText writes reads back to the same trajectories, value for value, and a
+// damaged trace is refused with its line and what was expected.
+#include "scenarios/trace_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "scenarios/trajectory_reuse.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+Message Msg(int64_t bits, std::string_view codec, int64_t elements, int64_t nonzeros) {
+  Message m;
+  m.payload_bits = bits;
+  m.codec = codec;
+  m.elements = elements;
+  m.nonzeros = nonzeros;
+  return m;
+}
+
+// Round 1..3: two uplinks and a downlink; rounds 1 and 2 equal (one `rounds 2` line).
+std::shared_ptr<const Trajectory> Sample() {
+  auto t = std::make_shared<Trajectory>();
+  Message parted = Msg(300, "top_k", 50, 5);
+  parted.parts = {Msg(100, "top_k", 20, 2), Msg(200, "top_k", 30, 3)};
+  for (int64_t k = 1; k <= 3; ++k) {
+    t->AddMessage(k, 0, Msg(k == 3 ? 77 : 64, "qsgd", 10, -1));
+    t->AddMessage(k, 1, parted);
+    t->AddMessage(k, 2, Msg(640, "", 10, -1));
+  }
+  std::vector<IterationRecord> records(2);
+  records[0].iteration = 0;
+  records[0].loss = 0.1 + 0.2;  // not a short decimal: must come back bit for bit
+  records[0].dist_to_opt_sq = 1e-300;
+  records[1].iteration = 3;
+  records[1].loss = std::numeric_limits<double>::infinity();
+  records[1].test_accuracy = 0.5;
+  records[1].extra = {{"residual", -2.5}, {"z", std::nan("")}};
+  records[1].sim_time_s = 9;  // timing: not kept
+  t->SetLearning(records);
+  return t;
+}
+
+std::string SampleText() {
+  TrajectoryStore store;
+  store.Publish(1, Sample());
+  return TraceText({{"name", "x"}}, "/data dir", {"a", "b"}, store);
+}
+
+TEST(TraceFileTest, RoundTripKeepsShapesRoundsAndLearningExactly) {
+  const std::string text = SampleText();
+  EXPECT_NE(text.find("rounds 2 0 1 2\nrounds 1 3 1 2\n"), std::string::npos) << text;
+  const TraceFile f = ParseTrace(text, "t.txt");
+  EXPECT_EQ(f.base_dir, "/data dir");
+  EXPECT_EQ(f.scenario, nlohmann::json({{"name", "x"}}));
+  ASSERT_EQ(f.entries.size(), 1u);
+  const TraceEntry& e = f.entries.at(1);
+  EXPECT_EQ(e.label, "b");
+  const std::shared_ptr<const Trajectory> want = Sample();
+  EXPECT_EQ(e.trajectory.shapes(), want->shapes());
+  EXPECT_EQ(e.trajectory.runs(), want->runs());
+  EXPECT_EQ(e.trajectory.rounds(), 3);
+  ASSERT_EQ(e.trajectory.learning().size(), 2u);
+  const IterationRecord& r0 = e.trajectory.learning()[0];
+  EXPECT_EQ(r0.loss, 0.1 + 0.2);
+  EXPECT_EQ(r0.dist_to_opt_sq, 1e-300);
+  EXPECT_FALSE(r0.test_accuracy.has_value());
+  const IterationRecord& r1 = e.trajectory.learning()[1];
+  EXPECT_EQ(r1.loss, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r1.test_accuracy, 0.5);
+  EXPECT_EQ(r1.extra.at("residual"), -2.5);
+  EXPECT_TRUE(std::isnan(r1.extra.at("z")));
+  EXPECT_EQ(r1.sim_time_s, 0);
+  // The shapes replay as messages with the recorded parts.
+  const Message m = e.trajectory.MessageAt(2, 1);
+  ASSERT_EQ(m.parts.size(), 2u);
+  EXPECT_EQ(m.parts[1].payload_bits, 200);
+  EXPECT_EQ(m.codec, "top_k");
+}
+
+TEST(TraceFileTest, ReplayOfAMissingRoundOrIterationThrows) {
+  const std::shared_ptr<const Trajectory> t = Sample();
+  EXPECT_THROW(t->MessageAt(4, 0), std::runtime_error);
+  EXPECT_THROW(t->MessageAt(1, 3), std::runtime_error);
+  IterationRecord r;
+  r.iteration = 2;
+  EXPECT_THROW(t->FillLearning(r), std::runtime_error);
+}
+
+// The error for `text` with line `n` (1-based) replaced by `line`.
+std::string ErrorWithLine(int n, const std::string& line) {
+  std::string text = SampleText();
+  size_t start = 0;
+  for (int i = 1; i < n; ++i) start = text.find('\n', start) + 1;
+  text.replace(start, text.find('\n', start) - start, line);
+  try {
+    ParseTrace(text, "t.txt");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
+  EXPECT_EQ(ErrorWithLine(1, "commsim-trace 2"),
+            "t.txt:1: trace version \"2\" is not supported (this commsim reads version 1)");
+  EXPECT_EQ(ErrorWithLine(1, "hello"),
+            "t.txt:1: expected `commsim-trace 1` (not a commsim trace file?)");
+  EXPECT_EQ(ErrorWithLine(3, "scenario [1]"),
+            "t.txt:3: scenario: expected a JSON object on one line");
+  // Line 5 is shape 0.
+  EXPECT_EQ(ErrorWithLine(5, "shape 0 64 gzip 10 -1 0"),
+            "t.txt:5: codec: expected a compressor name or -, got \"gzip\"");
+  EXPECT_EQ(ErrorWithLine(5, "shape 1 64 qsgd 10 -1 0"),
+            "t.txt:5: expected shape id 0 (ids count up from 0), got 1");
+  EXPECT_EQ(ErrorWithLine(5, "shape 0 -64 qsgd 10 -1 0"),
+            "t.txt:5: bits: expected an integer in [0, 2305843009213693951], got \"-64\"");
+  EXPECT_EQ(ErrorWithLine(5, "shape 0 64 qsgd 10"),
+            "t.txt:5: expected `shape <id> <bits> <codec> <elements> <nonzeros> <parts>` (7 "
+            "fields), got 5 fields");
+  // Lines 6-8 are shape 1 and its parts, 9 shape 2, 10 shape 3, 11-12 the rounds.
+  EXPECT_EQ(ErrorWithLine(11, "rounds 2 0 1 9"),
+            "t.txt:11: slot: expected an integer in [0, 3], got \"9\"");
+  EXPECT_EQ(ErrorWithLine(11, "rounds -2 0 1 2"),
+            "t.txt:11: round count: expected an integer in [1, 1000000000000], got \"-2\"");
+  EXPECT_EQ(ErrorWithLine(7, "shape 9"), "t.txt:7: expected a `part` line, got \"shape\"");
+  EXPECT_EQ(ErrorWithLine(14, "record 0 1 - - - -"),
+            "t.txt:14: iteration 0 after iteration 0: expected increasing iterations");
+  EXPECT_EQ(ErrorWithLine(14, "record 3 1 - - - - residual"),
+            "t.txt:14: expected <key>=<value>, got \"residual\"");
+  EXPECT_EQ(ErrorWithLine(13, "record 0 x - - - -"),
+            "t.txt:13: loss: expected a real number or -, got \"x\"");
+  EXPECT_EQ(ErrorWithLine(15, "end of it"), "t.txt:15: expected `end` (1 fields), got 3 fields");
+}
+
+TEST(TraceFileTest, ATruncatedTraceSaysSo) {
+  const std::string text = SampleText();
+  const std::string cut = text.substr(0, text.find("record 3"));
+  try {
+    ParseTrace(cut, "t.txt");
+    FAIL() << "accepted a truncated trace";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t.txt:13: expected `end`, got the end of the file (truncated?)");
+  }
+  EXPECT_THROW(ParseTrace("", "t.txt"), UserError);
+  EXPECT_THROW(ParseTrace(text + "more\n", "t.txt"), UserError);
+}
+
+}  // namespace
+}  // namespace commsim
