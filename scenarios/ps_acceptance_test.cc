@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scenarios/runner.h"
+#include "scenarios/timing_scenario_test_util.h"
 #include "sim/network_test_util.h"
 
 namespace commsim {
@@ -87,26 +88,7 @@ TEST(PsAcceptanceTest, DoreConvexConvergesWithPerBucketCompression) {
 // messages of M wire bits (payload + header): the uplink ends at T(M) + l + n T(M) + l (incast on
 // the server link), the unicast downlink at n T(D) + l + T(D) + l, the multicast one at
 // T(D) + l + T(D) + l, with T(M) = ceil(M x 1e12 / bw) ps.
-json TimingScenario(const std::string& algorithm, int workers, int64_t dim, int64_t bw, double lat,
-                    const std::string& downlink, int64_t header_bits) {
-  return json{{"name", "timing"},
-              {"workers", workers},
-              {"iterations", 3},
-              {"header_bits", header_bits},
-              {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
-              {"network",
-               {{"topology",
-                 {{"name", "star"},
-                  {"worker_bandwidth", bw},
-                  {"server_bandwidth", bw},
-                  {"worker_latency", lat},
-                  {"server_latency", lat}}},
-                {"model", "message"},
-                {"downlink", downlink}}},
-              {"compute", {{"mode", "fixed"}, {"seconds", 0.05}}},
-              {"step", {{"size", 0.1}}},
-              {"algorithms", json::array({json{{"name", algorithm}}})}};
-}
+using test_scenarios::TimingScenario;
 
 TEST(PsAcceptanceTest, IterationTimeMatchesTheStarClosedForm) {
   const int n = 8;

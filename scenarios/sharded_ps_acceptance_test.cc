@@ -6,6 +6,7 @@
 #include <string>
 
 #include "scenarios/runner.h"
+#include "scenarios/timing_scenario_test_util.h"
 #include "sim/error_test_util.h"
 #include "sim/network_test_util.h"
 
@@ -22,25 +23,10 @@ double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 // compute, 160 header bits.
 json ShardedScenario(int workers, int64_t dim, int64_t bw, int servers, bool colocated,
                      const std::string& downlink) {
-  return json{{"name", "sharded"},
-              {"workers", workers},
-              {"iterations", 3},
-              {"header_bits", 160},
-              {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
-              {"network",
-               {{"topology",
-                 {{"name", "star"},
-                  {"worker_bandwidth", bw},
-                  {"server_bandwidth", bw},
-                  {"worker_latency", 50e-6},
-                  {"server_latency", 50e-6},
-                  {"servers", servers},
-                  {"colocated", colocated}}},
-                {"model", "message"},
-                {"downlink", downlink}}},
-              {"compute", {{"mode", "fixed"}, {"seconds", 0.05}}},
-              {"step", {{"size", 0.1}}},
-              {"algorithms", json::array({json{{"name", "sgd"}}})}};
+  json doc = test_scenarios::TimingScenario("sgd", workers, dim, bw, 50e-6, downlink, 160);
+  doc["network"]["topology"]["servers"] = servers;
+  doc["network"]["topology"]["colocated"] = colocated;
+  return doc;
 }
 
 constexpr int64_t kLat = 50'000'000, kCompute = 50'000'000'000;

@@ -34,11 +34,8 @@ Played PlayRing(const LayerProfile& layers, int dim, bool layerwise, int64_t buc
   rc.links.bandwidth_bps = 1e9;
   rc.links.latency_s = 1e-6;
   const Topology ring = RingBuilder(rc).Build(n);
-  ComputeTimeConfig cc;
-  cc.seconds = compute_s;
-  cc.overlap = layerwise ? "layerwise" : "none";
-  cc.bucket_bits = bucket_params * 32;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
+  const ComputeTimeModel compute(testing::FixedCompute(compute_s, layerwise, bucket_params),
+                                 objective.flops_per_sample(), n, 1);
   RunSetup setup;
   setup.objective = &objective;
   setup.topology = &ring;

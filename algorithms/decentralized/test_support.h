@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/compressors/compressor.h"
+#include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/rng.h"
 
@@ -169,6 +170,16 @@ inline std::vector<std::vector<int>> RandomNeighbours(int n, double p, uint64_t 
   }
   for (auto& l : nb) std::sort(l.begin(), l.end());
   return nb;
+}
+
+// A fixed compute time of `compute_s` per step; with `layerwise`, overlap in buckets of
+// `bucket_params` fp32 parameters.
+inline ComputeTimeConfig FixedCompute(double compute_s, bool layerwise, int64_t bucket_params) {
+  ComputeTimeConfig cc;
+  cc.seconds = compute_s;
+  cc.overlap = layerwise ? "layerwise" : "none";
+  cc.bucket_bits = bucket_params * 32;
+  return cc;
 }
 
 }  // namespace commsim::testing

@@ -131,11 +131,8 @@ OverlapRun PlaySgd(const Topology& topology, int n, int dim, double compute_s,
                    const LayerProfile* layers, bool layerwise, int64_t bucket_params,
                    NetworkModel model = NetworkModel::kMessage, int iterations = 2) {
   const QuadraticObjective objective(n, dim, 1);
-  ComputeTimeConfig cc;
-  cc.seconds = compute_s;
-  cc.overlap = layerwise ? "layerwise" : "none";
-  cc.bucket_bits = bucket_params * 32;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
+  const ComputeTimeModel compute(testing::FixedCompute(compute_s, layerwise, bucket_params),
+                                 objective.flops_per_sample(), n, 1);
   RunSetup setup;
   setup.objective = &objective;
   setup.topology = &topology;
