@@ -11,16 +11,8 @@ commsim="${COMMSIM:-$root/build/bin/commsim}"
 dim="${1:-11173962}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# The shipped sweep with d replaced ("set" is applied to the base scenario before the axes).
-python3 - "$root/scenarios/bandwidth_sweep.json" "$dim" "$work/sweep.json" <<'PY'
-import json, os, sys
-src, dim, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-sweep = json.load(open(src))
-sweep["base"] = os.path.join(os.path.dirname(src), sweep["base"])
-sweep["set"]["/model/dim"] = dim
-sweep.pop("description", None)
-json.dump(sweep, open(dst, "w"), indent=1)
-PY
+# The shipped sweep with d replaced.
+python3 "$root/bench/reduced_sweep.py" "$root/scenarios/bandwidth_sweep.json" "$dim" "$work/sweep.json"
 mpirun_cmd=(mpirun --oversubscribe --allow-run-as-root --mca btl self,vader
             --mca btl_vader_single_copy_mechanism none --bind-to none ${MPIRUN_ARGS:-})
 printf '%-8s %-6s %10s  %s\n' ranks jobs wall_s sweep.csv

@@ -14,18 +14,8 @@ dim="${1:-11173962}"
 jobs="${2:-1}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# The shipped sweep with d replaced ("set" is applied to the base scenario before the axes).
-python3 - "$root/scenarios/bandwidth_sweep.json" "$dim" "$work/sweep.json" <<'PY'
-import json, os, sys
-src, dim, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-sweep = json.load(open(src))
-sweep["base"] = os.path.join(os.path.dirname(src), sweep["base"])
-if dim != 11173962:  # the ResNet-18 profile fixes d: drop it for other sizes
-    sweep["set"]["/model/profile"] = ""
-sweep["set"]["/model/dim"] = dim
-sweep.pop("description", None)
-json.dump(sweep, open(dst, "w"), indent=1)
-PY
+# The shipped sweep with d replaced.
+python3 "$root/bench/reduced_sweep.py" "$root/scenarios/bandwidth_sweep.json" "$dim" "$work/sweep.json"
 # run NAME [flags]: one sweep into $work/NAME; prints the wall seconds.
 run() {
   local name="$1"
