@@ -16,11 +16,11 @@ namespace {
 
 using nlohmann::json;
 
-Scenario Parse(const std::string& text) { return ParseScenario(json::parse(text), "t.json", "."); }
+Scenario ParseCodecScenario(const std::string& text) { return ParseScenario(json::parse(text), "t.json", "."); }
 
 std::string ErrorOf(const std::string& text) {
   try {
-    Parse(text);
+    ParseCodecScenario(text);
   } catch (const UserError& e) {
     return e.what();
   }
@@ -28,13 +28,13 @@ std::string ErrorOf(const std::string& text) {
 }
 
 TEST(CodecScenarioTest, NoCodecKeyMeansNoneAndAnObjectMeansModel) {
-  const Scenario old = Parse(R"({"algorithms": ["sgd"]})");
+  const Scenario old = ParseCodecScenario(R"({"algorithms": ["sgd"]})");
   EXPECT_EQ(old.algorithms[0].codec.mode, CodecMode::kNone);
   EXPECT_EQ(old.resolved["codec"]["mode"], "none");
   // The resolved form parses back to the same thing.
   EXPECT_EQ(ParseScenario(old.resolved, "r", ".").resolved, old.resolved);
 
-  const Scenario fresh = Parse(R"({"codec": {}, "algorithms": ["dore"]})");
+  const Scenario fresh = ParseCodecScenario(R"({"codec": {}, "algorithms": ["dore"]})");
   EXPECT_EQ(fresh.algorithms[0].codec.mode, CodecMode::kModel);
   ASSERT_NE(fresh.algorithms[0].codec.profile, nullptr);
   EXPECT_EQ(fresh.algorithms[0].codec.profile->device, "cpu_core");
@@ -43,7 +43,7 @@ TEST(CodecScenarioTest, NoCodecKeyMeansNoneAndAnObjectMeansModel) {
 
 TEST(CodecScenarioTest, AnEntryOverridesTheScenarioCodec) {
   // No scenario codec: an entry's object starts from mode model; the other entry stays none.
-  const Scenario a = Parse(
+  const Scenario a = ParseCodecScenario(
       R"({"algorithms": [{"name": "sgd", "codec": {"device": "v100", "server_threads": 4}},
                          {"name": "dore"}]})");
   EXPECT_EQ(a.algorithms[0].codec.mode, CodecMode::kModel);
@@ -52,7 +52,7 @@ TEST(CodecScenarioTest, AnEntryOverridesTheScenarioCodec) {
   EXPECT_EQ(a.algorithms[1].codec.mode, CodecMode::kNone);
   EXPECT_EQ(ParseScenario(a.resolved, "r", ".").resolved, a.resolved);
   // A scenario codec is inherited field by field.
-  const Scenario b = Parse(
+  const Scenario b = ParseCodecScenario(
       R"({"codec": {"mode": "measured"},
           "algorithms": [{"name": "sgd", "codec": {"server_threads": 2}}]})");
   EXPECT_EQ(b.algorithms[0].codec.mode, CodecMode::kMeasured);
@@ -137,7 +137,7 @@ const char* kSmall = R"({
 
 // Model mode and overlap are deterministic: the same records whatever the thread count.
 TEST(CodecScenarioTest, ModelModeWithOverlapIsTheSameWhateverTheJobs) {
-  const Scenario s = Parse(kSmall);
+  const Scenario s = ParseCodecScenario(kSmall);
   RunOptions one, two;
   one.jobs = 1;
   two.jobs = 3;

@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string ErrorOf(const std::string& text) {
+std::string NetSpecErrorOf(const std::string& text) {
   return test_errors::ErrorOf([&] { ParseNetSpec(json::parse(text), "spec.json"); });
 }
 
@@ -50,33 +50,33 @@ TEST(NetSpecTest, DefaultsAreAnIncastOnAStar) {
 }
 
 TEST(NetSpecTest, BadInputNamesFileFieldAndExpectation) {
-  std::string e = ErrorOf(R"({"topology": {"name": "ring", "bandwidth": 0}})");
+  std::string e = NetSpecErrorOf(R"({"topology": {"name": "ring", "bandwidth": 0}})");
   EXPECT_NE(e.find("spec.json: /topology/bandwidth: "), std::string::npos) << e;
   EXPECT_NE(e.find("> 0"), std::string::npos) << e;
-  e = ErrorOf(R"({"topology": {"name": "star", "worker_bandwidth": -5}})");
+  e = NetSpecErrorOf(R"({"topology": {"name": "star", "worker_bandwidth": -5}})");
   EXPECT_NE(e.find("spec.json: /topology/worker_bandwidth: "), std::string::npos) << e;
-  e = ErrorOf(R"({"topology": {"name": "ring", "latency": "-2us"}})");
+  e = NetSpecErrorOf(R"({"topology": {"name": "ring", "latency": "-2us"}})");
   EXPECT_NE(e.find("spec.json: /topology/latency: "), std::string::npos) << e;
-  e = ErrorOf(R"({"topology": "rign"})");
+  e = NetSpecErrorOf(R"({"topology": "rign"})");
   EXPECT_NE(e.find("spec.json: /topology: unknown topology \"rign\"; did you mean \"ring\"?"),
             std::string::npos)
       << e;
-  e = ErrorOf(R"({"workers": 0})");
+  e = NetSpecErrorOf(R"({"workers": 0})");
   EXPECT_NE(e.find("spec.json: /workers: "), std::string::npos) << e;
-  e = ErrorOf(R"({"workers": 4, "pattern": "neighbours",
+  e = NetSpecErrorOf(R"({"workers": 4, "pattern": "neighbours",
                   "topology": {"name": "explicit", "edges": [0, 1, 2, 3]}})");
   EXPECT_EQ(e,
             "spec.json: /topology: topology explicit: the graph is disconnected: h0 cannot "
             "reach h2");
-  e = ErrorOf(R"({"workers": 4, "topology": {"name": "star", "worker_latencies": [1e-6]}})");
+  e = NetSpecErrorOf(R"({"workers": 4, "topology": {"name": "star", "worker_latencies": [1e-6]}})");
   EXPECT_EQ(e,
             "spec.json: /topology: topology star: worker_latencies: expected 4 values (one per "
             "worker) or none, got 1");
-  e = ErrorOf(R"({"pattern": "incast", "topology": "ring"})");
+  e = NetSpecErrorOf(R"({"pattern": "incast", "topology": "ring"})");
   EXPECT_EQ(e,
             "spec.json: /pattern: \"incast\" needs a topology with a server (star, "
             "star_direct, tree, fat_tree, dumbbell, or explicit with \"server\"), got ring");
-  e = ErrorOf(R"({"pattern": "alltoall", "mesage": 5})");
+  e = NetSpecErrorOf(R"({"pattern": "alltoall", "mesage": 5})");
   EXPECT_NE(e.find("spec.json: /pattern: "), std::string::npos) << e;
   EXPECT_NE(e.find("spec.json: /mesage: "), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean \"message\""), std::string::npos) << e;

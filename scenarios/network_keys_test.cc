@@ -15,18 +15,18 @@ namespace {
 
 using nlohmann::json;
 
-Scenario Parse(const json& network) {
+Scenario ParseNetwork(const json& network) {
   json doc = {{"algorithms", json::array({json{{"name", "sgd"}}})}};
   if (!network.is_null()) doc["network"] = network;
   return ParseScenario(doc, "s.json", "");
 }
 
 std::string Error(const json& network) {
-  return test_errors::ErrorOf([&] { Parse(network); });
+  return test_errors::ErrorOf([&] { ParseNetwork(network); });
 }
 
 TEST(NetworkKeysTest, WithoutModelOrMtuTheModelIsFlow) {
-  const Scenario s = Parse(nullptr);
+  const Scenario s = ParseNetwork(nullptr);
   EXPECT_EQ(s.network.model, NetworkModel::kFlow);
   EXPECT_EQ(s.network.protocol.kind, ProtocolKind::kNone);
   EXPECT_EQ(s.resolved["network"]["model"], "flow");
@@ -34,19 +34,19 @@ TEST(NetworkKeysTest, WithoutModelOrMtuTheModelIsFlow) {
 
 // Files written before models existed keep their meaning: mtu 0 = whole messages, > 0 = packets.
 TEST(NetworkKeysTest, AnMtuWithoutAModelKeepsItsOldMeaning) {
-  EXPECT_EQ(Parse({{"mtu", 0}}).network.model, NetworkModel::kMessage);
-  const Scenario p = Parse({{"mtu", "1500B"}});
+  EXPECT_EQ(ParseNetwork({{"mtu", 0}}).network.model, NetworkModel::kMessage);
+  const Scenario p = ParseNetwork({{"mtu", "1500B"}});
   EXPECT_EQ(p.network.model, NetworkModel::kPacket);
   EXPECT_EQ(p.network.mtu_bits, 12000);
   EXPECT_EQ(p.network.queue, QueueDiscipline::kFairQueue);
   EXPECT_EQ(p.resolved["network"]["model"], "packet");
   // A model given explicitly wins over the mtu rule.
-  EXPECT_EQ(Parse({{"mtu", 0}, {"model", "packet"}}).network.model, NetworkModel::kPacket);
-  EXPECT_EQ(Parse({{"mtu", 12000}, {"model", "flow"}}).network.model, NetworkModel::kFlow);
+  EXPECT_EQ(ParseNetwork({{"mtu", 0}, {"model", "packet"}}).network.model, NetworkModel::kPacket);
+  EXPECT_EQ(ParseNetwork({{"mtu", 12000}, {"model", "flow"}}).network.model, NetworkModel::kFlow);
 }
 
 TEST(NetworkKeysTest, ReadsProtocolFramingAndQueue) {
-  const Scenario s = Parse({{"model", "packet"}, {"queue", "fifo"}, {"protocol", "tcp"},
+  const Scenario s = ParseNetwork({{"model", "packet"}, {"queue", "fifo"}, {"protocol", "tcp"},
                             {"framing", "ppp"}, {"tcp_timestamps", false}});
   EXPECT_EQ(s.network.queue, QueueDiscipline::kFifo);
   EXPECT_EQ(s.network.protocol.kind, ProtocolKind::kTcp);
@@ -72,7 +72,7 @@ TEST(NetworkKeysTest, TcpStartUpNeedsTcpAndSlowStartNeedsTheFlowModel) {
   EXPECT_EQ(Error({{"protocol", "tcp"}, {"model", "packet"}, {"tcp_slow_start", true}}),
             "s.json: /network/tcp_slow_start: only the flow model simulates slow start, got model "
             "\"packet\"");
-  const Scenario s = Parse({{"protocol", "tcp"}, {"tcp_handshake", true}, {"tcp_slow_start", true}});
+  const Scenario s = ParseNetwork({{"protocol", "tcp"}, {"tcp_handshake", true}, {"tcp_slow_start", true}});
   EXPECT_TRUE(s.network.protocol.tcp_handshake);
   EXPECT_TRUE(s.network.protocol.tcp_slow_start);
 }

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // Summary = a function of the point's bandwidth; point 2 fails when `fail_point_2`.
-PointRunner Fake(bool fail_point_2 = false) {
+PointRunner FakeRunner(bool fail_point_2 = false) {
   return [fail_point_2](const json& doc, const std::string&) {
     const double bw = doc["network"]["bandwidth"].get<double>();
     if (fail_point_2 && bw > 90e6 && bw < 110e6) throw UserError("bad bandwidth");
@@ -38,7 +38,7 @@ Sweep MakeSweep() {  // 10 Mbit/s, 31.6 Mbit/s, 100 Mbit/s, 316 Mbit/s, 1 Gbit/s
                     "fake_sweep.json", "");
 }
 
-std::string Read(const fs::path& p) {
+std::string ReadText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
@@ -66,8 +66,8 @@ TEST_F(SweepRunningTest, TheEntryNamesWhoRunsThePointAndGoesAwayWhenItEnds) {
   std::string seen;
   size_t watched = 1;
   const PointRunner spy = [&](const json& doc, const std::string& run_dir) {
-    seen = Read(RunningFile(dir, watched));
-    return Fake()(doc, run_dir);
+    seen = ReadText(RunningFile(dir, watched));
+    return FakeRunner()(doc, run_dir);
   };
   RunSweepPoint(sweep, 1, dir, false, spy, "rank 2 of 3 (host n7, pid 99)");
   EXPECT_EQ(seen, "rank 2 of 3 (host n7, pid 99)\n");
@@ -78,7 +78,7 @@ TEST_F(SweepRunningTest, TheEntryNamesWhoRunsThePointAndGoesAwayWhenItEnds) {
   watched = 0;
   RunSweepPoint(sweep, 0, dir, false, spy);
   EXPECT_EQ(seen, fmt::format("host {}, pid {}\n", HostName(), ::getpid()));
-  EXPECT_THROW(RunSweepPoint(sweep, 2, dir, false, Fake(true)), UserError);
+  EXPECT_THROW(RunSweepPoint(sweep, 2, dir, false, FakeRunner(true)), UserError);
   EXPECT_FALSE(fs::exists(RunningFile(dir, 2)));
 }
 
@@ -86,7 +86,7 @@ TEST_F(SweepRunningTest, AnEntryLeftByAKilledRunIsReportedAndThePointRunAgain) {
   const Sweep sweep = MakeSweep();
   const std::string dir = Dir("s");
   PrepareSweepFolder(sweep, dir, false);
-  RunSweepPoint(sweep, 0, dir, false, Fake());
+  RunSweepPoint(sweep, 0, dir, false, FakeRunner());
   std::ofstream(RunningFile(dir, 3)) << "rank 1 of 3 (host n7, pid 4242)\n";  // killed there
 
   // Gathering now names the point and who was running it.
@@ -113,7 +113,7 @@ TEST_F(SweepRunningTest, AnEntryLeftByAKilledRunIsReportedAndThePointRunAgain) {
   std::FILE* notes = std::tmpfile();
   SweepOptions options;
   options.notes = notes;
-  const SweepStats stats = RunSweep(sweep, dir, options, Fake());
+  const SweepStats stats = RunSweep(sweep, dir, options, FakeRunner());
   EXPECT_EQ(stats.ran, 4u);
   std::rewind(notes);
   std::string text(4096, '\0');
@@ -145,7 +145,7 @@ TEST_F(SweepRunningTest, RestartRemovesRunningEntries) {
 
 TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureByPoint) {
   const Sweep sweep = MakeSweep();
-  RunSweep(sweep, Dir("threads"), {}, Fake());
+  RunSweep(sweep, Dir("threads"), {}, FakeRunner());
   std::vector<size_t> given;
   SweepOptions reversed;
   reversed.schedule = [&](const std::vector<size_t>& pending,
@@ -153,9 +153,9 @@ TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureB
     given = pending;
     for (auto it = pending.rbegin(); it != pending.rend(); ++it) run_point(*it);
   };
-  RunSweep(sweep, Dir("reversed"), reversed, Fake());
+  RunSweep(sweep, Dir("reversed"), reversed, FakeRunner());
   EXPECT_EQ(given, (std::vector<size_t>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(Read(root_ / "reversed" / "sweep.csv"), Read(root_ / "threads" / "sweep.csv"));
+  EXPECT_EQ(ReadText(root_ / "reversed" / "sweep.csv"), ReadText(root_ / "threads" / "sweep.csv"));
 
   // A schedule's failure fails the sweep: no sweep.csv, the finished points kept.
   SweepOptions failing;
@@ -164,7 +164,7 @@ TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureB
     for (size_t point : pending) run_point(point);
   };
   try {
-    RunSweep(sweep, Dir("failing"), failing, Fake(true));
+    RunSweep(sweep, Dir("failing"), failing, FakeRunner(true));
     FAIL() << "the failure was lost";
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()),
