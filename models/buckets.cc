@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/check.h"
 #include "sim/error.h"
@@ -42,6 +43,11 @@ std::vector<Bucket> PlanBuckets(const LayerProfile* layers, int64_t dim, int64_t
   }
   if (filled > 0) close();
   return buckets;
+}
+
+SimTime ReadyAfter(SimTime compute, double ready_fraction) {
+  if (ready_fraction >= 1.0) return compute;
+  return SimTime::FromPs(std::llround(static_cast<double>(compute.ps()) * ready_fraction));
 }
 
 }  // namespace commsim

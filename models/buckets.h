@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/layer_profile.h"
+#include "sim/time.h"
 
 namespace commsim {
 
@@ -32,6 +33,10 @@ struct Bucket {
 // REQUIRES: dim >= 1, cap_params >= 1. Throws UserError when the profile's parameter total is
 // not `dim`.
 std::vector<Bucket> PlanBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params);
+
+// When a bucket with `ready_fraction` is ready, after the start of a step of `compute`: the
+// fraction of it, rounded to the nearest picosecond (exactly `compute` for a fraction >= 1).
+SimTime ReadyAfter(SimTime compute, double ready_fraction);
 
 }  // namespace commsim
 

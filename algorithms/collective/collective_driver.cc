@@ -139,7 +139,7 @@ class CollectiveDriver {
   SimTime ReadyAt(int w, int b) const {
     const double f = bucketed_ ? bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction : 1.0;
     const SimTime c = compute_[w];
-    return start_ + (f >= 1.0 ? c : SimTime::FromPs(std::llround(static_cast<double>(c.ps()) * f)));
+    return start_ + ReadyAfter(c, f);
   }
 
   void WorkerStart(int w) {

@@ -121,7 +121,7 @@ class PsDriver {
   SimTime ReadyAt(int w, int b) const {
     const double f = parts_[static_cast<size_t>(b)].ready_fraction;
     const SimTime c = w_[w].compute;
-    return start_ + (f >= 1.0 ? c : SimTime::FromPs(std::llround(static_cast<double>(c.ps()) * f)));
+    return start_ + ReadyAfter(c, f);
   }
 
   void StartRound(int64_t k) {
