@@ -30,6 +30,7 @@ struct RunArgs {
   std::string out;
   std::vector<std::string> sets;
   int jobs = 0;
+  int threads = 1;
   bool no_plots = false;
   bool quiet = false;
   bool trace = false;  // run: write trace.txt
@@ -63,12 +64,14 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   RunOptions options;
   options.trajectories = trajectories;
   options.jobs = args.jobs > 0 ? args.jobs : DefaultJobs();
+  options.threads = args.threads;
   const size_t entries = scenario.algorithms.size();
   Progress progress("run", "entries", stderr, Progress::ModeFor(stderr, args.quiet),
                     Progress::SteadyClock(), /*line_interval_s=*/10.0, /*tick_s=*/1.0);
   if (!args.quiet) {
-    fmt::print(stderr, "commsim: running {} ({} entries, {} iterations, jobs {})\n", file, entries,
-               scenario.iterations, options.jobs);
+    fmt::print(stderr, "commsim: running {} ({} entries, {} iterations, jobs {}{})\n", file,
+               entries, scenario.iterations, options.jobs,
+               options.threads > 1 ? fmt::format(", threads {}", options.threads) : "");
   }
   const int64_t every = std::max<int64_t>(1, scenario.iterations / 200);
   const double iterations = static_cast<double>(std::max<int64_t>(1, scenario.iterations));
@@ -175,6 +178,28 @@ void DoValidate(const RunArgs& args) {
 
 }  // namespace
 
+CLI::Option* AddThreadsOption(CLI::App& cmd, int& threads) {
+  const CLI::Validator one_to_256(
+      [](std::string& value) -> std::string {
+        size_t used = 0;
+        int n = 0;
+        try {
+          n = std::stoi(value, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == value.size() && !value.empty() && n >= 1 && n <= 256) return "";
+        return "expected a whole number of threads from 1 to 256, got '" + value + "'";
+      },
+      "INT in [1, 256]");
+  return cmd
+      .add_option("--threads", threads,
+                  "threads inside each entry: a parameter-server entry computes its workers' "
+                  "gradients and encodes in parallel (default 1; results identical; with --jobs "
+                  "J up to J x N threads)")
+      ->check(one_to_256);
+}
+
 void AddRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd =
@@ -186,6 +211,7 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--jobs,-j", args->jobs,
                   "entries simulated in parallel (default 0: one per core; results identical)")
       ->check(CLI::Range(0, 256));
+  AddThreadsOption(*cmd, args->threads);
   cmd->add_flag("--no-plots", args->no_plots, "do not render plots");
   AddFigureSizeOption(*cmd, args->size);
   cmd->add_flag("--quiet,-q", args->quiet, "no progress lines");

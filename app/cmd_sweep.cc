@@ -26,6 +26,7 @@ struct SweepArgs {
   std::string file;
   std::string out;
   int jobs = 0;
+  int threads = 1;
   bool keep_runs = false;
   bool restart = false;
   bool no_plots = false;
@@ -70,7 +71,8 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
   TrajectoryStore trajectories;
   const SweepStats stats =
       RunSweep(sweep, out, options,
-               ScenarioPointRunner(sweep, &progress, blocker.empty() ? &trajectories : nullptr));
+               ScenarioPointRunner(sweep, &progress, blocker.empty() ? &trajectories : nullptr,
+                                   args.threads));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -99,7 +101,8 @@ void RunSweepCommand(const SweepArgs &args) {
   if (!mpi::LaunchedByMpiLauncher()) return RunSweepHere(args, nullptr, "");
   mpi::MpiWorld world;
   if (world.rank() > 0) {
-    return ServeSweepPoints(world, args.file, args.out, args.jobs, args.keep_runs, !args.no_reuse);
+    return ServeSweepPoints(world, args.file, args.out, args.jobs, args.keep_runs, !args.no_reuse,
+                            args.threads);
   }
   RankZeroPoints ranks(world);
   RunSweepHere(args, &ranks, world.Describe());
@@ -120,6 +123,7 @@ void AddSweepCommand(CLI::App &app) {
   cmd->add_option("--jobs,-j", args->jobs,
                   "points run in parallel (default 0: one per core; results identical)")
       ->check(CLI::Range(0, 256));
+  AddThreadsOption(*cmd, args->threads);
   cmd->add_flag("--keep-runs", args->keep_runs,
                 "also keep every point's run folder in runs/<K>/");
   cmd->add_flag("--restart", args->restart,
@@ -148,11 +152,12 @@ void AddSweepCommand(CLI::App &app) {
   point->add_option("--out", args->out, "sweep output folder")->required();
   point->add_flag("--keep-runs", args->keep_runs,
                   "also write the point's run folder runs/<K>/");
+  AddThreadsOption(*point, args->threads);
   point->callback([args] {
     const Sweep sweep = LoadSweep(args->file);
     PrepareSweepFolder(sweep, args->out, /*restart=*/false);
     RunSweepPoint(sweep, args->point, args->out, args->keep_runs,
-                  ScenarioPointRunner(sweep));
+                  ScenarioPointRunner(sweep, nullptr, nullptr, args->threads));
     fmt::print("point {} -> {}\n", args->point,
                PointFile(args->out, args->point));
   });

@@ -32,6 +32,9 @@ void AddTuneConsensusCommand(CLI::App& app);
 
 // Adds `--size page|column` (figure size of the plots) to `cmd`, stored into `size`.
 CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size);  // app/cmd_plot.cc
+// Adds `--threads N` (threads inside each entry's run, RunSetup::threads: 1 to 256, default 1)
+// to `cmd`, stored into `threads`; anything else is refused with the value it got.
+CLI::Option* AddThreadsOption(CLI::App& cmd, int& threads);  // app/cmd_run.cc
 
 }  // namespace commsim::app
 

@@ -96,7 +96,7 @@ PointScheduler RankZeroPoints::Schedule(const Sweep& sweep, int jobs, Progress* 
 }
 
 void ServeSweepPoints(mpi::MpiWorld& world, const std::string& file, const std::string& out,
-                      int jobs, bool keep_runs, bool reuse) {
+                      int jobs, bool keep_runs, bool reuse, int threads) {
   const std::string who = world.Describe();
   std::optional<Sweep> sweep;
   std::string load_error;
@@ -110,7 +110,8 @@ void ServeSweepPoints(mpi::MpiWorld& world, const std::string& file, const std::
   TrajectoryStore trajectories;
   const bool share = reuse && sweep && SweepReuseBlocker(*sweep).empty();
   const PointRunner runner =
-      sweep ? ScenarioPointRunner(*sweep, nullptr, share ? &trajectories : nullptr) : PointRunner();
+      sweep ? ScenarioPointRunner(*sweep, nullptr, share ? &trajectories : nullptr, threads)
+            : PointRunner();
   std::once_flag checked;
   mpi::FarmOptions options;
   options.jobs = ResolveJobs(jobs);

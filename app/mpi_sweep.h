@@ -44,9 +44,10 @@ class RankZeroPoints {
 // The sweep's output folder: `out`, or results/<sweep name> when `out` is empty.
 std::string SweepOutFolder(const Sweep& sweep, const std::string& out);
 
-// Every other rank: runs the points rank 0 hands out into SweepOutFolder(sweep, out).
+// Every other rank: runs the points rank 0 hands out into SweepOutFolder(sweep, out), each entry
+// on `threads` threads.
 void ServeSweepPoints(mpi::MpiWorld& world, const std::string& file, const std::string& out,
-                      int jobs, bool keep_runs, bool reuse = true);
+                      int jobs, bool keep_runs, bool reuse = true, int threads = 1);
 
 // Under a launcher that started several processes, only `commsim sweep` may run (any other
 // command would run once per rank, each writing the same outputs): throws UserError otherwise.

@@ -3,12 +3,17 @@
 // n*d doubles measured in the same run (the memory-bound floor). Goal for DORE: <= 15 passes.
 // Wall time counts the time other processes hold the core on a shared machine; the CPU columns
 // (this process's user CPU time, memcpy timed the same way) are steadier there.
+// Each algorithm runs with 1 thread and with T threads inside the run (--threads, default 2:
+// the workers' gradients and encodes in parallel); the last column is wall(1) / wall(T). CPU time
+// is the whole process's, all threads summed.
 //
 //   build/bench/ps_sim_bench [--dim D] [--workers N] [--iterations K] [--algorithms a,b,...]
+//                            [--threads T]
 #include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -71,18 +76,21 @@ int main(int argc, char** argv) {
   int workers = 8;
   int iterations = 3;
   std::string algorithms = "sgd,dore";
+  int threads = 2;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--dim") dim = std::stoll(argv[i + 1]);
     if (flag == "--workers") workers = std::stoi(argv[i + 1]);
     if (flag == "--iterations") iterations = std::stoi(argv[i + 1]);
     if (flag == "--algorithms") algorithms = argv[i + 1];
+    if (flag == "--threads") threads = std::max(1, std::stoi(argv[i + 1]));
   }
   const Timing memcpy = MemcpySeconds(static_cast<size_t>(dim) * workers);
   fmt::print("memcpy of n*d doubles ({} x {}): {:.4f} s wall, {:.4f} s CPU ({:.2f} GB/s)\n",
              workers, dim, memcpy.wall_s, memcpy.cpu_s, 8.0 * workers * dim / memcpy.wall_s / 1e9);
-  fmt::print("{:<14} {:>12} {:>12} {:>14} {:>14} {:>9}\n", "algorithm", "wall s/iter",
-             "CPU s/iter", "passes (wall)", "passes (CPU)", "setup s");
+  fmt::print("{:<14} {:>7} {:>12} {:>12} {:>14} {:>14} {:>9} {:>12}\n", "algorithm", "threads",
+             "wall s/iter", "CPU s/iter", "passes (wall)", "passes (CPU)", "setup s",
+             "speed-up");
   std::stringstream list(algorithms);
   std::string name;
   while (std::getline(list, name, ',')) {
@@ -108,13 +116,23 @@ int main(int argc, char** argv) {
     const commsim::Scenario twice_k = commsim::ParseScenario(twice, "bench", ".");
     nlohmann::json warm = doc;
     warm["iterations"] = 1;
-    commsim::RunScenario(commsim::ParseScenario(warm, "bench", "."), {});
-    const Timing first = Time([&] { commsim::RunScenario(once_k, {}); });
-    const Timing second = Time([&] { commsim::RunScenario(twice_k, {}); });
-    const double wall = (second.wall_s - first.wall_s) / iterations;
-    const double cpu = (second.cpu_s - first.cpu_s) / iterations;
-    fmt::print("{:<14} {:>12.4f} {:>12.4f} {:>14.2f} {:>14.2f} {:>9.3f}\n", name, wall, cpu,
-               wall / memcpy.wall_s, cpu / memcpy.cpu_s, first.wall_s - iterations * wall);
+    const commsim::Scenario warm_up = commsim::ParseScenario(warm, "bench", ".");
+    double wall_one = 0;
+    for (const int t : {1, threads}) {
+      if (t == 1 && wall_one > 0) break;  // --threads 1: one row
+      commsim::RunOptions options;
+      options.threads = t;
+      commsim::RunScenario(warm_up, options);
+      const Timing first = Time([&] { commsim::RunScenario(once_k, options); });
+      const Timing second = Time([&] { commsim::RunScenario(twice_k, options); });
+      const double wall = (second.wall_s - first.wall_s) / iterations;
+      const double cpu = (second.cpu_s - first.cpu_s) / iterations;
+      if (t == 1) wall_one = wall;
+      fmt::print("{:<14} {:>7} {:>12.4f} {:>12.4f} {:>14.2f} {:>14.2f} {:>9.3f} {:>12}\n", name, t,
+                 wall, cpu, wall / memcpy.wall_s, cpu / memcpy.cpu_s,
+                 first.wall_s - iterations * wall,
+                 t == 1 ? std::string("1") : fmt::format("{:.2f}x", wall_one / wall));
+    }
   }
   return 0;
 }

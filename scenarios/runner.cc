@@ -51,7 +51,7 @@ std::unique_ptr<Topology> BuildTopology(const ComponentSpec& spec, int64_t worke
   }
 }
 
-RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry);
+RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry, int threads);
 
 // The family mismatch of an entry and its topology, in the scenario's terms; "" when none.
 std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
@@ -75,9 +75,10 @@ std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
 
 using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)>;
 
-// With `trajectories`, the objective is the store's shared one (built once per store).
+// With `trajectories`, the objective is the store's shared one (built once per store). Entries
+// are checked for `threads` threads per run (RunSetup::threads).
 SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm = {},
-                       TrajectoryStore* trajectories = nullptr) {
+                       TrajectoryStore* trajectories = nullptr, int threads = 1) {
   SharedWorld world;
   ProblemSpec problem{s.model, s.data, s.partition};
   const auto build = [&] { return BuildProblem(problem, static_cast<int>(s.workers), s.seed); };
@@ -115,7 +116,7 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
       continue;
     }
     try {
-      world.algorithms.back()->Check(MakeSetup(s, world, i));
+      world.algorithms.back()->Check(MakeSetup(s, world, i, threads));
     } catch (const UserError& error) {
       errors.Add(pointer, error.what());
     }
@@ -124,7 +125,7 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
   return world;
 }
 
-RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
+RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry, int threads) {
   const AlgorithmEntry& e = s.algorithms[entry];
   RunSetup setup;
   setup.label = e.label;
@@ -146,6 +147,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry) {
   setup.divergence_factor = s.divergence_factor;
   setup.step = e.step;
   setup.limits = s.limits;
+  setup.threads = threads;
   return setup;
 }
 
@@ -233,7 +235,7 @@ int DefaultJobs() { return std::max(1, static_cast<int>(std::thread::hardware_co
 
 RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  SharedWorld world = BuildWorld(s, options.make_algorithm, options.trajectories);
+  SharedWorld world = BuildWorld(s, options.make_algorithm, options.trajectories, options.threads);
   const size_t entries = s.algorithms.size();
   RunResult result;
   result.records.resize(entries);
@@ -242,7 +244,7 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   result.problem = DescribeProblem(*world.objective, s.batch);
   std::vector<RunSetup> setups;
   for (size_t i = 0; i < entries; ++i) {
-    setups.push_back(MakeSetup(s, world, i));
+    setups.push_back(MakeSetup(s, world, i, options.threads));
     if (options.on_iteration) {
       setups.back().on_iteration = [&options, i](int64_t done) { options.on_iteration(i, done); };
     }

@@ -43,6 +43,8 @@ int DefaultJobs();
 struct RunOptions {
   int jobs = 1;  // entries simulated in parallel threads (<= 0: DefaultJobs()); results do not
                  // depend on it
+  int threads = 1;  // threads inside each entry (RunSetup::threads; >= 1); results do not depend
+                    // on it. With jobs > 1 up to jobs x threads threads run at once.
   // Called after each entry finishes (entry index, its summary), serialised; may be empty.
   std::function<void(size_t, const RunSummary&)> on_entry_done;
   // Called after every iteration of an entry (entry index, iterations completed), from the thread

@@ -30,8 +30,9 @@ void ValidateSweepPoints(const Sweep& sweep);
 // done over all its entries) through Progress::SetPartial from the thread running it.
 // With `trajectories` (nullptr: none), entries re-time the trajectories recorded at earlier
 // points (scenarios/trajectory_reuse.h). REQUIRES then: SweepReuseBlocker(sweep) is "".
+// Each entry runs on `threads` threads (RunOptions::threads).
 PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress = nullptr,
-                                TrajectoryStore* trajectories = nullptr);
+                                TrajectoryStore* trajectories = nullptr, int threads = 1);
 
 // "" when every axis of the sweep is a timing key (scenarios/trajectory_reuse.h), so its points
 // differ in timing only and may share trajectories; else the first axis that is not, in words.

@@ -33,12 +33,13 @@ std::string SweepReuseBlocker(const Sweep& sweep) {
 }
 
 PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress,
-                                TrajectoryStore* trajectories) {
-  return [base_dir = sweep.base_dir, target = sweep.target_loss, progress, trajectories](
+                                TrajectoryStore* trajectories, int threads) {
+  return [base_dir = sweep.base_dir, target = sweep.target_loss, progress, trajectories, threads](
              const nlohmann::json& doc, const std::string& run_dir) {
     const Scenario scenario = ParseScenario(doc, "scenario", base_dir);
     RunOptions options;
     options.jobs = 1;
+    options.threads = threads;
     options.trajectories = trajectories;
     if (progress != nullptr && scenario.iterations > 0) {
       // One entry at a time (jobs = 1): entries before `entry` are done.

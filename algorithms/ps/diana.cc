@@ -23,24 +23,23 @@ DianaRule::DianaRule(const DianaConfig& config)
 void DianaRule::InitWorkers(int workers, int64_t dim) {
   shifts_.assign(workers, Eigen::VectorXd::Zero(dim));
   server_shift_ = Eigen::VectorXd::Zero(dim);
-  delta_.resize(dim);
+  residual_sq_of_.assign(static_cast<size_t>(workers), 0.0);
   residual_sq_ = 0;
-  residual_acc_ = 0;
 }
 
-Message DianaRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                                double /*step*/, Rng& rng) {
+// d_i = g_i - h_i, in grad's buffer (the rule's scratch: workers encode concurrently).
+Message DianaRule::WorkerEncode(int w, ScratchVec grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& h = shifts_[w];
-  delta_ = grad - h;
-  residual_acc_ += delta_.squaredNorm() / static_cast<double>(shifts_.size());
+  Eigen::Ref<Eigen::VectorXd> delta = grad;
+  delta -= h;
+  residual_sq_of_[static_cast<size_t>(w)] = delta.squaredNorm();
   // h_i <- h_i + alpha d^_i, delivered by the encoder from its own pass.
-  return uplink().EncodeWithDecoded(delta_, rng, DecodeTarget(h, h, alpha_));
+  return uplink().EncodeWithDecoded(delta, rng, DecodeTarget(h, h, alpha_));
 }
 
 void DianaRule::ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) {
   // mean_uplink holds d^ on entry and g^ = h + d^ on exit; h <- h + alpha d^.
-  residual_sq_ = residual_acc_;
-  residual_acc_ = 0;
+  residual_sq_ = MeanInWorkerOrder(residual_sq_of_);
   double* g = mean_uplink.data();
   double* h = server_shift_.data();
   for (Eigen::Index j = 0; j < mean_uplink.size(); ++j) {

@@ -28,8 +28,7 @@ class DianaRule final : public ModelBroadcastRule {
  public:
   using Config = DianaConfig;
   explicit DianaRule(const DianaConfig& config);
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
   // The shifts, read by tests: worker w's h_w and the server's h.
@@ -43,9 +42,8 @@ class DianaRule final : public ModelBroadcastRule {
   double alpha_;
   std::vector<Eigen::VectorXd> shifts_;  // h_i
   Eigen::VectorXd server_shift_;         // h
-  Eigen::VectorXd delta_;  // a worker's d_i, within WorkerEncode
-  double residual_acc_ = 0;  // this round's mean ||d_i||^2, accumulating
-  double residual_sq_ = 0;   // the last completed round's
+  std::vector<double> residual_sq_of_;  // ||d_i||^2 of each worker's last encode
+  double residual_sq_ = 0;              // the last completed round's mean of them
 };
 
 }  // namespace commsim

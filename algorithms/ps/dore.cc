@@ -35,14 +35,17 @@ void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective)
   error_ = Eigen::VectorXd::Zero(d);
   mean_.resize(d);
   scratch_.resize(d);
+  grad_residual_sq_of_.assign(static_cast<size_t>(workers), 0.0);
 }
 
-// d_i = g_i - h_i; the encoder delivers h_i <- h_i + alpha d^_i from its own pass.
-Message DoreRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
+// d_i = g_i - h_i, in grad's buffer (the rule's scratch: workers encode concurrently); the
+// encoder delivers h_i <- h_i + alpha d^_i from its own pass.
+Message DoreRule::WorkerEncode(int w, ScratchVec grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& h = worker_shift_[w];
-  scratch_ = grad - h;
-  grad_residual_acc_ += scratch_.squaredNorm() / static_cast<double>(worker_shift_.size());
-  return uplink_->EncodeWithDecoded(scratch_, rng, DecodeTarget(h, h, alpha_));
+  Eigen::Ref<Eigen::VectorXd> residual = grad;
+  residual -= h;
+  grad_residual_sq_of_[static_cast<size_t>(w)] = residual.squaredNorm();
+  return uplink_->EncodeWithDecoded(residual, rng, DecodeTarget(h, h, alpha_));
 }
 
 void DoreRule::ServerReceive(int w, const Message& uplink) {
@@ -51,8 +54,7 @@ void DoreRule::ServerReceive(int w, const Message& uplink) {
 }
 
 Message DoreRule::ServerRound(double step, Rng& rng) {
-  grad_residual_sq_ = grad_residual_acc_;
-  grad_residual_acc_ = 0;
+  grad_residual_sq_ = MeanInWorkerOrder(grad_residual_sq_of_);
   const int64_t d = x_.size();
   const double n = static_cast<double>(worker_shift_.size());
   // d^ = mean d^_i; g^ = h + d^ (into x as x^ - gamma g^); h <- h + alpha d^: one pass.

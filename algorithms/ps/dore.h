@@ -40,7 +40,7 @@ class DoreRule final : public TwoWayRule {
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_.Get(w, xhat_); }
-  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
+  Message WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int w, const Message& downlink, double step) override;
@@ -63,9 +63,9 @@ class DoreRule final : public TwoWayRule {
   // Server (and x_, the model).
   Eigen::VectorXd xhat_, shift_, error_;  // x^, h, e
   Eigen::VectorXd mean_;                  // the sum, then the mean, of the round's d^_i
-  // Scratch: a worker's d_i within WorkerEncode, the server's q within ServerRound.
-  Eigen::VectorXd scratch_;
-  double grad_residual_acc_ = 0, grad_residual_sq_ = 0, model_residual_sq_ = 0;
+  Eigen::VectorXd scratch_;                  // the server's q within ServerRound
+  std::vector<double> grad_residual_sq_of_;  // ||d_i||^2 of each worker's last encode
+  double grad_residual_sq_ = 0, model_residual_sq_ = 0;
 };
 
 }  // namespace commsim

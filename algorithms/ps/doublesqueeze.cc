@@ -26,15 +26,16 @@ void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& o
   replicas_.Init(workers, x0, verify_replicas_, "model");
   worker_errors_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
   server_error_ = Eigen::VectorXd::Zero(x0.size());
-  worker_v_.resize(x0.size());
   v_.resize(x0.size());
 }
 
+// v_i = g_i + delta_i in grad's buffer (the rule's scratch: workers encode concurrently);
 // delta_i <- v_i - scale Q(v_i), delivered by the encoder from its own pass.
-Message DoubleSqueezeRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
+Message DoubleSqueezeRule::WorkerEncode(int w, ScratchVec grad, double /*step*/, Rng& rng) {
   Eigen::VectorXd& delta = worker_errors_[w];
-  worker_v_ = grad + delta;
-  return uplink_->EncodeWithDecoded(worker_v_, rng, DecodeTarget(delta, worker_v_, -scale_));
+  Eigen::Ref<Eigen::VectorXd> v = grad;
+  v += delta;
+  return uplink_->EncodeWithDecoded(v, rng, DecodeTarget(delta, v, -scale_));
 }
 
 void DoubleSqueezeRule::ServerReceive(int w, const Message& uplink) {

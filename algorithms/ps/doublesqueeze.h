@@ -36,7 +36,7 @@ class DoubleSqueezeRule final : public TwoWayRule {
   // Every worker's model equals the server's x bit for bit (same decoded messages, same
   // arithmetic): stored once unless verify_replicas (algorithms/ps/replicas.h).
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, x_); }
-  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
+  Message WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int w, const Message& downlink, double step) override;
@@ -53,7 +53,6 @@ class DoubleSqueezeRule final : public TwoWayRule {
   Replicas replicas_;
   std::vector<Eigen::VectorXd> worker_errors_;  // delta_i
   Eigen::VectorXd server_error_;                // delta
-  Eigen::VectorXd worker_v_;                    // a worker's v_i, within WorkerEncode
   Eigen::VectorXd v_;                           // the server's v, accumulating the round's
 };
 

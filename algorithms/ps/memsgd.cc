@@ -17,15 +17,15 @@ MemSgdRule::MemSgdRule(const MemSgdConfig& config)
 
 void MemSgdRule::InitWorkers(int workers, int64_t dim) {
   memory_.assign(workers, Eigen::VectorXd::Zero(dim));
-  p_.resize(dim);
 }
 
-Message MemSgdRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                                 double step, Rng& rng) {
+// p = m + step g, in grad's buffer (the rule's scratch: workers encode concurrently).
+Message MemSgdRule::WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) {
   Eigen::VectorXd& m = memory_[w];
-  p_ = m + step * grad;
+  Eigen::Ref<Eigen::VectorXd> p = grad;
+  p = m + step * p;
   // m <- p - c, delivered by the encoder from its own pass.
-  return uplink().EncodeWithDecoded(p_, rng, DecodeTarget(m, p_, -1.0));
+  return uplink().EncodeWithDecoded(p, rng, DecodeTarget(m, p, -1.0));
 }
 
 void MemSgdRule::Extra(std::map<std::string, double>& out) const {

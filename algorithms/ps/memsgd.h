@@ -24,8 +24,7 @@ class MemSgdRule final : public ModelBroadcastRule {
  public:
   using Config = MemSgdConfig;
   explicit MemSgdRule(const MemSgdConfig& config);
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
   // Worker w's error memory m_w, read by tests.
@@ -37,7 +36,6 @@ class MemSgdRule final : public ModelBroadcastRule {
   bool direction_has_step() const override { return true; }
 
   std::vector<Eigen::VectorXd> memory_;
-  Eigen::VectorXd p_;
 };
 
 }  // namespace commsim

@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 #include <utility>
 
 #include "algorithms/codec_time.h"
 #include "algorithms/ps/ps_parts.h"
 #include "algorithms/ps/ps_replay.h"
+#include "algorithms/ps/worker_uplinks.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
 #include "algorithms/trajectory.h"
@@ -43,6 +43,7 @@ class PsDriver {
                        }
                      }}),
         clock_(setup.codec),
+        uplinks_(setup, rule),
         servers_(setup.topology->servers()),
         worker_hosts_(setup.topology->WorkerHosts()) {
     COMMSIM_CHECK(!servers_.empty(), "parameter server needs a server host");
@@ -54,12 +55,9 @@ class PsDriver {
     worker_of_host_.assign(setup.topology->num_hosts(), -1);
     for (int w = 0; w < workers_; ++w) {
       worker_of_host_[worker_hosts_[w]] = w;
-      batch_rngs_.emplace_back(setup.seed, w, "batch");
-      encode_rngs_.emplace_back(setup.seed, w, "uplink");
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
     server_rng_ = std::make_unique<Rng>(setup.seed, servers_.front(), "downlink");
-    grad_.resize(objective_.dim());
     PlanTheParts();
     worker_lanes_.assign(workers_, CodecLanes(1));
     w_.resize(workers_);
@@ -140,19 +138,15 @@ class PsDriver {
       timing.compute = std::max(timing.compute, w_[w].compute);
       engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { WorkerEncode(w); });
     }
+    uplinks_.Compute(step_);
   }
 
-  // At its first bucket's ready time worker w computes its gradient and encodes it (the whole
-  // message: the mathematics does not depend on when); each part leaves after its encode job.
+  // At its first bucket's ready time worker w takes its gradient and uplink (the whole message,
+  // computed at the round's start with every worker's: worker_uplinks.h; the mathematics does
+  // not depend on when); each part leaves after its encode job.
   void WorkerEncode(int w) {
-    objective_.Gradient(w, rule_.WorkerPoint(w), BatchFor(w), batch_rngs_[w], grad_);
-    if (!grad_.allFinite()) {
-      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
-    }
-    const WallTimer timer;
     WorkerRound& wr = w_[w];
-    wr.uplink = Share(rule_.WorkerEncode(w, grad_, step_, encode_rngs_[w]));
-    wr.encode_wall_s = timer.Seconds();
+    wr.uplink = Share(uplinks_.Take(w, &wr.encode_wall_s));
     if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), w, *wr.uplink);
     for (int b = 0; b < static_cast<int>(parts_.size()); ++b) {
       const SimTime duration =
@@ -293,17 +287,17 @@ class PsDriver {
   RunRecorder recorder_;
   SyncRounds rounds_;
   CodecClock clock_;
+  WorkerUplinks uplinks_;
   std::vector<int> servers_;              // shard -> server host
   std::vector<CodecLanes> server_lanes_;  // one set per server
   std::vector<CodecLanes> worker_lanes_;
   int workers_ = 0;
   std::vector<int> worker_hosts_;    // worker index -> host
   std::vector<int> worker_of_host_;  // host -> worker index (-1 for a dedicated server)
-  std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
+  std::vector<Rng> compute_rngs_;
   std::unique_ptr<Rng> server_rng_;
   std::vector<PsPart> parts_;  // send order; one part (the whole vector) unsharded, no overlap
   bool layerwise_ = false;
-  Eigen::VectorXd grad_;
   // The current round.
   double step_ = 0;
   SimTime start_, first_send_;
@@ -338,6 +332,12 @@ void CheckParameterServer(const RunSetup& setup) {
         fmt::format("topology {} has {} servers but the model has only {} parameters "
                     "to shard; give at most one server per parameter",
                     t.kind(), shards, setup.objective->dim()));
+  }
+  if (setup.threads > 1 && setup.codec.mode == CodecMode::kMeasured) {
+    throw UserError(fmt::format(
+        "codec mode \"measured\" times every encode in wall time, which encodes running in "
+        "parallel would distort; run it with --threads 1 (got --threads {})",
+        setup.threads));
   }
 }
 

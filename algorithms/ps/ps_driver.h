@@ -20,6 +20,9 @@
 // (ServerRound) and sends it (n unicast copies, or one multicast replicated at the switch); each
 // worker applies it on arrival and decodes it on its lane; the round ends when the last worker has
 // decoded it, and the next starts then (SyncRounds, algorithms/sync_rounds.h).
+// Threads: the gradients and uplinks of all workers are computed together when the round
+// starts, on setup.threads threads (algorithms/ps/worker_uplinks.h); the events only take them,
+// so simulated times and results do not depend on the thread count.
 // Layer-wise overlap (setup.compute's overlap "layerwise"): the vector is split into buckets
 // (models/buckets.h, from setup.layers), every rule link compresses bucket by bucket
 // (PsRule::SetBuckets), and each bucket is its own network message: a worker encodes bucket b
@@ -54,8 +57,9 @@ namespace commsim {
 void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,
                         RunSummary* summary);
 // Throws UserError unless setup.topology has a server, exactly as many workers (hosts but the
-// dedicated servers) as the objective has data shards (the scenario's workers), and no more
-// servers than parameters.
+// dedicated servers) as the objective has data shards (the scenario's workers), no more
+// servers than parameters, and setup.threads == 1 with the measured codec mode (concurrent
+// encodes would distort each other's wall time).
 void CheckParameterServer(const RunSetup& setup);
 
 // Adapts a PsRule type to the Algorithm interface (one registry line each, AddAlgorithm in

@@ -10,6 +10,14 @@
 //      message sent to every worker;
 //   4. each worker decodes the downlink itself on arrival and applies it: WorkerReceive(w, ...).
 // Each party reads only messages it received and its own state.
+// Threads (RunSetup::threads): at the start of a round the driver calls WorkerPoint and
+// WorkerEncode for all workers at once, on several threads, before any ServerReceive of the
+// round. WorkerEncode(w, ...) may therefore write only worker w's own state and `grad` (a buffer
+// of the driver's, the rule's scratch space: it may overwrite it), and read only worker w's
+// state, WorkerPoint(w) and its configuration: no server state, no scratch member shared by the
+// workers, no running sum over workers (keep one value per worker and combine them in worker
+// order in ServerRound). Compressors are immutable and may be shared (compressor.h). Every
+// other method runs on the driver's thread, one at a time.
 // Compressors: a rule builds every compressor it sends with through MakeLink(spec), so the driver
 // can stamp messages for the codec time model and, with layer-wise overlap, make every link
 // compress bucket by bucket (SetBuckets; algorithms/codec/link_compressor.h). The rule's
@@ -33,16 +41,26 @@ namespace commsim {
 
 class Objective;
 
+// The mean of per-worker values, summed in worker order: sum of v[w] / n for w = 0, 1, ... (the
+// workers' encodes may run in any order; a metric summed this way does not depend on it).
+inline double MeanInWorkerOrder(const std::vector<double>& v) {
+  double sum = 0;
+  for (const double x : v) sum += x / static_cast<double>(v.size());
+  return sum;
+}
+
 class PsRule {
  public:
   using ConstVec = Eigen::Ref<const Eigen::VectorXd>;  // a read-only vector argument
+  using ScratchVec = Eigen::Ref<Eigen::VectorXd>;  // an argument the callee may overwrite
 
   virtual ~PsRule() = default;
   // Called once before the first round. `objective` supplies the proximal operator.
   virtual void Init(int workers, const ConstVec& x0, const Objective& objective) = 0;
   // The point where worker w evaluates its gradient this round.
   virtual const Eigen::VectorXd& WorkerPoint(int w) const = 0;
-  virtual Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) = 0;
+  // Worker w's uplink from its gradient `grad` (which the rule may overwrite; see above).
+  virtual Message WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) = 0;
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
   // Server, after every uplink of the round: updates its state and returns the downlink.

@@ -1,0 +1,69 @@
+#include "algorithms/ps/worker_uplinks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "algorithms/codec_time.h"
+#include "algorithms/compressors/compressor.h"
+#include "algorithms/sync_rounds.h"
+#include "models/objective.h"
+#include "sim/check.h"
+
+namespace commsim {
+
+namespace {
+
+int ThreadsFor(const RunSetup& setup) {
+  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
+  return std::min(setup.threads, setup.objective->num_workers());
+}
+
+}  // namespace
+
+WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
+    : setup_(setup), rule_(rule), pool_(ThreadsFor(setup)) {
+  const int workers = setup.objective->num_workers();
+  for (int w = 0; w < workers; ++w) {
+    batch_rngs_.emplace_back(setup.seed, w, "batch");
+    encode_rngs_.emplace_back(setup.seed, w, "uplink");
+  }
+  grads_.resize(static_cast<size_t>(pool_.threads()));
+  results_.resize(static_cast<size_t>(workers));
+}
+
+void WorkerUplinks::Compute(double step) {
+  pool_.ForEach(static_cast<int64_t>(results_.size()), [this, step](int64_t w, int slot) {
+    ComputeOne(static_cast<int>(w), slot, step);
+  });
+}
+
+void WorkerUplinks::ComputeOne(int w, int slot, double step) {
+  Result& r = results_[static_cast<size_t>(w)];
+  r = Result{};
+  try {
+    const Objective& objective = *setup_.objective;
+    Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
+    grad.resize(objective.dim());
+    objective.Gradient(w, rule_.WorkerPoint(w), EffectiveBatch(setup_, objective, w),
+                       batch_rngs_[static_cast<size_t>(w)], grad);
+    if (!grad.allFinite()) {
+      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
+    }
+    const WallTimer timer;
+    r.uplink = rule_.WorkerEncode(w, grad, step, encode_rngs_[static_cast<size_t>(w)]);
+    r.encode_wall_s = timer.Seconds();
+  } catch (...) {
+    r.error = std::current_exception();
+  }
+}
+
+Message WorkerUplinks::Take(int w, double* encode_wall_s) {
+  Result& r = results_[static_cast<size_t>(w)];
+  if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));
+  *encode_wall_s = r.encode_wall_s;
+  return std::move(r.uplink);
+}
+
+}  // namespace commsim

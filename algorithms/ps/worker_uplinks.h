@@ -1,0 +1,59 @@
+// WorkerUplinks: the workers' half of a synchronous parameter-server round, computed for all
+// workers at once at the round's start, on RunSetup::threads threads.
+//
+// In a synchronous round every worker's inputs (its point, its state, its Rng streams) are final
+// when the round starts, so Compute(step) computes each worker's gradient at
+// rule.WorkerPoint(w) and its uplink rule.WorkerEncode(w, ...) right away, in parallel
+// (sim/thread_pool.h); the driver's events then only take the results (Take), at the simulated
+// times they always had. Results do not depend on the thread count: each worker uses its own
+// Rng streams ((seed, w, "batch") and (seed, w, "uplink")) and its own rule state, and the rule
+// may overwrite the gradient buffer it is given (ps_rule.h says what else it may touch).
+// Memory: one gradient buffer per thread (at most one per worker), not one per worker.
+// Errors: a worker whose gradient has a NaN/Inf gets a NonFiniteError (and no encode); an
+// exception from the encode is kept too; Take(w) rethrows worker w's, so the run stops at the
+// same event, with the same message, as when the worker computed at its own event.
+#ifndef COMMSIM_ALGORITHMS_PS_WORKER_UPLINKS_H_
+#define COMMSIM_ALGORITHMS_PS_WORKER_UPLINKS_H_
+
+#include <Eigen/Core>
+#include <exception>
+#include <vector>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/ps/ps_rule.h"
+#include "sim/rng.h"
+#include "sim/thread_pool.h"
+
+namespace commsim {
+
+class WorkerUplinks {
+ public:
+  // REQUIRES: setup.objective is set and setup.threads >= 1; `rule` outlives this.
+  WorkerUplinks(const RunSetup& setup, PsRule& rule);
+
+  // Every worker's gradient and uplink of the round with step size `step`.
+  void Compute(double step);
+  // Worker w's uplink of the round (moved out), with the wall seconds its WorkerEncode took
+  // (for the measured codec mode); rethrows the exception worker w's computation threw.
+  // REQUIRES: Compute ran since worker w's last Take.
+  Message Take(int w, double* encode_wall_s);
+
+ private:
+  struct Result {
+    Message uplink;
+    double encode_wall_s = 0;
+    std::exception_ptr error;
+  };
+  void ComputeOne(int w, int slot, double step);
+
+  const RunSetup& setup_;
+  PsRule& rule_;
+  std::vector<Rng> batch_rngs_, encode_rngs_;
+  ThreadPool pool_;
+  std::vector<Eigen::VectorXd> grads_;  // one per thread
+  std::vector<Result> results_;         // one per worker
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_PS_WORKER_UPLINKS_H_

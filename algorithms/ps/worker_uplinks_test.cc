@@ -1,0 +1,183 @@
+// WorkerUplinks on several threads against the plain sequential loop (each worker's gradient and
+// WorkerEncode in worker order, one shared gradient buffer): the same uplinks bit for bit, the
+// same models and metrics after every round, for every PS rule, with and without buckets; and a
+// worker's failure kept for that worker alone.
+#include "algorithms/ps/worker_uplinks.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/compressors/compressor.h"
+#include "algorithms/ps/diana.h"
+#include "algorithms/ps/dore.h"
+#include "algorithms/ps/doublesqueeze.h"
+#include "algorithms/ps/memsgd.h"
+#include "algorithms/ps/sgd.h"
+#include "models/objective.h"
+
+namespace commsim {
+namespace {
+
+constexpr int kWorkers = 5;  // not a multiple of the thread count
+constexpr int64_t kDim = 600;
+
+// f_w(x) = 1/2 ||x - c_w||^2 with a noisy gradient (the noise drawn from the batch Rng, so the
+// streams must reach the right worker); worker `nan_worker` returns NaN in round `nan_round`.
+class NoisyQuadratic final : public Objective {
+ public:
+  std::string_view Name() const override { return "noisy_quadratic"; }
+  int64_t dim() const override { return kDim; }
+  int num_workers() const override { return kWorkers; }
+  int64_t shard_size(int) const override { return 10; }
+  double Gradient(int w, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng& rng,
+                  Eigen::Ref<Eigen::VectorXd> grad) const override {
+    for (int64_t j = 0; j < kDim; ++j) {
+      grad[j] = x[j] - std::sin(static_cast<double>(w * kDim + j)) + 0.1 * rng.Normal();
+    }
+    if (w == nan_worker && x[0] == nan_at_x0) grad[3] = NAN;
+    return 0;
+  }
+  double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override {
+    return x.squaredNorm();
+  }
+  double flops_per_sample() const override { return 1; }
+  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
+
+  int nan_worker = -1;
+  double nan_at_x0 = 0;  // the worker's gradient is NaN where x[0] equals this
+};
+
+struct Case {
+  std::string name;
+  std::function<std::unique_ptr<PsRule>()> make;
+};
+
+std::vector<Case> Cases() {
+  SgdConfig qsgd;
+  SgdConfig::QsgdDefaults(qsgd);
+  return {
+      {"sgd", [] { return std::make_unique<SgdRule>(SgdConfig{}); }},
+      {"qsgd", [qsgd] { return std::make_unique<SgdRule>(qsgd); }},
+      {"memsgd", [] { return std::make_unique<MemSgdRule>(MemSgdConfig{}); }},
+      {"diana", [] { return std::make_unique<DianaRule>(DianaConfig{}); }},
+      {"dore", [] { return std::make_unique<DoreRule>(DoreConfig{}); }},
+      {"doublesqueeze", [] { return std::make_unique<DoubleSqueezeRule>(DoubleSqueezeConfig{}); }},
+  };
+}
+
+bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+}
+
+RunSetup SetupFor(const Objective& objective, int threads) {
+  RunSetup setup;
+  setup.seed = 11;
+  setup.objective = &objective;
+  setup.batch = 4;
+  setup.threads = threads;
+  return setup;
+}
+
+// The server's half of a round and the workers' downlink, the same for both rules.
+void FinishRound(PsRule& rule, const std::vector<Message>& uplinks, double step, Rng& server) {
+  for (int w = 0; w < kWorkers; ++w) rule.ServerReceive(w, uplinks[w]);
+  const Message down = rule.ServerRound(step, server);
+  for (int w = 0; w < kWorkers; ++w) rule.WorkerReceive(w, down, step);
+}
+
+void ExpectParallelEqualsSequential(const Case& c, const std::vector<Segment>& buckets,
+                                    int threads) {
+  const NoisyQuadratic objective;
+  const RunSetup setup = SetupFor(objective, threads);
+  std::unique_ptr<PsRule> plain = c.make(), parallel = c.make();
+  plain->SetBuckets(buckets);
+  parallel->SetBuckets(buckets);
+  const Eigen::VectorXd x0 = Eigen::VectorXd::Constant(kDim, 0.5);
+  plain->Init(kWorkers, x0, objective);
+  parallel->Init(kWorkers, x0, objective);
+  WorkerUplinks uplinks(setup, *parallel);
+  std::vector<Rng> batch, encode;
+  for (int w = 0; w < kWorkers; ++w) {
+    batch.emplace_back(setup.seed, w, "batch");
+    encode.emplace_back(setup.seed, w, "uplink");
+  }
+  Rng server_a(3), server_b(3);
+  Eigen::VectorXd grad(kDim);
+  const std::string what = c.name + ", " + std::to_string(threads) + " threads, " +
+                           std::to_string(buckets.size()) + " buckets";
+  for (int round = 0; round < 4; ++round) {
+    const double step = 0.1 / (round + 1);
+    std::vector<Message> expected(kWorkers), got(kWorkers);
+    for (int w = 0; w < kWorkers; ++w) {
+      objective.Gradient(w, plain->WorkerPoint(w), setup.batch, batch[w], grad);
+      expected[w] = plain->WorkerEncode(w, grad, step, encode[w]);
+    }
+    uplinks.Compute(step);
+    for (int w = 0; w < kWorkers; ++w) {
+      double wall_s = -1;
+      got[w] = uplinks.Take(w, &wall_s);
+      EXPECT_GE(wall_s, 0.0);
+      EXPECT_EQ(got[w].payload_bits, expected[w].payload_bits) << what << ", worker " << w;
+      EXPECT_EQ(got[w].words, expected[w].words) << what << ", round " << round << ", worker "
+                                                  << w;
+    }
+    FinishRound(*plain, expected, step, server_a);
+    FinishRound(*parallel, got, step, server_b);
+    EXPECT_TRUE(SameBits(plain->Model(), parallel->Model())) << what << ", round " << round;
+    std::map<std::string, double> extra_a, extra_b;
+    plain->Extra(extra_a);
+    parallel->Extra(extra_b);
+    EXPECT_EQ(extra_a, extra_b) << what << ", round " << round;
+  }
+}
+
+TEST(WorkerUplinksTest, ParallelEncodesEqualTheSequentialLoopForEveryRule) {
+  const std::vector<Segment> buckets = {{0, 100}, {100, 350}, {450, 150}};
+  for (const Case& c : Cases()) {
+    for (const int threads : {1, 3, 8}) ExpectParallelEqualsSequential(c, {}, threads);
+    ExpectParallelEqualsSequential(c, buckets, 3);
+  }
+}
+
+TEST(WorkerUplinksTest, ANonFiniteGradientFailsThatWorkerOnly) {
+  NoisyQuadratic objective;
+  objective.nan_worker = 2;
+  objective.nan_at_x0 = 0.5;  // the initial point
+  const RunSetup setup = SetupFor(objective, 3);
+  DoreRule rule{DoreConfig{}};
+  rule.Init(kWorkers, Eigen::VectorXd::Constant(kDim, 0.5), objective);
+  WorkerUplinks uplinks(setup, rule);
+  uplinks.Compute(0.1);
+  double wall_s = 0;
+  for (int w = 0; w < kWorkers; ++w) {
+    if (w != 2) {
+      EXPECT_GT(uplinks.Take(w, &wall_s).payload_bits, 0) << w;
+      continue;
+    }
+    try {
+      uplinks.Take(w, &wall_s);
+      ADD_FAILURE() << "worker 2's NaN gradient was encoded";
+    } catch (const NonFiniteError& e) {
+      EXPECT_EQ(std::string(e.what()), "worker 2's gradient has a non-finite value");
+    }
+  }
+  EXPECT_EQ(rule.shift(2), Eigen::VectorXd::Zero(kDim)) << "worker 2's state changed";
+  EXPECT_NE(rule.shift(1), Eigen::VectorXd::Zero(kDim));
+}
+
+TEST(WorkerUplinksTest, MeanInWorkerOrderAddsEachValueOverNInOrder) {
+  // 0.1/3 + 0.2/3 + 0.3/3, added left to right.
+  const double expected = (0.1 / 3.0 + 0.2 / 3.0) + 0.3 / 3.0;
+  EXPECT_EQ(MeanInWorkerOrder({0.1, 0.2, 0.3}), expected);
+}
+
+}  // namespace
+}  // namespace commsim

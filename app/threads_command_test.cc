@@ -1,0 +1,92 @@
+// `--threads` through the binary: shipped scenarios (reduced) give byte-identical run folders and
+// traces with 1 and 3 threads, also where worker event order differs from worker order (jitter,
+// stragglers), with shards and layer-wise overlap, and in a diverging run; a sweep gives the same
+// sweep.csv; bad values and the measured codec mode with threads are refused clearly.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using commsim::test_files::Read;
+using commsim::testing::RunCommsim;
+
+fs::path TempDir(const std::string& name) {
+  return commsim::test_files::FreshDir("commsim_threads_" + name);
+}
+
+// Runs `args` with --threads 1 and --threads 3; every output but run.json (wall times) must match.
+// Returns the folder (runs in 1/ and 3/).
+fs::path ExpectSameForOneAndThreeThreads(const std::string& name, const std::string& args) {
+  const fs::path dir = TempDir(name);
+  for (const char* threads : {"1", "3"}) {
+    const auto r = RunCommsim(args + " --quiet --no-plots --trace --threads " + threads +
+                              " --out " + (dir / threads).string());
+    EXPECT_EQ(r.status, 0) << name << ", --threads " << threads << ": " << r.out;
+  }
+  for (const char* file : {"metrics.csv", "summary.csv", "summary.json", "trace.txt"}) {
+    EXPECT_TRUE(fs::exists(dir / "1" / file)) << name << ": " << file;
+    EXPECT_EQ(Read(dir / "1" / file), Read(dir / "3" / file)) << name << ": " << file;
+  }
+  return dir;
+}
+
+TEST(ThreadsCommandTest, ShippedScenariosAreByteIdenticalWithOneAndThreeThreads) {
+  // Every PS rule on a linear model; 20 workers.
+  ExpectSameForOneAndThreeThreads("quickstart",
+                                  "run scenarios/quickstart.json --set /iterations=12");
+  // Mini-batches drawn from each worker's stream on an MLP (the batch Rngs must stay per worker).
+  ExpectSameForOneAndThreeThreads(
+      "mnist", "run scenarios/dore_mnist.json --set /iterations=6 --set /metrics_every=2");
+  // Workers start encoding in another order than their numbers (jitter and a straggler), two
+  // server shards and layer-wise overlap (buckets).
+  ExpectSameForOneAndThreeThreads(
+      "jitter", "run scenarios/quickstart.json --set /iterations=8 --set /compute/jitter=0.3 "
+                "--set '/compute/slowdown=[3, 1, 1, 0.5]' --set /network/topology/servers=2 "
+                "--set /compute/overlap=layerwise --set /compute/bucket=6400");
+}
+
+TEST(ThreadsCommandTest, ADivergingRunStopsTheSameWithOneAndThreeThreads) {
+  const fs::path dir = ExpectSameForOneAndThreeThreads(
+      "diverged", "run scenarios/quickstart.json --set /iterations=30 --set /step/size=40");
+  const std::string summary = Read(dir / "3" / "summary.csv");
+  EXPECT_NE(summary.find("diverged"), std::string::npos) << "the run did not diverge";
+}
+
+TEST(ThreadsCommandTest, BadThreadCountsAreRefusedWithTheValue) {
+  for (const char* bad : {"0", "abc", "-2", "257", "2x"}) {
+    const auto r = RunCommsim(std::string("run scenarios/quickstart.json --quiet --threads ") +
+                              bad + " --out " + (TempDir("bad") / "out").string());
+    EXPECT_NE(r.status, 0) << bad;
+    EXPECT_NE(r.out.find(std::string("--threads: expected a whole number of threads from 1 to "
+                                     "256, got '") + bad + "'"),
+              std::string::npos)
+        << bad << ": " << r.out;
+    EXPECT_FALSE(fs::exists(TempDir("bad") / "out")) << bad;
+  }
+}
+
+TEST(ThreadsCommandTest, MeasuredCodecTimesNeedOneThread) {
+  const fs::path out = TempDir("measured") / "out";
+  const auto r = RunCommsim(
+      "run scenarios/quickstart.json --quiet --no-plots --set /iterations=2 "
+      "--set '/codec={\"mode\": \"measured\"}' --threads 2 --out " + out.string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("/algorithms/0: codec mode \"measured\" times every encode in wall time, "
+                       "which encodes running in parallel would distort; run it with --threads 1 "
+                       "(got --threads 2)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  const auto one = RunCommsim(
+      "run scenarios/quickstart.json --quiet --no-plots --set /iterations=2 "
+      "--set '/codec={\"mode\": \"measured\"}' --threads 1 --out " + out.string());
+  EXPECT_EQ(one.status, 0) << one.out;
+}
+
+}  // namespace
