@@ -42,11 +42,13 @@ TEST(ThreadsCommandTest, ShippedScenariosAreByteIdenticalWithOneAndThreeThreads)
                                   "run scenarios/quickstart.json --set /iterations=12");
   // Mini-batches drawn from each worker's stream on an MLP (the batch Rngs must stay per worker).
   ExpectSameForOneAndThreeThreads(
-      "mnist", "run scenarios/dore_mnist.json --set /iterations=6 --set /metrics_every=2");
+      "mnist", "run scenarios/dore_mnist.json --set /iterations=4 --set /metrics_every=2 "
+                 "--set /data/max_samples=2000");
   // Workers start encoding in another order than their numbers (jitter and a straggler), two
   // server shards and layer-wise overlap (buckets).
   ExpectSameForOneAndThreeThreads(
-      "jitter", "run scenarios/quickstart.json --set /iterations=8 --set /compute/jitter=0.3 "
+      "jitter", "run scenarios/quickstart.json --set /iterations=8 --set /workers=4 "
+                "--set /compute/jitter=0.3 "
                 "--set '/compute/slowdown=[3, 1, 1, 0.5]' --set /network/topology/servers=2 "
                 "--set /compute/overlap=layerwise --set /compute/bucket=6400");
 }
