@@ -1,10 +1,12 @@
 // `--threads` through the binary: shipped scenarios (reduced) give byte-identical run folders and
 // traces with 1 and 3 threads, also where worker event order differs from worker order (jitter,
 // stragglers), with shards and layer-wise overlap, and in a diverging run; a sweep gives the same
-// sweep.csv; bad values and the measured codec mode with threads are refused clearly.
+// sweep.csv (with and without trajectory reuse); bad values and the measured codec mode with
+// threads are refused clearly.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "app/binary_test_util.h"
@@ -51,6 +53,44 @@ TEST(ThreadsCommandTest, ShippedScenariosAreByteIdenticalWithOneAndThreeThreads)
                 "--set /compute/jitter=0.3 "
                 "--set '/compute/slowdown=[3, 1, 1, 0.5]' --set /network/topology/servers=2 "
                 "--set /compute/overlap=layerwise --set /compute/bucket=6400");
+}
+
+// Three bandwidths, all PS entries: with reuse the first point learns and the others replay its
+// trajectories (also through the threaded driver); without reuse every point learns.
+constexpr const char* kSweep = R"({
+  "name": "threads_sweep",
+  "base": {
+    "name": "tiny", "seed": 3, "workers": 5, "iterations": 6, "metrics_every": 2,
+    "model": {"name": "linear_regression"},
+    "data": {"name": "synthetic_regression", "samples": 200, "features": 100, "noise": 0.1},
+    "partition": {"name": "iid"},
+    "network": {"topology": {"name": "star", "worker_bandwidth": "1Gbps",
+                             "server_bandwidth": "1Gbps"}},
+    "compute": {"mode": "fixed", "seconds": "1ms", "jitter": 0.2},
+    "step": {"size": 0.1},
+    "algorithms": [{"name": "qsgd"}, {"name": "memsgd"}, {"name": "dore"}]
+  },
+  "axes": [{"name": "bandwidth", "pointer": "/network/topology/server_bandwidth",
+            "values": ["10Mbps", "100Mbps", "1Gbps"]}]
+})";
+
+TEST(ThreadsCommandTest, ASweepCsvIsTheSameWithOneAndThreeThreads) {
+  const fs::path dir = TempDir("sweep");
+  const std::string file = (dir / "sweep.json").string();
+  std::ofstream(file) << kSweep;
+  for (const std::string reuse : {"", "--no-reuse"}) {
+    for (const std::string threads : {"1", "3"}) {
+      const auto r = RunCommsim("sweep " + file + " --jobs 2 --no-plots --quiet " + reuse +
+                                " --threads " + threads + " --out " +
+                                (dir / (threads + reuse)).string());
+      ASSERT_EQ(r.status, 0) << threads << reuse << ": " << r.out;
+      EXPECT_NE(r.out.find(reuse.empty() ? "re-timed" : "off (--no-reuse)"), std::string::npos)
+          << r.out;
+    }
+    const std::string one = Read(dir / ("1" + reuse) / "sweep.csv");
+    EXPECT_FALSE(one.empty());
+    EXPECT_EQ(one, Read(dir / ("3" + reuse) / "sweep.csv")) << reuse;
+  }
 }
 
 TEST(ThreadsCommandTest, ADivergingRunStopsTheSameWithOneAndThreeThreads) {
