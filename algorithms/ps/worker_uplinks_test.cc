@@ -21,6 +21,8 @@
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/sgd.h"
 #include "models/objective.h"
+#include "models/problem.h"
+#include "models/registry.h"
 
 namespace commsim {
 namespace {
@@ -93,14 +95,14 @@ void FinishRound(PsRule& rule, const std::vector<Message>& uplinks, double step,
   for (int w = 0; w < kWorkers; ++w) rule.WorkerReceive(w, down, step);
 }
 
-void ExpectParallelEqualsSequential(const Case& c, const std::vector<Segment>& buckets,
-                                    int threads) {
-  const NoisyQuadratic objective;
+void ExpectParallelEqualsSequential(const Objective& objective, const Case& c,
+                                    const std::vector<Segment>& buckets, int threads) {
+  const int64_t dim = objective.dim();
   const RunSetup setup = SetupFor(objective, threads);
   std::unique_ptr<PsRule> plain = c.make(), parallel = c.make();
   plain->SetBuckets(buckets);
   parallel->SetBuckets(buckets);
-  const Eigen::VectorXd x0 = Eigen::VectorXd::Constant(kDim, 0.5);
+  const Eigen::VectorXd x0 = Eigen::VectorXd::Constant(dim, 0.05);
   plain->Init(kWorkers, x0, objective);
   parallel->Init(kWorkers, x0, objective);
   WorkerUplinks uplinks(setup, *parallel);
@@ -110,8 +112,8 @@ void ExpectParallelEqualsSequential(const Case& c, const std::vector<Segment>& b
     encode.emplace_back(setup.seed, w, "uplink");
   }
   Rng server_a(3), server_b(3);
-  Eigen::VectorXd grad(kDim);
-  const std::string what = c.name + ", " + std::to_string(threads) + " threads, " +
+  Eigen::VectorXd grad(dim);
+  const std::string what = std::string(objective.Name()) + ", " + c.name + ", " + std::to_string(threads) + " threads, " +
                            std::to_string(buckets.size()) + " buckets";
   for (int round = 0; round < 4; ++round) {
     const double step = 0.1 / (round + 1);
@@ -140,10 +142,23 @@ void ExpectParallelEqualsSequential(const Case& c, const std::vector<Segment>& b
 }
 
 TEST(WorkerUplinksTest, ParallelEncodesEqualTheSequentialLoopForEveryRule) {
+  const NoisyQuadratic objective;
   const std::vector<Segment> buckets = {{0, 100}, {100, 350}, {450, 150}};
   for (const Case& c : Cases()) {
-    for (const int threads : {1, 3, 8}) ExpectParallelEqualsSequential(c, {}, threads);
-    ExpectParallelEqualsSequential(c, buckets, 3);
+    for (const int threads : {1, 3, 8}) ExpectParallelEqualsSequential(objective, c, {}, threads);
+    ExpectParallelEqualsSequential(objective, c, buckets, 3);
+  }
+}
+
+// The shipped objectives' gradients on mini-batches (linear regression; an MLP on wine).
+TEST(WorkerUplinksTest, ParallelEncodesEqualTheSequentialLoopOnShippedModels) {
+  ProblemSpec regression = DefaultProblemSpec();
+  ProblemSpec mlp = DefaultProblemSpec();
+  mlp.model = ModelRegistry().DefaultSpec(kModelKind, "mlp");
+  mlp.data = DatasetRegistry().DefaultSpec(kDatasetKind, "wine");
+  for (const ProblemSpec* spec : {&regression, &mlp}) {
+    const std::shared_ptr<const Objective> objective = BuildProblem(*spec, kWorkers, 1);
+    for (const Case& c : Cases()) ExpectParallelEqualsSequential(*objective, c, {}, 3);
   }
 }
 
