@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   if (std::getenv("COMMSIM_MMAP") == nullptr) {  // as the commsim program does (app/main.cc)
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_ARENA_MAX, 1);
   }
   int64_t dim = 11173962;
   int workers = 8;
