@@ -141,8 +141,8 @@ class ToyAllReduceRule final : public CollectiveRule {
     workers_ = workers;
     x_ = x0;
   }
-  std::vector<CollectivePhase> Phases() const override {
-    return {{.kind = PhaseKind::kAllReduce, .length = x_.size()}};
+  std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile*) const override {
+    return {{.kind = PhaseKind::kAllReduce, .length = dim}};
   }
   void Input(int, int, const Eigen::Ref<const Eigen::VectorXd>& grad, double,
              Eigen::Ref<Eigen::VectorXd> out) override {

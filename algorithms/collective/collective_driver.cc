@@ -84,7 +84,7 @@ class CollectiveDriver {
 
  private:
   void BuildPhases() {
-    phases_ = rule_.Phases();
+    phases_ = rule_.Phases(objective_.dim(), setup_.layers);
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);

@@ -4,8 +4,8 @@
 // models exactly as in a full run. Slots: worker w's message of phase p is slot
 // CollectiveSlot(workers, p, w); all-reduce phases record nothing (their messages follow from the
 // phase's length, the schedule and the value width, which a replay shares with the recording).
-// The phases come from the real rule, initialised once against the replay's objective and freed
-// before the replay runs.
+// The phases come from the real rule (CollectiveRule::Phases needs no Init, so none of its state
+// is allocated).
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
 
@@ -26,17 +26,18 @@ class ReplayCollectiveRule final : public CollectiveRule {
  public:
   // `trajectory` outlives the rule; `phases` are the real rule's.
   ReplayCollectiveRule(const Trajectory& trajectory, std::vector<CollectivePhase> phases)
-      : trajectory_(trajectory), phases_(std::move(phases)) {}
+      : trajectory_(trajectory), phases_(std::move(phases)), zeroed_(phases_.size()) {}
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>&, const Objective&,
             const LayerProfile*, uint64_t) override {
     workers_ = workers;
   }
-  std::vector<CollectivePhase> Phases() const override { return phases_; }
-  // Zeros: the values do not matter for timing, and stale sums must not grow past fp32.
-  void Input(int, int, const Eigen::Ref<const Eigen::VectorXd>&, double,
-             Eigen::Ref<Eigen::VectorXd> out) override {
-    out.setZero();
+  std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
+    return phases_;
   }
+  // Zeros, once per worker and phase: the values do not matter for timing, and sums of zeros
+  // stay zero (stale sums would grow past fp32).
+  void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
+             Eigen::Ref<Eigen::VectorXd> out) override;
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
                  Rng&) override {
     return trajectory_.MessageAt(round_ + 1, CollectiveSlot(workers_, phase, w));
@@ -48,19 +49,16 @@ class ReplayCollectiveRule final : public CollectiveRule {
  private:
   const Trajectory& trajectory_;
   std::vector<CollectivePhase> phases_;
+  std::vector<std::vector<bool>> zeroed_;  // per phase, per worker
   int workers_ = 0;
   int64_t round_ = 0;  // rounds ended
   Eigen::VectorXd model_ = Eigen::VectorXd::Zero(1);
 };
 
-// The phases of `rule` (a fresh rule, not yet initialised) on setup's model, as the replay of
-// setup.replay needs them. REQUIRES: setup.objective is not null.
-std::vector<CollectivePhase> ReplayPhases(CollectiveRule& rule, const RunSetup& setup);
-
-// Runs setup.replay (REQUIRES: not null) through the collective driver with `phases` (from
-// ReplayPhases).
+// Runs setup.replay (REQUIRES: not null) through the collective driver with the phases of
+// `rule` (the real rule, never initialised).
 void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options,
-                      std::vector<CollectivePhase> phases, std::vector<IterationRecord>* records,
+                      const CollectiveRule& rule, std::vector<IterationRecord>* records,
                       RunSummary* summary);
 
 }  // namespace commsim
