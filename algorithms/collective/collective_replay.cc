@@ -20,11 +20,8 @@ void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options,
                       RunSummary* summary) {
   COMMSIM_CHECK(setup.replay != nullptr && setup.objective != nullptr, "nothing to replay");
   const ReplayObjective objective(*setup.objective);
-  RunSetup replay = setup;
-  replay.objective = &objective;
-  replay.record = nullptr;
   ReplayCollectiveRule replay_rule(*setup.replay, rule.Phases(objective.dim(), setup.layers));
-  RunCollective(replay, options, replay_rule, records, summary);
+  RunCollective(ReplaySetup(setup, objective), options, replay_rule, records, summary);
 }
 
 }  // namespace commsim
