@@ -18,9 +18,10 @@
 namespace commsim {
 namespace {
 
-// Three parameter-server entries with varying message sizes (qsgd's Elias coding), gradient
+// Entries `algorithms` (a JSON array) on 4 workers of a star at `bandwidth`, with gradient
 // buckets (layer-wise overlap, so messages have parts), codec time, compute jitter and TCP.
-Scenario Small(const std::string& bandwidth, const std::string& codec_mode = "model") {
+Scenario OnStar(const std::string& bandwidth, const char* algorithms,
+                const std::string& codec_mode = "model") {
   nlohmann::json doc = nlohmann::json::parse(R"({
     "name": "reuse", "seed": 5, "workers": 4, "iterations": 6, "metrics_every": 2,
     "model": {"name": "synthetic_quadratic", "dim": 3000, "samples_per_worker": 64,
@@ -29,12 +30,17 @@ Scenario Small(const std::string& bandwidth, const std::string& codec_mode = "mo
     "network": {"model": "flow", "protocol": "tcp",
                 "topology": {"name": "star", "worker_latency": "20us"}},
     "compute": {"mode": "flops", "device": "cpu_core", "overlap": "layerwise",
-                "bucket": 32000, "jitter": 0.2},
-    "algorithms": ["qsgd", "dore", "memsgd"]
+                "bucket": 32000, "jitter": 0.2}
   })");
   doc["network"]["topology"]["worker_bandwidth"] = bandwidth;
   doc["codec"] = {{"mode", codec_mode}, {"device", "cpu_core"}};
+  doc["algorithms"] = nlohmann::json::parse(algorithms);
   return ParseScenario(doc, "reuse.json", ".");
+}
+
+// Three parameter-server entries with varying message sizes (qsgd's Elias coding).
+Scenario Small(const std::string& bandwidth, const std::string& codec_mode = "model") {
+  return OnStar(bandwidth, R"(["qsgd", "dore", "memsgd"])", codec_mode);
 }
 
 struct Outputs {
@@ -71,27 +77,14 @@ TEST(TrajectoryReuseTest, ReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
 
 // The collective family: ring all-reduce with gradient buckets (layer-wise overlap), all-gathers
 // of compressed gradients whose sizes vary per worker and round (qsgd's Elias coding, top-k with
-// error feedback), and PowerSGD's two all-reduces, with codec time, jitter and TCP.
+// error feedback), and PowerSGD's two all-reduces.
 Scenario Collectives(const std::string& bandwidth) {
-  nlohmann::json doc = nlohmann::json::parse(R"({
-    "name": "reuse", "seed": 5, "workers": 4, "iterations": 6, "metrics_every": 2,
-    "model": {"name": "synthetic_quadratic", "dim": 3000, "samples_per_worker": 64,
-              "noise": 0.5},
-    "batch": 8, "step": {"size": 0.005},
-    "network": {"model": "flow", "protocol": "tcp",
-                "topology": {"name": "star", "worker_latency": "20us"}},
-    "compute": {"mode": "flops", "device": "cpu_core", "overlap": "layerwise",
-                "bucket": 32000, "jitter": 0.2},
-    "codec": {"mode": "model", "device": "cpu_core"},
-    "algorithms": [
+  return OnStar(bandwidth, R"([
       {"name": "allreduce_sgd", "collective": "ring"},
       {"name": "allgather_compressed", "compressor": {"name": "qsgd", "coding": "elias"}},
-      {"name": "allgather_compressed", "label": "topk_ef", "compressor": {"name": "top_k", "fraction": 0.05},
-       "error_feedback": true},
-      {"name": "powersgd", "rank": 2}]
-  })");
-  doc["network"]["topology"]["worker_bandwidth"] = bandwidth;
-  return ParseScenario(doc, "reuse.json", ".");
+      {"name": "allgather_compressed", "label": "topk_ef",
+       "compressor": {"name": "top_k", "fraction": 0.05}, "error_feedback": true},
+      {"name": "powersgd", "rank": 2}])");
 }
 
 TEST(TrajectoryReuseTest, CollectiveReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
