@@ -6,15 +6,6 @@
 
 namespace commsim {
 
-void ReplayCollectiveRule::Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
-                                 Eigen::Ref<Eigen::VectorXd> out) {
-  std::vector<bool>& zeroed = zeroed_[static_cast<size_t>(phase)];
-  if (zeroed.empty()) zeroed.assign(static_cast<size_t>(workers_), false);
-  if (zeroed[static_cast<size_t>(w)]) return;
-  out.setZero();
-  zeroed[static_cast<size_t>(w)] = true;
-}
-
 void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options,
                       const CollectiveRule& rule, std::vector<IterationRecord>* records,
                       RunSummary* summary) {

@@ -2,8 +2,9 @@
 // (collective_driver.h): ReplayCollectiveRule plays the recorded all-gather messages instead of
 // the mathematics, so every round's collectives run on the replay's network, compute and codec
 // models exactly as in a full run. Slots: worker w's message of phase p is slot
-// CollectiveSlot(workers, p, w); all-reduce phases record nothing (their messages follow from the
-// phase's length, the schedule and the value width, which a replay shares with the recording).
+// CollectiveSlot(workers, p, w). All-reduce phases record nothing: their messages follow from the
+// phase's length, the schedule and the value width, which a replay shares with the recording, and
+// a replay runs them timing only (CollectiveWire::timing_only: same message shapes, no values).
 // The phases come from the real rule (CollectiveRule::Phases needs no Init, so none of its state
 // is allocated).
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
@@ -26,7 +27,7 @@ class ReplayCollectiveRule final : public CollectiveRule {
  public:
   // `trajectory` outlives the rule; `phases` are the real rule's.
   ReplayCollectiveRule(const Trajectory& trajectory, std::vector<CollectivePhase> phases)
-      : trajectory_(trajectory), phases_(std::move(phases)), zeroed_(phases_.size()) {}
+      : trajectory_(trajectory), phases_(std::move(phases)) {}
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>&, const Objective&,
             const LayerProfile*, uint64_t) override {
     workers_ = workers;
@@ -34,10 +35,7 @@ class ReplayCollectiveRule final : public CollectiveRule {
   std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
     return phases_;
   }
-  // Zeros, once per worker and phase: the values do not matter for timing, and sums of zeros
-  // stay zero (stale sums would grow past fp32).
-  void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
-             Eigen::Ref<Eigen::VectorXd> out) override;
+  // Input: the base's no-op (a replay's all-reduces carry no values: CollectiveWire::timing_only).
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
                  Rng&) override {
     return trajectory_.MessageAt(round_ + 1, CollectiveSlot(workers_, phase, w));
@@ -49,7 +47,6 @@ class ReplayCollectiveRule final : public CollectiveRule {
  private:
   const Trajectory& trajectory_;
   std::vector<CollectivePhase> phases_;
-  std::vector<std::vector<bool>> zeroed_;  // per phase, per worker
   int workers_ = 0;
   int64_t round_ = 0;  // rounds ended
   Eigen::VectorXd model_ = Eigen::VectorXd::Zero(1);
