@@ -71,6 +71,7 @@ class PsDriver {
     Rng init_rng(setup_.seed, 0, "init");
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_);
+    x0 = Eigen::VectorXd();  // the rule keeps what it needs: d doubles less from here on
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);
