@@ -53,7 +53,7 @@ TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   const std::vector<std::vector<VectorXd>> grads = {
       {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
       {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
-  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));  // as stored: float values
+  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));                    // as stored: float values
   VectorXd h = VectorXd::Zero(4), e = VectorXd::Zero(4), x_hat = x0;  // server: double
   for (int k = 0; k < 2; ++k) {
     const std::string round = "round " + std::to_string(k + 1);

@@ -35,9 +35,7 @@ class WorkerVectors {
   // `workers` zero vectors of dimension `dim`, in float when `single`.
   void Init(int workers, int64_t dim, bool single);
   bool single() const { return single_; }
-  int size() const {
-    return static_cast<int>(single_ ? floats_.size() : doubles_.size());
-  }
+  int size() const { return static_cast<int>(single_ ? floats_.size() : doubles_.size()); }
 
   // x -= v_w (subtract) or x += v_w, in double.
   void AddTo(int w, Vec x, bool subtract) const;
