@@ -24,11 +24,8 @@ void ReplayParameterServer(const RunSetup& setup, std::vector<IterationRecord>* 
                            RunSummary* summary) {
   COMMSIM_CHECK(setup.replay != nullptr && setup.objective != nullptr, "nothing to replay");
   const ReplayObjective objective(*setup.objective);
-  RunSetup replay = setup;
-  replay.objective = &objective;
-  replay.record = nullptr;
   ReplayPsRule rule(*setup.replay);
-  RunParameterServer(replay, rule, records, summary);
+  RunParameterServer(ReplaySetup(setup, objective), rule, records, summary);
 }
 
 }  // namespace commsim
