@@ -9,6 +9,7 @@
 #include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
+#include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
@@ -145,6 +146,33 @@ TEST(PrecisionTest, MemSgdFloat32MemoriesAreTheResidualRoundedToFloat) {
       m[w] = Round(exact);
       rounded |= m[w] != exact;
       EXPECT_EQ(rule.memory(w), m[w]) << "round " << k << " worker " << w;
+    }
+    EXPECT_TRUE(rounded) << "round " << k;
+  }
+}
+
+TEST(PrecisionTest, DoubleSqueezeFloat32ErrorsAreTheScaledResidualRoundedToFloat) {
+  DoubleSqueezeConfig config;
+  config.uplink = TopK(1);
+  config.contractive_scale = 0.5;  // delta_i = v_i - 0.5 Q(v_i): a wrong weight shows
+  config.precision = "float32";
+  DoubleSqueezeRule rule(config);
+  const ProxOnlyObjective objective(3, 0.0);
+  rule.Init(2, V({0, 0, 0}), objective);
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const std::vector<std::vector<VectorXd>> grads = {{V({3.3, -1.7, 0.45}), V({-1.3, 4.1, 0.27})},
+                                                    {V({1.1, 2.3, -3.7}), V({0.35, -0.45, 2.9})}};
+  std::vector<VectorXd> delta(2, VectorXd::Zero(3));
+  for (int k = 0; k < 2; ++k) {
+    const PlayedRound r = Play(rule, grads[k], 0.1, 70 + k);
+    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
+    for (int w = 0; w < 2; ++w) {
+      const VectorXd v = grads[k][w] + delta[w];  // from the stored float delta_i
+      const VectorXd qw = SentQ(*q, r.uplinks[w], v, r.uplink_rngs[w], "uplink");
+      const VectorXd exact = v - 0.5 * qw;
+      delta[w] = Round(exact);
+      rounded |= delta[w] != exact;
+      EXPECT_EQ(rule.worker_error(w), delta[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;
   }
