@@ -60,7 +60,7 @@ class ToyPsRule final : public PsRule {
     replicas_.assign(workers, x0);
   }
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
-  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>& g, double, Rng& r) override {
+  Message WorkerEncode(int, Eigen::Ref<Eigen::VectorXd> g, double, Rng& r) override {
     return kRaw.Encode(g, r);
   }
   void ServerReceive(int w, const Message& uplink) override {

@@ -12,7 +12,7 @@ void ReplayPsRule::Init(int workers, const ConstVec&, const Objective&) {
   server_round_ = 0;
 }
 
-Message ReplayPsRule::WorkerEncode(int w, const ConstVec&, double, Rng&) {
+Message ReplayPsRule::WorkerEncode(int w, GradVec, double, Rng&) {
   return trajectory_.MessageAt(++worker_round_[static_cast<size_t>(w)], w);
 }
 
