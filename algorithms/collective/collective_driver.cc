@@ -10,10 +10,12 @@
 #include "algorithms/codec_time.h"
 #include "algorithms/collective/bucketed_allreduce.h"
 #include "algorithms/collective/collective_exec.h"
+#include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/schedule.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "algorithms/trajectory.h"
 #include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -53,7 +55,8 @@ class CollectiveDriver {
     wire_ = {.network = &network_,
              .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,
-             .bits = &rounds_.timing().bits_up};
+             .bits = &rounds_.timing().bits_up,
+             .timing_only = setup.replay != nullptr};
     workers_ = static_cast<int>(wire_.hosts.size());
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
                   objective_.num_workers());
@@ -74,7 +77,7 @@ class CollectiveDriver {
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
     BuildPhases();
-    if (bucketed_) sum_.resize(objective_.dim());
+    if (bucketed_ && !wire_.timing_only) sum_.resize(objective_.dim());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);
@@ -82,7 +85,7 @@ class CollectiveDriver {
 
  private:
   void BuildPhases() {
-    phases_ = rule_.Phases();
+    phases_ = rule_.Phases(objective_.dim(), setup_.layers);
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);
@@ -170,6 +173,9 @@ class CollectiveDriver {
     }
     // The worker's own message joins the all-gather once its encode job is done.
     SharedMessage message = Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w]));
+    if (setup_.record != nullptr) {
+      setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *message);
+    }
     const SimTime encode = clock_.Encode(*message, 0, message->elements);
     AfterCodec(w, encode, [this, w, p, m = std::move(message)] { gather_[p]->Start(w, m); });
   }

@@ -13,10 +13,10 @@
 // Threads (RunSetup::threads): at the start of a round the driver calls WorkerPoint and
 // WorkerEncode for all workers at once, on several threads, before any ServerReceive of the
 // round. WorkerEncode(w, ...) may therefore write only worker w's own state and `grad` (a buffer
-// of the driver's, the rule's scratch space: it may overwrite it), and read only worker w's
-// state, WorkerPoint(w) and its configuration: no server state, no scratch member shared by the
-// workers, no running sum over workers (keep one value per worker and combine them in worker
-// order in ServerRound). Compressors are immutable and may be shared (compressor.h). Every
+// of the driver's, the rule's scratch space), and read only worker w's state, WorkerPoint(w) and
+// its configuration: no server state, no scratch member shared by the workers, no running sum
+// over workers (keep one value per worker and combine them in worker order in ServerRound,
+// MeanInWorkerOrder below). Compressors are immutable and may be shared (compressor.h). Every
 // other method runs on the driver's thread, one at a time.
 // Compressors: a rule builds every compressor it sends with through MakeLink(spec), so the driver
 // can stamp messages for the codec time model and, with layer-wise overlap, make every link
@@ -52,15 +52,16 @@ inline double MeanInWorkerOrder(const std::vector<double>& v) {
 class PsRule {
  public:
   using ConstVec = Eigen::Ref<const Eigen::VectorXd>;  // a read-only vector argument
-  using ScratchVec = Eigen::Ref<Eigen::VectorXd>;  // an argument the callee may overwrite
+  using GradVec = Eigen::Ref<Eigen::VectorXd>;         // a gradient the callee may overwrite
 
   virtual ~PsRule() = default;
   // Called once before the first round. `objective` supplies the proximal operator.
   virtual void Init(int workers, const ConstVec& x0, const Objective& objective) = 0;
   // The point where worker w evaluates its gradient this round.
   virtual const Eigen::VectorXd& WorkerPoint(int w) const = 0;
-  // Worker w's uplink from its gradient `grad` (which the rule may overwrite; see above).
-  virtual Message WorkerEncode(int w, ScratchVec grad, double step, Rng& rng) = 0;
+  // `grad` is worker w's gradient at WorkerPoint(w); the rule may overwrite it (it is the
+  // worker's scratch, so rules keep no d-vector of their own for the message).
+  virtual Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) = 0;
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
   // Server, after every uplink of the round: updates its state and returns the downlink.

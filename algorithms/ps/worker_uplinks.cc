@@ -59,6 +59,12 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   }
 }
 
+Eigen::VectorXd& WorkerUplinks::FreeBuffer() {
+  Eigen::VectorXd& buffer = grads_.front();
+  buffer.resize(setup_.objective->dim());
+  return buffer;
+}
+
 Message WorkerUplinks::Take(int w, double* encode_wall_s) {
   Result& r = results_[static_cast<size_t>(w)];
   if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));

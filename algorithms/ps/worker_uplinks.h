@@ -37,6 +37,9 @@ class WorkerUplinks {
   // (for the measured codec mode); rethrows the exception worker w's computation threw.
   // REQUIRES: Compute ran since worker w's last Take.
   Message Take(int w, double* encode_wall_s);
+  // A gradient buffer of dimension objective.dim(), free outside Compute (e.g. for x0 before the
+  // first round); Compute overwrites it.
+  Eigen::VectorXd& FreeBuffer();
 
  private:
   struct Result {

@@ -64,7 +64,13 @@ struct Case {
 std::vector<Case> Cases() {
   SgdConfig qsgd;
   SgdConfig::QsgdDefaults(qsgd);
+  DoreConfig dore32;
+  dore32.precision = "float32";
+  MemSgdConfig memsgd32;
+  memsgd32.precision = "float32";
   return {
+      {"dore float32", [dore32] { return std::make_unique<DoreRule>(dore32); }},
+      {"memsgd float32", [memsgd32] { return std::make_unique<MemSgdRule>(memsgd32); }},
       {"sgd", [] { return std::make_unique<SgdRule>(SgdConfig{}); }},
       {"qsgd", [qsgd] { return std::make_unique<SgdRule>(qsgd); }},
       {"memsgd", [] { return std::make_unique<MemSgdRule>(MemSgdConfig{}); }},

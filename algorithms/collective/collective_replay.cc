@@ -1,0 +1,18 @@
+#include "algorithms/collective/collective_replay.h"
+
+#include "algorithms/collective/collective_driver.h"
+#include "algorithms/replay_objective.h"
+#include "sim/check.h"
+
+namespace commsim {
+
+void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options,
+                      const CollectiveRule& rule, std::vector<IterationRecord>* records,
+                      RunSummary* summary) {
+  COMMSIM_CHECK(setup.replay != nullptr && setup.objective != nullptr, "nothing to replay");
+  const ReplayObjective objective(*setup.objective);
+  ReplayCollectiveRule replay_rule(*setup.replay, rule.Phases(objective.dim(), setup.layers));
+  RunCollective(ReplaySetup(setup, objective), options, replay_rule, records, summary);
+}
+
+}  // namespace commsim
