@@ -18,14 +18,14 @@ namespace fs = std::filesystem;
 using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) {
+fs::path ThreadsTempDir(const std::string& name) {
   return commsim::test_files::FreshDir("commsim_threads_" + name);
 }
 
 // Runs `args` with --threads 1 and --threads 3; every output but run.json (wall times) must match.
 // Returns the folder (runs in 1/ and 3/).
 fs::path ExpectSameForOneAndThreeThreads(const std::string& name, const std::string& args) {
-  const fs::path dir = TempDir(name);
+  const fs::path dir = ThreadsTempDir(name);
   for (const char* threads : {"1", "3"}) {
     const auto r = RunCommsim(args + " --quiet --no-plots --trace --threads " + threads +
                               " --out " + (dir / threads).string());
@@ -57,7 +57,7 @@ TEST(ThreadsCommandTest, ShippedScenariosAreByteIdenticalWithOneAndThreeThreads)
 
 // Three bandwidths, all PS entries: with reuse the first point learns and the others replay its
 // trajectories (also through the threaded driver); without reuse every point learns.
-constexpr const char* kSweep = R"({
+constexpr const char* kThreadsSweep = R"({
   "name": "threads_sweep",
   "base": {
     "name": "tiny", "seed": 3, "workers": 5, "iterations": 6, "metrics_every": 2,
@@ -75,9 +75,9 @@ constexpr const char* kSweep = R"({
 })";
 
 TEST(ThreadsCommandTest, ASweepCsvIsTheSameWithOneAndThreeThreads) {
-  const fs::path dir = TempDir("sweep");
+  const fs::path dir = ThreadsTempDir("sweep");
   const std::string file = (dir / "sweep.json").string();
-  std::ofstream(file) << kSweep;
+  std::ofstream(file) << kThreadsSweep;
   for (const std::string reuse : {"", "--no-reuse"}) {
     for (const std::string threads : {"1", "3"}) {
       const auto r = RunCommsim("sweep " + file + " --jobs 2 --no-plots --quiet " + reuse +
@@ -103,18 +103,18 @@ TEST(ThreadsCommandTest, ADivergingRunStopsTheSameWithOneAndThreeThreads) {
 TEST(ThreadsCommandTest, BadThreadCountsAreRefusedWithTheValue) {
   for (const char* bad : {"0", "abc", "-2", "257", "2x"}) {
     const auto r = RunCommsim(std::string("run scenarios/quickstart.json --quiet --threads ") +
-                              bad + " --out " + (TempDir("bad") / "out").string());
+                              bad + " --out " + (ThreadsTempDir("bad") / "out").string());
     EXPECT_NE(r.status, 0) << bad;
     EXPECT_NE(r.out.find(std::string("--threads: expected a whole number of threads from 1 to "
                                      "256, got '") + bad + "'"),
               std::string::npos)
         << bad << ": " << r.out;
-    EXPECT_FALSE(fs::exists(TempDir("bad") / "out")) << bad;
+    EXPECT_FALSE(fs::exists(ThreadsTempDir("bad") / "out")) << bad;
   }
 }
 
 TEST(ThreadsCommandTest, MeasuredCodecTimesNeedOneThread) {
-  const fs::path out = TempDir("measured") / "out";
+  const fs::path out = ThreadsTempDir("measured") / "out";
   const auto r = RunCommsim(
       "run scenarios/quickstart.json --quiet --no-plots --set /iterations=2 "
       "--set '/codec={\"mode\": \"measured\"}' --threads 2 --out " + out.string());

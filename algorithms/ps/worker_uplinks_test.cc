@@ -27,21 +27,21 @@
 namespace commsim {
 namespace {
 
-constexpr int kWorkers = 5;  // not a multiple of the thread count
-constexpr int64_t kDim = 600;
+constexpr int kUplinkWorkers = 5;  // not a multiple of the thread count
+constexpr int64_t kUplinkDim = 600;
 
 // f_w(x) = 1/2 ||x - c_w||^2 with a noisy gradient (the noise drawn from the batch Rng, so the
 // streams must reach the right worker); worker `nan_worker` returns NaN in round `nan_round`.
-class NoisyQuadratic final : public Objective {
+class UplinksNoisyQuadratic final : public Objective {
  public:
   std::string_view Name() const override { return "noisy_quadratic"; }
-  int64_t dim() const override { return kDim; }
-  int num_workers() const override { return kWorkers; }
+  int64_t dim() const override { return kUplinkDim; }
+  int num_workers() const override { return kUplinkWorkers; }
   int64_t shard_size(int) const override { return 10; }
   double Gradient(int w, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng& rng,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
-    for (int64_t j = 0; j < kDim; ++j) {
-      grad[j] = x[j] - std::sin(static_cast<double>(w * kDim + j)) + 0.1 * rng.Normal();
+    for (int64_t j = 0; j < kUplinkDim; ++j) {
+      grad[j] = x[j] - std::sin(static_cast<double>(w * kUplinkDim + j)) + 0.1 * rng.Normal();
     }
     if (w == nan_worker && x[0] == nan_at_x0) grad[3] = NAN;
     return 0;
@@ -56,12 +56,12 @@ class NoisyQuadratic final : public Objective {
   double nan_at_x0 = 0;  // the worker's gradient is NaN where x[0] equals this
 };
 
-struct Case {
+struct UplinkRuleCase {
   std::string name;
   std::function<std::unique_ptr<PsRule>()> make;
 };
 
-std::vector<Case> Cases() {
+std::vector<UplinkRuleCase> UplinkRuleCases() {
   SgdConfig qsgd;
   SgdConfig::QsgdDefaults(qsgd);
   DoreConfig dore32;
@@ -80,12 +80,12 @@ std::vector<Case> Cases() {
   };
 }
 
-bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+bool UplinksSameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return a.size() == b.size() &&
          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
 }
 
-RunSetup SetupFor(const Objective& objective, int threads) {
+RunSetup UplinksSetupFor(const Objective& objective, int threads) {
   RunSetup setup;
   setup.seed = 11;
   setup.objective = &objective;
@@ -95,41 +95,43 @@ RunSetup SetupFor(const Objective& objective, int threads) {
 }
 
 // The server's half of a round and the workers' downlink, the same for both rules.
-void FinishRound(PsRule& rule, const std::vector<Message>& uplinks, double step, Rng& server) {
-  for (int w = 0; w < kWorkers; ++w) rule.ServerReceive(w, uplinks[w]);
+void UplinksFinishRound(PsRule& rule, const std::vector<Message>& uplinks, double step,
+                        Rng& server) {
+  for (int w = 0; w < kUplinkWorkers; ++w) rule.ServerReceive(w, uplinks[w]);
   const Message down = rule.ServerRound(step, server);
-  for (int w = 0; w < kWorkers; ++w) rule.WorkerReceive(w, down, step);
+  for (int w = 0; w < kUplinkWorkers; ++w) rule.WorkerReceive(w, down, step);
 }
 
-void ExpectParallelEqualsSequential(const Objective& objective, const Case& c,
+void ExpectUplinksEqualSequential(const Objective& objective, const UplinkRuleCase& c,
                                     const std::vector<Segment>& buckets, int threads) {
   const int64_t dim = objective.dim();
-  const RunSetup setup = SetupFor(objective, threads);
+  const RunSetup setup = UplinksSetupFor(objective, threads);
   std::unique_ptr<PsRule> plain = c.make(), parallel = c.make();
   plain->SetBuckets(buckets);
   parallel->SetBuckets(buckets);
   const Eigen::VectorXd x0 = Eigen::VectorXd::Constant(dim, 0.05);
-  plain->Init(kWorkers, x0, objective);
-  parallel->Init(kWorkers, x0, objective);
+  plain->Init(kUplinkWorkers, x0, objective);
+  parallel->Init(kUplinkWorkers, x0, objective);
   WorkerUplinks uplinks(setup, *parallel);
   std::vector<Rng> batch, encode;
-  for (int w = 0; w < kWorkers; ++w) {
+  for (int w = 0; w < kUplinkWorkers; ++w) {
     batch.emplace_back(setup.seed, w, "batch");
     encode.emplace_back(setup.seed, w, "uplink");
   }
   Rng server_a(3), server_b(3);
   Eigen::VectorXd grad(dim);
-  const std::string what = std::string(objective.Name()) + ", " + c.name + ", " + std::to_string(threads) + " threads, " +
+  const std::string what = std::string(objective.Name()) + ", " + c.name + ", " +
+                           std::to_string(threads) + " threads, " +
                            std::to_string(buckets.size()) + " buckets";
   for (int round = 0; round < 4; ++round) {
     const double step = 0.1 / (round + 1);
-    std::vector<Message> expected(kWorkers), got(kWorkers);
-    for (int w = 0; w < kWorkers; ++w) {
+    std::vector<Message> expected(kUplinkWorkers), got(kUplinkWorkers);
+    for (int w = 0; w < kUplinkWorkers; ++w) {
       objective.Gradient(w, plain->WorkerPoint(w), setup.batch, batch[w], grad);
       expected[w] = plain->WorkerEncode(w, grad, step, encode[w]);
     }
     uplinks.Compute(step);
-    for (int w = 0; w < kWorkers; ++w) {
+    for (int w = 0; w < kUplinkWorkers; ++w) {
       double wall_s = -1;
       got[w] = uplinks.Take(w, &wall_s);
       EXPECT_GE(wall_s, 0.0);
@@ -137,9 +139,9 @@ void ExpectParallelEqualsSequential(const Objective& objective, const Case& c,
       EXPECT_EQ(got[w].words, expected[w].words) << what << ", round " << round << ", worker "
                                                   << w;
     }
-    FinishRound(*plain, expected, step, server_a);
-    FinishRound(*parallel, got, step, server_b);
-    EXPECT_TRUE(SameBits(plain->Model(), parallel->Model())) << what << ", round " << round;
+    UplinksFinishRound(*plain, expected, step, server_a);
+    UplinksFinishRound(*parallel, got, step, server_b);
+    EXPECT_TRUE(UplinksSameBits(plain->Model(), parallel->Model())) << what << ", round " << round;
     std::map<std::string, double> extra_a, extra_b;
     plain->Extra(extra_a);
     parallel->Extra(extra_b);
@@ -148,11 +150,13 @@ void ExpectParallelEqualsSequential(const Objective& objective, const Case& c,
 }
 
 TEST(WorkerUplinksTest, ParallelEncodesEqualTheSequentialLoopForEveryRule) {
-  const NoisyQuadratic objective;
+  const UplinksNoisyQuadratic objective;
   const std::vector<Segment> buckets = {{0, 100}, {100, 350}, {450, 150}};
-  for (const Case& c : Cases()) {
-    for (const int threads : {1, 3, 8}) ExpectParallelEqualsSequential(objective, c, {}, threads);
-    ExpectParallelEqualsSequential(objective, c, buckets, 3);
+  for (const UplinkRuleCase& c : UplinkRuleCases()) {
+    for (const int threads : {1, 3, 8}) {
+      ExpectUplinksEqualSequential(objective, c, {}, threads);
+    }
+    ExpectUplinksEqualSequential(objective, c, buckets, 3);
   }
 }
 
@@ -163,22 +167,24 @@ TEST(WorkerUplinksTest, ParallelEncodesEqualTheSequentialLoopOnShippedModels) {
   mlp.model = ModelRegistry().DefaultSpec(kModelKind, "mlp");
   mlp.data = DatasetRegistry().DefaultSpec(kDatasetKind, "wine");
   for (const ProblemSpec* spec : {&regression, &mlp}) {
-    const std::shared_ptr<const Objective> objective = BuildProblem(*spec, kWorkers, 1);
-    for (const Case& c : Cases()) ExpectParallelEqualsSequential(*objective, c, {}, 3);
+    const std::shared_ptr<const Objective> objective = BuildProblem(*spec, kUplinkWorkers, 1);
+    for (const UplinkRuleCase& c : UplinkRuleCases()) {
+      ExpectUplinksEqualSequential(*objective, c, {}, 3);
+    }
   }
 }
 
 TEST(WorkerUplinksTest, ANonFiniteGradientFailsThatWorkerOnly) {
-  NoisyQuadratic objective;
+  UplinksNoisyQuadratic objective;
   objective.nan_worker = 2;
   objective.nan_at_x0 = 0.5;  // the initial point
-  const RunSetup setup = SetupFor(objective, 3);
+  const RunSetup setup = UplinksSetupFor(objective, 3);
   DoreRule rule{DoreConfig{}};
-  rule.Init(kWorkers, Eigen::VectorXd::Constant(kDim, 0.5), objective);
+  rule.Init(kUplinkWorkers, Eigen::VectorXd::Constant(kUplinkDim, 0.5), objective);
   WorkerUplinks uplinks(setup, rule);
   uplinks.Compute(0.1);
   double wall_s = 0;
-  for (int w = 0; w < kWorkers; ++w) {
+  for (int w = 0; w < kUplinkWorkers; ++w) {
     if (w != 2) {
       EXPECT_GT(uplinks.Take(w, &wall_s).payload_bits, 0) << w;
       continue;
@@ -190,8 +196,8 @@ TEST(WorkerUplinksTest, ANonFiniteGradientFailsThatWorkerOnly) {
       EXPECT_EQ(std::string(e.what()), "worker 2's gradient has a non-finite value");
     }
   }
-  EXPECT_EQ(rule.shift(2), Eigen::VectorXd::Zero(kDim)) << "worker 2's state changed";
-  EXPECT_NE(rule.shift(1), Eigen::VectorXd::Zero(kDim));
+  EXPECT_EQ(rule.shift(2), Eigen::VectorXd::Zero(kUplinkDim)) << "worker 2's state changed";
+  EXPECT_NE(rule.shift(1), Eigen::VectorXd::Zero(kUplinkDim));
 }
 
 TEST(WorkerUplinksTest, MeanInWorkerOrderAddsEachValueOverNInOrder) {
