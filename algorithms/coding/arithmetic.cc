@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <bit>
+
 #include "sim/check.h"
 
 namespace commsim {
@@ -21,6 +24,11 @@ AdaptiveModel::AdaptiveModel(int alphabet_size)
 
 uint32_t AdaptiveModel::Low(int s) const {
   uint32_t low = 0;
+  const int n = size();
+  if (n <= 8) {  // small alphabets: a fixed-length loop, no branch on the symbol
+    for (int i = 0; i < n; ++i) low += i < s ? freq_[i] : 0;
+    return low;
+  }
   for (int i = 0; i < s; ++i) low += freq_[i];
   return low;
 }
@@ -56,6 +64,53 @@ void ArithmeticEncoder::EmitBit(bool bit) {
   for (; pending_ > 0; --pending_) out_.PutBit(!bit);
 }
 
+namespace {
+
+constexpr std::array<uint8_t, 256> MakeReverseTable() {
+  std::array<uint8_t, 256> t{};
+  for (unsigned v = 0; v < 256; ++v) {
+    unsigned r = 0;
+    for (int b = 0; b < 8; ++b) r |= ((v >> b) & 1u) << (7 - b);
+    t[v] = static_cast<uint8_t>(r);
+  }
+  return t;
+}
+constexpr std::array<uint8_t, 256> kReverse = MakeReverseTable();
+
+// The 32 bits of v in reverse order (bit 31 becomes bit 0).
+inline uint64_t Reverse32(uint64_t v) {
+  return uint64_t{kReverse[v & 255]} << 24 | uint64_t{kReverse[(v >> 8) & 255]} << 16 |
+         uint64_t{kReverse[(v >> 16) & 255]} << 8 | kReverse[(v >> 24) & 255];
+}
+
+}  // namespace
+
+// The k settled leading bits of low_ (most significant first, as the bit-at-a-time loop emits
+// them), the first one followed by the pending opposite bits: one write, without a branch on
+// the data in the usual case (k = 0 writes nothing and keeps the pending count).
+void ArithmeticEncoder::EmitLeading(int k) {
+  const uint64_t stream = Reverse32(low_ & ~(0xFFFFFFFFu >> k));  // first bit at bit 0
+  const uint64_t first = stream & 1;
+  if (k > 0 && pending_ + k > 64) [[unlikely]] {  // a very long pending run
+    EmitBit(first != 0);
+    out_.Put(stream >> 1, k - 1);
+    return;
+  }
+  const int p = k > 0 ? static_cast<int>(pending_) : 0;
+  // p opposite bits after the first: ones when the first bit is 0 (p <= 63 here when k > 0).
+  const uint64_t opposite = (first - 1) & ((uint64_t{1} << p) - 1);
+  // The other k - 1 bits after them (a shift by 64 or more cannot happen: then k = 1).
+  const uint64_t tail = k > 1 ? (stream >> 1) << (1 + p) : 0;
+  out_.Put(first | opposite << 1 | tail, p + k);
+  pending_ = k > 0 ? 0 : pending_;
+}
+
+// Narrows [low_, high_] to the symbol's interval, then renormalises in closed form. The
+// bit-at-a-time loop of the textbook coder (emit and shift while the top bits agree; then
+// count a pending bit and shift while low = 01.. and high = 10..) takes k steps of the first
+// kind and then m of the second (after one of the second kind the top bits differ, so the
+// first kind cannot follow): k leading bits agree, and the following m bits have low 1, high 0.
+// Shifts by k = 0 or m = 0 leave the state as it is, so no step branches on the data.
 void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
   const uint64_t range = high_ - low_ + 1;
   const uint64_t total = model.total();
@@ -63,23 +118,14 @@ void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
   const uint64_t hi = lo + model.Freq(symbol);
   high_ = low_ + range * hi / total - 1;
   low_ = low_ + range * lo / total;
-  while (true) {
-    if (high_ < kHalf) {
-      EmitBit(false);
-    } else if (low_ >= kHalf) {
-      EmitBit(true);
-      low_ -= kHalf;
-      high_ -= kHalf;
-    } else if (low_ >= kQuarter && high_ < kHalf + kQuarter) {
-      ++pending_;
-      low_ -= kQuarter;
-      high_ -= kQuarter;
-    } else {
-      break;
-    }
-    low_ <<= 1;
-    high_ = (high_ << 1) | 1;
-  }
+  const int k = std::countl_zero(static_cast<uint32_t>(low_ ^ high_));  // < 32: low_ < high_
+  EmitLeading(k);
+  low_ = (low_ << k) & 0xFFFFFFFFu;
+  high_ = ((high_ << k) | ((uint64_t{1} << k) - 1)) & 0xFFFFFFFFu;
+  const int m = std::countl_one(static_cast<uint32_t>((low_ & ~high_) << 1));
+  pending_ += m;
+  low_ = (low_ << m) & 0x7FFFFFFFu;  // bit 31 of low_ is 0 here, of high_ 1
+  high_ = (((high_ << m) | ((uint64_t{1} << m) - 1)) & 0xFFFFFFFFu) | kHalf;
   model.Update(symbol);
 }
 

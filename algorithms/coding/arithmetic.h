@@ -48,6 +48,7 @@ class ArithmeticEncoder {
 
  private:
   void EmitBit(bool bit);
+  void EmitLeading(int k);
   BitWriter& out_;
   uint64_t low_ = 0;
   uint64_t high_ = 0xFFFFFFFFu;
