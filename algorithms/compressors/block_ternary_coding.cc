@@ -63,7 +63,7 @@ void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms,
     const int64_t begin = static_cast<int64_t>(b) * block;
     const int64_t n = std::min(block, d - begin);
     if (norms[b] == 0.0f) continue;
-    for (int64_t j = begin; j < begin + n; ++j) enc.Encode(model, sym[j] + 1);
+    enc.EncodeRun(model, sym.data() + begin, n, 1);
   }
   enc.Finish();
 }
