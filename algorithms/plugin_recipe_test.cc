@@ -157,13 +157,13 @@ class ToyAllReduceRule final : public CollectiveRule {
   Eigen::VectorXd x_, sum_;
 };
 
-struct Outcome {
+struct RecipeOutcome {
   std::vector<IterationRecord> records;
   RunSummary summary;
 };
 
-Outcome RunEntry(const Registry<Algorithm>& registry, std::string_view name, const Topology& topology,
-            const Objective& objective, int64_t iterations) {
+RecipeOutcome RunEntry(const Registry<Algorithm>& registry, std::string_view name,
+                       const Topology& topology, const Objective& objective, int64_t iterations) {
   const ComputeTimeModel compute(ComputeTimeConfig{}, objective.flops_per_sample(),
                                  objective.num_workers(), 1);
   RunSetup setup;
@@ -173,9 +173,10 @@ Outcome RunEntry(const Registry<Algorithm>& registry, std::string_view name, con
   setup.compute = &compute;
   setup.iterations = iterations;
   setup.step.size = 0.25;
-  const std::unique_ptr<Algorithm> algorithm = registry.Make(registry.DefaultSpec("algorithm", name));
+  const std::unique_ptr<Algorithm> algorithm =
+      registry.Make(registry.DefaultSpec("algorithm", name));
   algorithm->Check(setup);
-  Outcome out;
+  RecipeOutcome out;
   algorithm->Run(setup, &out.records, &out.summary);
   return out;
 }
@@ -196,12 +197,12 @@ TEST(PluginRecipeTest, AToyCompressorIsOneRegistryLine) {
 
 TEST(PluginRecipeTest, AToyPsAlgorithmIsOneRegistryLineAndRunsThroughTheDriver) {
   Registry<Algorithm> registry;
-  AddAlgorithm<PsAlgorithm<ToyPsRule>>(registry, {.name = "toy_ps", .color = "#123456",
-                                                  .help = "gradient descent, raw messages"});
+  AddAlgorithm<PsAlgorithm<ToyPsRule>>(
+      registry, {.name = "toy_ps", .color = "#123456", .help = "gradient descent, raw messages"});
   const int n = 3, dim = 4;
   const testing::QuadraticObjective objective(n, dim, 5);
   const Topology star = StarBuilder(StarConfig{}).Build(n);
-  const Outcome out = RunEntry(registry, "toy_ps", star, objective, 6);
+  const RecipeOutcome out = RunEntry(registry, "toy_ps", star, objective, 6);
   EXPECT_EQ(out.summary.status, kStatusOk);
   EXPECT_EQ(out.summary.family, "parameter_server");
   // grad_w = x - c_w, so x_k - x* = (1 - gamma)^k (x_0 - x*) with x_0 = 0, gamma = 1/4.
@@ -223,7 +224,7 @@ TEST(PluginRecipeTest, AToyDecentralizedAlgorithmIsOneRegistryLineAndRunsThrough
   const int n = 4, dim = 2;
   const testing::QuadraticObjective objective(n, dim, 5);
   const Topology ring = RingBuilder(RingConfig{}).Build(n);
-  const Outcome out = RunEntry(registry, "toy_gossip", ring, objective, 2);
+  const RecipeOutcome out = RunEntry(registry, "toy_gossip", ring, objective, 2);
   EXPECT_EQ(out.summary.status, kStatusOk);
   EXPECT_EQ(out.summary.family, "decentralized");
   EXPECT_TRUE(registry.Make(registry.DefaultSpec("algorithm", "toy_gossip"))->info().baseline);
@@ -245,7 +246,7 @@ TEST(PluginRecipeTest, AToyCollectiveAlgorithmIsOneRegistryLineAndRunsThroughThe
   const int n = 3, dim = 4;
   const testing::QuadraticObjective objective(n, dim, 5);
   const Topology ring = RingBuilder(RingConfig{}).Build(n);
-  const Outcome out = RunEntry(registry, "toy_allreduce", ring, objective, 6);
+  const RecipeOutcome out = RunEntry(registry, "toy_allreduce", ring, objective, 6);
   EXPECT_EQ(out.summary.status, kStatusOk);
   EXPECT_EQ(out.summary.family, "collective");
   // The default 32-bit wire rounds the gradients: x_k - x* = 0.75^k (x_0 - x*) up to ~1e-7.

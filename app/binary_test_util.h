@@ -1,5 +1,5 @@
-// Test helper: runs the built commsim binary (COMMSIM_BINARY) through the shell and captures its
-// combined stdout/stderr and exit code. For app/*_test.cc only.
+// Test helpers: run the built commsim binary (COMMSIM_BINARY) through the shell and capture its
+// combined stdout/stderr and exit code; read a JSON output. For app/*_test.cc only.
 #ifndef COMMSIM_APP_BINARY_TEST_UTIL_H_
 #define COMMSIM_APP_BINARY_TEST_UTIL_H_
 
@@ -7,6 +7,9 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace commsim::testing {
@@ -28,6 +31,12 @@ inline CommandResult RunCommsim(const std::string& args, const std::string& pref
   const int status = pclose(pipe);
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// The JSON document in file `p` (throws nlohmann::json::parse_error when it is not JSON).
+inline nlohmann::json ReadJson(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
 }
 
 }  // namespace commsim::testing

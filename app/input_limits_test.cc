@@ -15,16 +15,16 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) {
+fs::path LimitsDir(const std::string& name) {
   return commsim::test_files::FreshDir("commsim_limits_" + name);
 }
 
 void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A small, fast scenario; `extra` is spliced into the top-level object.
-std::string Scenario(const std::string& extra, const std::string& algorithms = R"(["sgd"])",
-                     const std::string& data =
-                         R"({"name": "synthetic_regression", "samples": 40, "features": 4})") {
+std::string Scenario(
+    const std::string& extra, const std::string& algorithms = R"(["sgd"])",
+    const std::string& data = R"({"name": "synthetic_regression", "samples": 40, "features": 4})") {
   return R"({"workers": 2, "data": )" + data + R"(, "algorithms": )" + algorithms +
          (extra.empty() ? "" : ", " + extra) + "}";
 }
@@ -41,7 +41,7 @@ struct Case {
 // output folder is left.
 void ExpectRefused(const Case& c, const std::string& data_file = "",
                    const std::string& data_text = "") {
-  const fs::path dir = TempDir(c.name);
+  const fs::path dir = LimitsDir(c.name);
   if (!data_file.empty()) Write(dir / data_file, data_text);
   const fs::path file = dir / "scenario.json";
   Write(file, c.scenario);
@@ -78,23 +78,23 @@ TEST(InputLimitsTest, JsonNumberOverflowDuplicateKeysAndArrayItemPointers) {
   ExpectRefused({"edge_item",
                  Scenario(R"("network": {"topology": {"name": "explicit", "edges": [0, "x"]}})"),
                  ": /network/topology/edges/1: expected a number", ""});
-  ExpectRefused({"unit_overflow",
-                 Scenario(R"("network": {"topology": {"name": "star",
+  ExpectRefused({"unit_overflow", Scenario(R"("network": {"topology": {"name": "star",
                                                       "server_bandwidth": "1e300Tbps"}})"),
                  ": /network/topology/server_bandwidth: out of range", ""});
 }
 
 TEST(InputLimitsTest, SizesAreBoundedBeforeAnythingIsAllocated) {
   ExpectRefused(
-      {"block", Scenario("", R"([{"name": "sgd", "uplink": {"name": "scaled_sign", "block": 1e13}}])"),
+      {"block",
+       Scenario("", R"([{"name": "sgd", "uplink": {"name": "scaled_sign", "block": 1e13}}])"),
        ": /algorithms/0/uplink/block: must be in [1, 1000000000000], got 10000000000000.0", ""});
   ExpectRefused({"switches",
                  Scenario(R"("network": {"topology": {"name": "explicit", "edges": [0, 1],
                                                       "switches": 1e9}})"),
                  ": /network/topology/switches: must be in [0, 100000], got 1000000000", ""});
-  ExpectRefused({"latency",
-                 Scenario(R"("network": {"topology": {"name": "star", "worker_latency": 1e7}})"),
-                 ": /network/topology/worker_latency: must be in [0, 9200000], got 10000000.0", ""});
+  ExpectRefused(
+      {"latency", Scenario(R"("network": {"topology": {"name": "star", "worker_latency": 1e7}})"),
+       ": /network/topology/worker_latency: must be in [0, 9200000], got 10000000.0", ""});
   ExpectRefused({"compute_seconds", Scenario(R"("compute": {"seconds": 1e7})"),
                  ": /compute/seconds: must be in [0, 9200000], got 10000000.0", ""});
   ExpectRefused(
@@ -109,16 +109,18 @@ TEST(InputLimitsTest, DataFileProblemsArePointedAtTheDataPath) {
     return Scenario(R"("model": "logistic_regression")", R"(["sgd"])", data);
   };
   const std::string svm = R"({"name": "libsvm", "path": "d.svm"})";
-  ExpectRefused({"index_2_62", with_data(svm),
-                 ": /data/path: {dir}/d.svm:2: expected a feature index, an integer in [1, 16777216], "
-                 "got '4611686018427387904'",
-                 ""},
-                "d.svm", "1 1:0.5\n0 4611686018427387904:1\n");
-  ExpectRefused({"index_1e300", with_data(svm),
-                 ": /data/path: {dir}/d.svm:1: expected a feature index, an integer in [1, 16777216], "
-                 "got '1e300'",
-                 ""},
-                "d.svm", "1 1e300:0.5\n0 1:1\n");
+  ExpectRefused(
+      {"index_2_62", with_data(svm),
+       ": /data/path: {dir}/d.svm:2: expected a feature index, an integer in [1, 16777216], "
+       "got '4611686018427387904'",
+       ""},
+      "d.svm", "1 1:0.5\n0 4611686018427387904:1\n");
+  ExpectRefused(
+      {"index_1e300", with_data(svm),
+       ": /data/path: {dir}/d.svm:1: expected a feature index, an integer in [1, 16777216], "
+       "got '1e300'",
+       ""},
+      "d.svm", "1 1e300:0.5\n0 1:1\n");
   const std::string csv = R"({"name": "csv", "path": "d.csv"})";
   ExpectRefused({"label_int_max", with_data(csv),
                  ": /data/path: {dir}/d.csv:2: label 2147483647 is too large a class", ""},
@@ -131,7 +133,7 @@ TEST(InputLimitsTest, DataFileProblemsArePointedAtTheDataPath) {
 }
 
 TEST(InputLimitsTest, SetWithAHugeArrayIndexIsAnError) {
-  const fs::path dir = TempDir("set_index");
+  const fs::path dir = LimitsDir("set_index");
   Write(dir / "s.json", Scenario(""));
   const auto r = RunCommsim("validate " + (dir / "s.json").string() +
                             " --set /algorithms/99999999999999999999999=1");
@@ -149,8 +151,7 @@ TEST(InputLimitsTest, RunLimitsStopTheRunWithWhatToChange) {
     const char* message;
   } cases[] = {
       // 100000 parameters x 32 bits: 3.2e6 packets of 1 bit.
-      {"mtu_one_bit",
-       Scenario(R"("iterations": 3, "network": {"mtu": 1},
+      {"mtu_one_bit", Scenario(R"("iterations": 3, "network": {"mtu": 1},
                    "model": {"name": "synthetic_quadratic", "dim": 100000})"),
        "packets, more than the limit of 1000000 packets per message; raise /network/mtu"},
       {"max_packets", Scenario(R"("iterations": 3, "network": {"mtu": 1},
@@ -158,21 +159,18 @@ TEST(InputLimitsTest, RunLimitsStopTheRunWithWhatToChange) {
        "packets, more than the limit of 100 packets per message; raise /network/mtu"},
       {"max_events", Scenario(R"("iterations": 3, "limits": {"max_events": 10})"),
        "the run reached 10 simulated events (limits.max_events)"},
-      {"tiny_bandwidth",
-       Scenario(R"("iterations": 100, "network": {"topology": {"name": "star",
+      {"tiny_bandwidth", Scenario(R"("iterations": 100, "network": {"topology": {"name": "star",
                     "worker_bandwidth": 0.001, "server_bandwidth": 0.001}})"),
        "the simulated-time limit of 9.2e6 s (106 days"},
-      {"huge_latency",
-       Scenario(R"("iterations": 100, "network": {"topology": {"name": "star",
+      {"huge_latency", Scenario(R"("iterations": 100, "network": {"topology": {"name": "star",
                     "worker_latency": 2e5, "server_latency": 2e5}})"),
        "the simulated-time limit of 9.2e6 s (106 days"},
-      {"slow_device",
-       Scenario(R"("iterations": 3, "compute": {"mode": "flops", "device": "custom",
+      {"slow_device", Scenario(R"("iterations": 3, "compute": {"mode": "flops", "device": "custom",
                                                 "flops_per_s": 1e-12})"),
        "compute: worker 0's step on 20 samples: a duration of"},
   };
   for (const auto& c : cases) {
-    const fs::path dir = TempDir(c.name);
+    const fs::path dir = LimitsDir(c.name);
     Write(dir / "s.json", c.scenario);
     const auto r = RunCommsim("run " + (dir / "s.json").string() + " --quiet --no-plots --out " +
                               (dir / "out").string());

@@ -16,6 +16,7 @@
 
 #include "app/binary_test_util.h"
 #include "mpi/mpi_world.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
@@ -51,12 +52,7 @@ std::string Mpirun(int ranks) {
       ranks);
 }
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using commsim::test_files::Read;
 
 class MpiSweepTest : public ::testing::Test {
  protected:
@@ -134,8 +130,8 @@ TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
   const pid_t job = ::fork();
   if (job == 0) {
     // --no-reuse: every point learns, so a rank is caught running one (re-timed points are quick).
-    const std::string command = fmt::format("{} {} {} --no-reuse >{} 2>&1", Mpirun(3),
-                                            COMMSIM_BINARY, Args("killed"), log);
+    const std::string command =
+        fmt::format("{} {} {} --no-reuse >{} 2>&1", Mpirun(3), COMMSIM_BINARY, Args("killed"), log);
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
@@ -157,8 +153,7 @@ TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
       }
     }
   }
-  ASSERT_NE(victim, 0) << "no rank but 0 ran a point after point 0 was stored: "
-                       << Read(log);
+  ASSERT_NE(victim, 0) << "no rank but 0 ran a point after point 0 was stored: " << Read(log);
   ::kill(victim, SIGKILL);
   int status = 0;
   ::waitpid(job, &status, 0);

@@ -20,17 +20,14 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) { return test_files::FreshDir("commsim_paths_" + name); }
+fs::path PathsDir(const std::string& name) { return test_files::FreshDir("commsim_paths_" + name); }
 
-nlohmann::json ReadJson(const fs::path& p) {
-  std::ifstream in(p);
-  return nlohmann::json::parse(in);
-}
+using commsim::testing::ReadJson;
 
 // `commsim run` with no file runs the shipped quickstart from any working directory, and the
 // built-in data sets are found beside it (no COMMSIM_DATA_DIR given).
 TEST(PathsCommandTest, RunsTheQuickstartAndFindsDataFromAnyFolder) {
-  const fs::path dir = TempDir("anywhere");
+  const fs::path dir = PathsDir("anywhere");
   const std::string cd = "cd '" + dir.string() + "' && env -u COMMSIM_DATA_DIR -u COMMSIM_HOME";
   const auto r = RunCommsim("run --quiet --no-plots --set /iterations=2 --out q", cd);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -50,7 +47,7 @@ TEST(PathsCommandTest, RunsTheQuickstartAndFindsDataFromAnyFolder) {
 // A data path inside a scenario is relative to the scenario file; on the command line, to the
 // working directory. The resolved scenario holds it absolute, so it runs from anywhere too.
 TEST(PathsCommandTest, DataPathsAreRelativeToTheFileThatNamesThem) {
-  const fs::path dir = TempDir("datapath");
+  const fs::path dir = PathsDir("datapath");
   fs::create_directories(dir / "sub" / "d");
   std::ofstream(dir / "sub" / "d" / "t.csv") << "1,0.5\n0,-0.5\n1,0.7\n0,-0.2\n1,0.9\n0,-0.9\n";
   std::ofstream(dir / "sub" / "s.json") << R"({"workers": 2, "iterations": 2,
@@ -68,7 +65,7 @@ TEST(PathsCommandTest, DataPathsAreRelativeToTheFileThatNamesThem) {
 }
 
 TEST(PathsCommandTest, ValidateTakesSweepFiles) {
-  const fs::path dir = TempDir("sweep");
+  const fs::path dir = PathsDir("sweep");
   std::ofstream(dir / "sw.json") << R"({"name": "sw",
       "base": {"workers": 2, "iterations": 2, "algorithms": ["sgd"]},
       "axes": [{"pointer": "/workers", "values": [2, 3]}]})";
@@ -101,7 +98,7 @@ TEST(PathsCommandTest, ListQuotesTextChoices) {
 }
 
 TEST(PathsCommandTest, UnknownEntryKeyHintsIncludeTheEntrysOwnKeys) {
-  const fs::path dir = TempDir("keys");
+  const fs::path dir = PathsDir("keys");
   std::ofstream(dir / "s.json") << R"({"algorithms": [{"name": "sgd", "lable": "x"}]})";
   const auto r = RunCommsim("validate " + (dir / "s.json").string());
   EXPECT_EQ(r.status, 1);
@@ -117,7 +114,7 @@ TEST(PathsCommandTest, UnknownEntryKeyHintsIncludeTheEntrysOwnKeys) {
 
 // summary.json states d, the data sizes and the version; wall time lives only in run.json.
 TEST(PathsCommandTest, OutputsRecordTheProblemTheVersionAndTheWallTime) {
-  const fs::path dir = TempDir("record");
+  const fs::path dir = PathsDir("record");
   const auto r = RunCommsim(
       "run scenarios/quickstart.json --quiet --no-plots --set /iterations=2 "
       "--out " +
@@ -141,7 +138,7 @@ TEST(PathsCommandTest, OutputsRecordTheProblemTheVersionAndTheWallTime) {
 // Both `run` and `sweep` default to one job per core.
 TEST(PathsCommandTest, RunAndSweepShareTheJobsDefault) {
   const auto r = RunCommsim("run scenarios/quickstart.json --no-plots --set /iterations=1 --out " +
-                            (TempDir("jobs") / "out").string());
+                            (PathsDir("jobs") / "out").string());
   ASSERT_EQ(r.status, 0) << r.out;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   EXPECT_NE(r.out.find("jobs " + std::to_string(cores) + ")"), std::string::npos) << r.out;

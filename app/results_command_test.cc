@@ -23,14 +23,14 @@ namespace {
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) {
+fs::path ResultsDir(const std::string& name) {
   return test_files::FreshDir("commsim_results_" + name);
 }
 
 // Writes `scenario` to DIR/s.json, runs it into DIR/out and returns the out folder.
 fs::path RunScenarioFile(const std::string& name, const std::string& scenario,
                          int expected_status = 0) {
-  const fs::path dir = TempDir(name);
+  const fs::path dir = ResultsDir(name);
   std::ofstream(dir / "s.json") << scenario;
   const auto r = RunCommsim("run " + (dir / "s.json").string() + " --quiet --no-plots --out " +
                             (dir / "out").string());
@@ -38,10 +38,7 @@ fs::path RunScenarioFile(const std::string& name, const std::string& scenario,
   return dir / "out";
 }
 
-nlohmann::json ReadJson(const fs::path& p) {
-  std::ifstream in(p);
-  return nlohmann::json::parse(in);
-}
+using commsim::testing::ReadJson;
 
 // Row of the summary whose name is `name`.
 size_t RowOf(const CsvTable& t, const std::string& name) {
@@ -168,7 +165,7 @@ TEST(ResultsCommandTest, DivergenceBetweenRecordedIterationsStopsAtThatIteration
 
 // DoubleSqueeze in the shipped quickstart grows from ~234 to ~2e5: past 1000 x the initial loss.
 TEST(ResultsCommandTest, QuickstartDoubleSqueezeIsDiverged) {
-  const fs::path dir = TempDir("quickstart");
+  const fs::path dir = ResultsDir("quickstart");
   const auto r = RunCommsim("run scenarios/quickstart.json --quiet --no-plots --out " +
                             (dir / "out").string());
   ASSERT_EQ(r.status, 0) << r.out;

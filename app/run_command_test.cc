@@ -16,28 +16,30 @@ namespace fs = std::filesystem;
 using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-fs::path TempDir(const std::string& name) {
+fs::path RunDir(const std::string& name) {
   return commsim::test_files::FreshDir("commsim_run_" + name);
 }
 
 TEST(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {
-  const fs::path dir = TempDir("ok");
+  const fs::path dir = RunDir("ok");
   const std::string args = "run scenarios/quickstart.json --quiet --no-plots --set /iterations=20 ";
   const auto a = RunCommsim(args + "--out " + (dir / "a").string());
   ASSERT_EQ(a.status, 0) << a.out;
   const auto b = RunCommsim(args + "--jobs 2 --out " + (dir / "b").string());
   ASSERT_EQ(b.status, 0) << b.out;
-  for (const char* file : {"metrics.csv", "summary.csv", "summary.json", "scenario.resolved.json"}) {
+  for (const char* file :
+       {"metrics.csv", "summary.csv", "summary.json", "scenario.resolved.json"}) {
     EXPECT_TRUE(fs::exists(dir / "a" / file)) << file;
     EXPECT_EQ(Read(dir / "a" / file), Read(dir / "b" / file)) << file;
   }
   EXPECT_NE(a.out.find("dore"), std::string::npos);
-  EXPECT_EQ(Read(dir / "a" / "metrics.csv").rfind(
-                "algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,codec_time_s,"
-                "comm_time_s,overlap_saved_s,loss,dist_to_opt_sq,test_accuracy,consensus_dist,"
-                "density,bits_up,bits_down,cum_bits,status",
-                0),
-            0u);
+  EXPECT_EQ(
+      Read(dir / "a" / "metrics.csv")
+          .rfind("algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,codec_time_s,"
+                 "comm_time_s,overlap_saved_s,loss,dist_to_opt_sq,test_accuracy,consensus_dist,"
+                 "density,bits_up,bits_down,cum_bits,status",
+                 0),
+      0u);
   // The resolved scenario runs to the same results.
   const auto c = RunCommsim("run " + (dir / "a" / "scenario.resolved.json").string() +
                             " --quiet --no-plots --out " + (dir / "c").string());
@@ -71,7 +73,7 @@ TEST(RunCommandTest, BadScenariosFailClearlyAndLeaveNoOutput) {
        ": /workers: must be in [1, 100000], got 0"},
   };
   for (const BadCase& c : cases) {
-    const fs::path dir = TempDir(c.name);
+    const fs::path dir = RunDir(c.name);
     const fs::path file = dir / "scenario.json";
     std::ofstream(file) << c.scenario;
     const fs::path out = dir / "out";

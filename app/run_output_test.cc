@@ -21,8 +21,8 @@ using commsim::test_files::Names;
 using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-const std::string kScenario = std::string(COMMSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
-const std::string kRun = "run " + kScenario + " --quiet --no-plots --set /iterations=20 ";
+const std::string kQuickstart = std::string(COMMSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
+const std::string kRun = "run " + kQuickstart + " --quiet --no-plots --set /iterations=20 ";
 
 using RunOutputTest = commsim::test_files::TempDirTest;
 
@@ -73,8 +73,9 @@ TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
   std::ofstream(P("out/stale.txt")) << "from before";
   const auto second = RunCommsim(kRun + "--out " + P("out"));
   ASSERT_EQ(second.status, 0) << second.out;
-  EXPECT_EQ(Names(P("out")), (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
-                                                    "summary.json", "scenario.resolved.json"}));
+  EXPECT_EQ(Names(P("out")),
+            (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
+                                   "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
 
@@ -94,8 +95,8 @@ TEST_F(RunOutputTest, ReadOnlyLocationFailsBeforeTheRunStarts) {
   if (!MakeReadOnlyDir("ro")) {
     GTEST_SKIP() << "cannot make a read-only folder here (root without chattr)";
   }
-  const auto r =
-      RunCommsim("run " + kScenario + " --no-plots --set /iterations=1000000 --out " + P("ro/new"));
+  const auto r = RunCommsim("run " + kQuickstart + " --no-plots --set /iterations=1000000 --out " +
+                            P("ro/new"));
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_EQ(r.out.find("running"), std::string::npos) << "the run started:\n" << r.out;
   EXPECT_NE(r.out.find("error: --out " + P("ro/new") + ": cannot create a folder in " + P("ro")),
@@ -109,7 +110,7 @@ TEST_F(RunOutputTest, FailedWriteExitsNonZeroAndPublishesNothing) {
   const auto ok = RunCommsim(kRun + "--out " + P("out"));
   ASSERT_EQ(ok.status, 0) << ok.out;
   const std::string before = Read(P("out/metrics.csv"));
-  const std::string limited = "run " + kScenario + " --quiet --no-plots --set /iterations=100 ";
+  const std::string limited = "run " + kQuickstart + " --quiet --no-plots --set /iterations=100 ";
   for (const char* target : {"out", "new"}) {
     const auto r = RunCommsim(limited + "--out " + P(target), "ulimit -f 4 &&");
     EXPECT_EQ(r.status, 1) << r.out;
@@ -124,7 +125,7 @@ TEST_F(RunOutputTest, FailedWriteExitsNonZeroAndPublishesNothing) {
 
 TEST_F(RunOutputTest, ScenarioNamesThatAreNotFolderNamesAreRefused) {
   for (const char* name : {".hidden", "a/b", "..", "x..y"}) {
-    const auto r = RunCommsim("validate " + kScenario + " --set /name=" + name);
+    const auto r = RunCommsim("validate " + kQuickstart + " --set /name=" + name);
     EXPECT_EQ(r.status, 1) << name << "\n" << r.out;
     EXPECT_NE(r.out.find("quickstart.json: /name: expected letters, digits"), std::string::npos)
         << r.out;

@@ -11,13 +11,14 @@
 #include <sstream>
 
 #include "app/binary_test_util.h"
+#include "sim/file_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
 
-constexpr int kPoints = 5;
+constexpr int kSlurmPoints = 5;
 
 constexpr const char* kSweep = R"({
   "name": "slurm_tiny",
@@ -33,12 +34,7 @@ constexpr const char* kSweep = R"({
             "logspace": ["10Mbps", "10Gbps", 5]}]
 })";
 
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using commsim::test_files::Read;
 
 // Runs `command` with sh; returns its exit status and appends its output to `*out`.
 int Shell(const std::string& command, std::string* out) {
@@ -73,9 +69,9 @@ class SlurmScriptsTest : public ::testing::Test {
 TEST_F(SlurmScriptsTest, ArrayTasksInALoopThenTheGatherStepGiveTheOneProcessSweepCsv) {
   const std::string array = (root_ / "array").string();
   std::string said;
-  for (int k = 0; k < kPoints; ++k) {
-    ASSERT_EQ(Shell(fmt::format("SLURM_ARRAY_TASK_ID={} {} {} {}", k,
-                                Script("sweep_array.sbatch"), file_, array),
+  for (int k = 0; k < kSlurmPoints; ++k) {
+    ASSERT_EQ(Shell(fmt::format("SLURM_ARRAY_TASK_ID={} {} {} {}", k, Script("sweep_array.sbatch"),
+                                file_, array),
                     &said),
               0)
         << said;
@@ -84,8 +80,8 @@ TEST_F(SlurmScriptsTest, ArrayTasksInALoopThenTheGatherStepGiveTheOneProcessSwee
   ASSERT_EQ(Shell(fmt::format("{} {} {}", Script("sweep_gather.sbatch"), file_, array), &said), 0)
       << said;
   // The gather step ran nothing again.
-  EXPECT_NE(said.find(fmt::format("sweep: {} points (0 run now, {} from an earlier run)", kPoints,
-                                  kPoints)),
+  EXPECT_NE(said.find(fmt::format("sweep: {} points (0 run now, {} from an earlier run)",
+                                  kSlurmPoints, kSlurmPoints)),
             std::string::npos)
       << said;
 
@@ -93,7 +89,7 @@ TEST_F(SlurmScriptsTest, ArrayTasksInALoopThenTheGatherStepGiveTheOneProcessSwee
                                           (root_ / "one").string()));
   ASSERT_EQ(one.status, 0) << one.out;
   const std::string expected = Read(root_ / "one" / "sweep.csv");
-  EXPECT_EQ(std::count(expected.begin(), expected.end(), '\n'), 1 + 2 * kPoints);
+  EXPECT_EQ(std::count(expected.begin(), expected.end(), '\n'), 1 + 2 * kSlurmPoints);
   EXPECT_EQ(Read(fs::path(array) / "sweep.csv"), expected);
 }
 
@@ -123,7 +119,7 @@ TEST_F(SlurmScriptsTest, SubmitAsksForOneTaskPerPointAndAGatherAfterAllOfThem) {
   EXPECT_EQ(Read(root_ / "sbatch.log"),
             fmt::format("--parsable --array=0-{} --mem=16G {}/sweep_array.sbatch {} out\n"
                         "--parsable --dependency=afterany:4711 {}/sweep_gather.sbatch {} out\n",
-                        kPoints - 1, dir, file_, dir, file_));
+                        kSlurmPoints - 1, dir, file_, dir, file_));
   EXPECT_EQ(said, "submitted: array job 4711 (5 points), gather job 4711 -> out/sweep.csv\n");
 }
 

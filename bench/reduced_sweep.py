@@ -17,7 +17,7 @@ def main():
     src, dim, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     with open(src) as f:
         sweep = json.load(f)
-    sweep["base"] = os.path.join(os.path.dirname(src), sweep["base"])
+    sweep["base"] = os.path.join(os.path.dirname(os.path.abspath(src)), sweep["base"])
     if dim != RESNET18_PARAMS:
         sweep["set"]["/model/profile"] = ""
     sweep["set"]["/model/dim"] = dim

@@ -18,7 +18,9 @@ namespace fs = std::filesystem;
 // An algorithm whose run throws, as a simulation limit would.
 class Throwing final : public Algorithm {
  public:
-  Throwing() : Algorithm(AlgorithmInfo{.name = "memsgd", .family = Family::kParameterServer}) {}
+  Throwing()
+      : Algorithm(AlgorithmInfo{
+            .name = "memsgd", .color = "", .help = "", .family = Family::kParameterServer}) {}
   void Run(const RunSetup&, std::vector<IterationRecord>*, RunSummary*) const override {
     throw std::runtime_error("simulated time overflows");
   }
@@ -32,7 +34,9 @@ struct Seen {
 class Recording final : public Algorithm {
  public:
   explicit Recording(Seen* seen)
-      : Algorithm(AlgorithmInfo{.name = "sgd", .family = Family::kParameterServer}), seen_(seen) {}
+      : Algorithm(AlgorithmInfo{
+            .name = "sgd", .color = "", .help = "", .family = Family::kParameterServer}),
+        seen_(seen) {}
   void Run(const RunSetup& setup, std::vector<IterationRecord>*, RunSummary*) const override {
     seen_->layers = setup.layers;
     seen_->compute_s = setup.compute->MeanSeconds(0, setup.batch);

@@ -17,7 +17,7 @@ using net_test::CeilPs;  // the reference transmit time
 
 using nlohmann::json;
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
 // SGD on a star whose every link has bandwidth `bw` and latency 50 us, whole messages, 50 ms of
 // compute, 160 header bits.

@@ -62,6 +62,76 @@ TEST(TrajectoryReuseTest, ReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
   EXPECT_NE(full.metrics, RunWith(Small("1Gbps"), nullptr).metrics);
 }
 
+// The collective family: ring all-reduce with gradient buckets (layer-wise overlap), all-gathers
+// of compressed gradients whose sizes vary per worker and round (qsgd's Elias coding, top-k with
+// error feedback), and PowerSGD's two all-reduces, with codec time, jitter and TCP.
+Scenario Collectives(const std::string& bandwidth) {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "name": "reuse", "seed": 5, "workers": 4, "iterations": 6, "metrics_every": 2,
+    "model": {"name": "synthetic_quadratic", "dim": 3000, "samples_per_worker": 64,
+              "noise": 0.5},
+    "batch": 8, "step": {"size": 0.005},
+    "network": {"model": "flow", "protocol": "tcp",
+                "topology": {"name": "star", "worker_latency": "20us"}},
+    "compute": {"mode": "flops", "device": "cpu_core", "overlap": "layerwise",
+                "bucket": 32000, "jitter": 0.2},
+    "codec": {"mode": "model", "device": "cpu_core"},
+    "algorithms": [
+      {"name": "allreduce_sgd", "collective": "ring"},
+      {"name": "allgather_compressed", "compressor": {"name": "qsgd", "coding": "elias"}},
+      {"name": "allgather_compressed", "label": "topk_ef", "compressor": {"name": "top_k", "fraction": 0.05},
+       "error_feedback": true},
+      {"name": "powersgd", "rank": 2}]
+  })");
+  doc["network"]["topology"]["worker_bandwidth"] = bandwidth;
+  return ParseScenario(doc, "reuse.json", ".");
+}
+
+TEST(TrajectoryReuseTest, CollectiveReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
+  TrajectoryStore store;
+  RunWith(Collectives("1Gbps"), &store);
+  ASSERT_EQ(store.recorded(), 4u);
+  const Outputs replayed = RunWith(Collectives("30Mbps"), &store);
+  EXPECT_EQ(store.replayed(), 4u);
+  const Outputs full = RunWith(Collectives("30Mbps"), nullptr);
+  EXPECT_EQ(replayed.metrics, full.metrics);
+  EXPECT_EQ(replayed.summary, full.summary);
+  EXPECT_NE(full.metrics, RunWith(Collectives("1Gbps"), nullptr).metrics);
+}
+
+// The decentralized family on a ring: D-PSGD (sends before it computes), CHOCO with qsgd's
+// Elias coding (sizes vary per node and round) and MALCOM, with codec time, jitter and TCP.
+Scenario Gossip(const std::string& bandwidth) {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "name": "reuse", "seed": 5, "workers": 6, "iterations": 6, "metrics_every": 2,
+    "model": {"name": "logistic_regression", "l1": 1e-3, "l2": 1e-3},
+    "data": {"name": "synthetic_classification", "samples": 240, "features": 30},
+    "batch": 8, "step": {"size": 0.5},
+    "network": {"model": "flow", "protocol": "tcp",
+                "topology": {"name": "ring", "latency": "20us"}},
+    "compute": {"mode": "flops", "device": "cpu_core", "jitter": 0.2},
+    "codec": {"mode": "model", "device": "cpu_core"},
+    "algorithms": [
+      "dpsgd",
+      {"name": "choco", "compressor": {"name": "qsgd", "coding": "elias"}, "gamma_c": 0.3},
+      {"name": "malcom", "gamma_c": 1.0}]
+  })");
+  doc["network"]["topology"]["bandwidth"] = bandwidth;
+  return ParseScenario(doc, "reuse.json", ".");
+}
+
+TEST(TrajectoryReuseTest, DecentralizedReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
+  TrajectoryStore store;
+  RunWith(Gossip("1Gbps"), &store);
+  ASSERT_EQ(store.recorded(), 3u);
+  const Outputs replayed = RunWith(Gossip("30Mbps"), &store);
+  EXPECT_EQ(store.replayed(), 3u);
+  const Outputs full = RunWith(Gossip("30Mbps"), nullptr);
+  EXPECT_EQ(replayed.metrics, full.metrics);
+  EXPECT_EQ(replayed.summary, full.summary);
+  EXPECT_NE(full.metrics, RunWith(Gossip("1Gbps"), nullptr).metrics);
+}
+
 TEST(TrajectoryReuseTest, ReplayTakesTheLearningFromTheTrajectory) {
   TrajectoryStore recorded;
   RunWith(Small("1Gbps"), &recorded);

@@ -20,6 +20,8 @@ namespace commsim::net_test {
 
 inline SimTime Sec(double s) { return SimTime::FromSeconds(s); }
 inline SimTime Ps(int64_t ps) { return SimTime::FromPs(ps); }
+// Picoseconds as the seconds a record reports (ps x 1e-12 in double).
+inline double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
 
 // The reference transmit time: ceil(bits x 1e12 / bandwidth) picoseconds in 128-bit integers
 // (the network's own TransmitTime is what is under test).

@@ -24,7 +24,7 @@ std::vector<int> DrawSymbols(const std::vector<double>& p, int n, uint64_t seed)
   return out;
 }
 
-double EmpiricalEntropyBits(const std::vector<int>& symbols, int k) {
+double SymbolEntropyBits(const std::vector<int>& symbols, int k) {
   std::vector<double> c(static_cast<size_t>(k), 0.0);
   for (int s : symbols) c[s] += 1.0;
   double bits = 0.0;
@@ -62,7 +62,7 @@ TEST(ArithmeticTest, RoundTripsAndApproachesTheEmpiricalEntropy) {
     const std::vector<int> symbols = DrawSymbols(p, 100000, 11);
     const Message m = EncodeAll(symbols, k);
     EXPECT_EQ(DecodeAll(m, symbols.size(), k), symbols);
-    const double bound = EmpiricalEntropyBits(symbols, k);
+    const double bound = SymbolEntropyBits(symbols, k);
     EXPECT_LE(m.payload_bits, 1.01 * bound + 64) << "p[0] = " << p[0];
     EXPECT_GE(m.payload_bits, bound - 64);
   }

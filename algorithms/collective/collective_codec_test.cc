@@ -10,6 +10,7 @@
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "models/compute_time.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
@@ -19,7 +20,7 @@ using testing::QuadraticObjective;
 
 constexpr int64_t kUs = 1'000'000;  // picoseconds per microsecond
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
 // Two all-gather phases of 0-bit messages stamped as compressor "toy" (1000 elements, 10 coded
 // values); the model never moves.

@@ -10,10 +10,12 @@
 #include "algorithms/codec_time.h"
 #include "algorithms/collective/bucketed_allreduce.h"
 #include "algorithms/collective/collective_exec.h"
+#include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/schedule.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "algorithms/trajectory.h"
 #include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -170,6 +172,9 @@ class CollectiveDriver {
     }
     // The worker's own message joins the all-gather once its encode job is done.
     SharedMessage message = Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w]));
+    if (setup_.record != nullptr) {
+      setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *message);
+    }
     const SimTime encode = clock_.Encode(*message, 0, message->elements);
     AfterCodec(w, encode, [this, w, p, m = std::move(message)] { gather_[p]->Start(w, m); });
   }

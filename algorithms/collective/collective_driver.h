@@ -19,6 +19,8 @@
 // phases start after the whole compute. overlap_saved = compute end - first bucket's start.
 // Bits: bits_up = the wire bits of every message of every collective step (payload + header),
 // every copy counted; bits_down = 0 (there is no server).
+// Trajectories (algorithms/trajectory.h): with setup.record the driver records every all-gather
+// message (slots in collective_replay.h); setup.replay runs ReplayCollective.
 // Divergence, checked every round: a gradient with a NaN/Inf, an encoder's NonFiniteError (e.g. a
 // partial sum beyond fp32 on a 32-bit wire), or a non-finite model after EndRound stops the run
 // with status "diverged"; any other exception with status "error".
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/collective_rule.h"
 #include "sim/params.h"
 #include "sim/records.h"
@@ -64,8 +67,17 @@ class CollectiveAlgorithm final : public Algorithm {
   CollectiveAlgorithm(const Config& config, AlgorithmInfo info)
       : Algorithm(std::move(info)), config_(config) {}
   void Check(const RunSetup& setup) const override { CheckCollective(setup, config_.common); }
+  bool can_replay() const override { return true; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
+    if (setup.replay != nullptr) {
+      std::vector<CollectivePhase> phases;
+      {
+        Rule rule(config_);  // freed before the replay: only its phases are needed
+        phases = ReplayPhases(rule, setup);
+      }
+      return ReplayCollective(setup, config_.common, std::move(phases), records, summary);
+    }
     Rule rule(config_);
     RunCollective(setup, config_.common, rule, records, summary);
   }

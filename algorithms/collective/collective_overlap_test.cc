@@ -10,6 +10,7 @@
 #include "algorithms/decentralized/test_support.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
 
 namespace commsim {
@@ -19,7 +20,7 @@ using testing::QuadraticObjective;
 
 constexpr int64_t kNs = 1000;  // picoseconds per nanosecond
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
 struct Played {
   std::vector<IterationRecord> records;

@@ -20,6 +20,7 @@
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/error.h"
+#include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
 
@@ -32,9 +33,9 @@ constexpr int64_t kPsPerBit = 1000;  // 1 Gbps
 constexpr int64_t kLatencyPs = 3'000'000;
 constexpr int64_t kComputePs = 5'000'000'000;  // 5 ms
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
-struct Outcome {
+struct CollectiveOutcome {
   std::vector<IterationRecord> records;
   RunSummary summary;
 };
@@ -48,7 +49,7 @@ struct Trial {
   std::vector<double> slowdown = {};
   const LayerProfile* layers = nullptr;
 
-  Outcome Go(const Algorithm& algorithm) const {
+  CollectiveOutcome Go(const Algorithm& algorithm) const {
     ComputeTimeConfig cc;
     cc.seconds = Seconds(kComputePs);
     cc.slowdown = slowdown;
@@ -63,7 +64,7 @@ struct Trial {
     setup.step.size = step;
     setup.layers = layers;
     algorithm.Check(setup);
-    Outcome out;
+    CollectiveOutcome out;
     algorithm.Run(setup, &out.records, &out.summary);
     return out;
   }
@@ -85,7 +86,7 @@ Topology Ring(int n) {
   return RingBuilder(c).Build(n);
 }
 
-Topology Star(int n) {
+Topology StarTopology(int n) {
   StarConfig c;
   c.workers.worker_bandwidth_bps = 1e9;
   c.workers.worker_latency_s = 3e-6;
@@ -100,8 +101,9 @@ TEST(CollectiveDriverTest, RingIterationIsComputePlusTheRingClosedForm) {
   const int n = 4, d = 12;
   const QuadraticObjective objective(n, d, 3);
   const Topology ring = Ring(n);
-  const Outcome out = Trial{.objective = &objective, .topology = &ring, .header_bits = 40}.Go(
-      *AllReduceSgd("ring", "64"));
+  const CollectiveOutcome out =
+      Trial{.objective = &objective, .topology = &ring, .header_bits = 40}.Go(
+          *AllReduceSgd("ring", "64"));
   ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
   EXPECT_EQ(out.summary.family, "collective");
   const int64_t chunk_bits = 64 * d / n + 40;
@@ -123,8 +125,9 @@ TEST(CollectiveDriverTest, AStragglerDelaysTheRingByItsExtraCompute) {
   const int n = 3, d = 6;
   const QuadraticObjective objective(n, d, 3);
   const Topology ring = Ring(n);
-  const Outcome out = Trial{.objective = &objective, .topology = &ring, .slowdown = {1, 2, 1}}.Go(
-      *AllReduceSgd("ring", "64"));
+  const CollectiveOutcome out =
+      Trial{.objective = &objective, .topology = &ring, .slowdown = {1, 2, 1}}.Go(
+          *AllReduceSgd("ring", "64"));
   const int64_t ring_ps = 2 * (n - 1) * (kLatencyPs + 64 * d / n * kPsPerBit);
   EXPECT_EQ(out.records[1].iter_time_s, Seconds(2 * kComputePs + ring_ps));
   EXPECT_EQ(out.records[1].compute_time_s, Seconds(2 * kComputePs));
@@ -136,14 +139,14 @@ TEST(CollectiveDriverTest, AStragglerDelaysTheRingByItsExtraCompute) {
 TEST(CollectiveAlgorithmsTest, AllReduceSgdMatchesPsSgdForEveryCollective) {
   const int n = 5, d = 7;
   const QuadraticObjective objective(n, d, 11);
-  const Topology star = Star(n);
+  const Topology star = StarTopology(n);
   const Trial run{.objective = &objective, .topology = &star, .iterations = 20, .step = 0.3};
   SgdConfig ps;
   static_cast<IdentityConfig&>(*ps.uplink.config).precision = 64;
   static_cast<IdentityConfig&>(*ps.downlink.config).precision = 64;
-  const Outcome reference = run.Go(*MakeAlgorithm("sgd", ps));
+  const CollectiveOutcome reference = run.Go(*MakeAlgorithm("sgd", ps));
   for (const std::string_view kind : CollectiveKinds()) {
-    const Outcome out = run.Go(*AllReduceSgd(kind, "64", 5));
+    const CollectiveOutcome out = run.Go(*AllReduceSgd(kind, "64", 5));
     ASSERT_EQ(out.records.size(), reference.records.size()) << kind;
     for (size_t k = 0; k < out.records.size(); ++k) {
       EXPECT_NEAR(out.records[k].loss, reference.records[k].loss, 1e-12 * reference.records[k].loss)
@@ -162,8 +165,8 @@ TEST(CollectiveAlgorithmsTest, AllReduceSgdMatchesPsSgdForEveryCollective) {
 TEST(CollectiveAlgorithmsTest, AllReduceSgdConvergesOnTheQuadratic) {
   const int n = 6, d = 10;
   const QuadraticObjective objective(n, d, 5);
-  const Topology star = Star(n);
-  const Outcome out =
+  const Topology star = StarTopology(n);
+  const CollectiveOutcome out =
       Trial{.objective = &objective, .topology = &star, .iterations = 40, .step = 0.5}.Go(
           *AllReduceSgd("hierarchical", "32", 3));
   EXPECT_LT(*out.records.back().dist_to_opt_sq, 1e-10);
@@ -179,8 +182,9 @@ TEST(CollectiveAlgorithmsTest, AllGatherBitsAreNMinusOneTimesTheMessages) {
   const Topology ring = Ring(n);
   AllGatherCompressedConfig c;
   c.compressor = CompressorSpec("identity");
-  const Outcome out = Trial{.objective = &objective, .topology = &ring, .header_bits = 16}.Go(
-      *MakeAlgorithm("allgather_compressed", c));
+  const CollectiveOutcome out =
+      Trial{.objective = &objective, .topology = &ring, .header_bits = 16}.Go(
+          *MakeAlgorithm("allgather_compressed", c));
   EXPECT_EQ(out.records[1].bits_up, (n - 1) * n * (32 * d + 16));
   // One ring all-gather step per hop; every message has the same size: 3 (l + (32 d + 16)/B).
   EXPECT_EQ(out.records[1].iter_time_s,
@@ -195,7 +199,7 @@ TEST(CollectiveAlgorithmsTest, AllGatherBitsAreNMinusOneTimesTheMessages) {
 TEST(CollectiveAlgorithmsTest, TopKWithErrorFeedbackSettlesInANeighbourhoodThatShrinksWithTheStep) {
   const int n = 4, d = 20;
   const QuadraticObjective objective(n, d, 7);
-  const Topology star = Star(n);
+  const Topology star = StarTopology(n);
   AllGatherCompressedConfig c;
   c.compressor = CompressorSpec("top_k");
   static_cast<TopKConfig&>(*c.compressor.config).k = 2;
@@ -203,7 +207,7 @@ TEST(CollectiveAlgorithmsTest, TopKWithErrorFeedbackSettlesInANeighbourhoodThatS
   const double d0 = objective.optimum()->x.squaredNorm();
   std::vector<double> tail;
   for (const double step : {0.2, 0.05}) {
-    const Outcome out =
+    const CollectiveOutcome out =
         Trial{.objective = &objective, .topology = &star, .iterations = 2000, .step = step}.Go(
             *MakeAlgorithm("allgather_compressed", c));
     ASSERT_EQ(out.summary.status, kStatusOk);
@@ -223,8 +227,9 @@ TEST(CollectiveAlgorithmsTest, PowerSgdBitsAreTheRingOfItsFactors) {
   const Topology ring = Ring(n);
   PowerSgdConfig c;
   c.rank = 2;
-  const Outcome out = Trial{.objective = &objective, .topology = &ring, .header_bits = 8}.Go(
-      *MakeAlgorithm("powersgd", c));
+  const CollectiveOutcome out =
+      Trial{.objective = &objective, .topology = &ring, .header_bits = 8}.Go(
+          *MakeAlgorithm("powersgd", c));
   const int64_t per_worker_bits = 32 * 2 * (10 + 10);  // 32 r (m + k)
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * per_worker_bits + 2 * 2 * (n - 1) * n * 8);
 }
@@ -237,8 +242,9 @@ TEST(CollectiveAlgorithmsTest, PowerSgdBitsFollowTheLayerProfile) {
   const Topology ring = Ring(n);
   const LayerProfile profile{.name = "toy",
                              .layers = {{.name = "w", .params = 90}, {.name = "b", .params = 10}}};
-  const Outcome out = Trial{.objective = &objective, .topology = &ring, .layers = &profile}.Go(
-      *MakeAlgorithm("powersgd", PowerSgdConfig{}));
+  const CollectiveOutcome out =
+      Trial{.objective = &objective, .topology = &ring, .layers = &profile}.Go(
+          *MakeAlgorithm("powersgd", PowerSgdConfig{}));
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * 32 * (28 + 20));
 }
 
@@ -269,9 +275,9 @@ TEST(CollectiveAlgorithmsTest, PowerSgdLayoutReshapesLayersAndKeepsSmallOnesAsVe
 TEST(CollectiveAlgorithmsTest, PowerSgdWithErrorFeedbackConverges) {
   const int n = 4, d = 100;
   const QuadraticObjective objective(n, d, 9);
-  const Topology star = Star(n);
+  const Topology star = StarTopology(n);
   const Trial run{.objective = &objective, .topology = &star, .iterations = 300, .step = 0.5};
-  std::vector<Outcome> outs;
+  std::vector<CollectiveOutcome> outs;
   for (const bool warm : {true, false}) {
     PowerSgdConfig c;
     c.warm_start = warm;
@@ -289,7 +295,7 @@ TEST(CollectiveDriverTest, ATooLargeStepDivergesAndALimitIsAnError) {
   const Topology ring = Ring(n);
   // Step 3 on the identity Hessian: x - x* is multiplied by -2 every iteration; fp32 on the wire
   // overflows after ~128 iterations (or the loss check fires first).
-  const Outcome diverged =
+  const CollectiveOutcome diverged =
       Trial{.objective = &objective, .topology = &ring, .iterations = 2000, .step = 3.0}.Go(
           *AllReduceSgd("ring", "32"));
   EXPECT_EQ(diverged.summary.status, kStatusDiverged);
@@ -302,7 +308,7 @@ TEST(CollectiveDriverTest, ATooLargeStepDivergesAndALimitIsAnError) {
   setup.compute = &compute;
   setup.iterations = 3;
   setup.limits.max_events = 5;
-  Outcome out;
+  CollectiveOutcome out;
   AllReduceSgd("ring", "64")->Run(setup, &out.records, &out.summary);
   EXPECT_EQ(out.summary.status, kStatusError);
   EXPECT_NE(out.summary.message.find("event"), std::string::npos) << out.summary.message;
@@ -311,7 +317,7 @@ TEST(CollectiveDriverTest, ATooLargeStepDivergesAndALimitIsAnError) {
 TEST(CollectiveDriverTest, CheckRejectsAWrongWorkerCountAndAGroupSizeThatDoesNotDivide) {
   const QuadraticObjective objective(6, 3, 3);
   const Topology ring5 = Ring(5);
-  const Topology star6 = Star(6);
+  const Topology star6 = StarTopology(6);
   RunSetup setup;
   setup.objective = &objective;
   setup.topology = &ring5;
@@ -337,7 +343,7 @@ TEST(CollectiveDriverTest, CheckRejectsAWrongWorkerCountAndAGroupSizeThatDoesNot
 // for all workers), so it is refused; the model and none are accepted.
 TEST(CollectiveDriverTest, CheckRejectsMeasuredCodecTime) {
   const QuadraticObjective objective(6, 3, 3);
-  const Topology star6 = Star(6);
+  const Topology star6 = StarTopology(6);
   RunSetup setup;
   setup.objective = &objective;
   setup.topology = &star6;

@@ -30,39 +30,40 @@ Range64 Part(Range64 whole, int m, int i) {
   return {begin, begin + base + (i < extra ? 1 : 0)};
 }
 
-void AppendRingReduceScatter(Schedule& schedule, std::span<const int> members, Range64 whole,
-                             int tag0) {
+namespace {
+
+// One ring pass of m - 1 steps: at step s member i sends part (i - s + shift) to its successor and
+// receives part (i - s - 1 + shift) from its predecessor. Reduce-scatter (shift 0) adds what it
+// receives; all-gather (shift 1) forwards the reduced parts, which the receiver adopts.
+void AppendRingPass(Schedule& schedule, std::span<const int> members, Range64 whole, int tag0,
+                    bool gather) {
   const int m = static_cast<int>(members.size());
+  const int shift = gather ? 1 : 0;
   for (int s = 0; s + 1 < m; ++s) {
     for (int i = 0; i < m; ++i) {
       ScheduleStep& step = NewStep(schedule, members[i]);
       step.sends.push_back({.peer = members[Mod(i + 1, m)],
                             .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i - s, m))});
+                            .range = Part(whole, m, Mod(i - s + shift, m)),
+                            .adopt = gather});
       step.recvs.push_back({.peer = members[Mod(i - 1, m)],
                             .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i - s - 1, m)),
-                            .combine = Combine::kAdd});
+                            .range = Part(whole, m, Mod(i - s - 1 + shift, m)),
+                            .combine = gather ? Combine::kCopy : Combine::kAdd});
     }
   }
 }
 
+}  // namespace
+
+void AppendRingReduceScatter(Schedule& schedule, std::span<const int> members, Range64 whole,
+                             int tag0) {
+  AppendRingPass(schedule, members, whole, tag0, /*gather=*/false);
+}
+
 void AppendRingAllGather(Schedule& schedule, std::span<const int> members, Range64 whole,
                          int tag0) {
-  const int m = static_cast<int>(members.size());
-  for (int s = 0; s + 1 < m; ++s) {
-    for (int i = 0; i < m; ++i) {
-      ScheduleStep& step = NewStep(schedule, members[i]);
-      step.sends.push_back({.peer = members[Mod(i + 1, m)],
-                            .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i + 1 - s, m)),
-                            .adopt = true});
-      step.recvs.push_back({.peer = members[Mod(i - 1, m)],
-                            .tag = tag0 + s,
-                            .range = Part(whole, m, Mod(i - s, m)),
-                            .combine = Combine::kCopy});
-    }
-  }
+  AppendRingPass(schedule, members, whole, tag0, /*gather=*/true);
 }
 
 Schedule RingAllReduce(int n, int64_t d) {

@@ -24,8 +24,8 @@ namespace commsim {
 namespace {
 
 constexpr int64_t kBps = 1'000'000'000;  // 1000 ps per bit
-constexpr int64_t kPsPerBit = 1000;
-constexpr int64_t kLatencyPs = 3'000'000;  // 3 us
+constexpr int64_t kSchedulePsPerBit = 1000;
+constexpr int64_t kScheduleLatencyPs = 3'000'000;  // 3 us
 constexpr double kLatencyS = 3e-6;
 
 Identity Codec(int64_t bits) {
@@ -34,19 +34,20 @@ Identity Codec(int64_t bits) {
   return Identity(c);
 }
 
-struct Outcome {
+struct ScheduleOutcome {
   std::vector<Eigen::VectorXd> result;  // per rank
   int64_t end_ps = 0;                   // the last rank's completion
   int64_t bits = 0;
 };
 
 // Plays `schedule` with rank r starting at time 0 with inputs[r], ranks on hosts 0..n-1.
-Outcome Play(const Topology& topology, const Schedule& schedule,
-             const std::vector<Eigen::VectorXd>& inputs, int64_t value_bits, int64_t header = 0) {
+ScheduleOutcome Play(const Topology& topology, const Schedule& schedule,
+                     const std::vector<Eigen::VectorXd>& inputs, int64_t value_bits,
+                     int64_t header = 0) {
   Engine engine;
   Network network(engine, topology, NetworkOptions{});
   const Identity codec = Codec(value_bits);
-  Outcome out;
+  ScheduleOutcome out;
   CollectiveWire wire{.network = &network, .hosts = {}, .header_bits = header, .bits = &out.bits};
   for (int r = 0; r < schedule.num_ranks(); ++r) wire.hosts.push_back(r);
   int done = 0;
@@ -103,8 +104,8 @@ TEST(ScheduleTest, EveryKindSumsForAnyNAndDAndRanksAgreeBitForBit) {
         Eigen::VectorXd sum = Eigen::VectorXd::Zero(d);
         for (const Eigen::VectorXd& v : in) sum += v;
         const Topology topology = Complete(n);
-        const Outcome exact = Play(topology, s, in, 64);
-        const Outcome fp32 = Play(topology, s, in, 32);
+        const ScheduleOutcome exact = Play(topology, s, in, 64);
+        const ScheduleOutcome fp32 = Play(topology, s, in, 32);
         for (int r = 0; r < n; ++r) {
           const std::string what = fmt::format("{} n={} d={} rank {}", kind, n, d, r);
           EXPECT_LE((exact.result[r] - sum).norm(), 1e-12 * sum.norm()) << what;
@@ -127,7 +128,7 @@ TEST(ScheduleTest, RingSumsEachChunkStartingAtItsOwnRank) {
   in[0].setConstant(1e16);
   in[1].setConstant(1.0);
   in[2].setConstant(-1e16);
-  const Outcome out = Play(Complete(n), RingAllReduce(n, 3), in, 64);
+  const ScheduleOutcome out = Play(Complete(n), RingAllReduce(n, 3), in, 64);
   for (int r = 0; r < n; ++r) {
     EXPECT_EQ(out.result[r][0], 0.0);
     EXPECT_EQ(out.result[r][1], 0.0);
@@ -142,9 +143,10 @@ TEST(ScheduleTest, RingOnARingTopologyTakesTwoNMinusOneStepsOfOneChunk) {
   RingConfig c;
   c.links.bandwidth_bps = kBps;
   c.links.latency_s = kLatencyS;
-  const Outcome out = Play(RingBuilder(c).Build(n), RingAllReduce(n, d), Inputs(n, d), 64, 100);
+  const ScheduleOutcome out =
+      Play(RingBuilder(c).Build(n), RingAllReduce(n, d), Inputs(n, d), 64, 100);
   const int64_t chunk_bits = 64 * d / n + 100;
-  EXPECT_EQ(out.end_ps, 2 * (n - 1) * (kLatencyPs + chunk_bits * kPsPerBit));
+  EXPECT_EQ(out.end_ps, 2 * (n - 1) * (kScheduleLatencyPs + chunk_bits * kSchedulePsPerBit));
   // Every rank sends one chunk per step: 2(n-1) n messages of M/n + header.
   EXPECT_EQ(out.bits, 2 * (n - 1) * n * chunk_bits);
 }
@@ -162,10 +164,10 @@ TEST(ScheduleTest, RingThroughOneSwitchOrTheServerHostPaysTwoHopsPerStep) {
   c.server_latency_s = kLatencyS;
   StarDirectConfig direct;
   direct.workers = c.workers;
-  const int64_t chunk_ps = 32 * d / n * kPsPerBit;
+  const int64_t chunk_ps = 32 * d / n * kSchedulePsPerBit;
   for (const Topology& t : {StarBuilder(c).Build(n), StarDirectBuilder(direct).Build(n)}) {
-    const Outcome out = Play(t, RingAllReduce(n, d), Inputs(n, d), 32);
-    EXPECT_EQ(out.end_ps, 2 * (n - 1) * (2 * kLatencyPs + 2 * chunk_ps)) << t.kind();
+    const ScheduleOutcome out = Play(t, RingAllReduce(n, d), Inputs(n, d), 32);
+    EXPECT_EQ(out.end_ps, 2 * (n - 1) * (2 * kScheduleLatencyPs + 2 * chunk_ps)) << t.kind();
   }
 }
 
@@ -173,9 +175,9 @@ TEST(ScheduleTest, RingThroughOneSwitchOrTheServerHostPaysTwoHopsPerStep) {
 TEST(ScheduleTest, HalvingDoublingMatchesRabenseifnersClosedForm) {
   const int n = 8;
   const int64_t d = 64;
-  const Outcome out = Play(Complete(n), HalvingDoublingAllReduce(n, d), Inputs(n, d), 64);
+  const ScheduleOutcome out = Play(Complete(n), HalvingDoublingAllReduce(n, d), Inputs(n, d), 64);
   const int64_t m_bits = 64 * d;
-  EXPECT_EQ(out.end_ps, 2 * 3 * kLatencyPs + 2 * (n - 1) * m_bits / n * kPsPerBit);
+  EXPECT_EQ(out.end_ps, 2 * 3 * kScheduleLatencyPs + 2 * (n - 1) * m_bits / n * kSchedulePsPerBit);
   // Halving sends M/2 + M/4 + M/8 per rank, doubling the same.
   EXPECT_EQ(out.bits, n * 2 * (m_bits / 2 + m_bits / 4 + m_bits / 8));
 }
@@ -184,10 +186,11 @@ TEST(ScheduleTest, HalvingDoublingMatchesRabenseifnersClosedForm) {
 TEST(ScheduleTest, HalvingDoublingFoldsTheExtraRankWithTwoWholeTransfers) {
   const int n = 5;
   const int64_t d = 16;
-  const Outcome out = Play(Complete(n), HalvingDoublingAllReduce(n, d), Inputs(n, d), 64);
-  const int64_t m_ps = 64 * d * kPsPerBit;
+  const ScheduleOutcome out = Play(Complete(n), HalvingDoublingAllReduce(n, d), Inputs(n, d), 64);
+  const int64_t m_ps = 64 * d * kSchedulePsPerBit;
   // fold + (4-rank halving-doubling) + fold back
-  EXPECT_EQ(out.end_ps, 2 * (kLatencyPs + m_ps) + 2 * 2 * kLatencyPs + 2 * 3 * m_ps / 4);
+  EXPECT_EQ(out.end_ps,
+            2 * (kScheduleLatencyPs + m_ps) + 2 * 2 * kScheduleLatencyPs + 2 * 3 * m_ps / 4);
 }
 
 // Binary tree in heap order on direct links: depth floor(log2 n) levels up, as many down, each a
@@ -195,8 +198,8 @@ TEST(ScheduleTest, HalvingDoublingFoldsTheExtraRankWithTwoWholeTransfers) {
 TEST(ScheduleTest, TreeTakesTwiceItsDepthInWholeMessages) {
   for (const int n : {7, 6}) {  // 6: the deepest leaf (rank 5) still sits at depth 2
     const int64_t d = 10;
-    const Outcome out = Play(Complete(n), TreeAllReduce(n, d), Inputs(n, d), 64);
-    EXPECT_EQ(out.end_ps, 2 * 2 * (kLatencyPs + 64 * d * kPsPerBit)) << n;
+    const ScheduleOutcome out = Play(Complete(n), TreeAllReduce(n, d), Inputs(n, d), 64);
+    EXPECT_EQ(out.end_ps, 2 * 2 * (kScheduleLatencyPs + 64 * d * kSchedulePsPerBit)) << n;
     EXPECT_EQ(out.bits, 2 * (n - 1) * 64 * d) << n;  // every edge once up, once down
   }
 }
@@ -206,10 +209,10 @@ TEST(ScheduleTest, TreeTakesTwiceItsDepthInWholeMessages) {
 TEST(ScheduleTest, HierarchicalIsTheSumOfItsThreePhases) {
   const int n = 6, g = 3, groups = 2;
   const int64_t d = 60;
-  const Outcome out = Play(Complete(n), HierarchicalAllReduce(n, d, g), Inputs(n, d), 64);
+  const ScheduleOutcome out = Play(Complete(n), HierarchicalAllReduce(n, d, g), Inputs(n, d), 64);
   const int64_t m_bits = 64 * d;
-  const int64_t in_group = (g - 1) * (kLatencyPs + m_bits / g * kPsPerBit);
-  const int64_t across = 2 * (groups - 1) * (kLatencyPs + m_bits / n * kPsPerBit);
+  const int64_t in_group = (g - 1) * (kScheduleLatencyPs + m_bits / g * kSchedulePsPerBit);
+  const int64_t across = 2 * (groups - 1) * (kScheduleLatencyPs + m_bits / n * kSchedulePsPerBit);
   EXPECT_EQ(out.end_ps, 2 * in_group + across);
   // Bits: each group's reduce-scatter and all-gather move (g-1) M; the g rings across groups
   // move 2 (G-1) M/g each.
@@ -244,7 +247,7 @@ TEST(ScheduleTest, AllGatherForwardsEachMessageAroundTheRingAsItIs) {
   // Latency (3 us) exceeds every transmit (<= 308 ns), so no message waits for a link: origin o
   // reaches its last rank after n-1 hops of (its wire bits x 1000 ps + l); the slowest is rank
   // 1's 308-bit message.
-  EXPECT_EQ(end_ps, 3 * (308 * kPsPerBit + kLatencyPs));
+  EXPECT_EQ(end_ps, 3 * (308 * kSchedulePsPerBit + kScheduleLatencyPs));
 }
 
 }  // namespace

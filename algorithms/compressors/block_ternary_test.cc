@@ -14,7 +14,7 @@ namespace {
 
 using compressor_test::Gaussian;
 
-BlockTernaryConfig Config(const std::string& p, int64_t block, const std::string& coding) {
+BlockTernaryConfig TernaryConfig(const std::string& p, int64_t block, const std::string& coding) {
   BlockTernaryConfig c;
   c.p = p;
   c.block = block;
@@ -51,7 +51,7 @@ TEST(BlockTernaryTest, DecodedEqualsTheReferenceOperatorForEveryCoding) {
   const Eigen::VectorXd x = Gaussian(1000, 1);
   for (const char* p : {"2", "inf"}) {
     for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
-      const BlockTernary c(Config(p, 64, coding));
+      const BlockTernary c(TernaryConfig(p, 64, coding));
       Rng rng(5), ref_rng(5);
       Eigen::VectorXd out(x.size());
       c.Decode(c.Encode(x, rng), out);
@@ -65,20 +65,21 @@ TEST(BlockTernaryTest, Fixed2AndPackedBitsAreExact) {
     const Eigen::VectorXd x = Gaussian(d, 2);
     Rng rng(1);
     const int64_t nb = (d + 255) / 256;
-    EXPECT_EQ(BlockTernary(Config("inf", 256, "fixed2")).Encode(x, rng).payload_bits,
+    EXPECT_EQ(BlockTernary(TernaryConfig("inf", 256, "fixed2")).Encode(x, rng).payload_bits,
               32 * nb + 2 * d);
     int64_t packed = 0;
     for (int64_t begin = 0; begin < d; begin += 256) {
       packed += 32 + 8 * ((std::min<int64_t>(256, d - begin) + 4) / 5);
     }
-    EXPECT_EQ(BlockTernary(Config("inf", 256, "packed")).Encode(x, rng).payload_bits, packed);
+    EXPECT_EQ(BlockTernary(TernaryConfig("inf", 256, "packed")).Encode(x, rng).payload_bits,
+              packed);
   }
 }
 
 TEST(BlockTernaryTest, SparseBitsFollowTheNonzeroCount) {
   const int64_t d = 1000, b = 128;
   const Eigen::VectorXd x = Gaussian(d, 3);
-  const BlockTernary c(Config("2", b, "sparse"));
+  const BlockTernary c(TernaryConfig("2", b, "sparse"));
   Rng rng(2);
   const Message m = c.Encode(x, rng);
   Eigen::VectorXd q(d);
@@ -97,7 +98,7 @@ TEST(BlockTernaryTest, EntropyCodingIsNearTheEmpiricalEntropyForLargeD) {
   const int64_t d = 200000, b = 256;
   for (const char* p : {"2", "inf"}) {
     const Eigen::VectorXd x = Gaussian(d, 4);
-    const BlockTernary c(Config(p, b, "entropy"));
+    const BlockTernary c(TernaryConfig(p, b, "entropy"));
     Rng rng(3);
     const Message m = c.Encode(x, rng);
     Eigen::VectorXd q(d);
@@ -120,13 +121,13 @@ TEST(BlockTernaryTest, ExpectedErrorIsTheClosedFormAndWithinTheTableBound) {
   // By hand, x = (3, -4 | 0, 1 | 2) in blocks of 2: sum over blocks of ||x_B||_1 n_B - ||x_B||^2.
   // p = 2: n = 5, 1, 2: (7 x 5 - 25) + (1 - 1) + (4 - 4) = 10. p = inf: n = 4, 1, 2: 28 - 25 = 3.
   const Eigen::VectorXd small = (Eigen::VectorXd(5) << 3, -4, 0, 1, 2).finished();
-  EXPECT_EQ(BlockTernary(Config("2", 2, "fixed2")).Expected(small).squared_error, 10.0);
-  EXPECT_EQ(BlockTernary(Config("inf", 2, "fixed2")).Expected(small).squared_error, 3.0);
+  EXPECT_EQ(BlockTernary(TernaryConfig("2", 2, "fixed2")).Expected(small).squared_error, 10.0);
+  EXPECT_EQ(BlockTernary(TernaryConfig("inf", 2, "fixed2")).Expected(small).squared_error, 3.0);
   // On Gaussian data, with the norms rounded up to fp32 as written out in NormUp.
   const int64_t b = 64;
   const Eigen::VectorXd x = Gaussian(640, 5);
   for (const char* p : {"2", "inf"}) {
-    const BlockTernary c(Config(p, b, "fixed2"));
+    const BlockTernary c(TernaryConfig(p, b, "fixed2"));
     double closed = 0.0;
     for (int64_t begin = 0; begin < x.size(); begin += b) {
       const Eigen::VectorXd xb = x.segment(begin, b);
@@ -140,12 +141,12 @@ TEST(BlockTernaryTest, ExpectedErrorIsTheClosedFormAndWithinTheTableBound) {
   }
   // The worst case for p = 2 is the flat vector: C is attained.
   const Eigen::VectorXd flat = Eigen::VectorXd::Ones(64);
-  const BlockTernary c2(Config("2", 64, "fixed2"));
+  const BlockTernary c2(TernaryConfig("2", 64, "fixed2"));
   EXPECT_NEAR(c2.Expected(flat).squared_error, (std::sqrt(64.0) - 1) * 64, 1e-4);
 }
 
 TEST(BlockTernaryTest, CorruptSymbolCodesAreDecodeErrors) {
-  const BlockTernary c(Config("inf", 4, "fixed2"));
+  const BlockTernary c(TernaryConfig("inf", 4, "fixed2"));
   BitWriter w;
   w.PutFloat(1.0f);
   w.Put(0b10, 2);  // invalid code

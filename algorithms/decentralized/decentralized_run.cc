@@ -6,6 +6,7 @@
 
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/decentralized/mixing.h"
+#include "algorithms/decentralized/node_replay.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
@@ -110,8 +111,12 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                           .batch = setup.batch,
                           .prox_l1 = objective.l1() + options.mu,
                           .seed = setup.seed};
-  const std::unique_ptr<NodeRule> rule = make_rule(context, x0);
+  std::unique_ptr<NodeRule> rule = make_rule(context, x0);
   const int n = rule->num_nodes();
+  if (setup.replay != nullptr) {  // the real rule only tells when its nodes send
+    const bool early = rule->sends_before_compute();
+    rule = std::make_unique<ReplayNodeRule>(*setup.replay, n, early);
+  }
 
   Eigen::VectorXd mean(dim);
   const double mu = options.mu;

@@ -1,6 +1,6 @@
 // DecentralizedAlgorithm<Rule>: a NodeRule type as an Algorithm (one registry line each), and
-// RunDecentralized, the Run() every decentralized algorithm shares — checks the topology, builds the
-// mixing matrix and its spectrum, the compressor and the initial point, times the rounds on the
+// RunDecentralized, the Run() every decentralized algorithm shares — checks the topology, builds
+// the mixing matrix and its spectrum, the compressor and the initial point, times the rounds on the
 // network (round_driver.h) and evaluates the per-iteration metrics.
 //
 // Metrics of a recorded iteration (x-bar = (1/n) sum_i x_i):
@@ -12,6 +12,8 @@
 //   density         fraction of nonzero entries of x-bar; extra "node_density": the mean over nodes
 //                   of the fraction of nonzeros of x_i
 // Summary extras: spectral_gap (1 - |lambda_2(W)|), rho (max(|lambda_2|, |lambda_n|)).
+// Trajectories (algorithms/trajectory.h): with setup.record the round driver records every node's
+// message of every round; with setup.replay a ReplayNodeRule (node_replay.h) plays them.
 // Bad input (UserError, prefixed with the entry's label): a topology with a server or whose host
 // count differs from the problem's workers, a node with no neighbours, a disconnected graph, a
 // mixing kind whose degree requirement fails.
@@ -74,6 +76,7 @@ class DecentralizedAlgorithm final : public Algorithm {
   void Check(const RunSetup& setup) const override {
     (void)CheckDecentralized(setup, info().name, config_.common);
   }
+  bool can_replay() const override { return true; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
     const RuleFactory make_rule = [this](const NodeRuleContext& context,

@@ -32,19 +32,19 @@ namespace {
 using testing::QuadraticObjective;
 
 constexpr double kBandwidthBps = 1e8;
-constexpr double kLatencyS = 1e-4;
+constexpr double kRunLatencyS = 1e-4;
 
-Topology Ring(int n) {
+Topology RingTopology(int n) {
   RingConfig c;
   c.links.bandwidth_bps = kBandwidthBps;
-  c.links.latency_s = kLatencyS;
+  c.links.latency_s = kRunLatencyS;
   return RingBuilder(c).Build(n);
 }
 
 Topology Torus(int n) {
   TorusConfig c;
   c.links.bandwidth_bps = kBandwidthBps;
-  c.links.latency_s = kLatencyS;
+  c.links.latency_s = kRunLatencyS;
   return TorusBuilder(c).Build(n);
 }
 
@@ -59,13 +59,13 @@ RunSetup MakeSetup(const Objective& objective, const Topology& topology, int64_t
   return s;
 }
 
-struct Outcome {
+struct RunOutcome {
   std::vector<IterationRecord> records;
   RunSummary summary;
 };
 
-Outcome RunAlgorithm(const Algorithm& algorithm, const RunSetup& setup) {
-  Outcome r;
+RunOutcome RunAlgorithm(const Algorithm& algorithm, const RunSetup& setup) {
+  RunOutcome r;
   algorithm.Run(setup, &r.records, &r.summary);
   return r;
 }
@@ -110,7 +110,7 @@ TEST(DecentralizedRunTest, EventRunEqualsThePlainLoopAndKeepsReplicasExact) {
 TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
   const int n = 8, dim = 40;
   const QuadraticObjective objective(n, dim, 5, 0.05, 0.5);
-  const Topology topology = Ring(n);
+  const Topology topology = RingTopology(n);
   RunSetup setup = MakeSetup(objective, topology, 30);
   setup.step.schedule = "inv_sqrt";
   const Registry<Algorithm>& registry = AlgorithmRegistry();
@@ -120,8 +120,8 @@ TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
   EXPECT_EQ(mc.compressor.name, "dithered");
   EXPECT_EQ(mc.common.mu, 0.0);
   static_cast<ChocoConfig&>(*choco.config).compressor = CompressorSpec("dithered");
-  const Outcome a = RunAlgorithm(*registry.Make(malcom), setup);
-  const Outcome b = RunAlgorithm(*registry.Make(choco), setup);
+  const RunOutcome a = RunAlgorithm(*registry.Make(malcom), setup);
+  const RunOutcome b = RunAlgorithm(*registry.Make(choco), setup);
   ASSERT_EQ(a.records.size(), b.records.size());
   for (size_t k = 0; k < a.records.size(); ++k) {
     EXPECT_EQ(a.records[k].loss, b.records[k].loss) << k;
@@ -133,7 +133,7 @@ TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
   EXPECT_EQ(b.summary.algorithm, "choco");
   // With mu > 0 the trajectories part and the model gets sparser.
   mc.common.mu = 2.0;
-  const Outcome c = RunAlgorithm(*registry.Make(malcom), setup);
+  const RunOutcome c = RunAlgorithm(*registry.Make(malcom), setup);
   EXPECT_NE(c.records.back().loss, a.records.back().loss);
   EXPECT_LT(c.records.back().extra.at("node_density"),
             0.5 * a.records.back().extra.at("node_density"));
@@ -142,7 +142,7 @@ TEST(DecentralizedRunTest, MalcomWithZeroMuFollowsChocoWithTheSameCompressor) {
 TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
   const int n = 6, dim = 1000;
   const QuadraticObjective objective(n, dim, 1);
-  const Topology topology = Ring(n);
+  const Topology topology = RingTopology(n);
   RunSetup setup = MakeSetup(objective, topology, 3);
   setup.header_bits = 96;
   const int64_t message_bits = 32 * dim + 96;  // identity fp32 + header
@@ -156,7 +156,7 @@ TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
     cc.seconds = compute_s;
     const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
     setup.compute = &compute;
-    const Outcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
+    const RunOutcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
     ASSERT_EQ(r.records.size(), 4u);
     for (size_t k = 1; k < r.records.size(); ++k) {
       EXPECT_EQ(r.records[k].bits_up, n * 2 * message_bits);  // one copy per edge direction
@@ -171,7 +171,7 @@ TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
   }
   setup.compute = nullptr;
   setup.broadcast = true;
-  const Outcome b = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
+  const RunOutcome b = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
   EXPECT_EQ(b.records.back().bits_up, n * message_bits);  // one transmission per node
   // Each node's one copy goes out on both its ring links at once: the same transfer time.
   EXPECT_EQ(b.records.back().iter_time_s, static_cast<double>(transfer_ps) * 1e-12);
@@ -180,13 +180,13 @@ TEST(DecentralizedRunTest, DpsgdBitsAndTimeMatchClosedForms) {
 TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
   const int n = 8, dim = 1024;
   const QuadraticObjective objective(n, dim, 2);
-  const Topology topology = Ring(n);
+  const Topology topology = RingTopology(n);
   RunSetup setup = MakeSetup(objective, topology, 4);
   ComputeTimeConfig cc;
   cc.seconds = 1e-3;
   const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, setup.seed);
   setup.compute = &compute;
-  const Outcome r =
+  const RunOutcome r =
       RunAlgorithm(*MakeAlgorithm("choco", ChocoConfig{}), setup);  // qsgd s = 15 fixed, b = 512
   const int64_t message_bits = 2 * (32 + 512 * (1 + 4));
   for (size_t k = 1; k < r.records.size(); ++k) {
@@ -200,10 +200,10 @@ TEST(DecentralizedRunTest, ChocoSendsAfterComputeWithQsgdFixedBits) {
 TEST(DecentralizedRunTest, SummaryHasSpectrumAndMetrics) {
   const int n = 8, dim = 10;
   const QuadraticObjective objective(n, dim, 4, 0.2);
-  const Topology topology = Ring(n);
+  const Topology topology = RingTopology(n);
   RunSetup setup = MakeSetup(objective, topology, 5);
   setup.metrics_every = 2;
-  const Outcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
+  const RunOutcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), setup);
   EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 0.1953, 1e-4);
   EXPECT_NEAR(r.summary.extra.at("rho"), 0.8047, 1e-4);
   ASSERT_EQ(r.records.size(), 4u);              // 0, 2, 4 and the last (5)
@@ -220,7 +220,8 @@ TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
   const QuadraticObjective objective(n, dim, 1);
   StarConfig sc;  // default graph "auto": a ring over the 4 workers; the server stays idle
   const Topology star = StarBuilder(sc).Build(n);
-  const Outcome r = RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), MakeSetup(objective, star, 2));
+  const RunOutcome r =
+      RunAlgorithm(*MakeAlgorithm("dpsgd", DpsgdConfig{}), MakeSetup(objective, star, 2));
   EXPECT_EQ(r.records.back().bits_up, n * 2 * 32 * dim);
   EXPECT_NEAR(r.summary.extra.at("spectral_gap"), 1.0 - 1.0 / 3.0, 1e-12);  // ring of 4: 1/3
   // By hand, with the default links (1 Gbit/s, 10 us): a copy of 3200 bits takes T = 3.2 us per
@@ -236,7 +237,7 @@ TEST(DecentralizedRunTest, LogicalRingOverAStarGoesThroughTheSwitch) {
 }
 
 std::string RunError(const Algorithm& algorithm, const RunSetup& setup) {
-  return test_errors::ErrorOf([&] { Outcome r = RunAlgorithm(algorithm, setup); }, "");
+  return test_errors::ErrorOf([&] { RunOutcome r = RunAlgorithm(algorithm, setup); }, "");
 }
 
 TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {
@@ -248,11 +249,11 @@ TEST(DecentralizedRunTest, BadTopologiesAreClearErrors) {
   EXPECT_NE(RunError(*MakeAlgorithm("choco", on_links), MakeSetup(objective, star, 1))
                 .find("entry (choco): topology 'star' has a parameter server"),
             std::string::npos);
-  const Topology ring5 = Ring(5);
+  const Topology ring5 = RingTopology(5);
   EXPECT_NE(RunError(*MakeAlgorithm("dpsgd", DpsgdConfig{}), MakeSetup(objective, ring5, 1))
                 .find("5 nodes but the problem is split over 4 workers"),
             std::string::npos);
-  const Topology ring4 = Ring(4);
+  const Topology ring4 = RingTopology(4);
   ChocoConfig torus_weights;
   torus_weights.common.mixing = "torus";
   EXPECT_NE(RunError(*MakeAlgorithm("choco", torus_weights), MakeSetup(objective, ring4, 1))

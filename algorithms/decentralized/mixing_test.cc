@@ -15,10 +15,10 @@ namespace commsim {
 namespace {
 
 using testing::RandomNeighbours;
-std::vector<std::vector<int>> Ring(int n) { return testing::RingNeighbours(n); }
-std::vector<std::vector<int>> Torus(int r, int c) { return testing::TorusNeighbours(r, c); }
+using testing::RingNeighbours;
+using testing::TorusNeighbours;
 
-std::vector<std::vector<int>> Complete(int n) {
+std::vector<std::vector<int>> CompleteNeighbours(int n) {
   std::vector<std::vector<int>> nb(n);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
@@ -33,7 +33,7 @@ std::string ErrorOf(std::string_view kind, const std::vector<std::vector<int>>& 
 }
 
 TEST(MixingTest, RingOfEightHasTheClosedFormGap) {
-  const MixingMatrix w = BuildMixing("ring", Ring(8));
+  const MixingMatrix w = BuildMixing("ring", RingNeighbours(8));
   EXPECT_DOUBLE_EQ(w.self_weight(0), 1.0 / 3.0);
   EXPECT_DOUBLE_EQ(w.weight(0, 0), 1.0 / 3.0);
   const MixingMatrix::Spectrum s = w.ComputeSpectrum();
@@ -46,7 +46,7 @@ TEST(MixingTest, RingOfEightHasTheClosedFormGap) {
 }
 
 TEST(MixingTest, TorusFourByFourHasGapPointFour) {
-  const MixingMatrix w = BuildMixing("torus", Torus(4, 4));
+  const MixingMatrix w = BuildMixing("torus", TorusNeighbours(4, 4));
   const MixingMatrix::Spectrum s = w.ComputeSpectrum();
   EXPECT_NEAR(s.spectral_gap, 0.4, 1e-12);
   EXPECT_NEAR(s.lambda_n, -0.6, 1e-12);
@@ -54,13 +54,15 @@ TEST(MixingTest, TorusFourByFourHasGapPointFour) {
 }
 
 TEST(MixingTest, AutoEqualsTheRegularWeightsOnRegularGraphs) {
-  EXPECT_EQ(BuildMixing("auto", Ring(8)).Dense(), BuildMixing("ring", Ring(8)).Dense());
-  EXPECT_EQ(BuildMixing("auto", Torus(4, 4)).Dense(), BuildMixing("torus", Torus(4, 4)).Dense());
-  const Eigen::MatrixXd u = BuildMixing("uniform", Complete(5)).Dense();
+  EXPECT_EQ(BuildMixing("auto", RingNeighbours(8)).Dense(),
+            BuildMixing("ring", RingNeighbours(8)).Dense());
+  EXPECT_EQ(BuildMixing("auto", TorusNeighbours(4, 4)).Dense(),
+            BuildMixing("torus", TorusNeighbours(4, 4)).Dense());
+  const Eigen::MatrixXd u = BuildMixing("uniform", CompleteNeighbours(5)).Dense();
   EXPECT_TRUE(u.isApprox(Eigen::MatrixXd::Constant(5, 5, 0.2), 1e-15));
-  EXPECT_EQ(BuildMixing("auto", Complete(5)).Dense(), u);
-  // Complete graph: one gossip step is exact averaging, so the gap is 1.
-  EXPECT_NEAR(BuildMixing("uniform", Complete(5)).ComputeSpectrum().rho, 0.0, 1e-12);
+  EXPECT_EQ(BuildMixing("auto", CompleteNeighbours(5)).Dense(), u);
+  // CompleteNeighbours graph: one gossip step is exact averaging, so the gap is 1.
+  EXPECT_NEAR(BuildMixing("uniform", CompleteNeighbours(5)).ComputeSpectrum().rho, 0.0, 1e-12);
 }
 
 TEST(MixingTest, MetropolisOnARandomGraphIsDoublyStochastic) {
@@ -85,11 +87,11 @@ TEST(MixingTest, MetropolisOnARandomGraphIsDoublyStochastic) {
 }
 
 TEST(MixingTest, LogicalGraphs) {
-  std::vector<std::vector<int>> ring = Ring(5);
+  std::vector<std::vector<int>> ring = RingNeighbours(5);
   for (auto& l : ring) std::sort(l.begin(), l.end());
   EXPECT_EQ(LogicalGraph("ring", 5), ring);
   EXPECT_EQ(LogicalGraph("ring", 2), (std::vector<std::vector<int>>{{1}, {0}}));
-  std::vector<std::vector<int>> torus = Torus(4, 4);
+  std::vector<std::vector<int>> torus = TorusNeighbours(4, 4);
   for (auto& l : torus) std::sort(l.begin(), l.end());
   EXPECT_EQ(LogicalGraph("torus", 16), torus);
   const auto t8 = LogicalGraph("torus", 8);  // 2 x 4: the two vertical links merge
@@ -107,10 +109,10 @@ TEST(MixingTest, BadGraphsAreClearErrors) {
   EXPECT_NE(ErrorOf("auto", {{1, 2}, {0}, {1}}).find("not symmetric"), std::string::npos);
   EXPECT_NE(ErrorOf("auto", {{0, 1}, {0}}).find("itself"), std::string::npos);
   EXPECT_NE(ErrorOf("auto", {{1, 5}, {0}}).find("neighbour 5"), std::string::npos);
-  EXPECT_NE(ErrorOf("ring", Torus(3, 3)).find("needs every node to have 2 neighbours"),
+  EXPECT_NE(ErrorOf("ring", TorusNeighbours(3, 3)).find("needs every node to have 2 neighbours"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("torus", Ring(6)).find("4 neighbours"), std::string::npos);
-  EXPECT_NE(ErrorOf("uniform", Ring(6)).find("5 neighbours"), std::string::npos);
+  EXPECT_NE(ErrorOf("torus", RingNeighbours(6)).find("4 neighbours"), std::string::npos);
+  EXPECT_NE(ErrorOf("uniform", RingNeighbours(6)).find("5 neighbours"), std::string::npos);
 }
 
 }  // namespace

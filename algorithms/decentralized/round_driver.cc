@@ -8,6 +8,7 @@
 
 #include "algorithms/codec_time.h"
 #include "algorithms/sync_rounds.h"
+#include "algorithms/trajectory.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/check.h"
@@ -87,6 +88,7 @@ class RoundDriver {
   void Encode(int from) {
     const WallTimer timer;
     const SharedMessage message = Share(rule_.Step(from, t_));
+    if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), from, *message);
     const SimTime duration = clock_.Encode(*message, timer.Seconds(), message->elements);
     const Stamp sent = lanes_[from].Run(Stamp{engine_.Now(), SimTime()}, duration);
     At(sent.at, [this, from, message, codec = sent.codec] { Send(from, message, codec); });
@@ -98,17 +100,15 @@ class RoundDriver {
     int64_t& bits = rounds_.timing().bits_up;
     if (setup_.broadcast) {
       bits += wire_bits;
-      MulticastMessage(network_, from, nb, message, setup_.header_bits,
-                       [this, from, codec](int to, const SharedMessage& m) {
-                         Receive(to, from, *m, codec);
-                       });
+      MulticastMessage(
+          network_, from, nb, message, setup_.header_bits,
+          [this, from, codec](int to, const SharedMessage& m) { Receive(to, from, *m, codec); });
     } else {
       for (int to : nb) {
         bits += wire_bits;
-        SendMessage(network_, from, to, message, setup_.header_bits,
-                    [this, from, to, codec](const SharedMessage& m) {
-                      Receive(to, from, *m, codec);
-                    });
+        SendMessage(
+            network_, from, to, message, setup_.header_bits,
+            [this, from, to, codec](const SharedMessage& m) { Receive(to, from, *m, codec); });
       }
     }
   }

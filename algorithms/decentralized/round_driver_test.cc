@@ -3,8 +3,8 @@
 // A fake rule sends fixed-size messages (the mathematics is not under test), so each round's time
 // is a closed form: compute, then (or, for a rule that sends first, overlapped with it) one
 // transmission per link, latency, and queueing where copies share a link. Expected times are
-// integer picoseconds: ceil(bits x 1e12 / bandwidth) per transmission (net_test::CeilPs, sim/network_test_util.h),
-// never the simulator's TransmitTime.
+// integer picoseconds: ceil(bits x 1e12 / bandwidth) per transmission (net_test::CeilPs,
+// sim/network_test_util.h), never the simulator's TransmitTime.
 #include "algorithms/decentralized/round_driver.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ namespace {
 
 using net_test::CeilPs;  // the reference transmit time
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
 // Sends `bits` of payload each round; checks that a node combines only after its own step and
 // every neighbour's message of the round.
@@ -70,7 +70,7 @@ class FixedSizeNodeRule final : public NodeRule {
   int combines_ = 0;
 };
 
-struct Played {
+struct RoundPlayed {
   std::vector<IterationRecord> records;
   RunSummary summary;
   int combines = 0;
@@ -78,9 +78,9 @@ struct Played {
 
 // Runs 2 rounds over `topology` (nodes = its first n hosts, ring neighbours) with a fixed compute
 // of `compute_s` times `slowdown`.
-Played Play(const Topology& topology, int n, int64_t bits, int64_t header_bits, bool send_first,
-            bool broadcast, double compute_s, std::vector<double> slowdown = {},
-            CodecSetup codec = {}) {
+RoundPlayed Play(const Topology& topology, int n, int64_t bits, int64_t header_bits,
+                 bool send_first, bool broadcast, double compute_s,
+                 std::vector<double> slowdown = {}, CodecSetup codec = {}) {
   const MixingMatrix mixing = BuildMixing("metropolis", testing::RingNeighbours(n));
   ComputeTimeConfig cc;
   cc.seconds = compute_s;
@@ -99,13 +99,13 @@ Played Play(const Topology& topology, int n, int64_t bits, int64_t header_bits, 
   const RunRecorder::Evaluate evaluate = [](IterationRecord& r) { r.loss = 1.0; };
   recorder.Start(evaluate);
   RunRounds(setup, mixing, rule, recorder, evaluate);
-  Played p;
+  RoundPlayed p;
   recorder.Finish(&p.records, &p.summary);
   p.combines = rule.combines();
   return p;
 }
 
-void ExpectEveryIteration(const Played& p, int64_t iter_ps, int64_t compute_ps, int64_t bits) {
+void ExpectEveryIteration(const RoundPlayed& p, int64_t iter_ps, int64_t compute_ps, int64_t bits) {
   ASSERT_EQ(p.records.size(), 3u);
   for (size_t k = 1; k < p.records.size(); ++k) {
     EXPECT_EQ(p.records[k].iter_time_s, Seconds(iter_ps)) << "iteration " << k;
@@ -129,15 +129,15 @@ Topology Ring3() {
 TEST(RoundDriverTest, SendAfterComputeAddsOneHopToTheSlowestCompute) {
   const Topology ring = Ring3();
   const int64_t bits = 1000, header = 64, hop = CeilPs(bits + header, kRingBps) + kRingLatencyPs;
-  const Played p = Play(ring, 3, bits, header, /*send_first=*/false, false, 1e-3);
+  const RoundPlayed p = Play(ring, 3, bits, header, /*send_first=*/false, false, 1e-3);
   ExpectEveryIteration(p, 1'000'000'000 + hop, 1'000'000'000, 3 * 2 * (bits + header));
   EXPECT_EQ(p.combines, 2 * 3);
   // A straggler computing 2 ms sends late: its neighbours combine one hop after it.
-  const Played s = Play(ring, 3, bits, header, false, false, 1e-3, {1, 1, 2});
+  const RoundPlayed s = Play(ring, 3, bits, header, false, false, 1e-3, {1, 1, 2});
   ExpectEveryIteration(s, 2'000'000'000 + hop, 2'000'000'000, 3 * 2 * (bits + header));
   // Wherever the straggler is, the round's compute time is the slowest node's.
   for (const std::vector<double>& slowdown : {std::vector<double>{2, 1, 1}, {1, 2, 1}}) {
-    const Played f = Play(ring, 3, bits, header, false, false, 1e-3, slowdown);
+    const RoundPlayed f = Play(ring, 3, bits, header, false, false, 1e-3, slowdown);
     ExpectEveryIteration(f, 2'000'000'000 + hop, 2'000'000'000, 3 * 2 * (bits + header));
   }
 }
@@ -147,10 +147,10 @@ TEST(RoundDriverTest, SendBeforeComputeOverlapsTheHopWithTheCompute) {
   const int64_t bits = 1000, header = 64, hop = CeilPs(bits + header, kRingBps) + kRingLatencyPs;
   ASSERT_GT(hop, 100'000'000);  // 202 us
   // Compute 100 us: the hop is longer, the round is the hop alone.
-  const Played p = Play(ring, 3, bits, header, /*send_first=*/true, false, 100e-6);
+  const RoundPlayed p = Play(ring, 3, bits, header, /*send_first=*/true, false, 100e-6);
   ExpectEveryIteration(p, hop, 100'000'000, 3 * 2 * (bits + header));
   // Compute 1 ms: the hop is hidden under it.
-  const Played q = Play(ring, 3, bits, header, /*send_first=*/true, false, 1e-3);
+  const RoundPlayed q = Play(ring, 3, bits, header, /*send_first=*/true, false, 1e-3);
   ExpectEveryIteration(q, 1'000'000'000, 1'000'000'000, 3 * 2 * (bits + header));
 }
 
@@ -167,9 +167,9 @@ TEST(RoundDriverTest, UnicastCopiesQueueOnTheUplinkAndBroadcastSendsOne) {
   const Topology star = StarBuilder(c).Build(3);
   const int64_t bits = 3000, header = 96, t = CeilPs(bits + header, 3'000'000'000);
   const int64_t l = 2'000'000;
-  const Played u = Play(star, 3, bits, header, /*send_first=*/true, /*broadcast=*/false, 0.0);
+  const RoundPlayed u = Play(star, 3, bits, header, /*send_first=*/true, /*broadcast=*/false, 0.0);
   ExpectEveryIteration(u, 4 * t + 2 * l, 0, 3 * 2 * (bits + header));
-  const Played b = Play(star, 3, bits, header, /*send_first=*/true, /*broadcast=*/true, 0.0);
+  const RoundPlayed b = Play(star, 3, bits, header, /*send_first=*/true, /*broadcast=*/true, 0.0);
   ExpectEveryIteration(b, 3 * t + 2 * l, 0, 3 * (bits + header));  // bits counted once per node
 }
 
@@ -184,8 +184,8 @@ TEST(RoundDriverTest, CodecModelAddsTheEncodeAndTheSerialDecodesOfTheNeighbours)
   const Topology ring = Ring3();
   const int64_t bits = 1000, header = 64, hop = CeilPs(bits + header, kRingBps) + kRingLatencyPs;
   const int64_t encode = 2'000'000, decode = 4'000'000;
-  const Played p = Play(ring, 3, bits, header, /*send_first=*/false, false, 1e-3, {},
-                        CodecSetup{.mode = CodecMode::kModel, .profile = profile});
+  const RoundPlayed p = Play(ring, 3, bits, header, /*send_first=*/false, false, 1e-3, {},
+                             CodecSetup{.mode = CodecMode::kModel, .profile = profile});
   ExpectEveryIteration(p, 1'000'000'000 + encode + hop + 2 * decode, 1'000'000'000,
                        3 * 2 * (bits + header));
   for (size_t k = 1; k < p.records.size(); ++k) {

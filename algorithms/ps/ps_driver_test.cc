@@ -24,7 +24,7 @@ using net_test::CeilPs;  // the reference transmit time
 
 using testing::QuadraticObjective;
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
 // Sends uplinks of `up_bits` and downlinks of `down_bits` payload; its model never moves. Counts
 // the calls so a server that answers before every uplink is in is caught in the act.
@@ -74,7 +74,7 @@ class FixedSizeRule final : public PsRule {
 };
 
 // The star of every test: n workers through one switch; worker links may differ.
-struct Star {
+struct StarLinks {
   std::vector<int64_t> worker_bps;
   int64_t worker_latency_ps = 0;
   int64_t server_bps = 0;
@@ -90,7 +90,7 @@ struct Star {
   }
 };
 
-struct Played {
+struct PsPlayed {
   std::vector<IterationRecord> records;
   RunSummary summary;
   int server_rounds = 0;
@@ -100,9 +100,9 @@ struct Played {
 
 // Runs `iterations` rounds of the fixed-size rule with a fixed compute time of `compute_s` per
 // worker times `slowdown` (empty: all 1).
-Played Play(const Star& star, int64_t up_bits, int64_t down_bits, int64_t header_bits,
-            bool multicast, double compute_s, std::vector<double> slowdown = {},
-            int64_t iterations = 2, StepConfig step = {}) {
+PsPlayed Play(const StarLinks& star, int64_t up_bits, int64_t down_bits, int64_t header_bits,
+              bool multicast, double compute_s, std::vector<double> slowdown = {},
+              int64_t iterations = 2, StepConfig step = {}) {
   const int n = static_cast<int>(star.worker_bps.size());
   const QuadraticObjective objective(n, 3, 1);
   const Topology topology = star.Build();
@@ -120,7 +120,7 @@ Played Play(const Star& star, int64_t up_bits, int64_t down_bits, int64_t header
   setup.iterations = iterations;
   setup.step = step;
   FixedSizeRule rule(up_bits, down_bits);
-  Played p;
+  PsPlayed p;
   RunParameterServer(setup, rule, &p.records, &p.summary);
   p.server_rounds = rule.server_rounds();
   p.applies = rule.applies();
@@ -129,7 +129,7 @@ Played Play(const Star& star, int64_t up_bits, int64_t down_bits, int64_t header
 }
 
 // Every recorded iteration took exactly `iter_ps`, of which `compute_ps` computing.
-void ExpectEveryIteration(const Played& p, int64_t iter_ps, int64_t compute_ps) {
+void ExpectEveryIteration(const PsPlayed& p, int64_t iter_ps, int64_t compute_ps) {
   ASSERT_GE(p.records.size(), 2u);
   for (size_t k = 1; k < p.records.size(); ++k) {
     EXPECT_EQ(p.records[k].iter_time_s, Seconds(iter_ps)) << "iteration " << k;
@@ -139,12 +139,12 @@ void ExpectEveryIteration(const Played& p, int64_t iter_ps, int64_t compute_ps) 
 }
 
 // 3 workers at 3 Gbit/s (10 us), the server's link at 7 Mbit/s (3 us): neither divides 1e12 ps.
-const Star kEqualStar{
+const StarLinks kEqualStar{
     {3'000'000'000, 3'000'000'000, 3'000'000'000}, 10'000'000, 7'000'000, 3'000'000};
 
 TEST(PsDriverTest, UnicastRoundIsComputeIncastAndSerialisedCopiesWithHeaders) {
   const int64_t up = 1000, down = 500, header = 96, compute_ps = 1'000'000'000;  // 1 ms
-  const Played p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3);
+  const PsPlayed p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3);
   const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
   // Uplinks (1096 bits) leave together at 1 ms, reach the switch together, and queue on the
   // switch -> server link: the last is in after 3 transmissions there.
@@ -168,7 +168,7 @@ TEST(PsDriverTest, UnicastRoundIsComputeIncastAndSerialisedCopiesWithHeaders) {
 
 TEST(PsDriverTest, MulticastDownlinkCrossesTheServerLinkOnce) {
   const int64_t up = 1000, down = 500, header = 96, compute_ps = 1'000'000'000;
-  const Played p = Play(kEqualStar, up, down, header, /*multicast=*/true, 1e-3);
+  const PsPlayed p = Play(kEqualStar, up, down, header, /*multicast=*/true, 1e-3);
   const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
   const int64_t uplinks_in = compute_ps + CeilPs(up + header, 3'000'000'000) + wl +
                              n * CeilPs(up + header, 7'000'000) + sl;
@@ -183,7 +183,7 @@ TEST(PsDriverTest, ZeroPayloadRoundStillPaysTheHeaderOnEveryMessage) {
   // With empty payloads only the headers travel: 4 transmissions of 64 bits per uplink path and
   // per downlink path.
   const int64_t header = 64;
-  const Played p = Play(kEqualStar, 0, 0, header, /*multicast=*/false, 0.0);
+  const PsPlayed p = Play(kEqualStar, 0, 0, header, /*multicast=*/false, 0.0);
   const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
   const int64_t end = CeilPs(header, 3'000'000'000) + wl + n * CeilPs(header, 7'000'000) + sl +
                       n * CeilPs(header, 7'000'000) + sl + CeilPs(header, 3'000'000'000) + wl;
@@ -196,7 +196,7 @@ TEST(PsDriverTest, StragglerDelaysTheServerUntilItsUplinkIsIn) {
   // Worker 2 computes 3 ms, the others 1 ms: the fast uplinks are through the server link long
   // before the straggler's arrives (2 x 156.6 us < 2 ms), so the server waits for it alone.
   const int64_t up = 1000, down = 500, header = 96;
-  const Played p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3, {1, 1, 3});
+  const PsPlayed p = Play(kEqualStar, up, down, header, /*multicast=*/false, 1e-3, {1, 1, 3});
   const int64_t n = 3, wl = kEqualStar.worker_latency_ps, sl = kEqualStar.server_latency_ps;
   const int64_t slowest_ps = 3'000'000'000;
   const int64_t uplinks_in =
@@ -212,7 +212,7 @@ TEST(PsDriverTest, RoundComputeTimeIsTheSlowestWorkersWhereverItIs) {
   // The straggler first or in the middle: the recorded compute time is still its 3 ms, not the
   // compute time of the worker that happens to be handled last.
   for (const std::vector<double>& slowdown : {std::vector<double>{3, 1, 1}, {1, 3, 1}}) {
-    const Played p = Play(kEqualStar, 1000, 500, 96, /*multicast=*/false, 1e-3, slowdown);
+    const PsPlayed p = Play(kEqualStar, 1000, 500, 96, /*multicast=*/false, 1e-3, slowdown);
     for (size_t k = 1; k < p.records.size(); ++k) {
       EXPECT_EQ(p.records[k].compute_time_s, 3e-3) << "straggler at " << slowdown[0];
     }
@@ -225,7 +225,7 @@ TEST(PsDriverTest, RoundKUsesTheStepOfIterationKMinusOne) {
   step.size = 0.8;
   step.schedule = "inv_time";
   step.decay_iterations = 1;
-  const Played p = Play(kEqualStar, 10, 10, 0, /*multicast=*/false, 0.0, {}, 3, step);
+  const PsPlayed p = Play(kEqualStar, 10, 10, 0, /*multicast=*/false, 0.0, {}, 3, step);
   ASSERT_EQ(p.steps.size(), 9u);  // 3 rounds x 3 workers
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const double gamma = 0.8 / (1.0 + static_cast<double>(i / 3));
@@ -237,20 +237,21 @@ TEST(PsDriverTest, OneSlowWorkerLinkSetsBothDirections) {
   // Worker 1's link runs at 999,999 bit/s; the switch -> server link at 1 Gbit/s. Its uplink
   // (2096 bits, 2.096 ms) arrives after the two fast ones have crossed the server link, and its
   // downlink copy (the second one sent) is the last to arrive.
-  const Star star{{1'000'000'000, 999'999, 1'000'000'000}, 5'000'000, 1'000'000'000, 2'000'000};
+  const StarLinks star{
+      {1'000'000'000, 999'999, 1'000'000'000}, 5'000'000, 1'000'000'000, 2'000'000};
   const int64_t up = 2000, down = 800, header = 96;
   const int64_t n = 3, wl = star.worker_latency_ps, sl = star.server_latency_ps;
   const int64_t uplinks_in =
       CeilPs(up + header, 999'999) + wl + CeilPs(up + header, 1'000'000'000) + sl;
   {
-    const Played p = Play(star, up, down, header, /*multicast=*/false, 0.0);
+    const PsPlayed p = Play(star, up, down, header, /*multicast=*/false, 0.0);
     // Copies go out in worker order: worker 1's is the second on the server link.
     const int64_t end = uplinks_in + 2 * CeilPs(down + header, 1'000'000'000) + sl +
                         CeilPs(down + header, 999'999) + wl;
     ExpectEveryIteration(p, end, 0);
   }
   {
-    const Played p = Play(star, up, down, header, /*multicast=*/true, 0.0);
+    const PsPlayed p = Play(star, up, down, header, /*multicast=*/true, 0.0);
     const int64_t end = uplinks_in + CeilPs(down + header, 1'000'000'000) + sl +
                         CeilPs(down + header, 999'999) + wl;
     ExpectEveryIteration(p, end, 0);

@@ -58,8 +58,8 @@ class HeterogeneousQuadratic final : public Objective {
   Optimum optimum_;
 };
 
-constexpr int kWorkers = 4;
-constexpr int64_t kDim = 300;
+constexpr int kRulesWorkers = 4;
+constexpr int64_t kRulesDim = 300;
 
 struct Trajectory {
   std::vector<Eigen::VectorXd> models;  // Model() after each round
@@ -68,26 +68,27 @@ struct Trajectory {
 
 // One synchronous PS loop. `each_round` may inspect the rule after every round.
 template <class Check = std::nullptr_t>
-Trajectory Step(PsRule& rule, const Objective& objective, int rounds, double step, Check each_round = {}) {
+Trajectory Step(PsRule& rule, const Objective& objective, int rounds, double step,
+                Check each_round = {}) {
   Eigen::VectorXd x0 = Eigen::VectorXd::Zero(objective.dim());
-  rule.Init(kWorkers, x0, objective);
+  rule.Init(kRulesWorkers, x0, objective);
   std::vector<Rng> encode, batch;
-  for (int w = 0; w < kWorkers; ++w) {
+  for (int w = 0; w < kRulesWorkers; ++w) {
     encode.emplace_back(7, w, "uplink");
     batch.emplace_back(7, w, "batch");
   }
-  Rng server(7, kWorkers, "downlink");
+  Rng server(7, kRulesWorkers, "downlink");
   Eigen::VectorXd grad(objective.dim());
-  std::vector<Message> uplinks(kWorkers);
+  std::vector<Message> uplinks(kRulesWorkers);
   Trajectory run;
   for (int k = 0; k < rounds; ++k) {
-    for (int w = 0; w < kWorkers; ++w) {
+    for (int w = 0; w < kRulesWorkers; ++w) {
       objective.Gradient(w, rule.WorkerPoint(w), 0, batch[w], grad);
       uplinks[w] = rule.WorkerEncode(w, grad, step, encode[w]);
     }
-    for (int w = 0; w < kWorkers; ++w) rule.ServerReceive(w, uplinks[w]);
+    for (int w = 0; w < kRulesWorkers; ++w) rule.ServerReceive(w, uplinks[w]);
     const Message down = rule.ServerRound(step, server);
-    for (int w = 0; w < kWorkers; ++w) rule.WorkerReceive(w, down, step);
+    for (int w = 0; w < kRulesWorkers; ++w) rule.WorkerReceive(w, down, step);
     run.models.push_back(rule.Model());
     if constexpr (!std::is_same_v<Check, std::nullptr_t>) each_round(k);
   }
@@ -110,7 +111,7 @@ double MaxDeviation(const Trajectory& a, const Trajectory& b) {
 }
 
 TEST(PsRulesTest, WithIdentityCompressionDoreDianaDoubleSqueezeFollowSgd) {
-  const HeterogeneousQuadratic objective(kWorkers, kDim);
+  const HeterogeneousQuadratic objective(kRulesWorkers, kRulesDim);
   const double step = 0.2;
   SgdConfig sgd_config;
   sgd_config.uplink = Exact64();
@@ -144,11 +145,11 @@ TEST(PsRulesTest, WithIdentityCompressionDoreDianaDoubleSqueezeFollowSgd) {
 }
 
 TEST(PsRulesTest, DoreModelReplicaIsBitIdenticalOnEveryWorkerAndTheServer) {
-  const HeterogeneousQuadratic objective(kWorkers, kDim);
+  const HeterogeneousQuadratic objective(kRulesWorkers, kRulesDim);
   DoreRule dore{DoreConfig{}};
   int checked = 0;
   Step(dore, objective, 60, 0.2, [&](int) {
-    for (int w = 0; w < kWorkers; ++w) {
+    for (int w = 0; w < kRulesWorkers; ++w) {
       const Eigen::VectorXd& a = dore.WorkerPoint(w);
       const Eigen::VectorXd& b = dore.server_xhat();
       ASSERT_EQ(a.size(), b.size());
@@ -160,7 +161,7 @@ TEST(PsRulesTest, DoreModelReplicaIsBitIdenticalOnEveryWorkerAndTheServer) {
 }
 
 TEST(PsRulesTest, VarianceReducedMethodsConvergeLinearlyOthersStall) {
-  const HeterogeneousQuadratic objective(kWorkers, kDim);
+  const HeterogeneousQuadratic objective(kRulesWorkers, kRulesDim);
   const double step = 0.2;  // 1/L with L = max lambda = 4 would be 0.25
   SgdRule sgd{SgdConfig{}};
   DianaRule diana{DianaConfig{}};

@@ -11,6 +11,7 @@
 #include "algorithms/registry.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
+#include "sim/network_test_util.h"
 #include "sim/rng.h"
 #include "sim/topology_star.h"
 
@@ -19,9 +20,9 @@ namespace {
 
 using testing::QuadraticObjective;
 
-constexpr int64_t kUs = 1'000'000;  // picoseconds per microsecond
+constexpr int64_t kTimelineUs = 1'000'000;  // picoseconds per microsecond
 
-double Seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
+using net_test::Seconds;
 
 Message ToyMessage(int64_t elements) {
   Message m;
@@ -43,9 +44,7 @@ class ToyCodecRule final : public PsRule {
     return ToyMessage(1000);
   }
   void ServerReceive(int, const Message&) override {}
-  Message ServerRound(double, Rng&) override {
-    return ToyMessage(3000);
-  }
+  Message ServerRound(double, Rng&) override { return ToyMessage(3000); }
   void WorkerReceive(int, const Message&, double) override {}
   const Eigen::VectorXd& Model() const override { return x_; }
 
@@ -57,9 +56,8 @@ class ToyCodecRule final : public PsRule {
 std::shared_ptr<const CodecProfile> ToyProfile() {
   auto p = std::make_shared<CodecProfile>();
   p->device = "test";
-  p->compressors["toy"] = CodecCoefficients{
-      .encode = {.c0_s = 1e-6, .elem_s = 1e-9, .nnz_s = 1e-7},
-      .decode = {.c0_s = 2e-6, .elem_s = 3e-9}};
+  p->compressors["toy"] = CodecCoefficients{.encode = {.c0_s = 1e-6, .elem_s = 1e-9, .nnz_s = 1e-7},
+                                            .decode = {.c0_s = 2e-6, .elem_s = 3e-9}};
   return p;
 }
 
@@ -96,11 +94,12 @@ std::vector<IterationRecord> PlayToy(int n, int server_threads) {
 // Zero-bit messages and zero latency: the network takes no time, so an iteration is compute +
 // worker encode + the server's decodes + server encode + worker decode, exactly.
 TEST(PsTimelineTest, CodecModelWithFreeNetworkIsTheSumOfTheCodecJobs) {
-  const int64_t compute = 1000 * kUs;
-  const int64_t encode_up = 1 * kUs + 1000 * 1000 + 10 * kUs / 10;  // 1 us + 1 us + 1 us
-  const int64_t decode_up = 2 * kUs + 3 * 1000 * 1000;              // 2 us + 3 us
-  const int64_t encode_down = 1 * kUs + 3000 * 1000 + kUs;          // 1 us + 3 us + 1 us
-  const int64_t decode_down = 2 * kUs + 3 * 3000 * 1000;            // 2 us + 9 us
+  const int64_t compute = 1000 * kTimelineUs;
+  const int64_t encode_up =
+      1 * kTimelineUs + 1000 * 1000 + 10 * kTimelineUs / 10;                // 1 us + 1 us + 1 us
+  const int64_t decode_up = 2 * kTimelineUs + 3 * 1000 * 1000;              // 2 us + 3 us
+  const int64_t encode_down = 1 * kTimelineUs + 3000 * 1000 + kTimelineUs;  // 1 us + 3 us + 1 us
+  const int64_t decode_down = 2 * kTimelineUs + 3 * 3000 * 1000;            // 2 us + 9 us
   const int n = 4;
   // One server lane: the n uplinks, all in at the same time, are decoded one after the other.
   const int64_t serial = compute + encode_up + n * decode_up + encode_down + decode_down;
@@ -161,8 +160,7 @@ Topology OneWorkerStar() {
 // forward (2) + backward of L1 (2) of 6 FLOPs = 2/3 of the 3 ms step; L0 is split by the cap:
 // bucket 1 = [50, 150), bucket 2 = [0, 50), both ready at 3 ms.
 LayerProfile TwoLayers() {
-  return LayerProfile{.name = "two",
-                      .layers = {Layer{"L0", 150, 1, 2}, Layer{"L1", 100, 1, 2}}};
+  return LayerProfile{.name = "two", .layers = {Layer{"L0", 150, 1, 2}, Layer{"L1", 100, 1, 2}}};
 }
 
 TEST(PsTimelineTest, TwoLayerBucketsLeaveAsTheBackwardPassReleasesThem) {
@@ -176,15 +174,16 @@ TEST(PsTimelineTest, TwoLayerBucketsLeaveAsTheBackwardPassReleasesThem) {
   //   b2 up:   worker link 3.2-4.8, switch 5.8, server link 5.8-6.6, server 8.6
   //   b1 down: server link 7.8-9.4, switch 11.4, worker link 11.4-14.6, worker 15.6
   //   b2 down: server link 9.4-10.2, switch 12.2, worker link 14.6-16.2, worker 17.2
-  const int64_t end = 3000 * kUs + 17'200'000;
+  const int64_t end = 3000 * kTimelineUs + 17'200'000;
   ASSERT_EQ(run.records.size(), 3u);
   EXPECT_EQ(run.records[1].sim_time_s, Seconds(end));
   EXPECT_EQ(run.records[2].sim_time_s, Seconds(2 * end));
-  EXPECT_EQ(run.records[1].overlap_saved_s, Seconds(1000 * kUs));  // first send 2 ms, end 3 ms
+  EXPECT_EQ(run.records[1].overlap_saved_s,
+            Seconds(1000 * kTimelineUs));  // first send 2 ms, end 3 ms
   EXPECT_EQ(run.records[1].bits_up, 32 * 250);
   // Without overlap: one 8000-bit message each way at 3 ms: 8 + 1 + 4 + 2 up, 4 + 2 + 8 + 1 down.
   const OverlapRun plain = PlaySgd(star, 1, 250, 3e-3, &layers, false, 100);
-  EXPECT_EQ(plain.records[1].sim_time_s, Seconds(3000 * kUs + 30 * kUs));
+  EXPECT_EQ(plain.records[1].sim_time_s, Seconds(3000 * kTimelineUs + 30 * kTimelineUs));
   EXPECT_EQ(plain.records[1].overlap_saved_s, 0.0);
   // Identity per bucket is the identity: the learning is the same.
   EXPECT_EQ(run.records[2].loss, plain.records[2].loss);
@@ -204,7 +203,7 @@ TEST(PsTimelineTest, ShardedServersWithOverlapLearnTheSameAndSendEveryBucketEarl
   ASSERT_EQ(over.records.size(), 3u) << over.summary.message;
   EXPECT_EQ(over.records[2].loss, plain.records[2].loss);
   EXPECT_EQ(over.records[1].bits_up, plain.records[1].bits_up);  // no headers: payload only
-  EXPECT_EQ(over.records[1].overlap_saved_s, Seconds(1000 * kUs));
+  EXPECT_EQ(over.records[1].overlap_saved_s, Seconds(1000 * kTimelineUs));
 }
 
 // With no compute to hide behind and one bucket, layer-wise overlap is no overlap: the same
@@ -215,9 +214,9 @@ TEST(PsTimelineTest, OverlapWithZeroComputeEqualsNoOverlap) {
   c.workers.worker_bandwidth_bps = 3e9;
   c.workers.worker_latency_s = 7e-6;
   const Topology direct = StarDirectBuilder(c).Build(3);
-  const LayerProfile layers = {.name = "three",
-                               .layers = {Layer{"a", 200, 1, 2}, Layer{"b", 200, 1, 2},
-                                          Layer{"c", 100, 1, 2}}};
+  const LayerProfile layers = {
+      .name = "three",
+      .layers = {Layer{"a", 200, 1, 2}, Layer{"b", 200, 1, 2}, Layer{"c", 100, 1, 2}}};
   for (NetworkModel model : {NetworkModel::kMessage, NetworkModel::kFlow}) {
     const OverlapRun plain = PlaySgd(direct, 3, 500, 0.0, &layers, false, 64, model);
     const OverlapRun one = PlaySgd(direct, 3, 500, 0.0, &layers, true, 500, model);
@@ -246,8 +245,7 @@ TEST(PsTimelineTest, OverlapNeverLengthensAnSgdIteration) {
     for (int j = 0; j < num_layers; ++j) {
       const int params = 1 + static_cast<int>(rng.Uniform() * 100);
       dim += params;
-      layers.layers.push_back(
-          Layer{"l", params, 1 + rng.Uniform() * 10, 1 + rng.Uniform() * 20});
+      layers.layers.push_back(Layer{"l", params, 1 + rng.Uniform() * 10, 1 + rng.Uniform() * 20});
     }
     StarConfig c;
     c.workers.worker_bandwidth_bps = 1e8 * (1 + rng.Uniform() * 50);

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/compressors/compressor_test_util.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/ps/sgd.h"
-#include "algorithms/compressors/compressor_test_util.h"
 
 namespace commsim {
 namespace {
@@ -25,8 +25,8 @@ namespace {
 using testing::Play;
 using testing::ProxOnlyObjective;
 
-constexpr int kWorkers = 3;
-constexpr int64_t kDim = 600;
+constexpr int kReplicasWorkers = 3;
+constexpr int64_t kReplicasDim = 600;
 
 // A rule with verify_replicas on or off, and the hook that reaches its copies.
 struct Made {
@@ -58,44 +58,45 @@ std::vector<Case> Cases() {
 
 std::vector<Eigen::VectorXd> Gradients(int round) {
   std::vector<Eigen::VectorXd> grads;
-  for (int w = 0; w < kWorkers; ++w) {
-    grads.push_back(compressor_test::Gaussian(kDim, 100 * round + w + 1));
+  for (int w = 0; w < kReplicasWorkers; ++w) {
+    grads.push_back(compressor_test::Gaussian(kReplicasDim, 100 * round + w + 1));
   }
   return grads;
 }
 
-bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+bool SameReplicaBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return a.size() == b.size() &&
          std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0;
 }
 
 TEST(ReplicasTest, VerifiedCopiesAgreeAndGiveTheSharedCopysPointsBitForBit) {
-  const ProxOnlyObjective objective(kDim, 0.01);
+  const ProxOnlyObjective objective(kReplicasDim, 0.01);
   for (const Case& c : Cases()) {
     Made shared = c.make(false), verified = c.make(true);
-    const Eigen::VectorXd x0 = compressor_test::Gaussian(kDim, 7);
-    shared.rule->Init(kWorkers, x0, objective);
-    verified.rule->Init(kWorkers, x0, objective);
+    const Eigen::VectorXd x0 = compressor_test::Gaussian(kReplicasDim, 7);
+    shared.rule->Init(kReplicasWorkers, x0, objective);
+    verified.rule->Init(kReplicasWorkers, x0, objective);
     EXPECT_FALSE(shared.replicas().verify()) << c.name;
     for (int round = 0; round < 4; ++round) {
       Play(*shared.rule, Gradients(round), 0.05, round);
       ASSERT_NO_THROW(Play(*verified.rule, Gradients(round), 0.05, round)) << c.name;
-      for (int w = 0; w < kWorkers; ++w) {
-        EXPECT_TRUE(SameBits(shared.rule->WorkerPoint(w), verified.rule->WorkerPoint(w)))
+      for (int w = 0; w < kReplicasWorkers; ++w) {
+        EXPECT_TRUE(SameReplicaBits(shared.rule->WorkerPoint(w), verified.rule->WorkerPoint(w)))
             << c.name << " round " << round << " worker " << w;
         // A worker's own copy, not the shared one.
-        EXPECT_NE(&verified.rule->WorkerPoint(w), &verified.rule->WorkerPoint((w + 1) % kWorkers));
+        EXPECT_NE(&verified.rule->WorkerPoint(w),
+                  &verified.rule->WorkerPoint((w + 1) % kReplicasWorkers));
       }
-      EXPECT_TRUE(SameBits(shared.rule->Model(), verified.rule->Model())) << c.name;
+      EXPECT_TRUE(SameReplicaBits(shared.rule->Model(), verified.rule->Model())) << c.name;
     }
   }
 }
 
 TEST(ReplicasTest, ACorruptedCopyIsCaughtNamingTheWorkerAndTheElement) {
-  const ProxOnlyObjective objective(kDim, 0.0);
+  const ProxOnlyObjective objective(kReplicasDim, 0.0);
   for (const Case& c : Cases()) {
     Made made = c.make(true);
-    made.rule->Init(kWorkers, compressor_test::Gaussian(kDim, 7), objective);
+    made.rule->Init(kReplicasWorkers, compressor_test::Gaussian(kReplicasDim, 7), objective);
     Play(*made.rule, Gradients(0), 0.05, 0);
     made.replicas().CorruptForTest(1, 123);
     try {
@@ -112,25 +113,25 @@ TEST(ReplicasTest, ACorruptedCopyIsCaughtNamingTheWorkerAndTheElement) {
 // A straggler encodes after the server has taken a faster worker's uplink (the driver calls
 // ServerReceive as uplinks arrive): the round must be the one played in the plain order.
 TEST(ReplicasTest, AnEncodeBetweenTwoServerReceivesLeavesTheRoundUnchanged) {
-  const ProxOnlyObjective objective(kDim, 0.0);
+  const ProxOnlyObjective objective(kReplicasDim, 0.0);
   for (const Case& c : Cases()) {
     Made plain = c.make(false), interleaved = c.make(false);
-    const Eigen::VectorXd x0 = compressor_test::Gaussian(kDim, 7);
-    plain.rule->Init(kWorkers, x0, objective);
-    interleaved.rule->Init(kWorkers, x0, objective);
+    const Eigen::VectorXd x0 = compressor_test::Gaussian(kReplicasDim, 7);
+    plain.rule->Init(kReplicasWorkers, x0, objective);
+    interleaved.rule->Init(kReplicasWorkers, x0, objective);
     for (int round = 0; round < 2; ++round) {
       const std::vector<Eigen::VectorXd> grads = Gradients(round);
       const Message expected = Play(*plain.rule, grads, 0.05, round).downlink;
-      Rng server(round, kWorkers, "downlink");
-      for (int w = 0; w < kWorkers; ++w) {
+      Rng server(round, kReplicasWorkers, "downlink");
+      for (int w = 0; w < kReplicasWorkers; ++w) {
         Rng rng(round, w, "uplink");
         const Message uplink = interleaved.rule->WorkerEncode(w, grads[w], 0.05, rng);
         interleaved.rule->ServerReceive(w, uplink);
       }
       const Message downlink = interleaved.rule->ServerRound(0.05, server);
-      for (int w = 0; w < kWorkers; ++w) interleaved.rule->WorkerReceive(w, downlink, 0.05);
+      for (int w = 0; w < kReplicasWorkers; ++w) interleaved.rule->WorkerReceive(w, downlink, 0.05);
       EXPECT_EQ(downlink.words, expected.words) << c.name << " round " << round;
-      EXPECT_TRUE(SameBits(plain.rule->Model(), interleaved.rule->Model())) << c.name;
+      EXPECT_TRUE(SameReplicaBits(plain.rule->Model(), interleaved.rule->Model())) << c.name;
     }
   }
 }
