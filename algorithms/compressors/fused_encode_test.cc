@@ -21,7 +21,7 @@ namespace {
 
 using compressor_test::Gaussian;
 
-std::vector<std::pair<std::string, ComponentSpec>> Specs() {
+std::vector<std::pair<std::string, ComponentSpec>> FusedEncodeSpecs() {
   std::vector<std::pair<std::string, ComponentSpec>> out;
   for (const std::string& name : CompressorRegistry().names()) {
     out.emplace_back(name, CompressorSpec(name));
@@ -45,7 +45,7 @@ TEST(FusedEncodeTest, ANaNIsReportedBeforeAnEarlierValueBeyondFp32) {
   Eigen::VectorXd x = Gaussian(2000, 12);
   x[2] = 1e300;
   x[1990] = std::nan("");
-  for (const auto& [label, spec] : Specs()) {
+  for (const auto& [label, spec] : FusedEncodeSpecs()) {
     const std::unique_ptr<Compressor> c = CompressorRegistry().Make(spec);
     for (bool with_decoded : {false, true}) {
       Rng rng(1);
@@ -69,7 +69,7 @@ TEST(FusedEncodeTest, ANaNIsReportedBeforeAnEarlierValueBeyondFp32) {
 TEST(FusedEncodeTest, AFiniteValueBeyondFp32IsAnError) {
   Eigen::VectorXd x = Gaussian(2000, 13);
   x[2] = 1e300;
-  for (const auto& [label, spec] : Specs()) {
+  for (const auto& [label, spec] : FusedEncodeSpecs()) {
     const std::unique_ptr<Compressor> c = CompressorRegistry().Make(spec);
     if (c->Name() == "top_k" || c->Name() == "rand_k") continue;  // may not send x[2]
     Rng rng(1);
@@ -80,7 +80,7 @@ TEST(FusedEncodeTest, AFiniteValueBeyondFp32IsAnError) {
 TEST(FusedEncodeTest, EncodeWithDecodedLeavesTheRngWhereEncodeLeavesIt) {
   Eigen::VectorXd x = Gaussian(1000, 22);
   x.segment(100, 300).setZero();  // zero blocks draw nothing
-  for (const auto& [label, spec] : Specs()) {
+  for (const auto& [label, spec] : FusedEncodeSpecs()) {
     const std::unique_ptr<Compressor> c = CompressorRegistry().Make(spec);
     Rng plain(23), fused(23);
     c->Encode(x, plain);
