@@ -82,15 +82,31 @@ void GetFixed2(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
   }
 }
 
+namespace {
+
+// The five trits of every packed byte 0..242, first symbol first.
+struct TritTable {
+  uint8_t trit[243][5];
+};
+constexpr TritTable MakeTritTable() {
+  TritTable t{};
+  for (unsigned byte = 0; byte < 243; ++byte) {
+    unsigned v = byte;
+    for (int k = 0; k < 5; ++k, v /= 3) t.trit[byte][k] = static_cast<uint8_t>(v % 3);
+  }
+  return t;
+}
+constexpr TritTable kTrits = MakeTritTable();
+
+}  // namespace
+
 void GetPacked(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
+  const double value[3] = {0.0, norm, -norm};  // trits 0, 1, 2
   for (int64_t j = 0; j < n; j += 5) {
-    unsigned byte = static_cast<unsigned>(r.Get(8));
+    const unsigned byte = static_cast<unsigned>(r.Get(8));
     if (byte > 242) throw DecodeError(fmt::format("corrupted message: packed byte {}", byte));
-    for (int64_t k = j; k < std::min<int64_t>(n, j + 5); ++k) {
-      const unsigned t = byte % 3;
-      byte /= 3;
-      o.Put(k, t == 0 ? 0.0 : (t == 1 ? norm : -norm));
-    }
+    const int m = static_cast<int>(std::min<int64_t>(5, n - j));
+    for (int k = 0; k < m; ++k) o.Put(j + k, value[kTrits.trit[byte][k]]);
   }
 }
 

@@ -244,7 +244,10 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
     throw DecodeError(fmt::format("corrupted message: position {}", first - 1));
   }
   int64_t pos = static_cast<int64_t>(first) - 1;
-  o.PutZeros(0, pos);
+  // A plain decode zeroes the bucket once and then writes the nonzeros; an update must compute
+  // base + weight * 0 on the gaps itself (out may be base).
+  const bool plain = o.plain();
+  o.PutZeros(0, plain ? n : pos);
   while (pos < n) {
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);
@@ -253,7 +256,7 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
       throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
     }
     o.Put(pos, (negative ? -unit : unit) * static_cast<double>(mag));
-    o.PutZeros(pos + 1, pos + static_cast<int64_t>(gap));
+    if (!plain) o.PutZeros(pos + 1, pos + static_cast<int64_t>(gap));
     pos += static_cast<int64_t>(gap);
   }
 }
