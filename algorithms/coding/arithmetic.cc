@@ -167,6 +167,19 @@ struct LocalBits {
   }
 };
 
+// EmitLeading's usual case (pending + k <= 64) into a local buffer, with masks instead of
+// conditions: k = 0 (nothing to write, pending kept) is common and unpredictable.
+inline void EmitLeadingMasked(uint64_t low, int k, int64_t& pending, LocalBits& bits,
+                              BitWriter& out) {
+  const uint64_t stream = Reverse32(low & ~(0xFFFFFFFFu >> k));
+  const uint64_t first = stream & 1;
+  const uint64_t emits = 0 - static_cast<uint64_t>(k != 0);
+  const int p = static_cast<int>(static_cast<uint64_t>(pending) & emits);
+  const uint64_t opposite = (first - 1) & ((uint64_t{1} << p) - 1);
+  bits.Put(out, first | opposite << 1 | ((stream >> 1) << p) << 1, p + k);
+  pending &= static_cast<int64_t>(~emits);
+}
+
 }  // namespace
 
 // Encode() symbol by symbol, with low, high, pending, the model (when it has at most 8
@@ -204,14 +217,7 @@ void ArithmeticEncoder::EncodeRun(AdaptiveModel& model, const int8_t* symbols, i
       EmitLeading(k);
       pending = pending_;
     } else {
-      const uint64_t stream = Reverse32(low & ~(0xFFFFFFFFu >> k));
-      const uint64_t first = stream & 1;
-      // As EmitLeading, with masks instead of conditions (k = 0 is common and unpredictable).
-      const uint64_t emits = 0 - static_cast<uint64_t>(k != 0);
-      const int p = static_cast<int>(static_cast<uint64_t>(pending) & emits);
-      const uint64_t opposite = (first - 1) & ((uint64_t{1} << p) - 1);
-      bits.Put(out_, first | opposite << 1 | ((stream >> 1) << p) << 1, p + k);
-      pending &= static_cast<int64_t>(~emits);
+      EmitLeadingMasked(low, k, pending, bits, out_);
     }
     low = (low << k) & 0xFFFFFFFFu;
     high = ((high << k) | ((uint64_t{1} << k) - 1)) & 0xFFFFFFFFu;
