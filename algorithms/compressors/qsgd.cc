@@ -218,6 +218,7 @@ void Qsgd::DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget&
   const uint64_t mask = (uint64_t{1} << field) - 1;
   uint64_t max_mag = 0;
   const double signed_units[2] = {unit, -unit};  // branch-free sign
+  double* plain = o.plain() ? o.out().data() : nullptr;  // direct stores
   for (int64_t j = 0; j < n; j += per_word) {
     const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
     const uint64_t word = r.Get(m * field);
@@ -225,7 +226,12 @@ void Qsgd::DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget&
       const uint64_t f = (word >> (k * field)) & mask;
       const uint64_t mag = f >> 1;
       max_mag = std::max(max_mag, mag);
-      o.Put(j + k, signed_units[f & 1] * static_cast<double>(mag));
+      const double v = signed_units[f & 1] * static_cast<double>(mag);
+      if (plain != nullptr) {
+        plain[j + k] = v;
+      } else {
+        o.Put(j + k, v);
+      }
     }
   }
   if (max_mag > static_cast<uint64_t>(levels_)) {

@@ -70,15 +70,19 @@ void RandK::DecodeInto(const Message& message, const DecodeTarget& out) const {
   }
   const std::vector<uint32_t> idx = SampleIndices(seed, k, d);
   const double factor = Factor(d, k);
+  // A plain decode zeroes the vector once; an update computes base + weight * 0 between the
+  // kept entries itself (out may be base).
+  const bool plain = out.plain();
+  if (plain) out.PutZeros(0, d);
   int64_t next = 0;  // the first element not yet written
   for (uint32_t i : idx) {
     const float v = r.GetFloat();
     if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
-    out.PutZeros(next, i);
+    if (!plain) out.PutZeros(next, i);
     out.Put(i, factor * static_cast<double>(v));
     next = static_cast<int64_t>(i) + 1;
   }
-  out.PutZeros(next, d);
+  if (!plain) out.PutZeros(next, d);
   r.ExpectEnd();
 }
 

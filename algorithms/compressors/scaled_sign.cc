@@ -101,10 +101,15 @@ void ScaledSign::DecodeInto(const Message& message, const DecodeTarget& out) con
     const double sigma = ReadScale(r);
     const double value[2] = {sigma, -sigma};  // branch-free lookup
     const DecodeTarget o = out.Segment(begin, n);
+    double* plain = o.plain() ? o.out().data() : nullptr;  // direct stores vectorise
     for (int64_t j = 0; j < n; j += 64) {
       const int m = static_cast<int>(std::min<int64_t>(64, n - j));
       const uint64_t word = r.Get(m);
-      for (int k = 0; k < m; ++k) o.Put(j + k, value[(word >> k) & 1]);
+      if (plain != nullptr) {
+        for (int k = 0; k < m; ++k) plain[j + k] = value[(word >> k) & 1];
+      } else {
+        for (int k = 0; k < m; ++k) o.Put(j + k, value[(word >> k) & 1]);
+      }
     }
   }
   r.ExpectEnd();
