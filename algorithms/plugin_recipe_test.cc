@@ -60,7 +60,7 @@ class ToyPsRule final : public PsRule {
     replicas_.assign(workers, x0);
   }
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
-  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>& g, double, Rng& r) override {
+  Message WorkerEncode(int, Eigen::Ref<Eigen::VectorXd> g, double, Rng& r) override {
     return kRaw.Encode(g, r);
   }
   void ServerReceive(int w, const Message& uplink) override {
@@ -141,8 +141,8 @@ class ToyAllReduceRule final : public CollectiveRule {
     workers_ = workers;
     x_ = x0;
   }
-  std::vector<CollectivePhase> Phases() const override {
-    return {{.kind = PhaseKind::kAllReduce, .length = x_.size()}};
+  std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile*) const override {
+    return {{.kind = PhaseKind::kAllReduce, .length = dim}};
   }
   void Input(int, int, const Eigen::Ref<const Eigen::VectorXd>& grad, double,
              Eigen::Ref<Eigen::VectorXd> out) override {

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "algorithms/algorithm.h"
 #include "models/objective.h"
 
 namespace commsim {
@@ -33,6 +34,15 @@ class ReplayObjective final : public Objective {
  private:
   const Objective& real_;
 };
+
+// What a replay runs with: setup with `objective` (a ReplayObjective over setup.objective)
+// instead of the real one, recording nothing.
+inline RunSetup ReplaySetup(const RunSetup& setup, const ReplayObjective& objective) {
+  RunSetup replay = setup;
+  replay.objective = &objective;
+  replay.record = nullptr;
+  return replay;
+}
 
 }  // namespace commsim
 

@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-// Two parameter-server entries (qsgd: message sizes vary) and a decentralized one on its own
-// ring (no trajectory: always run in full); gradient buckets and codec time on the timeline.
+// Two parameter-server entries (qsgd: message sizes vary), a decentralized one on its own ring,
+// and one that diverges (a run that did not end ok leaves no trajectory: it always runs in full);
+// gradient buckets and codec time on the timeline.
 constexpr const char* kScenario = R"({
   "name": "traced", "seed": 4, "workers": 4, "iterations": 8, "metrics_every": 4,
   "model": {"name": "synthetic_quadratic", "dim": 2000, "samples_per_worker": 32, "noise": 0.3},
@@ -28,7 +29,8 @@ constexpr const char* kScenario = R"({
   "compute": {"mode": "fixed", "seconds": "1ms", "overlap": "layerwise", "bucket": 16000},
   "codec": {"mode": "model", "device": "cpu_core"},
   "algorithms": ["qsgd", "dore",
-                 {"name": "dpsgd", "topology": {"name": "ring"}}]
+                 {"name": "dpsgd", "topology": {"name": "ring"}},
+                 {"name": "sgd", "label": "diverges", "step": {"size": 1e6}}]
 })";
 
 class RetimeCommandTest : public commsim::test_files::TempDirTest {
@@ -59,7 +61,7 @@ TEST_F(RetimeCommandTest, RetimeOnAnotherNetworkWritesWhatTheFullRunWrites) {
   const auto r =
       RunCommsim("retime " + P("traced/trace.txt") + " --no-plots --out " + P("retimed") + set);
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("2 of 3 entries have a trajectory"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 of 4 entries have a trajectory"), std::string::npos) << r.out;
   ExpectSameRunFiles("slow", "retimed");
   EXPECT_NE(Read(P("slow/metrics.csv")), Read(P("plain/metrics.csv")));
 }

@@ -5,6 +5,8 @@
 // (this process's user CPU time, memcpy timed the same way) are steadier there.
 //
 //   build/bench/ps_sim_bench [--dim D] [--workers N] [--iterations K] [--algorithms a,b,...]
+//                            [--precision float32]  (the algorithms' state precision; each named
+//                                                    algorithm must have the key)
 #include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
@@ -71,12 +73,14 @@ int main(int argc, char** argv) {
   int workers = 8;
   int iterations = 3;
   std::string algorithms = "sgd,dore";
+  std::string precision;  // "": the algorithms' default
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--dim") dim = std::stoll(argv[i + 1]);
     if (flag == "--workers") workers = std::stoi(argv[i + 1]);
     if (flag == "--iterations") iterations = std::stoi(argv[i + 1]);
     if (flag == "--algorithms") algorithms = argv[i + 1];
+    if (flag == "--precision") precision = argv[i + 1];
   }
   const Timing memcpy = MemcpySeconds(static_cast<size_t>(dim) * workers);
   fmt::print("memcpy of n*d doubles ({} x {}): {:.4f} s wall, {:.4f} s CPU ({:.2f} GB/s)\n",
@@ -97,6 +101,7 @@ int main(int argc, char** argv) {
         {"compute", {{"mode", "fixed"}, {"seconds", 0.1}}},
         {"step", {{"size", 0.1}}},
         {"algorithms", {{{"name", name}}}}};
+    if (!precision.empty()) doc["algorithms"][0]["precision"] = precision;
     // A warm-up run, then two runs of K and 2K iterations: building the problem, touching the
     // state and evaluating cost the same in both (each starts from the heap the previous run
     // left), so their difference is K iterations. (Subtracting a run of 0 iterations misleads:

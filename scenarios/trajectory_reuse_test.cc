@@ -18,9 +18,10 @@
 namespace commsim {
 namespace {
 
-// Three parameter-server entries with varying message sizes (qsgd's Elias coding), gradient
+// Entries `algorithms` (a JSON array) on 4 workers of a star at `bandwidth`, with gradient
 // buckets (layer-wise overlap, so messages have parts), codec time, compute jitter and TCP.
-Scenario Small(const std::string& bandwidth, const std::string& codec_mode = "model") {
+Scenario OnStar(const std::string& bandwidth, const char* algorithms,
+                const std::string& codec_mode = "model") {
   nlohmann::json doc = nlohmann::json::parse(R"({
     "name": "reuse", "seed": 5, "workers": 4, "iterations": 6, "metrics_every": 2,
     "model": {"name": "synthetic_quadratic", "dim": 3000, "samples_per_worker": 64,
@@ -29,12 +30,17 @@ Scenario Small(const std::string& bandwidth, const std::string& codec_mode = "mo
     "network": {"model": "flow", "protocol": "tcp",
                 "topology": {"name": "star", "worker_latency": "20us"}},
     "compute": {"mode": "flops", "device": "cpu_core", "overlap": "layerwise",
-                "bucket": 32000, "jitter": 0.2},
-    "algorithms": ["qsgd", "dore", "memsgd"]
+                "bucket": 32000, "jitter": 0.2}
   })");
   doc["network"]["topology"]["worker_bandwidth"] = bandwidth;
   doc["codec"] = {{"mode", codec_mode}, {"device", "cpu_core"}};
+  doc["algorithms"] = nlohmann::json::parse(algorithms);
   return ParseScenario(doc, "reuse.json", ".");
+}
+
+// Three parameter-server entries with varying message sizes (qsgd's Elias coding).
+Scenario Small(const std::string& bandwidth, const std::string& codec_mode = "model") {
+  return OnStar(bandwidth, R"(["qsgd", "dore", "memsgd"])", codec_mode);
 }
 
 struct Outputs {
@@ -48,55 +54,41 @@ Outputs RunWith(const Scenario& s, TrajectoryStore* store) {
   return {MetricsCsv(r), SummaryCsv(r)};
 }
 
-TEST(TrajectoryReuseTest, ReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
+// Records every entry of make(bandwidth) at 1 Gbps, replays them at 30 Mbps, and compares the
+// outputs with full runs at 30 Mbps, byte for byte.
+template <class Make>
+void ExpectReplayMatchesFullRun(const Make& make, size_t entries) {
   TrajectoryStore store;
-  RunWith(Small("1Gbps"), &store);
-  ASSERT_EQ(store.recorded(), 3u);
+  RunWith(make("1Gbps"), &store);
+  ASSERT_EQ(store.recorded(), entries);
   EXPECT_EQ(store.replayed(), 0u);
-  const Outputs replayed = RunWith(Small("30Mbps"), &store);
-  EXPECT_EQ(store.replayed(), 3u);
-  const Outputs full = RunWith(Small("30Mbps"), nullptr);
+  const Outputs replayed = RunWith(make("30Mbps"), &store);
+  EXPECT_EQ(store.replayed(), entries);
+  const Outputs full = RunWith(make("30Mbps"), nullptr);
   EXPECT_EQ(replayed.metrics, full.metrics);
   EXPECT_EQ(replayed.summary, full.summary);
   // The networks differ, so the test compares timings that really changed.
-  EXPECT_NE(full.metrics, RunWith(Small("1Gbps"), nullptr).metrics);
+  EXPECT_NE(full.metrics, RunWith(make("1Gbps"), nullptr).metrics);
+}
+
+TEST(TrajectoryReuseTest, ReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
+  ExpectReplayMatchesFullRun([](const std::string& bandwidth) { return Small(bandwidth); }, 3);
 }
 
 // The collective family: ring all-reduce with gradient buckets (layer-wise overlap), all-gathers
 // of compressed gradients whose sizes vary per worker and round (qsgd's Elias coding, top-k with
-// error feedback), and PowerSGD's two all-reduces, with codec time, jitter and TCP.
+// error feedback), and PowerSGD's two all-reduces.
 Scenario Collectives(const std::string& bandwidth) {
-  nlohmann::json doc = nlohmann::json::parse(R"({
-    "name": "reuse", "seed": 5, "workers": 4, "iterations": 6, "metrics_every": 2,
-    "model": {"name": "synthetic_quadratic", "dim": 3000, "samples_per_worker": 64,
-              "noise": 0.5},
-    "batch": 8, "step": {"size": 0.005},
-    "network": {"model": "flow", "protocol": "tcp",
-                "topology": {"name": "star", "worker_latency": "20us"}},
-    "compute": {"mode": "flops", "device": "cpu_core", "overlap": "layerwise",
-                "bucket": 32000, "jitter": 0.2},
-    "codec": {"mode": "model", "device": "cpu_core"},
-    "algorithms": [
+  return OnStar(bandwidth, R"([
       {"name": "allreduce_sgd", "collective": "ring"},
       {"name": "allgather_compressed", "compressor": {"name": "qsgd", "coding": "elias"}},
-      {"name": "allgather_compressed", "label": "topk_ef", "compressor": {"name": "top_k", "fraction": 0.05},
-       "error_feedback": true},
-      {"name": "powersgd", "rank": 2}]
-  })");
-  doc["network"]["topology"]["worker_bandwidth"] = bandwidth;
-  return ParseScenario(doc, "reuse.json", ".");
+      {"name": "allgather_compressed", "label": "topk_ef",
+       "compressor": {"name": "top_k", "fraction": 0.05}, "error_feedback": true},
+      {"name": "powersgd", "rank": 2}])");
 }
 
 TEST(TrajectoryReuseTest, CollectiveReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
-  TrajectoryStore store;
-  RunWith(Collectives("1Gbps"), &store);
-  ASSERT_EQ(store.recorded(), 4u);
-  const Outputs replayed = RunWith(Collectives("30Mbps"), &store);
-  EXPECT_EQ(store.replayed(), 4u);
-  const Outputs full = RunWith(Collectives("30Mbps"), nullptr);
-  EXPECT_EQ(replayed.metrics, full.metrics);
-  EXPECT_EQ(replayed.summary, full.summary);
-  EXPECT_NE(full.metrics, RunWith(Collectives("1Gbps"), nullptr).metrics);
+  ExpectReplayMatchesFullRun(Collectives, 4);
 }
 
 // The decentralized family on a ring: D-PSGD (sends before it computes), CHOCO with qsgd's
@@ -121,15 +113,7 @@ Scenario Gossip(const std::string& bandwidth) {
 }
 
 TEST(TrajectoryReuseTest, DecentralizedReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
-  TrajectoryStore store;
-  RunWith(Gossip("1Gbps"), &store);
-  ASSERT_EQ(store.recorded(), 3u);
-  const Outputs replayed = RunWith(Gossip("30Mbps"), &store);
-  EXPECT_EQ(store.replayed(), 3u);
-  const Outputs full = RunWith(Gossip("30Mbps"), nullptr);
-  EXPECT_EQ(replayed.metrics, full.metrics);
-  EXPECT_EQ(replayed.summary, full.summary);
-  EXPECT_NE(full.metrics, RunWith(Gossip("1Gbps"), nullptr).metrics);
+  ExpectReplayMatchesFullRun(Gossip, 3);
 }
 
 TEST(TrajectoryReuseTest, ReplayTakesTheLearningFromTheTrajectory) {

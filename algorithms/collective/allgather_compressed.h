@@ -34,7 +34,9 @@ class AllGatherCompressedRule final : public CollectiveRule {
   explicit AllGatherCompressedRule(const AllGatherCompressedConfig& config);
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
             const LayerProfile* layers, uint64_t seed) override;
-  std::vector<CollectivePhase> Phases() const override { return {{.kind = PhaseKind::kAllGather}}; }
+  std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
+    return {{.kind = PhaseKind::kAllGather}};
+  }
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                  Rng& rng) override;
   void AllGathered(int w, int phase, std::span<const SharedMessage> messages) override;

@@ -19,8 +19,9 @@ void AllReduceSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>
   mean_.resize(x0.size());
 }
 
-std::vector<CollectivePhase> AllReduceSgdRule::Phases() const {
-  return {{.kind = PhaseKind::kAllReduce, .length = x_.size(), .gradient = true}};
+std::vector<CollectivePhase> AllReduceSgdRule::Phases(int64_t dim,
+                                                      const LayerProfile* /*layers*/) const {
+  return {{.kind = PhaseKind::kAllReduce, .length = dim, .gradient = true}};
 }
 
 void AllReduceSgdRule::Input(int /*w*/, int /*phase*/,

@@ -26,7 +26,7 @@ class AllReduceSgdRule final : public CollectiveRule {
   explicit AllReduceSgdRule(const AllReduceSgdConfig& config) : momentum_(config.momentum) {}
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
             const LayerProfile* layers, uint64_t seed) override;
-  std::vector<CollectivePhase> Phases() const override;
+  std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile* layers) const override;
   void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
              Eigen::Ref<Eigen::VectorXd> out) override;
   void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;

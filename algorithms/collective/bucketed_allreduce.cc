@@ -9,7 +9,10 @@ namespace commsim {
 BucketedAllReduce::BucketedAllReduce(const CollectiveWire& wire, std::vector<Bucket> buckets,
                                      const std::function<Schedule(int64_t)>& make,
                                      const Compressor& codec, std::function<void(int)> on_done)
-    : buckets_(std::move(buckets)), on_done_(std::move(on_done)), ranks_(wire.hosts.size()) {
+    : buckets_(std::move(buckets)),
+      on_done_(std::move(on_done)),
+      ranks_(wire.hosts.size()),
+      timing_only_(wire.timing_only) {
   for (const Bucket& b : buckets_) {
     execs_.push_back(std::make_unique<AllReduceExec>(wire, make(b.size), codec,
                                                      [this](int rank) { BucketDone(rank); }));
@@ -17,6 +20,7 @@ BucketedAllReduce::BucketedAllReduce(const CollectiveWire& wire, std::vector<Buc
 }
 
 void BucketedAllReduce::Load(int rank, const Eigen::Ref<const Eigen::VectorXd>& values) {
+  if (timing_only_) return;
   for (size_t k = 0; k < buckets_.size(); ++k) {
     execs_[k]->buffer(rank) = values.segment(buckets_[k].offset, buckets_[k].size);
   }
@@ -47,6 +51,7 @@ void BucketedAllReduce::BucketDone(int rank) {
 }
 
 void BucketedAllReduce::Sum(int rank, Eigen::Ref<Eigen::VectorXd> out) {
+  if (timing_only_) return;
   for (size_t k = 0; k < buckets_.size(); ++k) {
     out.segment(buckets_[k].offset, buckets_[k].size) = execs_[k]->buffer(rank);
   }

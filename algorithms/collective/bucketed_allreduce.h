@@ -49,6 +49,7 @@ class BucketedAllReduce {
   std::vector<std::unique_ptr<AllReduceExec>> execs_;  // one per bucket
   std::function<void(int)> on_done_;
   std::vector<RankState> ranks_;
+  bool timing_only_;  // CollectiveWire::timing_only: Load and Sum move no values
 };
 
 }  // namespace commsim

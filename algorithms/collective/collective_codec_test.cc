@@ -30,7 +30,7 @@ class ToyGatherRule final : public CollectiveRule {
             uint64_t) override {
     x_ = x0;
   }
-  std::vector<CollectivePhase> Phases() const override {
+  std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
     return {{PhaseKind::kAllGather, 0}, {PhaseKind::kAllGather, 0}};
   }
   Message Encode(int, int, const Eigen::Ref<const Eigen::VectorXd>&, double, Rng&) override {

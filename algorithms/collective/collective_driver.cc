@@ -55,7 +55,8 @@ class CollectiveDriver {
     wire_ = {.network = &network_,
              .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,
-             .bits = &rounds_.timing().bits_up};
+             .bits = &rounds_.timing().bits_up,
+             .timing_only = setup.replay != nullptr};
     workers_ = static_cast<int>(wire_.hosts.size());
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
                   objective_.num_workers());
@@ -76,7 +77,7 @@ class CollectiveDriver {
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
     BuildPhases();
-    if (bucketed_) sum_.resize(objective_.dim());
+    if (bucketed_ && !wire_.timing_only) sum_.resize(objective_.dim());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);
@@ -84,7 +85,7 @@ class CollectiveDriver {
 
  private:
   void BuildPhases() {
-    phases_ = rule_.Phases();
+    phases_ = rule_.Phases(objective_.dim(), setup_.layers);
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);

@@ -70,15 +70,9 @@ class CollectiveAlgorithm final : public Algorithm {
   bool can_replay() const override { return true; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
-    if (setup.replay != nullptr) {
-      std::vector<CollectivePhase> phases;
-      {
-        Rule rule(config_);  // freed before the replay: only its phases are needed
-        phases = ReplayPhases(rule, setup);
-      }
-      return ReplayCollective(setup, config_.common, std::move(phases), records, summary);
-    }
     Rule rule(config_);
+    if (setup.replay != nullptr)
+      return ReplayCollective(setup, config_.common, rule, records, summary);
     RunCollective(setup, config_.common, rule, records, summary);
   }
 

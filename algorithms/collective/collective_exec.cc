@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "algorithms/trajectory.h"
 #include "sim/check.h"
 #include "sim/message_send.h"
 
@@ -15,6 +16,7 @@ AllReduceExec::AllReduceExec(const CollectiveWire& wire, Schedule schedule, cons
                 "collective wiring: {} hosts for {} ranks", wire_.hosts.size(),
                 schedule_.num_ranks());
   ranks_.resize(schedule_.num_ranks());
+  if (wire_.timing_only) return;
   for (RankState& r : ranks_) r.buffer.resize(schedule_.dim);
 }
 
@@ -47,12 +49,37 @@ bool AllReduceExec::StepReady(const RankState& state, const ScheduleStep& step) 
   return true;
 }
 
+// The message of `send`'s range (an adopting sender takes the values as decoded).
+SharedMessage AllReduceExec::Encode(RankState& state, const ScheduleSend& send) {
+  if (wire_.timing_only) {
+    SharedMessage& shape = shapes_[send.range.size()];
+    if (shape == nullptr) {
+      const Eigen::VectorXd zeros = Eigen::VectorXd::Zero(send.range.size());
+      shape = Share(MessageOf(ShapeOf(codec_.Encode(zeros, rng_))));
+    }
+    return shape;
+  }
+  auto values = state.buffer.segment(send.range.begin, send.range.size());
+  SharedMessage message = Share(codec_.Encode(values, rng_));
+  if (send.adopt) codec_.Decode(*message, values);
+  return message;
+}
+
+void AllReduceExec::Combine(RankState& state, const ScheduleRecv& recv, const Message& message) {
+  if (wire_.timing_only) return;
+  decoded_.resize(recv.range.size());
+  codec_.Decode(message, decoded_);
+  auto values = state.buffer.segment(recv.range.begin, recv.range.size());
+  if (recv.combine == Combine::kAdd) {
+    values += decoded_;
+  } else {
+    values = decoded_;
+  }
+}
+
 void AllReduceExec::SendStep(int rank, const ScheduleStep& step) {
-  Eigen::VectorXd& buffer = ranks_[rank].buffer;
   for (const ScheduleSend& send : step.sends) {
-    auto values = buffer.segment(send.range.begin, send.range.size());
-    SharedMessage message = Share(codec_.Encode(values, rng_));
-    if (send.adopt) codec_.Decode(*message, values);
+    SharedMessage message = Encode(ranks_[rank], send);
     *wire_.bits += message->payload_bits + wire_.header_bits;
     const int tag = send.tag;
     SendMessage(*wire_.network, wire_.hosts[rank], wire_.hosts[send.peer], std::move(message),
@@ -75,14 +102,7 @@ void AllReduceExec::Advance(int rank) {
     for (const ScheduleRecv& recv : step.recvs) {  // in the listed order: a fixed sum order
       auto it = state.pending.begin();
       while (it->from != recv.peer || it->tag != recv.tag) ++it;
-      decoded_.resize(recv.range.size());
-      codec_.Decode(*it->message, decoded_);
-      auto values = state.buffer.segment(recv.range.begin, recv.range.size());
-      if (recv.combine == Combine::kAdd) {
-        values += decoded_;
-      } else {
-        values = decoded_;
-      }
+      Combine(state, recv, *it->message);
       state.pending.erase(it);
     }
     ++state.pc;

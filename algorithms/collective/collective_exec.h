@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct CollectiveWire {
   std::vector<int> hosts;  // rank -> host
   int64_t header_bits = 0;
   int64_t* bits = nullptr;  // wire bits sent (added to)
+  // A replay (collective_replay.h): all-reduce messages carry their shape only (the value codec's
+  // encoding of that many zeros, without its words); no values are kept, sent or combined, and
+  // buffer(rank) is empty.
+  bool timing_only = false;
 };
 
 class AllReduceExec {
@@ -63,6 +68,8 @@ class AllReduceExec {
   void Deliver(int to, int from, int tag, const SharedMessage& message);
   void Advance(int rank);
   void SendStep(int rank, const ScheduleStep& step);
+  SharedMessage Encode(RankState& state, const ScheduleSend& send);
+  void Combine(RankState& state, const ScheduleRecv& recv, const Message& message);
   bool StepReady(const RankState& state, const ScheduleStep& step) const;
 
   CollectiveWire wire_;
@@ -71,6 +78,7 @@ class AllReduceExec {
   std::function<void(int)> on_done_;
   std::vector<RankState> ranks_;
   Eigen::VectorXd decoded_;
+  std::map<int64_t, SharedMessage> shapes_;  // timing_only: the message of n values, by n
   Rng rng_{0};  // the value codec is deterministic; Encode takes an Rng all the same
 };
 

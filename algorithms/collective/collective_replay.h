@@ -2,10 +2,11 @@
 // (collective_driver.h): ReplayCollectiveRule plays the recorded all-gather messages instead of
 // the mathematics, so every round's collectives run on the replay's network, compute and codec
 // models exactly as in a full run. Slots: worker w's message of phase p is slot
-// CollectiveSlot(workers, p, w); all-reduce phases record nothing (their messages follow from the
-// phase's length, the schedule and the value width, which a replay shares with the recording).
-// The phases come from the real rule, initialised once against the replay's objective and freed
-// before the replay runs.
+// CollectiveSlot(workers, p, w). All-reduce phases record nothing: their messages follow from the
+// phase's length, the schedule and the value width, which a replay shares with the recording, and
+// a replay runs them timing only (CollectiveWire::timing_only: same message shapes, no values).
+// The phases come from the real rule (CollectiveRule::Phases needs no Init, so none of its state
+// is allocated).
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
 
@@ -31,12 +32,10 @@ class ReplayCollectiveRule final : public CollectiveRule {
             const LayerProfile*, uint64_t) override {
     workers_ = workers;
   }
-  std::vector<CollectivePhase> Phases() const override { return phases_; }
-  // Zeros: the values do not matter for timing, and stale sums must not grow past fp32.
-  void Input(int, int, const Eigen::Ref<const Eigen::VectorXd>&, double,
-             Eigen::Ref<Eigen::VectorXd> out) override {
-    out.setZero();
+  std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
+    return phases_;
   }
+  // Input: the base's no-op (a replay's all-reduces carry no values: CollectiveWire::timing_only).
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
                  Rng&) override {
     return trajectory_.MessageAt(round_ + 1, CollectiveSlot(workers_, phase, w));
@@ -53,14 +52,10 @@ class ReplayCollectiveRule final : public CollectiveRule {
   Eigen::VectorXd model_ = Eigen::VectorXd::Zero(1);
 };
 
-// The phases of `rule` (a fresh rule, not yet initialised) on setup's model, as the replay of
-// setup.replay needs them. REQUIRES: setup.objective is not null.
-std::vector<CollectivePhase> ReplayPhases(CollectiveRule& rule, const RunSetup& setup);
-
-// Runs setup.replay (REQUIRES: not null) through the collective driver with `phases` (from
-// ReplayPhases).
+// Runs setup.replay (REQUIRES: not null) through the collective driver with the phases of
+// `rule` (the real rule, never initialised).
 void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options,
-                      std::vector<CollectivePhase> phases, std::vector<IterationRecord>* records,
+                      const CollectiveRule& rule, std::vector<IterationRecord>* records,
                       RunSummary* summary);
 
 }  // namespace commsim

@@ -52,8 +52,10 @@ class CollectiveRule {
   // the run's seed (for streams the rule derives itself, e.g. shared random matrices).
   virtual void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
                     const Objective& objective, const LayerProfile* layers, uint64_t seed) = 0;
-  // The phases of every round (fixed after Init).
-  virtual std::vector<CollectivePhase> Phases() const = 0;
+  // The phases of every round on a model of `dim` parameters with layer profile `layers` (or
+  // nullptr). A function of the config, dim and layers only: it may be called before Init (a
+  // replay reads the phases without initialising the rule's state).
+  virtual std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile* layers) const = 0;
   virtual void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                      Eigen::Ref<Eigen::VectorXd> out) {
     (void)w, (void)phase, (void)grad, (void)step, (void)out;

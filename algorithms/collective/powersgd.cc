@@ -31,9 +31,10 @@ void PowerSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0
   DrawQ();
 }
 
-std::vector<CollectivePhase> PowerSgdRule::Phases() const {
-  return {{.kind = PhaseKind::kAllReduce, .length = layout_.p_length},
-          {.kind = PhaseKind::kAllReduce, .length = layout_.q_length}};
+std::vector<CollectivePhase> PowerSgdRule::Phases(int64_t dim, const LayerProfile* layers) const {
+  const PowerSgdLayout layout = MakePowerSgdLayout(dim, rank_, layers);
+  return {{.kind = PhaseKind::kAllReduce, .length = layout.p_length},
+          {.kind = PhaseKind::kAllReduce, .length = layout.q_length}};
 }
 
 void PowerSgdRule::DrawQ() {

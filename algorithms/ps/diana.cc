@@ -13,28 +13,27 @@ void DianaConfig::Describe(ParamVisitor& v) {
   v.Real("alpha", alpha, Range::OpenClosed(0, 1), "shift learning rate (theory: <= 1/(omega+1))");
   v.Real("momentum", momentum, Range::ClosedOpen(0, 1), "heavy-ball momentum mu (0 = none)");
   DescribeVerifyReplicas(v, verify_replicas);
+  DescribePrecision(v, precision);
 }
 
 DianaRule::DianaRule(const DianaConfig& config)
     : ModelBroadcastRule(config.uplink, config.downlink, config.momentum,
                          config.verify_replicas),
-      alpha_(config.alpha) {}
+      alpha_(config.alpha),
+      single_(IsSinglePrecision(config.precision)) {}
 
 void DianaRule::InitWorkers(int workers, int64_t dim) {
-  shifts_.assign(workers, Eigen::VectorXd::Zero(dim));
+  shifts_.Init(workers, dim, single_);
   server_shift_ = Eigen::VectorXd::Zero(dim);
-  delta_.resize(dim);
   residual_sq_ = 0;
   residual_acc_ = 0;
 }
 
-Message DianaRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                                double /*step*/, Rng& rng) {
-  Eigen::VectorXd& h = shifts_[w];
-  delta_ = grad - h;
-  residual_acc_ += delta_.squaredNorm() / static_cast<double>(shifts_.size());
-  // h_i <- h_i + alpha d^_i, delivered by the encoder from its own pass.
-  return uplink().EncodeWithDecoded(delta_, rng, DecodeTarget(h, h, alpha_));
+// d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
+Message DianaRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
+  shifts_.AddTo(w, grad, /*subtract=*/true);
+  residual_acc_ += grad.squaredNorm() / static_cast<double>(shifts_.size());
+  return shifts_.EncodeAndAccumulate(uplink(), w, grad, alpha_, rng);
 }
 
 void DianaRule::ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) {

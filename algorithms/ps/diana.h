@@ -2,13 +2,16 @@
 // Worker: d_i = g_i - h_i; d^_i = Q(d_i); h_i <- h_i + alpha d^_i; send d^_i.
 // Server: d^ = mean d^_i; g^ = h + d^; h <- h + alpha d^; (momentum optional)
 // x <- prox_gamma R(x - gamma g^); send Q_down(x) (identity: 32d). h_i = h = 0 at start.
-// Theory: alpha <= 1/(omega + 1).
+// Theory: alpha <= 1/(omega + 1). The shifts h_i are stored in float with `precision: "float32"`
+// (algorithms/ps/worker_vectors.h); the server's h stays double.
 #ifndef COMMSIM_ALGORITHMS_PS_DIANA_H_
 #define COMMSIM_ALGORITHMS_PS_DIANA_H_
 
+#include <string>
 #include <vector>
 
 #include "algorithms/ps/model_broadcast_rule.h"
+#include "algorithms/ps/worker_vectors.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -19,6 +22,7 @@ struct DianaConfig final : ConfigBase<DianaConfig> {
   double alpha = 0.1;
   double momentum = 0.0;
   bool verify_replicas = false;
+  std::string precision = "float64";  // of the shifts h_i: "float64" or "float32"
 
   DianaConfig();
   void Describe(ParamVisitor& v) override;
@@ -28,12 +32,11 @@ class DianaRule final : public ModelBroadcastRule {
  public:
   using Config = DianaConfig;
   explicit DianaRule(const DianaConfig& config);
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
-  // The shifts, read by tests: worker w's h_w and the server's h.
-  const Eigen::VectorXd& shift(int w) const { return shifts_[w]; }
+  // The shifts, read by tests: worker w's h_w (a copy, in double) and the server's h.
+  Eigen::VectorXd shift(int w) const { return shifts_.Get(w); }
   const Eigen::VectorXd& server_shift() const { return server_shift_; }
 
  private:
@@ -41,9 +44,9 @@ class DianaRule final : public ModelBroadcastRule {
   void ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) override;
 
   double alpha_;
-  std::vector<Eigen::VectorXd> shifts_;  // h_i
-  Eigen::VectorXd server_shift_;         // h
-  Eigen::VectorXd delta_;  // a worker's d_i, within WorkerEncode
+  bool single_;
+  WorkerVectors shifts_;          // h_i
+  Eigen::VectorXd server_shift_;  // h
   double residual_acc_ = 0;  // this round's mean ||d_i||^2, accumulating
   double residual_sq_ = 0;   // the last completed round's
 };

@@ -16,6 +16,7 @@ void DoreConfig::Describe(ParamVisitor& v) {
   v.Real("eta", eta, Range::NonNegative(), "weight of the model-residual error feedback");
   v.Bool("verify_replicas", verify_replicas,
          "debug: every worker keeps its own x^ and checks it against the server's every round");
+  DescribePrecision(v, precision);
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
@@ -23,26 +24,25 @@ DoreRule::DoreRule(const DoreConfig& config)
       alpha_(config.alpha),
       beta_(config.beta),
       eta_(config.eta),
-      verify_replicas_(config.verify_replicas) {}
+      verify_replicas_(config.verify_replicas),
+      single_(IsSinglePrecision(config.precision)) {}
 
 void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
   InitModel(x0, objective);
   const int64_t d = x0.size();
   worker_xhat_.Init(workers, x0, verify_replicas_, "x^");
-  worker_shift_.assign(workers, Eigen::VectorXd::Zero(d));
+  worker_shift_.Init(workers, d, single_);
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
   mean_.resize(d);
-  scratch_.resize(d);
 }
 
-// d_i = g_i - h_i; the encoder delivers h_i <- h_i + alpha d^_i from its own pass.
-Message DoreRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
-  Eigen::VectorXd& h = worker_shift_[w];
-  scratch_ = grad - h;
-  grad_residual_acc_ += scratch_.squaredNorm() / static_cast<double>(worker_shift_.size());
-  return uplink_->EncodeWithDecoded(scratch_, rng, DecodeTarget(h, h, alpha_));
+// d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
+Message DoreRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
+  worker_shift_.AddTo(w, grad, /*subtract=*/true);
+  grad_residual_acc_ += grad.squaredNorm() / static_cast<double>(worker_shift_.size());
+  return worker_shift_.EncodeAndAccumulate(*uplink_, w, grad, alpha_, rng);
 }
 
 void DoreRule::ServerReceive(int w, const Message& uplink) {
@@ -62,7 +62,7 @@ Message DoreRule::ServerRound(double step, Rng& rng) {
     shift_[j] += alpha_ * mean;
   }
   objective_->Prox(step, x_);
-  Eigen::VectorXd& q = scratch_;
+  Eigen::VectorXd& q = mean_;  // the sum is used up
   q = x_ - xhat_ + eta_ * error_;
   model_residual_sq_ = q.squaredNorm();
   // The encoder writes q^ into error_ (e is in q already); then x^ += beta q^, e = q - q^.

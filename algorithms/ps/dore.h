@@ -5,17 +5,21 @@
 // Server:   d^ = mean d^_i; g^ = h + d^; h <- h + alpha d^; x = prox_gamma R(x^ - gamma g^);
 //           q = x - x^ + eta e; q^ = Q(q); e <- q - q^; x^ <- x^ + beta q^; send q^.
 // h_i = h = e = 0 at start. Every worker's x^ equals the server's bit for bit, so it is stored
-// once (algorithms/ps/replicas.h; `verify_replicas` keeps and checks them all). Defaults: Q = block_ternary p=inf b=256 both ways, alpha = 0.1,
+// once (algorithms/ps/replicas.h; `verify_replicas` keeps and checks them all). The shifts h_i
+// are stored in float with `precision: "float32"` (algorithms/ps/worker_vectors.h); the server's
+// state stays double. Defaults: Q = block_ternary p=inf b=256 both ways, alpha = 0.1,
 // beta = 0.5, eta = 0.5. Theory: beta <= 1/(1+C_q); the model-residual loop expands when
 // C_q eta^2 >= 1.
 #ifndef COMMSIM_ALGORITHMS_PS_DORE_H_
 #define COMMSIM_ALGORITHMS_PS_DORE_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "algorithms/ps/replicas.h"
 #include "algorithms/ps/two_way_rule.h"
+#include "algorithms/ps/worker_vectors.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -29,6 +33,7 @@ struct DoreConfig final : ConfigBase<DoreConfig> {
   double beta = 0.5;
   double eta = 0.5;
   bool verify_replicas = false;
+  std::string precision = "float64";  // of the shifts h_i: "float64" or "float32"
 
   DoreConfig();
   void Describe(ParamVisitor& v) override;
@@ -40,31 +45,30 @@ class DoreRule final : public TwoWayRule {
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_.Get(w, xhat_); }
-  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
+  Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int w, const Message& downlink, double step) override;
   void Extra(std::map<std::string, double>& out) const override;
 
   // The server's x^ (for the replica invariant) and the other state, read by tests: worker w's
-  // shift h_w, the server's shift h and its model-residual error e.
+  // shift h_w (a copy, in double), the server's shift h and its model-residual error e.
   const Eigen::VectorXd& server_xhat() const { return xhat_; }
-  const Eigen::VectorXd& shift(int w) const { return worker_shift_[w]; }
+  Eigen::VectorXd shift(int w) const { return worker_shift_.Get(w); }
   const Eigen::VectorXd& server_shift() const { return shift_; }
   const Eigen::VectorXd& error() const { return error_; }
   Replicas& replicas_for_test() { return worker_xhat_; }
 
  private:
   double alpha_, beta_, eta_;
-  bool verify_replicas_;
+  bool verify_replicas_, single_;
   // Workers.
-  Replicas worker_xhat_;                       // x^ (the server's xhat_ unless verifying)
-  std::vector<Eigen::VectorXd> worker_shift_;  // h_i
+  Replicas worker_xhat_;        // x^ (the server's xhat_ unless verifying)
+  WorkerVectors worker_shift_;  // h_i
   // Server (and x_, the model).
   Eigen::VectorXd xhat_, shift_, error_;  // x^, h, e
-  Eigen::VectorXd mean_;                  // the sum, then the mean, of the round's d^_i
-  // Scratch: a worker's d_i within WorkerEncode, the server's q within ServerRound.
-  Eigen::VectorXd scratch_;
+  // The sum of the round's d^_i until ServerRound has used it, then the model residual q.
+  Eigen::VectorXd mean_;
   double grad_residual_acc_ = 0, grad_residual_sq_ = 0, model_residual_sq_ = 0;
 };
 

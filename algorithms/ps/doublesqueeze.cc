@@ -14,27 +14,27 @@ void DoubleSqueezeConfig::Describe(ParamVisitor& v) {
   v.Real("contractive_scale", contractive_scale, Range::OpenClosed(0, 1),
          "multiply decoded messages by this (1/(1+C) makes an unbiased Q contractive)");
   DescribeVerifyReplicas(v, verify_replicas);
+  DescribePrecision(v, precision);
 }
 
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
     : TwoWayRule(config.uplink, config.downlink),
       scale_(config.contractive_scale),
-      verify_replicas_(config.verify_replicas) {}
+      verify_replicas_(config.verify_replicas),
+      single_(IsSinglePrecision(config.precision)) {}
 
 void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
   InitModel(x0, objective);
   replicas_.Init(workers, x0, verify_replicas_, "model");
-  worker_errors_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
+  worker_errors_.Init(workers, x0.size(), single_);
   server_error_ = Eigen::VectorXd::Zero(x0.size());
-  worker_v_.resize(x0.size());
   v_.resize(x0.size());
 }
 
-// delta_i <- v_i - scale Q(v_i), delivered by the encoder from its own pass.
-Message DoubleSqueezeRule::WorkerEncode(int w, const ConstVec& grad, double /*step*/, Rng& rng) {
-  Eigen::VectorXd& delta = worker_errors_[w];
-  worker_v_ = grad + delta;
-  return uplink_->EncodeWithDecoded(worker_v_, rng, DecodeTarget(delta, worker_v_, -scale_));
+// v_i = g_i + delta_i (in grad); then delta_i <- v_i - scale Q(v_i).
+Message DoubleSqueezeRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
+  worker_errors_.AddTo(w, grad, /*subtract=*/false);
+  return worker_errors_.EncodeAndKeep(*uplink_, w, grad, -scale_, rng);
 }
 
 void DoubleSqueezeRule::ServerReceive(int w, const Message& uplink) {
@@ -67,7 +67,7 @@ void DoubleSqueezeRule::WorkerReceive(int w, const Message& downlink, double ste
 
 void DoubleSqueezeRule::Extra(std::map<std::string, double>& out) const {
   double sum = 0;
-  for (const Eigen::VectorXd& e : worker_errors_) sum += e.squaredNorm();
+  for (int w = 0; w < worker_errors_.size(); ++w) sum += worker_errors_.SquaredNorm(w);
   out["worker_error_sq"] = sum / static_cast<double>(worker_errors_.size());
   out["server_error_sq"] = server_error_.squaredNorm();
 }

@@ -4,14 +4,18 @@
 // Error feedback needs a contractive compressor (top_k by default); with an unbiased compressor
 // whose variance constant C >= 1 (block_ternary) set `contractive_scale` = 1/(1+C): both ends
 // then use Q(x) * contractive_scale (a shared hyper-parameter, never sent).
+// The workers' delta_i are stored in float with `precision: "float32"` (worker_vectors.h); the
+// server's delta stays double.
 #ifndef COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_
 #define COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "algorithms/ps/replicas.h"
 #include "algorithms/ps/two_way_rule.h"
+#include "algorithms/ps/worker_vectors.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -23,6 +27,7 @@ struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
   ComponentSpec downlink;  // default top_k (1%)
   double contractive_scale = 1.0;
   bool verify_replicas = false;
+  std::string precision = "float64";  // of the workers' delta_i: "float64" or "float32"
 
   DoubleSqueezeConfig();
   void Describe(ParamVisitor& v) override;
@@ -36,25 +41,24 @@ class DoubleSqueezeRule final : public TwoWayRule {
   // Every worker's model equals the server's x bit for bit (same decoded messages, same
   // arithmetic): stored once unless verify_replicas (algorithms/ps/replicas.h).
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, x_); }
-  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
+  Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int w, const Message& downlink, double step) override;
   void Extra(std::map<std::string, double>& out) const override;
 
-  // The error memories, read by tests: worker w's delta_w and the server's delta.
-  const Eigen::VectorXd& worker_error(int w) const { return worker_errors_[w]; }
+  // The error memories, read by tests: worker w's delta_w (a copy, in double) and the server's.
+  Eigen::VectorXd worker_error(int w) const { return worker_errors_.Get(w); }
   const Eigen::VectorXd& server_error() const { return server_error_; }
   Replicas& replicas_for_test() { return replicas_; }
 
  private:
   double scale_;
-  bool verify_replicas_;
+  bool verify_replicas_, single_;
   Replicas replicas_;
-  std::vector<Eigen::VectorXd> worker_errors_;  // delta_i
-  Eigen::VectorXd server_error_;                // delta
-  Eigen::VectorXd worker_v_;                    // a worker's v_i, within WorkerEncode
-  Eigen::VectorXd v_;                           // the server's v, accumulating the round's
+  WorkerVectors worker_errors_;   // delta_i
+  Eigen::VectorXd server_error_;  // delta
+  Eigen::VectorXd v_;             // the server's v, accumulating the round's
 };
 
 }  // namespace commsim

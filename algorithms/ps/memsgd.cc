@@ -10,27 +10,27 @@ MemSgdConfig::MemSgdConfig() : uplink(CompressorSpec("top_k")), downlink(Compres
 void MemSgdConfig::Describe(ParamVisitor& v) {
   DescribeLinks(v, uplink, downlink);
   DescribeVerifyReplicas(v, verify_replicas);
+  DescribePrecision(v, precision);
 }
 
 MemSgdRule::MemSgdRule(const MemSgdConfig& config)
-    : ModelBroadcastRule(config.uplink, config.downlink, 0.0, config.verify_replicas) {}
+    : ModelBroadcastRule(config.uplink, config.downlink, 0.0, config.verify_replicas),
+      single_(IsSinglePrecision(config.precision)) {}
 
 void MemSgdRule::InitWorkers(int workers, int64_t dim) {
-  memory_.assign(workers, Eigen::VectorXd::Zero(dim));
-  p_.resize(dim);
+  memory_.Init(workers, dim, single_);
 }
 
-Message MemSgdRule::WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                                 double step, Rng& rng) {
-  Eigen::VectorXd& m = memory_[w];
-  p_ = m + step * grad;
-  // m <- p - c, delivered by the encoder from its own pass.
-  return uplink().EncodeWithDecoded(p_, rng, DecodeTarget(m, p_, -1.0));
+// p_i = m_i + gamma g_i (in grad); then m_i <- p_i - c_i.
+Message MemSgdRule::WorkerEncode(int w, GradVec grad, double step, Rng& rng) {
+  grad *= step;
+  memory_.AddTo(w, grad, /*subtract=*/false);
+  return memory_.EncodeAndKeep(uplink(), w, grad, -1.0, rng);
 }
 
 void MemSgdRule::Extra(std::map<std::string, double>& out) const {
   double sum = 0;
-  for (const Eigen::VectorXd& m : memory_) sum += m.squaredNorm();
+  for (int w = 0; w < memory_.size(); ++w) sum += memory_.SquaredNorm(w);
   out["memory_sq"] = sum / static_cast<double>(memory_.size());
 }
 

@@ -1,12 +1,15 @@
 // MEM-SGD (error feedback) on a parameter server [paper; PS form as used by DoubleSqueeze/DORE].
 // Worker: p_i = m_i + gamma g_i; c_i = C(p_i); m_i <- p_i - c_i; send c_i (top_k, 1% of d by
 // default). Server: x <- x - mean c_i; send Q_down(x) (identity: 32d). m_i = 0 at start.
+// The memories m_i are stored in float with `precision: "float32"` (worker_vectors.h).
 #ifndef COMMSIM_ALGORITHMS_PS_MEMSGD_H_
 #define COMMSIM_ALGORITHMS_PS_MEMSGD_H_
 
+#include <string>
 #include <vector>
 
 #include "algorithms/ps/model_broadcast_rule.h"
+#include "algorithms/ps/worker_vectors.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -15,6 +18,7 @@ struct MemSgdConfig final : ConfigBase<MemSgdConfig> {
   ComponentSpec uplink;    // default top_k, fraction 0.01
   ComponentSpec downlink;  // default identity
   bool verify_replicas = false;
+  std::string precision = "float64";  // of the memories m_i: "float64" or "float32"
 
   MemSgdConfig();
   void Describe(ParamVisitor& v) override;
@@ -24,20 +28,19 @@ class MemSgdRule final : public ModelBroadcastRule {
  public:
   using Config = MemSgdConfig;
   explicit MemSgdRule(const MemSgdConfig& config);
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
-  // Worker w's error memory m_w, read by tests.
-  const Eigen::VectorXd& memory(int w) const { return memory_[w]; }
+  // Worker w's error memory m_w (a copy, in double), read by tests.
+  Eigen::VectorXd memory(int w) const { return memory_.Get(w); }
 
  private:
   void InitWorkers(int workers, int64_t dim) override;
   void ServerDirection(Eigen::Ref<Eigen::VectorXd>) override {}
   bool direction_has_step() const override { return true; }
 
-  std::vector<Eigen::VectorXd> memory_;
-  Eigen::VectorXd p_;
+  bool single_;
+  WorkerVectors memory_;
 };
 
 }  // namespace commsim

@@ -67,10 +67,10 @@ class PsDriver {
   }
 
   void Run(std::vector<IterationRecord>* records, RunSummary* summary) {
-    Eigen::VectorXd x0(objective_.dim());
+    // x0 lives in the gradient buffer, unused until the first gradient: no d-vector of its own.
     Rng init_rng(setup_.seed, 0, "init");
-    objective_.InitialPoint(init_rng, x0);
-    rule_.Init(workers_, x0, objective_);
+    objective_.InitialPoint(init_rng, grad_);
+    rule_.Init(workers_, grad_, objective_);
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);

@@ -36,7 +36,7 @@ class FixedSizeRule final : public PsRule {
     x_ = x0;
   }
   const Eigen::VectorXd& WorkerPoint(int) const override { return x_; }
-  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>&, double step, Rng&) override {
+  Message WorkerEncode(int, Eigen::Ref<Eigen::VectorXd>, double step, Rng&) override {
     ++encodes_;
     steps_.push_back(step);
     return Message{.payload_bits = up_bits_, .words = {}};

@@ -12,7 +12,7 @@ void ReplayPsRule::Init(int workers, const ConstVec&, const Objective&) {
   server_round_ = 0;
 }
 
-Message ReplayPsRule::WorkerEncode(int w, const ConstVec&, double, Rng&) {
+Message ReplayPsRule::WorkerEncode(int w, GradVec, double, Rng&) {
   return trajectory_.MessageAt(++worker_round_[static_cast<size_t>(w)], w);
 }
 
@@ -24,11 +24,8 @@ void ReplayParameterServer(const RunSetup& setup, std::vector<IterationRecord>* 
                            RunSummary* summary) {
   COMMSIM_CHECK(setup.replay != nullptr && setup.objective != nullptr, "nothing to replay");
   const ReplayObjective objective(*setup.objective);
-  RunSetup replay = setup;
-  replay.objective = &objective;
-  replay.record = nullptr;
   ReplayPsRule rule(*setup.replay);
-  RunParameterServer(replay, rule, records, summary);
+  RunParameterServer(ReplaySetup(setup, objective), rule, records, summary);
 }
 
 }  // namespace commsim

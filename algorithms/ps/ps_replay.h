@@ -24,7 +24,7 @@ class ReplayPsRule final : public PsRule {
   explicit ReplayPsRule(const Trajectory& trajectory) : trajectory_(trajectory) {}
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int) const override { return model_; }
-  Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) override;
+  Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int, const Message&) override {}
   Message ServerRound(double step, Rng& rng) override;
   void WorkerReceive(int, const Message&, double) override {}

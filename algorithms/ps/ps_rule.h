@@ -36,13 +36,16 @@ class Objective;
 class PsRule {
  public:
   using ConstVec = Eigen::Ref<const Eigen::VectorXd>;  // a read-only vector argument
+  using GradVec = Eigen::Ref<Eigen::VectorXd>;         // a gradient the callee may overwrite
 
   virtual ~PsRule() = default;
   // Called once before the first round. `objective` supplies the proximal operator.
   virtual void Init(int workers, const ConstVec& x0, const Objective& objective) = 0;
   // The point where worker w evaluates its gradient this round.
   virtual const Eigen::VectorXd& WorkerPoint(int w) const = 0;
-  virtual Message WorkerEncode(int w, const ConstVec& grad, double step, Rng& rng) = 0;
+  // `grad` is worker w's gradient at WorkerPoint(w); the rule may overwrite it (it is the
+  // worker's scratch, so rules keep no d-vector of their own for the message).
+  virtual Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) = 0;
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
   // Server, after every uplink of the round: updates its state and returns the downlink.

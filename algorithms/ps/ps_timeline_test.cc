@@ -40,7 +40,7 @@ class ToyCodecRule final : public PsRule {
     x_ = x0;
   }
   const Eigen::VectorXd& WorkerPoint(int) const override { return x_; }
-  Message WorkerEncode(int, const Eigen::Ref<const Eigen::VectorXd>&, double, Rng&) override {
+  Message WorkerEncode(int, Eigen::Ref<Eigen::VectorXd>, double, Rng&) override {
     return ToyMessage(1000);
   }
   void ServerReceive(int, const Message&) override {}

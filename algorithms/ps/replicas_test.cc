@@ -125,7 +125,8 @@ TEST(ReplicasTest, AnEncodeBetweenTwoServerReceivesLeavesTheRoundUnchanged) {
       Rng server(round, kReplicasWorkers, "downlink");
       for (int w = 0; w < kReplicasWorkers; ++w) {
         Rng rng(round, w, "uplink");
-        const Message uplink = interleaved.rule->WorkerEncode(w, grads[w], 0.05, rng);
+        Eigen::VectorXd grad = grads[w];  // the rule may overwrite it
+        const Message uplink = interleaved.rule->WorkerEncode(w, grad, 0.05, rng);
         interleaved.rule->ServerReceive(w, uplink);
       }
       const Message downlink = interleaved.rule->ServerRound(0.05, server);

@@ -77,7 +77,8 @@ inline PlayedRound Play(PsRule& rule, const std::vector<Eigen::VectorXd>& grads,
   for (int w = 0; w < n; ++w) {
     Rng rng(seed, w, "uplink");
     round.uplink_rngs.push_back(rng);
-    round.uplinks.push_back(rule.WorkerEncode(w, grads[w], step, rng));
+    Eigen::VectorXd grad = grads[w];  // the rule may overwrite it
+    round.uplinks.push_back(rule.WorkerEncode(w, grad, step, rng));
   }
   Rng server(seed, n, "downlink");
   round.downlink_rng = server;

@@ -28,8 +28,7 @@ SgdRule::SgdRule(const SgdConfig& config)
     : ModelBroadcastRule(config.uplink, config.downlink, config.momentum,
                          config.verify_replicas) {}
 
-Message SgdRule::WorkerEncode(int /*w*/, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                              double /*step*/, Rng& rng) {
+Message SgdRule::WorkerEncode(int /*w*/, GradVec grad, double /*step*/, Rng& rng) {
   return uplink().Encode(grad, rng);
 }
 

@@ -25,8 +25,7 @@ class SgdRule final : public ModelBroadcastRule {
  public:
   using Config = SgdConfig;
   explicit SgdRule(const SgdConfig& config);
-  Message WorkerEncode(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                       Rng& rng) override;
+  Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
 
  private:
   void InitWorkers(int, int64_t) override {}

@@ -1,0 +1,199 @@
+// precision: "float32" for the per-worker state of the parameter-server rules: after one and two
+// rounds on a hand-sized example every stored state vector equals its update formula computed in
+// double and rounded to float (written out here), while the server's state follows the double
+// formulas fed with those rounded values. The hyper-parameters are not dyadic (0.1), so the float
+// rounding shows: each test also checks that the stored value differs from the unrounded one.
+#include <gtest/gtest.h>
+
+#include "algorithms/compressors/block_ternary.h"
+#include "algorithms/compressors/top_k.h"
+#include "algorithms/ps/diana.h"
+#include "algorithms/ps/dore.h"
+#include "algorithms/ps/doublesqueeze.h"
+#include "algorithms/ps/memsgd.h"
+#include "algorithms/ps/rule_test_util.h"
+#include "algorithms/registry.h"
+
+// In the namespace of the rule-test helpers (rule_test_util.h), which the tests use unqualified.
+namespace commsim::testing {
+namespace {
+
+using Eigen::VectorXd;
+
+// The float the state is stored in, read back as double.
+VectorXd Round(const VectorXd& v) { return v.cast<float>().cast<double>(); }
+
+ComponentSpec Ternary(int64_t block) {
+  ComponentSpec spec = CompressorSpec("block_ternary");
+  auto& c = static_cast<BlockTernaryConfig&>(*spec.config);
+  c.p = "inf";
+  c.block = block;
+  c.coding = "fixed2";
+  return spec;
+}
+
+ComponentSpec TopK(int64_t k) {
+  ComponentSpec spec = CompressorSpec("top_k");
+  static_cast<TopKConfig&>(*spec.config).k = k;
+  return spec;
+}
+
+TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
+  DoreConfig config;
+  config.uplink = Ternary(2);
+  config.downlink = Ternary(4);
+  config.alpha = 0.1;
+  config.precision = "float32";
+  DoreRule rule(config);
+  const ProxOnlyObjective objective(4, 0.0);
+  const double alpha = 0.1, beta = 0.5, eta = 0.5, gamma = 0.3;
+  const VectorXd x0 = V({1, -1, 0.5, 2});
+  rule.Init(2, x0, objective);
+  const auto up = CompressorRegistry().Make(config.uplink);
+  const auto down = CompressorRegistry().Make(config.downlink);
+  const std::vector<std::vector<VectorXd>> grads = {
+      {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
+      {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
+  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));                    // as stored: float values
+  VectorXd h = VectorXd::Zero(4), e = VectorXd::Zero(4), x_hat = x0;  // server: double
+  for (int k = 0; k < 2; ++k) {
+    const std::string round = "round " + std::to_string(k + 1);
+    const PlayedRound r = Play(rule, grads[k], gamma, 30 + k);
+    VectorXd mean = VectorXd::Zero(4);
+    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
+    for (int w = 0; w < 2; ++w) {
+      const VectorXd delta = grads[k][w] - h_w[w];  // in double, from the stored float h_i
+      const VectorXd q = SentQ(*up, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
+      const VectorXd exact = h_w[w] + alpha * q;
+      h_w[w] = Round(exact);  // computed in double, rounded on store
+      rounded |= h_w[w] != exact;
+      EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
+      mean += q / 2;
+    }
+    EXPECT_TRUE(rounded) << round;
+    const VectorXd g_hat = h + mean;
+    h += alpha * mean;
+    const VectorXd x = x_hat - gamma * g_hat;  // l1 = 0: no proximal shrinkage
+    const VectorXd q = x - x_hat + eta * e;
+    const VectorXd q_hat = SentQ(*down, r.downlink, q, r.downlink_rng, round + " downlink");
+    e = q - q_hat;
+    x_hat += beta * q_hat;
+    EXPECT_LT(MaxDiff(rule.server_shift(), h), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.Model(), x), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.error(), e), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.server_xhat(), x_hat), 1e-12) << round;
+  }
+}
+
+TEST(PrecisionTest, DianaFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
+  DianaConfig config;
+  config.uplink = TopK(2);
+  config.alpha = 0.1;
+  config.precision = "float32";
+  DianaRule rule(config);
+  const ProxOnlyObjective objective(4, 0.0);
+  const double alpha = 0.1, gamma = 0.3;
+  VectorXd x = V({1, -1, 0.5, 2});
+  rule.Init(2, x, objective);
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const std::vector<std::vector<VectorXd>> grads = {
+      {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
+      {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
+  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));
+  VectorXd h = VectorXd::Zero(4);
+  for (int k = 0; k < 2; ++k) {
+    const std::string round = "round " + std::to_string(k + 1);
+    const PlayedRound r = Play(rule, grads[k], gamma, 40 + k);
+    VectorXd mean = VectorXd::Zero(4);
+    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
+    for (int w = 0; w < 2; ++w) {
+      const VectorXd delta = grads[k][w] - h_w[w];
+      const VectorXd qw = SentQ(*q, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
+      const VectorXd exact = h_w[w] + alpha * qw;
+      h_w[w] = Round(exact);
+      rounded |= h_w[w] != exact;
+      EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
+      mean += qw / 2;
+    }
+    EXPECT_TRUE(rounded) << round;
+    const VectorXd g_hat = h + mean;
+    h += alpha * mean;
+    x -= gamma * g_hat;
+    EXPECT_LT(MaxDiff(rule.server_shift(), h), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.Model(), x), 1e-12) << round;
+  }
+}
+
+TEST(PrecisionTest, MemSgdFloat32MemoriesAreTheResidualRoundedToFloat) {
+  MemSgdConfig config;
+  config.uplink = TopK(1);
+  config.precision = "float32";
+  MemSgdRule rule(config);
+  const ProxOnlyObjective objective(3, 0.0);
+  const double gamma = 0.1;
+  rule.Init(2, V({0, 0, 0}), objective);
+  const auto c = CompressorRegistry().Make(config.uplink);
+  const std::vector<std::vector<VectorXd>> grads = {{V({3.3, -1.7, 0.45}), V({-1.3, 4.1, 0.27})},
+                                                    {V({1.1, 2.3, -3.7}), V({0.35, -0.45, 2.9})}};
+  std::vector<VectorXd> m(2, VectorXd::Zero(3));
+  for (int k = 0; k < 2; ++k) {
+    const PlayedRound r = Play(rule, grads[k], gamma, 50 + k);
+    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
+    for (int w = 0; w < 2; ++w) {
+      const VectorXd p = m[w] + gamma * grads[k][w];  // from the stored float m_i
+      const VectorXd cw = SentQ(*c, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
+      const VectorXd exact = p - cw;
+      m[w] = Round(exact);
+      rounded |= m[w] != exact;
+      EXPECT_EQ(rule.memory(w), m[w]) << "round " << k << " worker " << w;
+    }
+    EXPECT_TRUE(rounded) << "round " << k;
+  }
+}
+
+TEST(PrecisionTest, DoubleSqueezeFloat32ErrorsAreTheScaledResidualRoundedToFloat) {
+  DoubleSqueezeConfig config;
+  config.uplink = TopK(1);
+  config.contractive_scale = 0.5;  // delta_i = v_i - 0.5 Q(v_i): a wrong weight shows
+  config.precision = "float32";
+  DoubleSqueezeRule rule(config);
+  const ProxOnlyObjective objective(3, 0.0);
+  rule.Init(2, V({0, 0, 0}), objective);
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const std::vector<std::vector<VectorXd>> grads = {{V({3.3, -1.7, 0.45}), V({-1.3, 4.1, 0.27})},
+                                                    {V({1.1, 2.3, -3.7}), V({0.35, -0.45, 2.9})}};
+  std::vector<VectorXd> delta(2, VectorXd::Zero(3));
+  for (int k = 0; k < 2; ++k) {
+    const PlayedRound r = Play(rule, grads[k], 0.1, 70 + k);
+    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
+    for (int w = 0; w < 2; ++w) {
+      const VectorXd v = grads[k][w] + delta[w];  // from the stored float delta_i
+      const VectorXd qw = SentQ(*q, r.uplinks[w], v, r.uplink_rngs[w], "uplink");
+      const VectorXd exact = v - 0.5 * qw;
+      delta[w] = Round(exact);
+      rounded |= delta[w] != exact;
+      EXPECT_EQ(rule.worker_error(w), delta[w]) << "round " << k << " worker " << w;
+    }
+    EXPECT_TRUE(rounded) << "round " << k;
+  }
+}
+
+// The default keeps the state in double: the same DORE step stores the unrounded shift.
+TEST(PrecisionTest, Float64IsTheDefaultAndStoresTheUnroundedShift) {
+  DoreConfig config;
+  EXPECT_EQ(config.precision, "float64");
+  config.uplink = TopK(2);
+  config.alpha = 0.1;
+  DoreRule rule(config);
+  const ProxOnlyObjective objective(4, 0.0);
+  rule.Init(1, V({0, 0, 0, 0}), objective);
+  const VectorXd g = V({3.3, -1.7, 0.45, -2.1});
+  const PlayedRound r = Play(rule, {g}, 0.3, 60);
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const VectorXd exact = 0.1 * SentQ(*q, r.uplinks[0], g, r.uplink_rngs[0], "uplink");
+  EXPECT_NE(Round(exact), exact);
+  EXPECT_EQ(rule.shift(0), exact);
+}
+
+}  // namespace
+}  // namespace commsim::testing
