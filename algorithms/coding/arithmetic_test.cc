@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/rng.h"
@@ -94,6 +97,116 @@ TEST(ArithmeticTest, TruncatedOrExtendedStreamIsADecodeError) {
   if (longer.words.size() * 64 < static_cast<size_t>(longer.payload_bits))
     longer.words.push_back(0);
   EXPECT_THROW(DecodeAll(longer, symbols.size(), 3), DecodeError);
+}
+
+// The textbook coder, bit at a time (the oracle for the encoder's closed-form renormalisation):
+// while the top bits of low and high agree, emit that bit followed by the pending opposite bits;
+// while low = 01.. and high = 10.., count a pending bit; shift after each step.
+class ReferenceEncoder {
+ public:
+  explicit ReferenceEncoder(BitWriter& out) : out_(out) {}
+  // [low, high] after narrowing to `symbol`, before renormalising.
+  std::pair<uint64_t, uint64_t> Narrowed(const AdaptiveModel& model, int symbol) const {
+    const uint64_t range = high_ - low_ + 1;
+    const uint64_t lo = model.Low(symbol), hi = lo + model.Freq(symbol);
+    return {low_ + range * lo / model.total(), low_ + range * hi / model.total() - 1};
+  }
+  void Encode(AdaptiveModel& model, int symbol) {
+    std::tie(low_, high_) = Narrowed(model, symbol);
+    while (true) {
+      if (high_ < kHalf) {
+        Emit(false);
+      } else if (low_ >= kHalf) {
+        Emit(true);
+        low_ -= kHalf;
+        high_ -= kHalf;
+      } else if (low_ >= kHalf / 2 && high_ < kHalf + kHalf / 2) {
+        ++pending_;
+        max_pending_ = std::max(max_pending_, pending_);
+        low_ -= kHalf / 2;
+        high_ -= kHalf / 2;
+      } else {
+        break;
+      }
+      low_ <<= 1;
+      high_ = (high_ << 1) | 1;
+    }
+    model.Update(symbol);
+  }
+  void Finish() {
+    ++pending_;
+    Emit(low_ >= kHalf / 2);
+  }
+  int64_t max_pending() const { return max_pending_; }
+  static constexpr uint64_t kHalf = uint64_t{1} << 31;
+
+ private:
+  void Emit(bool bit) {
+    out_.PutBit(bit);
+    for (; pending_ > 0; --pending_) out_.PutBit(!bit);
+  }
+  BitWriter& out_;
+  uint64_t low_ = 0, high_ = 0xFFFFFFFFu;
+  int64_t pending_ = 0, max_pending_ = 0;
+};
+
+// Symbols chosen to keep the interval straddling the midpoint for `straddle` steps (each step
+// then only adds pending bits: a run far longer than 64), then random ones.
+std::vector<int> LongPendingRun(int k, int straddle, int n, int64_t* max_pending) {
+  BitWriter sink;
+  ReferenceEncoder ref(sink);
+  AdaptiveModel model(k);
+  Rng rng(3);
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) {
+    int symbol = static_cast<int>(rng.UniformInt(static_cast<uint64_t>(k)));
+    for (int s = 0; i < straddle && s < k; ++s) {
+      const auto [lo, hi] = ref.Narrowed(model, s);
+      if (lo < ReferenceEncoder::kHalf && hi >= ReferenceEncoder::kHalf) symbol = s;
+    }
+    ref.Encode(model, symbol);
+    out.push_back(symbol);
+  }
+  *max_pending = ref.max_pending();
+  return out;
+}
+
+TEST(ArithmeticTest, WritesTheBitsOfTheBitAtATimeCoder) {
+  std::vector<std::pair<int, std::vector<int>>> streams;  // (alphabet, symbols)
+  for (int n : {0, 1, 63, 64, 65, 5000}) streams.emplace_back(3, DrawSymbols({0.2, 0.7, 0.1}, n, 7));
+  streams.emplace_back(2, DrawSymbols({0.999, 0.001}, 20000, 8));
+  streams.emplace_back(5, DrawSymbols({0.2, 0.2, 0.2, 0.2, 0.2}, 20000, 9));
+  streams.emplace_back(256, DrawSymbols(std::vector<double>(256, 1.0 / 256), 20000, 10));
+  int64_t max_pending = 0;
+  streams.emplace_back(3, LongPendingRun(3, 400, 3000, &max_pending));
+  streams.emplace_back(256, LongPendingRun(256, 400, 3000, &max_pending));
+  ASSERT_GT(max_pending, 64) << "the last stream must have a pending run longer than a word";
+  for (const auto& [k, symbols] : streams) {
+    BitWriter w;
+    ReferenceEncoder ref(w);
+    AdaptiveModel model(k);
+    for (int s : symbols) ref.Encode(model, s);
+    ref.Finish();
+    const Message expected = w.Finish();
+    const Message m = EncodeAll(symbols, k);
+    EXPECT_EQ(m.payload_bits, expected.payload_bits) << "k = " << k << ", n = " << symbols.size();
+    EXPECT_EQ(m.words, expected.words) << "k = " << k << ", n = " << symbols.size();
+    EXPECT_EQ(DecodeAll(m, symbols.size(), k), symbols);
+    if (k > 128) continue;  // EncodeRun takes int8 symbols
+    // EncodeRun, in pieces (its state carries over), with an offset: the same bits.
+    std::vector<int8_t> shifted;
+    for (int s : symbols) shifted.push_back(static_cast<int8_t>(s - 1));
+    BitWriter run_out;
+    AdaptiveModel run_model(k);
+    ArithmeticEncoder run(run_out);
+    const int64_t half = static_cast<int64_t>(shifted.size()) / 2;
+    run.EncodeRun(run_model, shifted.data(), half, 1);
+    run.EncodeRun(run_model, shifted.data() + half, static_cast<int64_t>(shifted.size()) - half, 1);
+    run.Finish();
+    const Message by_run = run_out.Finish();
+    EXPECT_EQ(by_run.payload_bits, expected.payload_bits) << "EncodeRun, k = " << k;
+    EXPECT_EQ(by_run.words, expected.words) << "EncodeRun, k = " << k << ", n = " << symbols.size();
+  }
 }
 
 }  // namespace

@@ -27,8 +27,8 @@ class BitWriter {
   void Reserve(int64_t bits) { words_.reserve(static_cast<size_t>((bits + 63) / 64)); }
 
   // Appends the low n bits of value. REQUIRES: 0 <= n <= 64 and value < 2^n.
+  // (n = 0 needs no special case: value is 0 and fill_ stays below 64.)
   void Put(uint64_t value, int n) {
-    if (n == 0) return;
     acc_ |= value << fill_;
     const int total = fill_ + n;
     if (total >= 64) {

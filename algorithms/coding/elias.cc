@@ -28,23 +28,15 @@ int EliasDeltaBits(uint64_t x) {
   return n + EliasGammaBits(static_cast<uint64_t>(n) + 1);
 }
 
+namespace elias_internal {
 namespace {
 
-// Codes of x < 256 (at most 14 bits) precomputed in stream order, and the decoding of every
-// 8-bit window that starts with a whole code of at most 8 bits (x < 16): value << 4 | length,
-// 0 where the code is longer.
-struct OmegaTables {
-  uint16_t code[256];
-  uint8_t length[256];
-  uint16_t decode[256];
-};
-
-OmegaTables MakeOmegaTables() {
+constexpr OmegaTables MakeOmegaTables() {
   OmegaTables t{};
   for (uint64_t x = 1; x < 256; ++x) {
     uint64_t code = 0;
     int length = 0;
-    uint64_t groups[4];
+    uint64_t groups[4] = {};
     int count = 0;
     for (uint64_t g = x; g > 1; g = static_cast<uint64_t>(FloorLog2(g))) groups[count++] = g;
     for (int i = count - 1; i >= 0; --i) {
@@ -58,26 +50,19 @@ OmegaTables MakeOmegaTables() {
     if (length <= 8) {
       // Every window whose low `length` bits are this code decodes to x.
       for (uint64_t high = 0; high < (uint64_t{1} << (8 - length)); ++high) {
-        t.decode[code | high << length] = static_cast<uint16_t>(x << 4 | static_cast<uint64_t>(length));
+        t.decode[code | high << length] =
+            static_cast<uint16_t>(x << 4 | static_cast<uint64_t>(length));
       }
     }
   }
   return t;
 }
 
-const OmegaTables& Tables() {
-  static const OmegaTables tables = MakeOmegaTables();
-  return tables;
-}
-
 }  // namespace
 
-void PutEliasOmega(BitWriter& w, uint64_t x) {
-  if (x < 256) {
-    const OmegaTables& t = Tables();
-    w.Put(t.code[x], t.length[x]);
-    return;
-  }
+constinit const OmegaTables kOmegaTables = MakeOmegaTables();
+
+void PutEliasOmegaLarge(BitWriter& w, uint64_t x) {
   // The inner groups (innermost first; all but x itself, at most 1 + 7 + 3 + 2 + 1 bits) are
   // packed into one field — each a one bit, then its bits below its leading one, in BitWriter's
   // least-significant-first order — and x's group plus the terminating zero follow, in one Put
@@ -108,6 +93,8 @@ void PutEliasOmega(BitWriter& w, uint64_t x) {
   }
 }
 
+}  // namespace elias_internal
+
 namespace {
 
 // The bit-at-a-time decoder: the reference, and the path for codes near the end of a stream or
@@ -128,7 +115,7 @@ uint64_t GetEliasOmega(BitReader& r) {
   // Fast path: the whole code lies in the next 64 bits of the stream; decode it from one window.
   if (r.remaining() < 64) return GetEliasOmegaSlow(r);
   const uint64_t window = r.PeekWindow();
-  if (const uint16_t e = Tables().decode[window & 255]; e != 0) {
+  if (const uint16_t e = elias_internal::kOmegaTables.decode[window & 255]; e != 0) {
     r.Skip(e & 15);
     return e >> 4;
   }

@@ -20,9 +20,9 @@
 
 namespace commsim {
 
-inline int FloorLog2(uint64_t x) { return 63 - std::countl_zero(x); }  // REQUIRES: x >= 1
+constexpr int FloorLog2(uint64_t x) { return 63 - std::countl_zero(x); }  // REQUIRES: x >= 1
 // Smallest w with 2^w >= n (0 for n <= 1): the width of a field holding values in [0, n).
-inline int CeilLog2(uint64_t n) { return n <= 1 ? 0 : 64 - std::countl_zero(n - 1); }
+constexpr int CeilLog2(uint64_t n) { return n <= 1 ? 0 : 64 - std::countl_zero(n - 1); }
 
 // REQUIRES: x >= 1 for all Put* functions.
 inline void PutEliasGamma(BitWriter& w, uint64_t x) {
@@ -42,7 +42,30 @@ void PutEliasDelta(BitWriter& w, uint64_t x);
 uint64_t GetEliasDelta(BitReader& r);
 int EliasDeltaBits(uint64_t x);
 
-void PutEliasOmega(BitWriter& w, uint64_t x);
+namespace elias_internal {
+// Codes of x < 256 (at most 14 bits) precomputed in stream order, and the decoding of every
+// 8-bit window that starts with a whole code of at most 8 bits (x < 16): value << 4 | length,
+// 0 where the code is longer. Built at compile time (no guard on access).
+struct OmegaTables {
+  uint16_t code[256];
+  uint8_t length[256];
+  uint16_t decode[256];
+};
+extern const OmegaTables kOmegaTables;
+void PutEliasOmegaLarge(BitWriter& w, uint64_t x);
+}  // namespace elias_internal
+
+// The Elias-omega code of 1 <= x < 256 as one BitWriter field: Put(code, length).
+inline uint64_t SmallEliasOmegaCode(uint64_t x) { return elias_internal::kOmegaTables.code[x]; }
+inline int SmallEliasOmegaBits(uint64_t x) { return elias_internal::kOmegaTables.length[x]; }
+
+inline void PutEliasOmega(BitWriter& w, uint64_t x) {
+  if (x < 256) {
+    w.Put(SmallEliasOmegaCode(x), SmallEliasOmegaBits(x));
+    return;
+  }
+  elias_internal::PutEliasOmegaLarge(w, x);
+}
 uint64_t GetEliasOmega(BitReader& r);
 int EliasOmegaBits(uint64_t x);
 

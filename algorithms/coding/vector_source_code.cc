@@ -18,32 +18,52 @@ struct Symbol {
   int64_t count;
 };
 
-// Nonzero values with their counts, in coding order.
-std::vector<Symbol> Histogram(std::span<const int32_t> z) {
-  std::map<int32_t, int64_t> counts;
-  // Most vectors use few distinct values: count runs of a small dense window first.
-  int32_t lo = 0, hi = 0;
-  for (int32_t v : z) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  std::vector<Symbol> out;
-  if (static_cast<int64_t>(hi) - lo <= (int64_t{1} << 20)) {
-    std::vector<int64_t> dense(static_cast<size_t>(static_cast<int64_t>(hi) - lo + 1), 0);
-    for (int32_t v : z) ++dense[static_cast<size_t>(v - lo)];
-    for (size_t i = 0; i < dense.size(); ++i) {
-      const int32_t v = static_cast<int32_t>(static_cast<int64_t>(i) + lo);
-      if (v != 0 && dense[i] > 0) out.push_back({v, dense[i]});
+// Maps each distinct nonzero value to its rank in coding order: a dense table over [lo, hi]
+// when the range is small (the usual case: few levels), else a std::map.
+class RankTable {
+ public:
+  RankTable(int32_t lo, int32_t hi) : lo_(lo) {
+    if (static_cast<int64_t>(hi) - lo <= (int64_t{1} << 20)) {
+      dense_.assign(static_cast<size_t>(static_cast<int64_t>(hi) - lo + 1), 0);
     }
-  } else {
-    for (int32_t v : z) {
-      if (v != 0) ++counts[v];
-    }
-    for (const auto& [v, c] : counts) out.push_back({v, c});
   }
+  bool dense() const { return !dense_.empty(); }
+  // Dense tables double as count arrays while the histogram is built.
+  int64_t& Slot(int32_t v) {
+    return dense() ? dense_[static_cast<size_t>(static_cast<int64_t>(v) - lo_)] : sparse_[v];
+  }
+  int64_t Get(int32_t v) const {
+    return dense() ? dense_[static_cast<size_t>(static_cast<int64_t>(v) - lo_)]
+                   : sparse_.find(v)->second;
+  }
+  // Every value with a nonzero slot, increasing.
+  std::vector<Symbol> Entries() const {
+    std::vector<Symbol> out;
+    if (dense()) {
+      for (size_t i = 0; i < dense_.size(); ++i) {
+        if (dense_[i] > 0) out.push_back({static_cast<int32_t>(static_cast<int64_t>(i) + lo_),
+                                          dense_[i]});
+      }
+    } else {
+      for (const auto& [v, c] : sparse_) out.push_back({v, c});
+    }
+    return out;
+  }
+
+ private:
+  int64_t lo_;
+  std::vector<int64_t> dense_;
+  std::map<int32_t, int64_t> sparse_;
+};
+
+// The distinct nonzero values with their counts, in coding order; `ranks` maps each to its index.
+std::vector<Symbol> Histogram(std::span<const int32_t> values, RankTable& ranks) {
+  for (int32_t v : values) ++ranks.Slot(v);
+  std::vector<Symbol> out = ranks.Entries();
   std::sort(out.begin(), out.end(), [](const Symbol& a, const Symbol& b) {
     return a.count != b.count ? a.count > b.count : ZigZag(a.value) < ZigZag(b.value);
   });
+  for (size_t i = 0; i < out.size(); ++i) ranks.Slot(out[i].value) = static_cast<int64_t>(i);
   return out;
 }
 
@@ -55,37 +75,10 @@ void MergeInto(std::vector<uint32_t>& taken, const std::vector<uint32_t>& add,
   taken.swap(scratch);
 }
 
-}  // namespace
-
-void PutVectorSourceCode(BitWriter& w, std::span<const int32_t> z) {
-  const int64_t d = static_cast<int64_t>(z.size());
-  const std::vector<Symbol> symbols = Histogram(z);
-  PutEliasGamma(w, symbols.size() + 1);
-  for (const Symbol& s : symbols) {
-    PutEliasGamma(w, ZigZag(s.value) + 1);
-    PutEliasGamma(w, static_cast<uint64_t>(s.count));
-  }
-  // Bucket the nonzero positions by symbol (counting sort), each bucket in increasing order.
-  std::map<int32_t, size_t> rank_of;
-  std::vector<size_t> start(symbols.size() + 1, 0);
-  for (size_t i = 0; i < symbols.size(); ++i) {
-    rank_of[symbols[i].value] = i;
-    start[i + 1] = start[i] + static_cast<size_t>(symbols[i].count);
-  }
-  std::vector<uint32_t> by_symbol(start.back());
-  {
-    std::vector<size_t> fill(start.begin(), start.end() - 1);
-    int32_t last_value = 0;
-    size_t last_rank = 0;
-    for (int64_t i = 0; i < d; ++i) {
-      if (z[i] == 0) continue;
-      if (z[i] != last_value) {
-        last_value = z[i];
-        last_rank = rank_of.find(z[i])->second;
-      }
-      by_symbol[fill[last_rank]++] = static_cast<uint32_t>(i);
-    }
-  }
+// Per symbol, its positions as Golomb-coded gaps between ranks among the still-free positions.
+// by_symbol holds each symbol's positions (increasing) at [start[i], start[i + 1]).
+void PutPositions(BitWriter& w, int64_t d, const std::vector<Symbol>& symbols,
+                  const std::vector<uint32_t>& by_symbol, const std::vector<size_t>& start) {
   std::vector<uint32_t> taken, positions, scratch;
   int64_t free = d;
   for (size_t si = 0; si < symbols.size(); ++si) {
@@ -107,6 +100,47 @@ void PutVectorSourceCode(BitWriter& w, std::span<const int32_t> z) {
     if (si + 1 < symbols.size()) MergeInto(taken, positions, scratch);
     free -= s.count;
   }
+}
+
+}  // namespace
+
+void PutVectorSourceCode(BitWriter& w, std::span<const int32_t> z) {
+  std::vector<uint32_t> positions;
+  std::vector<int32_t> values;
+  for (size_t i = 0; i < z.size(); ++i) {
+    if (z[i] != 0) {
+      positions.push_back(static_cast<uint32_t>(i));
+      values.push_back(z[i]);
+    }
+  }
+  PutSparseVectorSourceCode(w, static_cast<int64_t>(z.size()), positions, values);
+}
+
+void PutSparseVectorSourceCode(BitWriter& w, int64_t d, std::span<const uint32_t> positions,
+                               std::span<const int32_t> values) {
+  int32_t lo = 0, hi = 0;
+  for (int32_t v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  RankTable ranks(lo, hi);
+  const std::vector<Symbol> symbols = Histogram(values, ranks);
+  PutEliasGamma(w, symbols.size() + 1);
+  for (const Symbol& s : symbols) {
+    PutEliasGamma(w, ZigZag(s.value) + 1);
+    PutEliasGamma(w, static_cast<uint64_t>(s.count));
+  }
+  // Bucket the nonzero positions by symbol (counting sort), each bucket in increasing order.
+  std::vector<size_t> start(symbols.size() + 1, 0);
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    start[i + 1] = start[i] + static_cast<size_t>(symbols[i].count);
+  }
+  std::vector<uint32_t> by_symbol(start.back());
+  std::vector<size_t> fill(start.begin(), start.end() - 1);
+  for (size_t i = 0; i < values.size(); ++i) {
+    by_symbol[fill[static_cast<size_t>(ranks.Get(values[i]))]++] = positions[i];
+  }
+  PutPositions(w, d, symbols, by_symbol, start);
 }
 
 void GetVectorSourceCode(BitReader& r, std::span<int32_t> z) {

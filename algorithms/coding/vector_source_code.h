@@ -8,7 +8,8 @@
 //   (not taken by earlier values), coded as gaps (first rank, then rank - previous rank - 1) with
 //   a Golomb code of parameter M = max(1, ceil(-log(2 - p) / log(1 - p))), p = count / free.
 //   When count == free (no zeros left) the positions are implied and take no bits.
-// Zeros are the positions left free at the end. Costs O(d + K * nnz) time.
+// Zeros are the positions left free at the end. Costs O(d + K * nnz) time (O(K * nnz) to encode
+// from the nonzeros).
 // Length is within a few percent of d * H(empirical distribution of z) for large sparse-ish z.
 #ifndef COMMSIM_ALGORITHMS_CODING_VECTOR_SOURCE_CODE_H_
 #define COMMSIM_ALGORITHMS_CODING_VECTOR_SOURCE_CODE_H_
@@ -22,6 +23,10 @@
 namespace commsim {
 
 void PutVectorSourceCode(BitWriter& w, std::span<const int32_t> z);
+// The same code for the vector of dimension d whose nonzero entries are values[i] at
+// positions[i] (increasing, below d; every value nonzero): costs O(nnz), not O(d).
+void PutSparseVectorSourceCode(BitWriter& w, int64_t d, std::span<const uint32_t> positions,
+                               std::span<const int32_t> values);
 // Fills z (its size is d). Throws DecodeError on truncated or inconsistent input.
 void GetVectorSourceCode(BitReader& r, std::span<int32_t> z);
 

@@ -87,8 +87,8 @@ float BlockTernary::BlockNorm(const double* x, int64_t n) const {
 }
 
 // BlockNorm with the input check folded into the block's pass (no separate sweep over x): a NaN
-// or Inf in the block sends the whole input through RequireFinite, which names the first one
-// (the earlier blocks are finite).
+// or Inf in the block, or a norm beyond fp32, sends the whole input through RequireFinite, which
+// names the first NaN or Inf anywhere (as a check up front would).
 float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
                                      const Eigen::Ref<const Eigen::VectorXd>& x) const {
   bool finite = true;
@@ -100,8 +100,7 @@ float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
     finite = std::isfinite(raw);  // NaN and Inf propagate into the sum (so may a finite overflow)
     raw = std::sqrt(raw);
   }
-  if (!finite) RequireFinite(Name(), x);
-  return Fp32Up(Name(), raw);
+  return CheckedFp32Up(Name(), raw, finite, x);
 }
 
 Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {

@@ -11,24 +11,45 @@
 namespace commsim::ternary_coding {
 
 // packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
+// Eight bytes (40 symbols) are gathered into one 64-bit field per write.
 void PutPacked(const int8_t* s, int64_t n, BitWriter& w) {
-  for (int64_t j = 0; j < n; j += 5) {
-    unsigned byte = 0;
-    for (int64_t k = std::min<int64_t>(n, j + 5) - 1; k >= j; --k) {
-      byte = byte * 3 + static_cast<unsigned>(s[k] < 0 ? 2 : s[k]);
+  auto trit = [](int8_t v) { return static_cast<unsigned>(v + 3 * (v < 0)); };
+  const int64_t full = n / 5;
+  for (int64_t g = 0; g < full; g += 8) {
+    const int bytes = static_cast<int>(std::min<int64_t>(8, full - g));
+    uint64_t word = 0;
+    for (int k = 0; k < bytes; ++k) {
+      const int8_t* q = s + 5 * (g + k);
+      const unsigned byte =
+          trit(q[0]) + 3 * trit(q[1]) + 9 * trit(q[2]) + 27 * trit(q[3]) + 81 * trit(q[4]);
+      word |= static_cast<uint64_t>(byte) << (8 * k);
     }
+    w.Put(word, 8 * bytes);
+  }
+  if (n % 5 != 0) {
+    unsigned byte = 0;
+    for (int64_t k = n - 1; k >= 5 * full; --k) byte = byte * 3 + trit(s[k]);
     w.Put(byte, 8);
   }
 }
 
-// sparse: the nonzero count, then (sign, index) of each nonzero symbol.
+// sparse: the nonzero count, then (sign, index) of each nonzero symbol. The nonzero indices are
+// gathered first without a branch on the (unpredictable) symbols.
 void PutSparse(const int8_t* s, int64_t n, BitWriter& w) {
   const int index_bits = CeilLog2(static_cast<uint64_t>(n));
   int64_t nnz = 0;
   for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
   w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
-  for (int64_t j = 0; j < n; ++j) {
-    if (s[j] != 0) w.Put((s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1), 1 + index_bits);
+  constexpr int64_t kChunk = 256;
+  uint64_t fields[kChunk];
+  for (int64_t begin = 0; begin < n; begin += kChunk) {
+    const int64_t end = std::min(n, begin + kChunk);
+    int count = 0;
+    for (int64_t j = begin; j < end; ++j) {
+      fields[count] = (s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1);
+      count += s[j] != 0;
+    }
+    for (int i = 0; i < count; ++i) w.Put(fields[i], 1 + index_bits);
   }
 }
 
@@ -42,7 +63,7 @@ void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms,
     const int64_t begin = static_cast<int64_t>(b) * block;
     const int64_t n = std::min(block, d - begin);
     if (norms[b] == 0.0f) continue;
-    for (int64_t j = begin; j < begin + n; ++j) enc.Encode(model, sym[j] + 1);
+    enc.EncodeRun(model, sym.data() + begin, n, 1);
   }
   enc.Finish();
 }
@@ -61,15 +82,31 @@ void GetFixed2(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
   }
 }
 
+namespace {
+
+// The five trits of every packed byte 0..242, first symbol first.
+struct TritTable {
+  uint8_t trit[243][5];
+};
+constexpr TritTable MakeTritTable() {
+  TritTable t{};
+  for (unsigned byte = 0; byte < 243; ++byte) {
+    unsigned v = byte;
+    for (int k = 0; k < 5; ++k, v /= 3) t.trit[byte][k] = static_cast<uint8_t>(v % 3);
+  }
+  return t;
+}
+constexpr TritTable kTrits = MakeTritTable();
+
+}  // namespace
+
 void GetPacked(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
+  const double value[3] = {0.0, norm, -norm};  // trits 0, 1, 2
   for (int64_t j = 0; j < n; j += 5) {
-    unsigned byte = static_cast<unsigned>(r.Get(8));
+    const unsigned byte = static_cast<unsigned>(r.Get(8));
     if (byte > 242) throw DecodeError(fmt::format("corrupted message: packed byte {}", byte));
-    for (int64_t k = j; k < std::min<int64_t>(n, j + 5); ++k) {
-      const unsigned t = byte % 3;
-      byte /= 3;
-      o.Put(k, t == 0 ? 0.0 : (t == 1 ? norm : -norm));
-    }
+    const int m = static_cast<int>(std::min<int64_t>(5, n - j));
+    for (int k = 0; k < m; ++k) o.Put(j + k, value[kTrits.trit[byte][k]]);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
@@ -26,44 +27,114 @@ void DitheredConfig::Describe(ParamVisitor& v) {
         "shared seed of the subtractive dither (mixed with a per-message nonce)");
 }
 
+namespace {
+
+// Exact floor of v for |v| < 2^31 (no libm call, vectorisable).
+inline int32_t FloorToInt(double v) {
+  const int32_t t = static_cast<int32_t>(v);
+  return t - static_cast<int32_t>(v < static_cast<double>(t));
+}
+
+// The nonzero levels z_j of one message, with their positions (increasing). The buffers hold d
+// entries but only the first `count` are written, so the untouched tail costs no memory traffic.
+struct Levels {
+  explicit Levels(int64_t d)
+      : positions(std::make_unique_for_overwrite<uint32_t[]>(static_cast<size_t>(d))),
+        values(std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(d))) {}
+  // Appends (j, z) when z != 0, without a branch on the unpredictable outcome.
+  void Add(int64_t j, int32_t z) {
+    positions[count] = static_cast<uint32_t>(j);
+    values[count] = z;
+    count += z != 0;
+  }
+  std::unique_ptr<uint32_t[]> positions;
+  std::unique_ptr<int32_t[]> values;
+  int64_t count = 0;
+};
+
+// Draws the levels of x (scale = s / n) and, with a target, delivers the decoded values as
+// Decode computes them: unit * z_j, or unit * (z_j - u_j + 1/2) with the subtractive dither.
+template <bool kSubtractive, bool kDecoded>
+void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Rng& rng,
+                Levels& levels, const DecodeTarget* target) {
+  Rng local = rng;  // a local copy stays in registers
+  for (int64_t j = 0; j < d; ++j) {
+    const double u = local.Uniform();
+    int32_t z = 0;
+    if constexpr (kSubtractive) {
+      z = FloorToInt(std::clamp(x[j] * scale, -s, s) + u);
+      if constexpr (kDecoded) target->Put(j, unit * (z - u + 0.5));
+    } else {
+      const int32_t m = static_cast<int32_t>(std::min(std::abs(x[j]) * scale, s) + u);
+      z = x[j] < 0 ? -m : m;
+      if constexpr (kDecoded) target->Put(j, unit * z);
+    }
+    levels.Add(j, z);
+  }
+  rng = local;
+}
+
+}  // namespace
+
 Message Dithered::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  RequireFinite(Name(), x);
+  return EncodeImpl(x, rng, nullptr);
+}
+
+Message Dithered::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                    const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, rng, &target);
+}
+
+// The norm's pass doubles as the input check: a NaN or Inf makes the norm non-finite, and
+// RequireFinite then names the first one (as a check up front would).
+Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                             const DecodeTarget* target) const {
   const int64_t d = x.size();
-  const float norm = Fp32Up(Name(), x.norm());
+  const double raw_norm = x.norm();
+  if (!std::isfinite(raw_norm)) RequireFinite(Name(), x);
+  const float norm = Fp32Up(Name(), raw_norm);
   BitWriter w;
   w.PutFloat(norm);
-  if (norm == 0.0f) return w.Finish();
+  if (norm == 0.0f) {
+    if (target != nullptr) target->PutZeros(0, d);
+    return w.Finish();
+  }
   const double s = static_cast<double>(config_.levels);
   const double scale = s / static_cast<double>(norm);
-  std::vector<int32_t> z(static_cast<size_t>(d));
+  const double unit = static_cast<double>(norm) / s;
+  Levels levels(d);
   if (config_.subtractive) {
     const uint64_t nonce = rng.NextU64();
     w.Put(nonce, 64);
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    for (int64_t j = 0; j < d; ++j) {
-      const double a = std::clamp(x[j] * scale, -s, s);
-      z[j] = static_cast<int32_t>(std::floor(a + dither.Uniform()));
+    if (target != nullptr) {
+      DrawLevels<true, true>(x.data(), d, s, scale, unit, dither, levels, target);
+    } else {
+      DrawLevels<true, false>(x.data(), d, s, scale, unit, dither, levels, nullptr);
     }
+  } else if (target != nullptr) {
+    DrawLevels<false, true>(x.data(), d, s, scale, unit, rng, levels, target);
   } else {
-    Rng local = rng;
-    for (int64_t j = 0; j < d; ++j) {
-      const double a = std::min(std::abs(x[j]) * scale, s);
-      const int32_t m = static_cast<int32_t>(a + local.Uniform());  // truncation = floor here
-      z[j] = x[j] < 0 ? -m : m;
-    }
-    rng = local;
+    DrawLevels<false, false>(x.data(), d, s, scale, unit, rng, levels, nullptr);
   }
-  PutVectorSourceCode(w, z);
+  const auto n = static_cast<size_t>(levels.count);
+  PutSparseVectorSourceCode(w, d, {levels.positions.get(), n}, {levels.values.get(), n});
   return w.Finish();
 }
 
 void Dithered::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void Dithered::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const double unit = static_cast<double>(ReadScale(r)) / static_cast<double>(config_.levels);
   if (unit == 0.0) {
-    out.setZero();
     r.ExpectEnd();
+    out.PutZeros(0, d);
     return;
   }
   uint64_t nonce = 0;
@@ -71,15 +142,15 @@ void Dithered::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) c
   std::vector<int32_t> z(static_cast<size_t>(d));
   GetVectorSourceCode(r, z);
   r.ExpectEnd();
-  const int64_t limit = config_.levels + 1;
-  for (int64_t j = 0; j < d; ++j) {
-    if (z[j] > limit || z[j] < -limit) throw DecodeError("corrupted message: level out of range");
-  }
+  const int32_t limit = static_cast<int32_t>(config_.levels + 1);
+  bool bad = false;
+  for (int64_t j = 0; j < d; ++j) bad |= (z[j] > limit) | (z[j] < -limit);  // branch-free
+  if (bad) throw DecodeError("corrupted message: level out of range");
   if (config_.subtractive) {
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    for (int64_t j = 0; j < d; ++j) out[j] = unit * (z[j] - dither.Uniform() + 0.5);
+    for (int64_t j = 0; j < d; ++j) out.Put(j, unit * (z[j] - dither.Uniform() + 0.5));
   } else {
-    for (int64_t j = 0; j < d; ++j) out[j] = unit * z[j];
+    for (int64_t j = 0; j < d; ++j) out.Put(j, unit * z[j]);
   }
 }
 

@@ -33,10 +33,16 @@ class Dithered final : public Compressor {
   bool unbiased() const override { return true; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
   void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  // Fused: the decoded values come from the encoder's own pass (no second decode).
+  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                            const DecodeTarget& target) const override;
+  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
  private:
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const;
   DitheredConfig config_;
 };
 

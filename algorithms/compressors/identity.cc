@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/wire.h"
@@ -32,13 +33,10 @@ Message Identity::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, 
 
 namespace {
 
-constexpr uint64_t kF64Exponent = 0x7FF0000000000000ULL;
-constexpr uint32_t kF32Exponent = 0x7F800000U;
-
-// The wire bits of one fp32 value; `bad` collects values that are not finite in fp32.
+// The wire bits of one fp32 value; bit 31 of `bad` collects values that are not finite in fp32.
 inline uint64_t F32Bits(double v, uint32_t& bad) {
   const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(v));
-  bad |= static_cast<uint32_t>((bits & kF32Exponent) == kF32Exponent);
+  bad |= NonFiniteFlag32(bits);
   return bits;
 }
 
@@ -60,20 +58,24 @@ Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
   if (config_.precision == 64) {
     for (Eigen::Index i = 0; i < d; ++i) {
       words[i] = std::bit_cast<uint64_t>(p[i]);
-      bad |= static_cast<uint64_t>((words[i] & kF64Exponent) == kF64Exponent);
+      bad |= NonFiniteFlag(p[i]);
     }
-    if (bad != 0) RequireFinite(Name(), x);
+    if ((bad >> 63) != 0) RequireFinite(Name(), x);
     if (target != nullptr) {
       for (Eigen::Index i = 0; i < d; ++i) target->Put(i, p[i]);
     }
     return m;
   }
   uint32_t bad32 = 0;
-  Eigen::Index i = 0;
-  for (; i + 1 < d; i += 2) words[i / 2] = F32Bits(p[i], bad32) | (F32Bits(p[i + 1], bad32) << 32);
-  if (i < d) words[i / 2] = F32Bits(p[i], bad32);
-  bad = bad32;
-  if (bad != 0) {
+  // Two fp32 values per word, the first in the low half: on the little-endian hosts we build for,
+  // that is the floats in order in memory (byte copies, which the compiler vectorises).
+  static_assert(std::endian::native == std::endian::little);
+  auto* bytes = reinterpret_cast<unsigned char*>(words);
+  for (Eigen::Index i = 0; i < d; ++i) {
+    const uint32_t bits = static_cast<uint32_t>(F32Bits(p[i], bad32));
+    std::memcpy(bytes + 4 * i, &bits, sizeof bits);
+  }
+  if ((bad32 >> 31) != 0) {
     RequireFinite(Name(), x);
     for (Eigen::Index j = 0; j < d; ++j) Fp32Nearest(Name(), x[j]);  // throws at the first
   }

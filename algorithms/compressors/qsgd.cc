@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
@@ -17,21 +18,90 @@ namespace {
 constexpr std::string_view kNorms[] = {"2", "inf"};
 constexpr std::string_view kCodings[] = {"elias", "fixed"};
 
-// The elias coding of one nonzero bucket's signed levels: Elias omega of (index of the first
-// nonzero level + 1), then for each nonzero level its sign bit, omega(|level|) and omega(the gap
-// to the next nonzero level, or to n).
-void PutEliasLevels(const int64_t* level, int64_t n, BitWriter& w) {
-  int64_t pos = 0;
-  while (pos < n && level[pos] == 0) ++pos;
-  PutEliasOmega(w, static_cast<uint64_t>(pos) + 1);
-  while (pos < n) {
-    int64_t next = pos + 1;
-    while (next < n && level[next] == 0) ++next;
-    w.PutBit(level[pos] < 0);
-    PutEliasOmega(w, static_cast<uint64_t>(std::abs(level[pos])));
-    PutEliasOmega(w, static_cast<uint64_t>(next - pos));
-    pos = next;
+// The nonzero levels of one bucket, in position order (each buffer holds a whole bucket).
+struct Nonzeros {
+  explicit Nonzeros(int64_t n)
+      : pos(static_cast<size_t>(n)), mag(static_cast<size_t>(n)), neg(static_cast<size_t>(n)) {}
+  std::vector<uint32_t> pos;
+  std::vector<uint32_t> mag;
+  std::vector<uint8_t> neg;
+};
+
+// xi_j = floor(a_j) + Bernoulli(frac(a_j)), a_j = min(|v_j| * scale, s): one Uniform per element.
+inline uint64_t DrawLevel(double vj, double scale, double s, Rng& rng) {
+  const double a = std::min(std::abs(vj) * scale, s);
+  const int64_t fl = static_cast<int64_t>(a);  // floor for a >= 0, without a libm call
+  return static_cast<uint64_t>(fl + static_cast<int64_t>(rng.Uniform() < a - static_cast<double>(fl)));
+}
+
+// The decoded value of a level, as both decoders give it: +0 for level 0, else +-unit * xi.
+inline double LevelValue(uint64_t xi, bool negative, double unit) {
+  const double v = (negative ? -unit : unit) * static_cast<double>(xi);
+  return xi == 0 ? 0.0 : v;
+}
+
+// Draws one bucket's levels into nz (branch-free append of the nonzero ones); returns their
+// number. With a target, also delivers the decoded values.
+template <bool kDecoded>
+int64_t DrawNonzeros(const double* v, int64_t n, double scale, double s, double unit, Rng& rng,
+                     Nonzeros& nz, const DecodeTarget* target) {
+  Rng local = rng;  // stays in registers (the stores below may alias the state)
+  int64_t count = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const uint64_t xi = DrawLevel(v[j], scale, s, local);
+    const bool negative = v[j] < 0;
+    nz.pos[count] = static_cast<uint32_t>(j);
+    nz.mag[count] = static_cast<uint32_t>(xi);
+    nz.neg[count] = negative;
+    count += xi != 0;
+    if constexpr (kDecoded) target->Put(j, LevelValue(xi, negative, unit));
   }
+  rng = local;
+  return count;
+}
+
+// The elias coding of one nonzero bucket's levels: Elias omega of (index of the first nonzero
+// level + 1), then for each nonzero level its sign bit, omega(|level|) and omega(the gap to the
+// next nonzero level, or to n) -- in one field when both values are below 256.
+void PutEliasLevels(const Nonzeros& nz, int64_t count, int64_t n, BitWriter& w) {
+  PutEliasOmega(w, static_cast<uint64_t>(count > 0 ? nz.pos[0] : n) + 1);
+  for (int64_t i = 0; i < count; ++i) {
+    const uint64_t next = i + 1 < count ? nz.pos[i + 1] : static_cast<uint64_t>(n);
+    const uint64_t gap = next - nz.pos[i];
+    const uint64_t mag = nz.mag[i];
+    const uint64_t negative = nz.neg[i];
+    if (mag < 256 && gap < 256) {
+      const int mag_bits = SmallEliasOmegaBits(mag);
+      w.Put(negative | SmallEliasOmegaCode(mag) << 1 | SmallEliasOmegaCode(gap) << (1 + mag_bits),
+            1 + mag_bits + SmallEliasOmegaBits(gap));
+    } else {
+      w.PutBit(negative != 0);
+      PutEliasOmega(w, mag);
+      PutEliasOmega(w, gap);
+    }
+  }
+}
+
+// fixed: fields of 1 + level_bits bits (level << 1 | sign), packed into 64-bit words before
+// writing. With a target, also delivers the decoded values.
+template <bool kDecoded>
+void DrawFixed(const double* v, int64_t n, double scale, double s, double unit, int level_bits,
+               Rng& rng, BitWriter& w, const DecodeTarget* target) {
+  const int field = 1 + level_bits;
+  const int per_word = 64 / field;
+  Rng local = rng;
+  for (int64_t j = 0; j < n; j += per_word) {
+    const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
+    uint64_t word = 0;
+    for (int k = 0; k < m; ++k) {
+      const uint64_t xi = DrawLevel(v[j + k], scale, s, local);
+      const uint64_t negative = static_cast<uint64_t>(std::signbit(v[j + k])) & (xi != 0);
+      word |= ((xi << 1) | negative) << (k * field);
+      if constexpr (kDecoded) target->Put(j + k, LevelValue(xi, negative != 0, unit));
+    }
+    w.Put(word, m * field);
+  }
+  rng = local;
 }
 
 }  // namespace
@@ -55,111 +125,146 @@ float Qsgd::BucketNorm(const double* x, int64_t n) const {
   return Fp32Up(Name(), norm_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
+// BucketNorm with the input check folded into the bucket's pass (no separate sweep over x).
+float Qsgd::CheckedBucketNorm(const double* v, int64_t n,
+                              const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  bool finite = true;
+  double raw = 0.0;
+  if (norm_inf_) {
+    raw = MaxAbsChecked(v, n, &finite);
+  } else {
+    raw = SumSquares(v, n);
+    finite = std::isfinite(raw);  // NaN and Inf propagate into the sum
+    raw = std::sqrt(raw);
+  }
+  return CheckedFp32Up(Name(), raw, finite, x);
+}
+
 Message Qsgd::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  RequireFinite(Name(), x);
+  return EncodeImpl(x, rng, nullptr);
+}
+
+Message Qsgd::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, rng, &target);
+}
+
+Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                         const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, bucket_);
   const int level_bits = CeilLog2(static_cast<uint64_t>(levels_) + 1);
   const double s = static_cast<double>(levels_);
   BitWriter w;
   w.Reserve(elias_ ? 32 * nb + 4 * d : 32 * nb + d * (1 + level_bits));
-  std::vector<int64_t> level(static_cast<size_t>(std::min(bucket_, d)));
+  Nonzeros nz(elias_ ? std::min(bucket_, d) : 0);
   for (int64_t b = 0; b < nb; ++b) {
     const int64_t begin = b * bucket_;
     const int64_t n = std::min(bucket_, d - begin);
     const double* v = x.data() + begin;
-    const float norm = BucketNorm(v, n);
+    const float norm = CheckedBucketNorm(v, n, x);
     w.PutFloat(norm);
+    const std::optional<DecodeTarget> t =
+        target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));
     if (norm == 0.0f) {
+      if (t) t->PutZeros(0, n);
       if (!elias_) w.PutZeros(n * (1 + level_bits));
       continue;
     }
     const double scale = s / static_cast<double>(norm);
-    Rng local = rng;  // stays in registers (stores to level may alias the state)
-    auto draw = [&](double vj) {
-      const double a = std::min(std::abs(vj) * scale, s);
-      const int64_t fl = static_cast<int64_t>(a);  // floor for a >= 0, without a libm call
-      return fl + static_cast<int64_t>(local.Uniform() < a - static_cast<double>(fl));
-    };
+    const double unit = static_cast<double>(norm) / s;
     if (!elias_) {
-      // Fields of 1 + level_bits bits, packed into 64-bit words before writing.
-      const int field = 1 + level_bits;
-      const int per_word = 64 / field;
-      for (int64_t j = 0; j < n; j += per_word) {
-        const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
-        uint64_t word = 0;
-        for (int k = 0; k < m; ++k) {
-          const uint64_t xi = static_cast<uint64_t>(draw(v[j + k]));
-          const uint64_t negative = static_cast<uint64_t>(std::signbit(v[j + k])) & (xi != 0);
-          word |= ((xi << 1) | negative) << (k * field);
-        }
-        w.Put(word, m * field);
+      if (t) {
+        DrawFixed<true>(v, n, scale, s, unit, level_bits, rng, w, &*t);
+      } else {
+        DrawFixed<false>(v, n, scale, s, unit, level_bits, rng, w, nullptr);
       }
-      rng = local;
       continue;
     }
-    for (int64_t j = 0; j < n; ++j) {
-      const int64_t xi = draw(v[j]);
-      level[j] = v[j] < 0 ? -xi : xi;
-    }
-    rng = local;
-    PutEliasLevels(level.data(), n, w);
+    const int64_t count = t ? DrawNonzeros<true>(v, n, scale, s, unit, rng, nz, &*t)
+                            : DrawNonzeros<false>(v, n, scale, s, unit, rng, nz, nullptr);
+    PutEliasLevels(nz, count, n, w);
   }
   return w.Finish();
 }
 
 void Qsgd::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void Qsgd::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, bucket_);
-  const int level_bits = CeilLog2(static_cast<uint64_t>(levels_) + 1);
   for (int64_t b = 0; b < nb; ++b) {
     const int64_t begin = b * bucket_;
     const int64_t n = std::min(bucket_, d - begin);
-    double* o = out.data() + begin;
     const double unit = static_cast<double>(ReadScale(r)) / static_cast<double>(levels_);
-    if (!elias_) {
-      // Several fields per read; the stream is the same as one field after another.
-      const int field = 1 + level_bits;
-      const int per_word = 64 / field;
-      const uint64_t mask = (uint64_t{1} << field) - 1;
-      uint64_t max_mag = 0;
-      const double signed_units[2] = {unit, -unit};  // branch-free sign
-      for (int64_t j = 0; j < n; j += per_word) {
-        const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
-        const uint64_t word = r.Get(m * field);
-        for (int k = 0; k < m; ++k) {
-          const uint64_t f = (word >> (k * field)) & mask;
-          const uint64_t mag = f >> 1;
-          max_mag = std::max(max_mag, mag);
-          o[j + k] = signed_units[f & 1] * static_cast<double>(mag);
-        }
-      }
-      if (max_mag > static_cast<uint64_t>(levels_)) {
-        throw DecodeError(fmt::format("corrupted message: level {} > {}", max_mag, levels_));
-      }
-      continue;
-    }
-    std::fill(o, o + n, 0.0);
-    if (unit == 0.0) continue;
-    // Compared before the cast: a 64-bit code above 2^63 would become a negative position.
-    const uint64_t first = GetEliasOmega(r);
-    if (first > static_cast<uint64_t>(n) + 1) {
-      throw DecodeError(fmt::format("corrupted message: position {}", first - 1));
-    }
-    int64_t pos = static_cast<int64_t>(first) - 1;
-    while (pos < n) {
-      const bool negative = r.GetBit();
-      const uint64_t mag = GetEliasOmega(r);
-      const uint64_t gap = GetEliasOmega(r);
-      if (mag > static_cast<uint64_t>(levels_) || gap > static_cast<uint64_t>(n - pos)) {
-        throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
-      }
-      o[pos] = (negative ? -unit : unit) * static_cast<double>(mag);
-      pos += static_cast<int64_t>(gap);
+    if (elias_) {
+      DecodeElias(r, n, unit, out.Segment(begin, n));
+    } else {
+      DecodeFixed(r, n, unit, out.Segment(begin, n));
     }
   }
   r.ExpectEnd();
+}
+
+// Several fields per read; the stream is the same as one field after another.
+void Qsgd::DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const {
+  const int field = 1 + CeilLog2(static_cast<uint64_t>(levels_) + 1);
+  const int per_word = 64 / field;
+  const uint64_t mask = (uint64_t{1} << field) - 1;
+  uint64_t max_mag = 0;
+  const double signed_units[2] = {unit, -unit};  // branch-free sign
+  double* plain = o.plain() ? o.out().data() : nullptr;  // direct stores
+  for (int64_t j = 0; j < n; j += per_word) {
+    const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
+    const uint64_t word = r.Get(m * field);
+    for (int k = 0; k < m; ++k) {
+      const uint64_t f = (word >> (k * field)) & mask;
+      const uint64_t mag = f >> 1;
+      max_mag = std::max(max_mag, mag);
+      const double v = signed_units[f & 1] * static_cast<double>(mag);
+      if (plain != nullptr) {
+        plain[j + k] = v;
+      } else {
+        o.Put(j + k, v);
+      }
+    }
+  }
+  if (max_mag > static_cast<uint64_t>(levels_)) {
+    throw DecodeError(fmt::format("corrupted message: level {} > {}", max_mag, levels_));
+  }
+}
+
+void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const {
+  if (unit == 0.0) {
+    o.PutZeros(0, n);
+    return;
+  }
+  // Compared before the cast: a 64-bit code above 2^63 would become a negative position.
+  const uint64_t first = GetEliasOmega(r);
+  if (first > static_cast<uint64_t>(n) + 1) {
+    throw DecodeError(fmt::format("corrupted message: position {}", first - 1));
+  }
+  int64_t pos = static_cast<int64_t>(first) - 1;
+  // A plain decode zeroes the bucket once and then writes the nonzeros; an update must compute
+  // base + weight * 0 on the gaps itself (out may be base).
+  const bool plain = o.plain();
+  o.PutZeros(0, plain ? n : pos);
+  while (pos < n) {
+    const bool negative = r.GetBit();
+    const uint64_t mag = GetEliasOmega(r);
+    const uint64_t gap = GetEliasOmega(r);
+    if (mag > static_cast<uint64_t>(levels_) || gap > static_cast<uint64_t>(n - pos)) {
+      throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
+    }
+    o.Put(pos, (negative ? -unit : unit) * static_cast<double>(mag));
+    if (!plain) o.PutZeros(pos + 1, pos + static_cast<int64_t>(gap));
+    pos += static_cast<int64_t>(gap);
+  }
 }
 
 double Qsgd::ErrorFactor(int64_t dim) const {

@@ -16,6 +16,7 @@
 
 #include <string>
 
+#include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/compressor.h"
 #include "sim/params.h"
 
@@ -36,6 +37,10 @@ class Qsgd final : public Compressor {
   bool unbiased() const override { return true; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
   void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
+  // Fused: the decoded values come from the encoder's own pass (no second decode).
+  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                            const DecodeTarget& target) const override;
+  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
@@ -44,6 +49,12 @@ class Qsgd final : public Compressor {
 
  private:
   float BucketNorm(const double* x, int64_t n) const;
+  float CheckedBucketNorm(const double* v, int64_t n,
+                          const Eigen::Ref<const Eigen::VectorXd>& x) const;
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const;
+  void DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const;
+  void DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const;
   int64_t levels_;
   int64_t bucket_;
   bool norm_inf_;

@@ -19,21 +19,48 @@ void RandKConfig::Describe(ParamVisitor& v) {
 int64_t RandK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
 
 Message RandK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
+  return EncodeImpl(x, rng, nullptr);
+}
+
+Message RandK::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                 const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, rng, &target);
+}
+
+Message RandK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                          const DecodeTarget* target) const {
   RequireFinite(Name(), x);
   COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "rand_k supports d < 2^32");
   const int64_t d = x.size();
   const uint64_t seed = rng.NextU64();
   const std::vector<uint32_t> idx = SampleIndices(seed, KFor(d), d);
+  const double factor = Factor(d, static_cast<int64_t>(idx.size()));
   BitWriter w;
   w.Reserve(64 + 32 * static_cast<int64_t>(idx.size()));
   w.Put(seed, 64);
-  for (uint32_t i : idx) w.PutFloat(Fp32Nearest(Name(), x[i]));
+  int64_t next = 0;  // the first element not yet delivered to the target
+  for (uint32_t i : idx) {
+    const float v = Fp32Nearest(Name(), x[i]);
+    w.PutFloat(v);
+    if (target != nullptr) {
+      target->PutZeros(next, i);
+      target->Put(i, factor * static_cast<double>(v));
+      next = static_cast<int64_t>(i) + 1;
+    }
+  }
+  if (target != nullptr) target->PutZeros(next, d);
   Message m = w.Finish();
   m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
   return m;
 }
 
 void RandK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void RandK::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const int64_t k = KFor(d);
@@ -42,14 +69,25 @@ void RandK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) cons
     throw DecodeError("corrupted message: rand_k payload is not 64 + 32k bits");
   }
   const std::vector<uint32_t> idx = SampleIndices(seed, k, d);
-  const double factor = config_.scale ? static_cast<double>(d) / static_cast<double>(k) : 1.0;
-  out.setZero();
+  const double factor = Factor(d, k);
+  // A plain decode zeroes the vector once; an update computes base + weight * 0 between the
+  // kept entries itself (out may be base).
+  const bool plain = out.plain();
+  if (plain) out.PutZeros(0, d);
+  int64_t next = 0;  // the first element not yet written
   for (uint32_t i : idx) {
     const float v = r.GetFloat();
     if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
-    out[i] = factor * static_cast<double>(v);
+    if (!plain) out.PutZeros(next, i);
+    out.Put(i, factor * static_cast<double>(v));
+    next = static_cast<int64_t>(i) + 1;
   }
+  if (!plain) out.PutZeros(next, d);
   r.ExpectEnd();
+}
+
+double RandK::Factor(int64_t d, int64_t k) const {
+  return config_.scale ? static_cast<double>(d) / static_cast<double>(k) : 1.0;
 }
 
 double RandK::ErrorFactor(int64_t dim) const {

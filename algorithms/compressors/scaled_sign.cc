@@ -23,8 +23,50 @@ float ScaledSign::BlockScale(const double* x, int64_t n) const {
   return Fp32Nearest(Name(), SumAbs(x, n) / static_cast<double>(n));
 }
 
+// BlockScale with the input check folded into the block's pass: NaN and Inf propagate into the
+// block's sum, and then RequireFinite names the first one of the whole input, as a check up
+// front would (before a scale beyond the fp32 range).
+float ScaledSign::CheckedBlockScale(const double* xb, int64_t n,
+                                    const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  const double sum = l2_ ? SumSquares(xb, n) : SumAbs(xb, n);
+  const double raw = l2_ ? std::sqrt(sum / static_cast<double>(n)) : sum / static_cast<double>(n);
+  if (!std::isfinite(static_cast<float>(raw))) [[unlikely]] RequireFinite(Name(), x);
+  return Fp32Nearest(Name(), raw);
+}
+
+namespace {
+
+// The sign bits of one block, 64 per field (the sign bit of the double, so -0.0 counts as
+// negative; its block scale decides the value); with a target, also the decoded values.
+template <bool kDecoded>
+void PutSigns(const double* xb, int64_t n, double sigma, BitWriter& w, const DecodeTarget* target) {
+  const double value[2] = {sigma, -sigma};  // branch-free lookup
+  for (int64_t j = 0; j < n; j += 64) {
+    const int m = static_cast<int>(std::min<int64_t>(64, n - j));
+    uint64_t word = 0;
+    for (int k = 0; k < m; ++k) word |= (std::bit_cast<uint64_t>(xb[j + k]) >> 63) << k;
+    w.Put(word, m);
+    if constexpr (kDecoded) {
+      for (int k = 0; k < m; ++k) target->Put(j + k, value[(word >> k) & 1]);
+    }
+  }
+}
+
+}  // namespace
+
 Message ScaledSign::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
-  RequireFinite(Name(), x);
+  return EncodeImpl(x, nullptr);
+}
+
+Message ScaledSign::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
+                                      const DecodeTarget& target) const {
+  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
+                x.size());
+  return EncodeImpl(x, &target);
+}
+
+Message ScaledSign::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+                               const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
@@ -33,19 +75,23 @@ Message ScaledSign::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rn
     const int64_t begin = b * block_;
     const int64_t n = std::min(block_, d - begin);
     const double* xb = x.data() + begin;
-    w.PutFloat(BlockScale(xb, n));
-    for (int64_t j = 0; j < n; j += 64) {
-      const int m = static_cast<int>(std::min<int64_t>(64, n - j));
-      uint64_t word = 0;
-      // The sign bit of the double (so -0.0 counts as negative; its block scale decides the value).
-      for (int k = 0; k < m; ++k) word |= (std::bit_cast<uint64_t>(xb[j + k]) >> 63) << k;
-      w.Put(word, m);
+    const float sigma = CheckedBlockScale(xb, n, x);
+    w.PutFloat(sigma);
+    if (target != nullptr) {
+      const DecodeTarget t = target->Segment(begin, n);
+      PutSigns<true>(xb, n, sigma, w, &t);
+    } else {
+      PutSigns<false>(xb, n, sigma, w, nullptr);
     }
   }
   return w.Finish();
 }
 
 void ScaledSign::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+  DecodeInto(message, DecodeTarget(out));
+}
+
+void ScaledSign::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, block_);
@@ -53,12 +99,17 @@ void ScaledSign::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out)
     const int64_t begin = b * block_;
     const int64_t n = std::min(block_, d - begin);
     const double sigma = ReadScale(r);
-    double* o = out.data() + begin;
+    const double value[2] = {sigma, -sigma};  // branch-free lookup
+    const DecodeTarget o = out.Segment(begin, n);
+    double* plain = o.plain() ? o.out().data() : nullptr;  // direct stores vectorise
     for (int64_t j = 0; j < n; j += 64) {
       const int m = static_cast<int>(std::min<int64_t>(64, n - j));
       const uint64_t word = r.Get(m);
-      const double value[2] = {sigma, -sigma};  // branch-free lookup
-      for (int k = 0; k < m; ++k) o[j + k] = value[(word >> k) & 1];
+      if (plain != nullptr) {
+        for (int k = 0; k < m; ++k) plain[j + k] = value[(word >> k) & 1];
+      } else {
+        for (int k = 0; k < m; ++k) o.Put(j + k, value[(word >> k) & 1]);
+      }
     }
   }
   r.ExpectEnd();

@@ -45,21 +45,31 @@ std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) c
   // above a threshold estimated from a strided sample, when that provably holds the top k.
   std::vector<uint32_t> cand;
   constexpr int64_t kSample = 1 << 16;
+  bool checked = false;  // x is known to be finite
   if (d > 4 * kSample && 8 * k < d) {
     const int64_t stride = d / kSample;
     std::vector<double> sample;
     sample.reserve(static_cast<size_t>(kSample + 1));
-    for (int64_t i = 0; i < d; i += stride) sample.push_back(std::abs(p[i]));
+    uint64_t bad = 0;  // the sample must be finite before nth_element orders it
+    for (int64_t i = 0; i < d; i += stride) {
+      sample.push_back(std::abs(p[i]));
+      bad |= NonFiniteFlag(p[i]);
+    }
+    if ((bad >> 63) != 0) RequireFinite(Name(), x);
     const int64_t rank = std::min<int64_t>(
         static_cast<int64_t>(sample.size()),
         2 * k * static_cast<int64_t>(sample.size()) / d + 32);  // aim at about 2k candidates
     const double guess = KthLargest(sample, rank);
-    for (int64_t i = 0; i < d; ++i) {
+    for (int64_t i = 0; i < d; ++i) {  // the candidates, and the input check in the same pass
+      bad |= NonFiniteFlag(p[i]);
       if (std::abs(p[i]) >= guess) cand.push_back(static_cast<uint32_t>(i));
     }
+    if ((bad >> 63) != 0) RequireFinite(Name(), x);
+    checked = true;
     // Every entry outside cand is below guess <= every candidate: enough candidates suffice.
     if (static_cast<int64_t>(cand.size()) < k) cand.clear();
   }
+  if (!checked) RequireFinite(Name(), x);
   if (cand.empty()) {
     cand.resize(static_cast<size_t>(d));
     for (int64_t i = 0; i < d; ++i) cand[i] = static_cast<uint32_t>(i);
@@ -93,9 +103,8 @@ Message TopK::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&
 
 Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
                          const DecodeTarget* target) const {
-  RequireFinite(Name(), x);
   COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "top_k supports d < 2^32");
-  const std::vector<uint32_t> idx = Select(x);
+  const std::vector<uint32_t> idx = Select(x);  // checks that x is finite
   BitWriter w;
   PutIndices(w, idx, x.size(), golomb_);
   int64_t next = 0;  // the first element not yet delivered to the target

@@ -42,7 +42,8 @@ class TopK final : public Compressor {
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
   int64_t KFor(int64_t dim) const;
-  // The k selected indices in increasing order.
+  // The k selected indices in increasing order. Throws NonFiniteError on NaN/Inf input (the
+  // check rides on the candidate pass).
   std::vector<uint32_t> Select(const Eigen::Ref<const Eigen::VectorXd>& x) const;
 
  private:

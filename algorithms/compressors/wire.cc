@@ -16,11 +16,8 @@ void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::Ve
   const Eigen::Index n = x.size();
   // Cheap vectorisable test first: a value is non-finite when its exponent bits are all ones.
   uint64_t bad = 0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    bad |= static_cast<uint64_t>((std::bit_cast<uint64_t>(p[i]) & 0x7FF0000000000000ULL) ==
-                                 0x7FF0000000000000ULL);
-  }
-  if (bad == 0) return;
+  for (Eigen::Index i = 0; i < n; ++i) bad |= NonFiniteFlag(p[i]);
+  if ((bad >> 63) == 0) return;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!std::isfinite(p[i])) {
       throw NonFiniteError(
@@ -37,6 +34,15 @@ float Fp32Up(std::string_view compressor, double v) {
         fmt::format("{}: a scale of {} exceeds the fp32 range", compressor, v));
   }
   return f;
+}
+
+float CheckedFp32Up(std::string_view compressor, double raw, bool finite,
+                    const Eigen::Ref<const Eigen::VectorXd>& x) {
+  // Fp32Up throws only above the largest float; every such case checks the input first.
+  if (!finite || !(raw <= static_cast<double>(std::numeric_limits<float>::max()))) [[unlikely]] {
+    RequireFinite(compressor, x);
+  }
+  return Fp32Up(compressor, raw);
 }
 
 void ThrowOutsideFp32(std::string_view compressor, double v) {
@@ -85,12 +91,9 @@ double SumSquares(const double* x, int64_t n) { return Reduce4(x, n, SquareSum{}
 double MaxAbs(const double* x, int64_t n) { return Reduce4(x, n, AbsMax{}); }
 
 double MaxAbsChecked(const double* x, int64_t n, bool* finite) {
-  constexpr uint64_t kExponent = 0x7FF0000000000000ULL;
   uint64_t bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    bad |= static_cast<uint64_t>((std::bit_cast<uint64_t>(x[i]) & kExponent) == kExponent);
-  }
-  *finite = bad == 0;
+  for (int64_t i = 0; i < n; ++i) bad |= NonFiniteFlag(x[i]);
+  *finite = (bad >> 63) == 0;
   return MaxAbs(x, n);
 }
 

@@ -3,6 +3,7 @@
 #define COMMSIM_ALGORITHMS_COMPRESSORS_WIRE_H_
 
 #include <Eigen/Core>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +12,17 @@
 #include "algorithms/compressors/compressor.h"
 
 namespace commsim {
+
+// Bit 63 of the result is set exactly when v is NaN or Inf (its exponent bits are all ones: adding
+// one to the exponent field carries into the sign position). OR the flags of a range and test bit
+// 63 once: integer and/add/or only, so the loop vectorises and never branches.
+inline uint64_t NonFiniteFlag(double v) {
+  return (std::bit_cast<uint64_t>(v) & 0x7FF0000000000000ULL) + 0x0010000000000000ULL;
+}
+// The same for the bits of a float: bit 31 set exactly when it is NaN or Inf.
+inline uint32_t NonFiniteFlag32(uint32_t float_bits) {
+  return (float_bits & 0x7F800000U) + 0x00800000U;
+}
 
 // Throws NonFiniteError "<compressor>: input has a non-finite value (nan) at index i".
 void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::VectorXd>& x);
@@ -25,6 +37,13 @@ inline float Fp32Nearest(std::string_view compressor, double v) {
     ThrowOutsideFp32(compressor, v);
   return f;
 }
+
+// Fp32Up of a norm computed in a pass that also checked the input (`finite`: the pass saw no NaN
+// or Inf, e.g. MaxAbsChecked, or a sum of squares that stayed finite). Throws exactly what
+// RequireFinite(x) followed by Fp32Up(raw) would: the first NaN/Inf of the whole input x comes
+// before a norm beyond the fp32 range.
+float CheckedFp32Up(std::string_view compressor, double raw, bool finite,
+                    const Eigen::Ref<const Eigen::VectorXd>& x);
 
 // Reads a 32-bit scale (a norm) and checks that it is finite and >= 0; DecodeError otherwise.
 float ReadScale(BitReader& r);
