@@ -28,8 +28,9 @@ echo "$ours" | head -1
 printf '%-6s %12s %12s %12s %12s %9s %9s\n' algorithm "commsim wall" "numpy wall" \
   "commsim CPU" "numpy CPU" "wall x" "CPU x"
 while read -r name peer_wall peer_cpu; do
-  # ps_sim_bench: name, wall s/iter, CPU s/iter, ...
-  read -r our_wall our_cpu < <(echo "$ours" | awk -v n="$name" '$1 == n {print $2, $3}')
+  # ps_sim_bench: name, threads, wall s/iter, CPU s/iter, ...; the one-thread row (the peer is
+  # one NumPy process).
+  read -r our_wall our_cpu < <(echo "$ours" | awk -v n="$name" '$1 == n && $2 == 1 {print $3, $4}')
   awk -v n="$name" -v ow="$our_wall" -v oc="$our_cpu" -v pw="$peer_wall" -v pc="$peer_cpu" \
     'BEGIN { printf "%-6s %12.4f %12.4f %12.4f %12.4f %9.2f %9.2f\n", n, ow, pw, oc, pc, pw / ow, pc / oc }'
 done <<< "$peer"
