@@ -29,13 +29,17 @@ class RawF64 final : public Compressor {
   explicit RawF64(const RawF64Config&) {}
   std::string_view Name() const override { return "raw_f64"; }
   bool unbiased() const override { return true; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&) const override {
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
+                     const DecodeTarget* target) const override {
     Message m{.payload_bits = 64 * x.size(), .words = {}};
     for (Eigen::Index j = 0; j < x.size(); ++j) m.words.push_back(std::bit_cast<uint64_t>(x[j]));
+    DeliverDecoded(m, target);
     return m;
   }
-  void Decode(const Message& m, Eigen::Ref<Eigen::VectorXd> out) const override {
+  void DecodeInto(const Message& m, const DecodeTarget& target) const override {
+    Eigen::VectorXd out(target.size());
     for (Eigen::Index j = 0; j < out.size(); ++j) out[j] = std::bit_cast<double>(m.words[j]);
+    target.PutAll(out);
   }
   double ErrorFactor(int64_t) const override { return 0.0; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override {

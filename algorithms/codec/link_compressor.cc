@@ -22,22 +22,11 @@ LinkCompressor::LinkCompressor(std::unique_ptr<Compressor> inner) : inner_(std::
   COMMSIM_CHECK(inner_ != nullptr, "LinkCompressor needs a compressor");
 }
 
-Message LinkCompressor::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  return EncodeBuckets(x, rng, nullptr);
-}
-
-Message LinkCompressor::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                          const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeBuckets(x, rng, &target);
-}
-
-Message LinkCompressor::EncodeBuckets(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                      const DecodeTarget* target) const {
+Message LinkCompressor::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                   const DecodeTarget* target) const {
   if (buckets_.empty()) {
-    Message m = target == nullptr ? inner_->Encode(x, rng)
-                                  : inner_->EncodeWithDecoded(x, rng, *target);
+    Message m =
+        target == nullptr ? inner_->Encode(x, rng) : inner_->EncodeWithDecoded(x, rng, *target);
     LabelMessage(m, inner_->Name(), x.size());
     return m;
   }
@@ -48,9 +37,9 @@ Message LinkCompressor::EncodeBuckets(const Eigen::Ref<const Eigen::VectorXd>& x
     COMMSIM_CHECK(s.offset + s.size <= x.size(), "bucket [{}, {}) beyond d = {}", s.offset,
                   s.offset + s.size, x.size());
     const auto segment = x.segment(s.offset, s.size);
-    Message part = target == nullptr ? inner_->Encode(segment, rng)
-                                     : inner_->EncodeWithDecoded(
-                                           segment, rng, target->Segment(s.offset, s.size));
+    Message part = target == nullptr
+                       ? inner_->Encode(segment, rng)
+                       : inner_->EncodeWithDecoded(segment, rng, target->Segment(s.offset, s.size));
     LabelMessage(part, inner_->Name(), s.size);
     m.payload_bits += part.payload_bits;
     nonzeros += part.coded_values();
@@ -59,10 +48,6 @@ Message LinkCompressor::EncodeBuckets(const Eigen::Ref<const Eigen::VectorXd>& x
   LabelMessage(m, inner_->Name(), x.size());
   m.nonzeros = nonzeros;
   return m;
-}
-
-void LinkCompressor::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
 }
 
 void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& target) const {
@@ -96,8 +81,8 @@ Expectation LinkCompressor::Expected(const Eigen::Ref<const Eigen::VectorXd>& x)
     total.nonzeros += e.nonzeros;
     total.bits_formula = e.bits_formula;
   }
-  total.bits_formula = fmt::format("sum over {} buckets of: {}", buckets_.size(),
-                                   total.bits_formula);
+  total.bits_formula =
+      fmt::format("sum over {} buckets of: {}", buckets_.size(), total.bits_formula);
   return total;
 }
 

@@ -44,18 +44,14 @@ class LinkCompressor final : public Compressor {
 
   std::string_view Name() const override { return inner_->Name(); }
   bool unbiased() const override { return inner_->unbiased(); }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
  private:
   // Encode with each bucket's decoded values delivered to its segment of `target` (nullptr: none).
-  Message EncodeBuckets(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                        const DecodeTarget* target) const;
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const override;
 
   std::unique_ptr<Compressor> inner_;
   std::vector<Segment> buckets_;

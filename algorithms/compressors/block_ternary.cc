@@ -65,7 +65,6 @@ void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w,
   rng = local;
 }
 
-
 }  // namespace
 
 void BlockTernaryConfig::Describe(ParamVisitor& v) {
@@ -101,17 +100,6 @@ float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
     raw = std::sqrt(raw);
   }
   return CheckedFp32Up(Name(), raw, finite, x);
-}
-
-Message BlockTernary::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  return EncodeImpl(x, rng, nullptr);
-}
-
-Message BlockTernary::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                        const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, rng, &target);
 }
 
 Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
@@ -158,10 +146,6 @@ Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng
   }
   if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym, norms, block_, w);
   return w.Finish();
-}
-
-void BlockTernary::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
 }
 
 void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) const {

@@ -36,11 +36,6 @@ class BlockTernary final : public Compressor {
   explicit BlockTernary(const BlockTernaryConfig& config);
   std::string_view Name() const override { return "block_ternary"; }
   bool unbiased() const override { return true; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  // Fused: the decoded values come from the encoder's own pass (no second decode).
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
@@ -52,7 +47,7 @@ class BlockTernary final : public Compressor {
   float CheckedBlockNorm(const double* xb, int64_t n,
                          const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                     const DecodeTarget* target) const;
+                     const DecodeTarget* target) const override;
 
   bool p_inf_;
   int64_t block_;

@@ -42,19 +42,7 @@ Message Compressor::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x
                                       const DecodeTarget& target) const {
   COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
                 x.size());
-  Message message = Encode(x, rng);
-  DecodeInto(message, target);
-  return message;
-}
-
-void Compressor::DecodeInto(const Message& message, const DecodeTarget& target) const {
-  if (target.plain()) {
-    Decode(message, target.out());
-    return;
-  }
-  Eigen::VectorXd decoded(target.size());
-  Decode(message, decoded);
-  target.PutAll(decoded);
+  return EncodeImpl(x, rng, &target);
 }
 
 }  // namespace commsim

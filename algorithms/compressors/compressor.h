@@ -11,12 +11,13 @@
 //   - EncodeWithDecoded(x, rng, target) is Encode(x, rng) that also delivers the decoded values
 //     to `target` -- bit for bit what DecodeInto(message, target) gives -- so a sender that uses
 //     its own decoded message needs no second decode pass; DecodeInto(message, target) decodes
-//     straight into an update (out += weight * decoded, e.g. a server's sum). The base class
-//     implements both from Encode and Decode; a compressor overrides them when it can fuse the
-//     work into its own passes.
+//     straight into an update (out += weight * decoded, e.g. a server's sum).
+//   - One way to implement them: a compressor overrides EncodeImpl(x, rng, target), which serves
+//     Encode (target null) and EncodeWithDecoded, and DecodeInto, which serves Decode. One
+//     without a fused path delivers its decoded values with DeliverDecoded.
 //   - Encode rejects NaN/Inf input, and values beyond the fp32 range of its wire format, with a
-//     NonFiniteError naming the compressor (the run drivers turn it into status "diverged"); Decode of a truncated or
-//     corrupted message throws DecodeError and never reads out of bounds.
+//     NonFiniteError naming the compressor (the run drivers turn it into status "diverged"); Decode
+//     of a truncated or corrupted message throws DecodeError and never reads out of bounds.
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
@@ -93,18 +94,31 @@ class Compressor {
   virtual std::string_view Name() const = 0;
   // True when E[Decode(Encode(x))] = x.
   virtual bool unbiased() const = 0;
-  virtual Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const = 0;
+  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
+    return EncodeImpl(x, rng, nullptr);
+  }
   // REQUIRES: out.size() equals the encoded vector's dimension.
-  virtual void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
+    DecodeInto(message, DecodeTarget(out));
+  }
   // Encode(x, rng), delivering the decoded values to `target` as well (the contract above).
   // REQUIRES: target.size() == x.size().
-  virtual Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                    const DecodeTarget& target) const;
+  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                            const DecodeTarget& target) const;
   // Decode into `target`. REQUIRES: target.size() equals the encoded vector's dimension.
-  virtual void DecodeInto(const Message& message, const DecodeTarget& target) const;
+  virtual void DecodeInto(const Message& message, const DecodeTarget& target) const = 0;
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.
   virtual Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
+
+ protected:
+  // Encodes x; when `target` is not null, also delivers the decoded values to it.
+  virtual Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                             const DecodeTarget* target) const = 0;
+  // For an encoder without a fused path: decodes `message` into `target` when it is not null.
+  void DeliverDecoded(const Message& message, const DecodeTarget* target) const {
+    if (target != nullptr) DecodeInto(message, *target);
+  }
 };
 
 }  // namespace commsim

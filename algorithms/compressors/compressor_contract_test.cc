@@ -255,7 +255,8 @@ TEST_P(ContractTest, EncodeWithDecodedGivesTheSameMessageAndDecodeOfItBitForBit)
       EXPECT_TRUE(SameBits(updated, Axpy(base, weight, decoded))) << "d = " << d << " w " << weight;
       Eigen::VectorXd in_place = base;  // out += weight * decoded
       compressor_->DecodeInto(reference, DecodeTarget(in_place, in_place, weight));
-      EXPECT_TRUE(SameBits(in_place, Axpy(base, weight, decoded))) << "d = " << d << " w " << weight;
+      EXPECT_TRUE(SameBits(in_place, Axpy(base, weight, decoded)))
+          << "d = " << d << " w " << weight;
     }
   }
 }

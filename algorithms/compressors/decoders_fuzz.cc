@@ -54,9 +54,15 @@ Eigen::VectorXd VectorFrom(FuzzedDataProvider& in, int64_t d) {
   const int style = in.ConsumeIntegralInRange<int>(0, 2);
   for (int64_t i = 0; i < d; ++i) {
     switch (style) {
-      case 0: x[i] = in.ConsumeIntegralInRange<int>(-2, 2); break;
-      case 1: x[i] = in.ConsumeFloatingPointInRange<double>(-1e3, 1e3); break;
-      default: x[i] = in.ConsumeFloatingPoint<double>(); break;
+      case 0:
+        x[i] = in.ConsumeIntegralInRange<int>(-2, 2);
+        break;
+      case 1:
+        x[i] = in.ConsumeFloatingPointInRange<double>(-1e3, 1e3);
+        break;
+      default:
+        x[i] = in.ConsumeFloatingPoint<double>();
+        break;
     }
   }
   return x;
@@ -123,8 +129,7 @@ void RoundTrip(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
     c.Decode(m, a);
     c.Decode(m, b);
   } catch (const DecodeError& e) {
-    std::fprintf(stderr, "%s: own message rejected: %s\n", std::string(c.Name()).c_str(),
-                 e.what());
+    std::fprintf(stderr, "%s: own message rejected: %s\n", std::string(c.Name()).c_str(), e.what());
     std::abort();
   }
   FuzzCheck(a.allFinite(), "round trip decoded to a non-finite value");
@@ -143,9 +148,15 @@ void FuzzOneCompressor(FuzzedDataProvider& in) {
   fuzz::FuzzGuard([&] { compressor = CompressorRegistry().Make(spec); });
   if (!compressor) return;
   switch (mode) {
-    case 0: Decode(*compressor, in, d); break;
-    case 1: RoundTrip(*compressor, in, d); break;
-    default: Corrupt(*compressor, in, d); break;
+    case 0:
+      Decode(*compressor, in, d);
+      break;
+    case 1:
+      RoundTrip(*compressor, in, d);
+      break;
+    default:
+      Corrupt(*compressor, in, d);
+      break;
   }
 }
 

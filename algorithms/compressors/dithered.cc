@@ -76,17 +76,6 @@ void DrawLevels(const double* x, int64_t d, double s, double scale, double unit,
 
 }  // namespace
 
-Message Dithered::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  return EncodeImpl(x, rng, nullptr);
-}
-
-Message Dithered::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                    const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, rng, &target);
-}
-
 // The norm's pass doubles as the input check: a NaN or Inf makes the norm non-finite, and
 // RequireFinite then names the first one (as a check up front would).
 Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
@@ -122,10 +111,6 @@ Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
   const auto n = static_cast<size_t>(levels.count);
   PutSparseVectorSourceCode(w, d, {levels.positions.get(), n}, {levels.values.get(), n});
   return w.Finish();
-}
-
-void Dithered::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
 }
 
 void Dithered::DecodeInto(const Message& message, const DecodeTarget& out) const {

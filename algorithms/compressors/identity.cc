@@ -20,17 +20,6 @@ void IdentityConfig::Validate(ParamProblems& problems) const {
   }
 }
 
-Message Identity::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
-  return EncodeImpl(x, nullptr);
-}
-
-Message Identity::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
-                                    const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, &target);
-}
-
 namespace {
 
 // The wire bits of one fp32 value; bit 31 of `bad` collects values that are not finite in fp32.
@@ -46,7 +35,7 @@ inline uint64_t F32Bits(double v, uint32_t& bad) {
 // the low half, as BitWriter would), checks and (with a target) delivers the decoded values. A
 // value that is not finite, or not finite in fp32, fails after the pass with the same error as a
 // check up front: RequireFinite names the first NaN/Inf, else the first value beyond fp32.
-Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                              const DecodeTarget* target) const {
   const Eigen::Index d = x.size();
   const double* p = x.data();
@@ -85,10 +74,6 @@ Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
   return m;
 }
 
-void Identity::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
-}
-
 void Identity::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);  // checks that the words hold payload_bits
   const Eigen::Index d = out.size();
@@ -96,10 +81,10 @@ void Identity::DecodeInto(const Message& message, const DecodeTarget& out) const
   if (message.payload_bits == d * config_.precision) {  // well formed: read the words directly
     const uint64_t* words = message.words.data();
     for (Eigen::Index i = 0; i < d; ++i) {
-      const double v = config_.precision == 64
-                           ? std::bit_cast<double>(words[i])
-                           : std::bit_cast<float>(static_cast<uint32_t>(
-                                 words[i / 2] >> (32 * (i & 1))));
+      const double v =
+          config_.precision == 64
+              ? std::bit_cast<double>(words[i])
+              : std::bit_cast<float>(static_cast<uint32_t>(words[i / 2] >> (32 * (i & 1))));
       finite &= std::isfinite(v);
       out.Put(i, v);
     }

@@ -21,18 +21,13 @@ class Identity final : public Compressor {
   explicit Identity(const IdentityConfig& config) : config_(config) {}
   std::string_view Name() const override { return "identity"; }
   bool unbiased() const override { return true; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  // Fused: the decoded values come from the encoder's own pass.
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t) const override { return 0.0; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
  private:
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
-                     const DecodeTarget* target) const;
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const override;
 
   IdentityConfig config_;
 };

@@ -31,7 +31,8 @@ struct Nonzeros {
 inline uint64_t DrawLevel(double vj, double scale, double s, Rng& rng) {
   const double a = std::min(std::abs(vj) * scale, s);
   const int64_t fl = static_cast<int64_t>(a);  // floor for a >= 0, without a libm call
-  return static_cast<uint64_t>(fl + static_cast<int64_t>(rng.Uniform() < a - static_cast<double>(fl)));
+  return static_cast<uint64_t>(fl +
+                               static_cast<int64_t>(rng.Uniform() < a - static_cast<double>(fl)));
 }
 
 // The decoded value of a level, as both decoders give it: +0 for level 0, else +-unit * xi.
@@ -140,17 +141,6 @@ float Qsgd::CheckedBucketNorm(const double* v, int64_t n,
   return CheckedFp32Up(Name(), raw, finite, x);
 }
 
-Message Qsgd::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  return EncodeImpl(x, rng, nullptr);
-}
-
-Message Qsgd::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, rng, &target);
-}
-
 Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                          const DecodeTarget* target) const {
   const int64_t d = x.size();
@@ -190,10 +180,6 @@ Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
   return w.Finish();
 }
 
-void Qsgd::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
-}
-
 void Qsgd::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
@@ -217,7 +203,7 @@ void Qsgd::DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget&
   const int per_word = 64 / field;
   const uint64_t mask = (uint64_t{1} << field) - 1;
   uint64_t max_mag = 0;
-  const double signed_units[2] = {unit, -unit};  // branch-free sign
+  const double signed_units[2] = {unit, -unit};          // branch-free sign
   double* plain = o.plain() ? o.out().data() : nullptr;  // direct stores
   for (int64_t j = 0; j < n; j += per_word) {
     const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));

@@ -35,11 +35,6 @@ class Qsgd final : public Compressor {
   explicit Qsgd(const QsgdConfig& config);
   std::string_view Name() const override { return "qsgd"; }
   bool unbiased() const override { return true; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  // Fused: the decoded values come from the encoder's own pass (no second decode).
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
@@ -52,7 +47,7 @@ class Qsgd final : public Compressor {
   float CheckedBucketNorm(const double* v, int64_t n,
                           const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                     const DecodeTarget* target) const;
+                     const DecodeTarget* target) const override;
   void DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const;
   void DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const;
   int64_t levels_;

@@ -18,17 +18,6 @@ void RandKConfig::Describe(ParamVisitor& v) {
 
 int64_t RandK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
 
-Message RandK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
-  return EncodeImpl(x, rng, nullptr);
-}
-
-Message RandK::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                 const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, rng, &target);
-}
-
 Message RandK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                           const DecodeTarget* target) const {
   RequireFinite(Name(), x);
@@ -54,10 +43,6 @@ Message RandK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
   Message m = w.Finish();
   m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
   return m;
-}
-
-void RandK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
 }
 
 void RandK::DecodeInto(const Message& message, const DecodeTarget& out) const {

@@ -26,11 +26,6 @@ class RandK final : public Compressor {
   explicit RandK(const RandKConfig& config) : config_(config) {}
   std::string_view Name() const override { return "rand_k"; }
   bool unbiased() const override { return config_.scale; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  // Fused: the decoded values come from the encoder's own pass (no second decode).
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
@@ -38,7 +33,7 @@ class RandK final : public Compressor {
 
  private:
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                     const DecodeTarget* target) const;
+                     const DecodeTarget* target) const override;
   // The decoded value of a kept entry is factor * its fp32 value.
   double Factor(int64_t d, int64_t k) const;
   RandKConfig config_;

@@ -30,7 +30,8 @@ float ScaledSign::CheckedBlockScale(const double* xb, int64_t n,
                                     const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const double sum = l2_ ? SumSquares(xb, n) : SumAbs(xb, n);
   const double raw = l2_ ? std::sqrt(sum / static_cast<double>(n)) : sum / static_cast<double>(n);
-  if (!std::isfinite(static_cast<float>(raw))) [[unlikely]] RequireFinite(Name(), x);
+  if (!std::isfinite(static_cast<float>(raw))) [[unlikely]]
+    RequireFinite(Name(), x);
   return Fp32Nearest(Name(), raw);
 }
 
@@ -54,18 +55,7 @@ void PutSigns(const double* xb, int64_t n, double sigma, BitWriter& w, const Dec
 
 }  // namespace
 
-Message ScaledSign::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
-  return EncodeImpl(x, nullptr);
-}
-
-Message ScaledSign::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
-                                      const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, &target);
-}
-
-Message ScaledSign::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+Message ScaledSign::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                                const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
@@ -85,10 +75,6 @@ Message ScaledSign::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
     }
   }
   return w.Finish();
-}
-
-void ScaledSign::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
 }
 
 void ScaledSign::DecodeInto(const Message& message, const DecodeTarget& out) const {

@@ -29,11 +29,6 @@ class ScaledSign final : public Compressor {
       : block_(config.block), l2_(config.scale == "l2") {}
   std::string_view Name() const override { return "scaled_sign"; }
   bool unbiased() const override { return false; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  // Fused: the decoded values come from the encoder's own pass (no second decode).
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
@@ -42,7 +37,8 @@ class ScaledSign final : public Compressor {
  private:
   float CheckedBlockScale(const double* xb, int64_t n,
                           const Eigen::Ref<const Eigen::VectorXd>& x) const;
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, const DecodeTarget* target) const;
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const override;
   int64_t block_;
   bool l2_;
 };

@@ -90,18 +90,7 @@ std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) c
   return idx;
 }
 
-Message TopK::Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/) const {
-  return EncodeImpl(x, nullptr);
-}
-
-Message TopK::EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
-                                const DecodeTarget& target) const {
-  COMMSIM_CHECK(target.size() == x.size(), "decode target of size {} for d = {}", target.size(),
-                x.size());
-  return EncodeImpl(x, &target);
-}
-
-Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
+Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                          const DecodeTarget* target) const {
   COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "top_k supports d < 2^32");
   const std::vector<uint32_t> idx = Select(x);  // checks that x is finite
@@ -121,10 +110,6 @@ Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
   Message m = w.Finish();
   m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
   return m;
-}
-
-void TopK::Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const {
-  DecodeInto(message, DecodeTarget(out));
 }
 
 void TopK::DecodeInto(const Message& message, const DecodeTarget& out) const {

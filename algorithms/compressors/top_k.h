@@ -32,11 +32,6 @@ class TopK final : public Compressor {
   explicit TopK(const TopKConfig& config);
   std::string_view Name() const override { return "top_k"; }
   bool unbiased() const override { return false; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override;
-  void Decode(const Message& message, Eigen::Ref<Eigen::VectorXd> out) const override;
-  // Fused: the decoded values come from the encoder's own selection.
-  Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                            const DecodeTarget& target) const override;
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
@@ -47,8 +42,8 @@ class TopK final : public Compressor {
   std::vector<uint32_t> Select(const Eigen::Ref<const Eigen::VectorXd>& x) const;
 
  private:
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x,
-                     const DecodeTarget* target) const;
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const override;
 
   TopKConfig config_;
   bool golomb_;

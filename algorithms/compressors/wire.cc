@@ -30,8 +30,7 @@ float Fp32Up(std::string_view compressor, double v) {
   float f = Fp32Nearest(compressor, v);
   if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
   if (!std::isfinite(f)) {
-    throw NonFiniteError(
-        fmt::format("{}: a scale of {} exceeds the fp32 range", compressor, v));
+    throw NonFiniteError(fmt::format("{}: a scale of {} exceeds the fp32 range", compressor, v));
   }
   return f;
 }

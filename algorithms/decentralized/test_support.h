@@ -24,14 +24,18 @@ class ExactCompressor final : public Compressor {
   bool unbiased() const override { return true; }
   double ErrorFactor(int64_t) const override { return 0.0; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&) const override {
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
+                     const DecodeTarget* target) const override {
     Message m;
     for (Eigen::Index j = 0; j < x.size(); ++j) m.words.push_back(std::bit_cast<uint64_t>(x[j]));
     m.payload_bits = 64 * x.size();
+    DeliverDecoded(m, target);
     return m;
   }
-  void Decode(const Message& m, Eigen::Ref<Eigen::VectorXd> out) const override {
+  void DecodeInto(const Message& m, const DecodeTarget& target) const override {
+    Eigen::VectorXd out(target.size());
     for (Eigen::Index j = 0; j < out.size(); ++j) out[j] = std::bit_cast<double>(m.words[j]);
+    target.PutAll(out);
   }
 };
 
@@ -44,7 +48,8 @@ class TopKCompressor final : public Compressor {
   bool unbiased() const override { return false; }
   double ErrorFactor(int64_t dim) const override { return 1.0 - std::min<double>(k_, dim) / dim; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&) const override {
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
+                     const DecodeTarget* target) const override {
     std::vector<int> idx(x.size());
     std::iota(idx.begin(), idx.end(), 0);
     const int k = std::min<int>(k_, static_cast<int>(x.size()));
@@ -57,13 +62,16 @@ class TopKCompressor final : public Compressor {
       m.words.push_back((static_cast<uint64_t>(idx[i]) << 32) | v);
     }
     m.payload_bits = 64 * k;
+    DeliverDecoded(m, target);
     return m;
   }
-  void Decode(const Message& m, Eigen::Ref<Eigen::VectorXd> out) const override {
+  void DecodeInto(const Message& m, const DecodeTarget& target) const override {
+    Eigen::VectorXd out(target.size());
     out.setZero();
     for (uint64_t w : m.words) {
       out[static_cast<Eigen::Index>(w >> 32)] = std::bit_cast<float>(static_cast<uint32_t>(w));
     }
+    target.PutAll(out);
   }
 
  private:
@@ -78,7 +86,8 @@ class RandomHalfCompressor final : public Compressor {
   bool unbiased() const override { return true; }
   double ErrorFactor(int64_t) const override { return 1.0; }  // E||Q(x) - x||^2 = ||x||^2
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
-  Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const override {
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const override {
     Message m;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
       if (rng.Bernoulli(0.5)) {
@@ -87,13 +96,16 @@ class RandomHalfCompressor final : public Compressor {
       }
     }
     m.payload_bits = 64 * static_cast<int64_t>(m.words.size());
+    DeliverDecoded(m, target);
     return m;
   }
-  void Decode(const Message& m, Eigen::Ref<Eigen::VectorXd> out) const override {
+  void DecodeInto(const Message& m, const DecodeTarget& target) const override {
+    Eigen::VectorXd out(target.size());
     out.setZero();
     for (uint64_t w : m.words) {
       out[static_cast<Eigen::Index>(w >> 32)] = std::bit_cast<float>(static_cast<uint32_t>(w));
     }
+    target.PutAll(out);
   }
 };
 
