@@ -29,20 +29,7 @@ Message RandK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
   BitWriter w;
   w.Reserve(64 + 32 * static_cast<int64_t>(idx.size()));
   w.Put(seed, 64);
-  int64_t next = 0;  // the first element not yet delivered to the target
-  for (uint32_t i : idx) {
-    const float v = Fp32Nearest(Name(), x[i]);
-    w.PutFloat(v);
-    if (target != nullptr) {
-      target->PutZeros(next, i);
-      target->Put(i, factor * static_cast<double>(v));
-      next = static_cast<int64_t>(i) + 1;
-    }
-  }
-  if (target != nullptr) target->PutZeros(next, d);
-  Message m = w.Finish();
-  m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
-  return m;
+  return FinishSparseValues(w, Name(), idx, x, factor, target);
 }
 
 void RandK::DecodeInto(const Message& message, const DecodeTarget& out) const {

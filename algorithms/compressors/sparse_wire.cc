@@ -6,9 +6,29 @@
 
 #include "algorithms/coding/elias.h"
 #include "algorithms/coding/golomb.h"
+#include "algorithms/compressors/wire.h"
 #include "sim/rng.h"
 
 namespace commsim {
+
+Message FinishSparseValues(BitWriter& w, std::string_view name, std::span<const uint32_t> idx,
+                           const Eigen::Ref<const Eigen::VectorXd>& x, double factor,
+                           const DecodeTarget* target) {
+  int64_t next = 0;  // the first element not yet delivered to the target
+  for (uint32_t i : idx) {
+    const float v = Fp32Nearest(name, x[i]);
+    w.PutFloat(v);
+    if (target != nullptr) {
+      target->PutZeros(next, i);
+      target->Put(i, factor * static_cast<double>(v));
+      next = static_cast<int64_t>(i) + 1;
+    }
+  }
+  if (target != nullptr) target->PutZeros(next, x.size());
+  Message m = w.Finish();
+  m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
+  return m;
+}
 
 void PutIndices(BitWriter& w, std::span<const uint32_t> idx, int64_t d, bool golomb) {
   if (!golomb) {

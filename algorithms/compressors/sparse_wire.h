@@ -2,12 +2,15 @@
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_SPARSE_WIRE_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_SPARSE_WIRE_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
+#include "algorithms/compressors/compressor.h"
 
 namespace commsim {
 
@@ -15,6 +18,13 @@ namespace commsim {
 void PutIndices(BitWriter& w, std::span<const uint32_t> idx, int64_t d, bool golomb);
 // Reads k increasing indices; DecodeError when they are not increasing or not below d.
 std::vector<uint32_t> GetIndices(BitReader& r, int64_t k, int64_t d, bool golomb);
+
+// Writes x[i] for every i in idx (increasing) as fp32, rounded to nearest (`name` for the range
+// error), and returns the message, with nonzeros = idx.size(). When `target` is not null, also
+// delivers the decoded vector to it: factor * the fp32 value at the kept indices, 0 elsewhere.
+Message FinishSparseValues(BitWriter& w, std::string_view name, std::span<const uint32_t> idx,
+                           const Eigen::Ref<const Eigen::VectorXd>& x, double factor,
+                           const DecodeTarget* target);
 
 // k distinct indices drawn uniformly from [0, d) with Floyd's algorithm from a stream seeded by
 // `seed`, returned in increasing order. REQUIRES: 0 <= k <= d.

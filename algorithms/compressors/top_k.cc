@@ -96,20 +96,7 @@ Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*
   const std::vector<uint32_t> idx = Select(x);  // checks that x is finite
   BitWriter w;
   PutIndices(w, idx, x.size(), golomb_);
-  int64_t next = 0;  // the first element not yet delivered to the target
-  for (uint32_t i : idx) {
-    const float v = Fp32Nearest(Name(), x[i]);
-    w.PutFloat(v);
-    if (target != nullptr) {
-      target->PutZeros(next, i);
-      target->Put(i, v);
-      next = i + 1;
-    }
-  }
-  if (target != nullptr) target->PutZeros(next, x.size());
-  Message m = w.Finish();
-  m.nonzeros = static_cast<int64_t>(idx.size());  // for the codec time model
-  return m;
+  return FinishSparseValues(w, Name(), idx, x, 1.0, target);
 }
 
 void TopK::DecodeInto(const Message& message, const DecodeTarget& out) const {
