@@ -37,9 +37,7 @@ class RawF64 final : public Compressor {
     return m;
   }
   void DecodeInto(const Message& m, const DecodeTarget& target) const override {
-    Eigen::VectorXd out(target.size());
-    for (Eigen::Index j = 0; j < out.size(); ++j) out[j] = std::bit_cast<double>(m.words[j]);
-    target.PutAll(out);
+    testing::DecodeF64Words(m, target);
   }
   double ErrorFactor(int64_t) const override { return 0.0; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override {

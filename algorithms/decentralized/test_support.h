@@ -17,6 +17,23 @@
 
 namespace commsim::testing {
 
+// Decodes one 64-bit word per element, the double's bits, into `target`.
+inline void DecodeF64Words(const Message& m, const DecodeTarget& target) {
+  Eigen::VectorXd out(target.size());
+  for (Eigen::Index j = 0; j < out.size(); ++j) out[j] = std::bit_cast<double>(m.words[j]);
+  target.PutAll(out);
+}
+
+// Decodes words holding an index (upper 32 bits) and an fp32 value (lower 32 bits) into
+// `target`, zero elsewhere.
+inline void DecodeIndexedWords(const Message& m, const DecodeTarget& target) {
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(target.size());
+  for (uint64_t w : m.words) {
+    out[static_cast<Eigen::Index>(w >> 32)] = std::bit_cast<float>(static_cast<uint32_t>(w));
+  }
+  target.PutAll(out);
+}
+
 // Full double precision: 64 bits per element, exact.
 class ExactCompressor final : public Compressor {
  public:
@@ -33,9 +50,7 @@ class ExactCompressor final : public Compressor {
     return m;
   }
   void DecodeInto(const Message& m, const DecodeTarget& target) const override {
-    Eigen::VectorXd out(target.size());
-    for (Eigen::Index j = 0; j < out.size(); ++j) out[j] = std::bit_cast<double>(m.words[j]);
-    target.PutAll(out);
+    DecodeF64Words(m, target);
   }
 };
 
@@ -66,12 +81,7 @@ class TopKCompressor final : public Compressor {
     return m;
   }
   void DecodeInto(const Message& m, const DecodeTarget& target) const override {
-    Eigen::VectorXd out(target.size());
-    out.setZero();
-    for (uint64_t w : m.words) {
-      out[static_cast<Eigen::Index>(w >> 32)] = std::bit_cast<float>(static_cast<uint32_t>(w));
-    }
-    target.PutAll(out);
+    DecodeIndexedWords(m, target);
   }
 
  private:
@@ -100,12 +110,7 @@ class RandomHalfCompressor final : public Compressor {
     return m;
   }
   void DecodeInto(const Message& m, const DecodeTarget& target) const override {
-    Eigen::VectorXd out(target.size());
-    out.setZero();
-    for (uint64_t w : m.words) {
-      out[static_cast<Eigen::Index>(w >> 32)] = std::bit_cast<float>(static_cast<uint32_t>(w));
-    }
-    target.PutAll(out);
+    DecodeIndexedWords(m, target);
   }
 };
 
