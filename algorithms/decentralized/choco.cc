@@ -52,17 +52,14 @@ Message ChocoRule::Step(int node, int64_t t) {
     s.x_half = s.x;
   }
   scratch_.noalias() = s.x_half - s.x_hat;
-  Message message = context_.compressor->Encode(scratch_, s.compress_rng);
-  context_.compressor->Decode(message, scratch_);
-  if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
-  s.x_hat += scratch_;
-  return message;
+  // x^_i += q^ / tau, the decoded values delivered by the encoder (no second decode pass).
+  return context_.compressor->EncodeWithDecoded(scratch_, s.compress_rng,
+                                                DecodeTarget(s.x_hat, s.x_hat, inv_tau_));
 }
 
 void ChocoRule::Deliver(int node, int slot, const Message& message) {
-  context_.compressor->Decode(message, scratch_);
-  if (inv_tau_ != 1.0) scratch_ *= inv_tau_;
-  nodes_[node].replicas[slot] += scratch_;
+  Eigen::VectorXd& replica = nodes_[node].replicas[slot];
+  context_.compressor->DecodeInto(message, DecodeTarget(replica, replica, inv_tau_));
 }
 
 void ChocoRule::Combine(int node, int64_t t) {
