@@ -10,6 +10,7 @@
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_REPLAY_H_
 
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.h"
