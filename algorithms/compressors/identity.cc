@@ -83,10 +83,18 @@ namespace {
 template <int kPrecision>
 bool DecodeWords(const uint64_t* words, const DecodeTarget& out) {
   const Eigen::Index d = out.size();
-  auto value = [words](Eigen::Index i) {
-    if constexpr (kPrecision == 64) return std::bit_cast<double>(words[i]);
-    return static_cast<double>(
-        std::bit_cast<float>(static_cast<uint32_t>(words[i / 2] >> (32 * (i & 1)))));
+  // The floats in order in memory (little-endian, as the encoder writes them): byte copies, which
+  // the compiler turns into vector loads.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(words);
+  auto value = [bytes](Eigen::Index i) {
+    if constexpr (kPrecision == 64) {
+      double v;
+      std::memcpy(&v, bytes + 8 * i, sizeof v);
+      return v;
+    }
+    float f;
+    std::memcpy(&f, bytes + 4 * i, sizeof f);
+    return static_cast<double>(f);
   };
   uint64_t bad = 0;
   if (out.plain()) {
@@ -94,6 +102,14 @@ bool DecodeWords(const uint64_t* words, const DecodeTarget& out) {
     for (Eigen::Index i = 0; i < d; ++i) {
       o[i] = value(i);
       bad |= NonFiniteFlag(o[i]);
+    }
+  } else if (out.accumulates()) {  // the common server case: sum += weight * v
+    double* o = out.out().data();
+    const double weight = out.weight();
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const double v = value(i);
+      bad |= NonFiniteFlag(v);
+      o[i] += weight * v;
     }
   } else {
     for (Eigen::Index i = 0; i < d; ++i) {
