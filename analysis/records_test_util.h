@@ -1,0 +1,49 @@
+// Hand-made run records for the tests of what is computed from them (targets, point summaries).
+// Header-only; tests only.
+#ifndef COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
+#define COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/records.h"
+
+// Not commsim::testing: inside namespace commsim that name would hide gtest's ::testing.
+namespace commsim::test_records {
+
+// One entry's records at iterations 0..n: loss start / 2^k, test accuracy 1 - loss / 1024,
+// 0.5 s and 100 bits per iteration.
+inline std::vector<IterationRecord> Halving(const std::string& label, double start, int n) {
+  std::vector<IterationRecord> records;
+  for (int k = 0; k <= n; ++k) {
+    IterationRecord r;
+    r.algorithm = label;
+    r.iteration = k;
+    r.sim_time_s = 0.5 * k;
+    r.cum_bits = 100 * k;
+    r.loss = start / (1 << k);
+    r.test_accuracy = 1.0 - r.loss / 1024;
+    records.push_back(r);
+  }
+  return records;
+}
+
+// A run of these entries, each with its summary: name = the records' label, iterations and final
+// loss from the last record.
+inline RunResult ResultOf(std::vector<std::vector<IterationRecord>> entries) {
+  RunResult result;
+  result.records = std::move(entries);
+  for (const auto& records : result.records) {
+    RunSummary s;
+    s.name = records.front().algorithm;
+    s.iterations = records.back().iteration;
+    s.final_loss = records.back().loss;
+    result.summaries.push_back(s);
+  }
+  return result;
+}
+
+}  // namespace commsim::test_records
+
+#endif  // COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
