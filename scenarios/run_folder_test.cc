@@ -20,7 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 using test_files::Names;
 using test_files::Read;
-using test_files::SignalOfChild;
 
 RunResult OneEntry(double loss) {
   RunResult r;
@@ -85,7 +84,7 @@ TEST_F(RunFolderTest, FailedWriteOfAnyFilePublishesNothingAndKeepsThePreviousRun
 TEST_F(RunFolderTest, CrashBeforePublishingLeavesTheTargetUntouched) {
   WriteRunFolder(scenario_, OneEntry(2.0), out_);
   const std::string before = Read(out_ + "/summary.csv");
-  const int signal = SignalOfChild([&] {
+  const int signal = test_files::SignalOfChild([&] {
     SetWriteFaultForTesting(
         {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "scenario.resolved.json", 0});
     WriteRunFolder(scenario_, OneEntry(3.0), out_);

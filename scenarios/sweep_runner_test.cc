@@ -27,7 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test_files::Read;
-using test_files::SignalOfChild;
 
 // A deterministic stand-in for the scenario runner: time per iteration = compute + bits/bandwidth.
 std::string FakeSummary(const json& doc, int sleep_ms) {
@@ -180,7 +179,7 @@ TEST_F(SweepRunnerTest, CrashWhileStoringAPointLeavesNothingTrusted) {
   for (const WriteFaultStage stage :
        {WriteFaultStage::kBeforeRename, WriteFaultStage::kAfterBytes}) {
     const std::string dir = Dir(stage == WriteFaultStage::kAfterBytes ? "mid" : "before");
-    const int signal = SignalOfChild([&] {
+    const int signal = test_files::SignalOfChild([&] {
       SetWriteFaultForTesting({stage, WriteFaultAction::kCrash, "points/3.csv", 40});
       RunSweep(sweep, dir, {.jobs = 1}, Fake());
     });
