@@ -3,6 +3,7 @@
 #ifndef COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
 #define COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,19 @@ inline std::vector<IterationRecord> Halving(const std::string& label, double sta
     records.push_back(r);
   }
   return records;
+}
+
+// A summary of `iterations` iterations of `up` + `down` wire bits each.
+inline RunSummary BitsSummary(const std::string& name, const std::string& algorithm,
+                              int64_t iterations, int64_t up, int64_t down) {
+  RunSummary s;
+  s.name = name;
+  s.algorithm = algorithm;
+  s.iterations = iterations;
+  s.bits_up = iterations * up;
+  s.bits_down = iterations * down;
+  s.total_bits = s.bits_up + s.bits_down;
+  return s;
 }
 
 // A run of these entries, each with its summary: name = the records' label, iterations and final
