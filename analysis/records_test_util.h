@@ -1,7 +1,10 @@
-// Hand-made run records for the tests of what is computed from them (targets, point summaries).
+// Hand-made run records for the tests of what is computed from them (targets, point summaries,
+// reports, plots), and a lookup in a run's summaries.
 // Header-only; tests only.
 #ifndef COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
 #define COMMSIM_ANALYSIS_RECORDS_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
@@ -56,6 +59,15 @@ inline RunResult ResultOf(std::vector<std::vector<IterationRecord>> entries) {
     result.summaries.push_back(s);
   }
   return result;
+}
+
+// The summary of the entry labelled `name` (a test failure, and the first summary, when none is).
+inline const RunSummary& SummaryNamed(const RunResult& r, const std::string& name) {
+  for (const RunSummary& s : r.summaries) {
+    if (s.name == name) return s;
+  }
+  ADD_FAILURE() << "no entry " << name;
+  return r.summaries.front();
 }
 
 }  // namespace commsim::test_records
