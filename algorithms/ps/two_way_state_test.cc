@@ -40,8 +40,8 @@ TEST(DoreStateTest, ShiftsErrorAndReplicasFollowTheFormulasWithBlockTernary) {
   rule.Init(2, x0, objective);
   const auto up = CompressorRegistry().Make(config.uplink);
   const auto down = CompressorRegistry().Make(config.downlink);
-  const std::vector<std::vector<VectorXd>> grads = {
-      {V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1})}, {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4})}};
+  const std::vector<std::vector<VectorXd>> grads = {{V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1})},
+                                                    {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4})}};
 
   // State by the formulas: h_i = h = e = 0, x^ = x0 at start.
   DoreFormulas f({.alpha = 0.25, .beta = 0.5, .eta = 0.5, .gamma = 0.5, .l1 = 0.25}, 2, x0);
@@ -59,10 +59,8 @@ TEST(DoreStateTest, ShiftsErrorAndReplicasFollowTheFormulasWithBlockTernary) {
     EXPECT_GT(f.e.norm(), 0.0) << round << ": e = 0 would leave eta untested";
     EXPECT_EQ(rule.server_xhat(), f.x_hat) << round;
     for (int w = 0; w < 2; ++w) EXPECT_TRUE(BitEqual(rule.WorkerPoint(w), f.x_hat)) << round << w;
-    std::map<std::string, double> extra;
-    rule.Extra(extra);
-    EXPECT_EQ(extra.at("model_residual_sq"), f.q.squaredNorm()) << round;
-    EXPECT_EQ(extra.at("grad_residual_sq"), f.grad_residual_sq) << round;
+    EXPECT_EQ(ExtraOf(rule, "model_residual_sq"), f.q.squaredNorm()) << round;
+    EXPECT_EQ(ExtraOf(rule, "grad_residual_sq"), f.grad_residual_sq) << round;
   }
 }
 
@@ -105,12 +103,10 @@ TEST(DoubleSqueezeStateTest, WorkerAndServerErrorsFollowTheFormulasWithBiasedCom
     EXPECT_GT(delta.norm(), 0.0) << round;
     EXPECT_LT(MaxDiff(rule.Model(), x), 1e-15) << round;
     for (int w = 0; w < 3; ++w) EXPECT_EQ(rule.WorkerPoint(w), rule.Model()) << round << w;
-    std::map<std::string, double> extra;
-    rule.Extra(extra);
     double worker_sq = 0;
     for (const VectorXd& d : delta_w) worker_sq += d.squaredNorm() / 3;
-    EXPECT_NEAR(extra.at("worker_error_sq"), worker_sq, 1e-14) << round;
-    EXPECT_NEAR(extra.at("server_error_sq"), delta.squaredNorm(), 1e-14) << round;
+    EXPECT_NEAR(ExtraOf(rule, "worker_error_sq"), worker_sq, 1e-14) << round;
+    EXPECT_NEAR(ExtraOf(rule, "server_error_sq"), delta.squaredNorm(), 1e-14) << round;
   }
 }
 
