@@ -63,9 +63,12 @@ std::string MarkdownRows(Config& config) {
   std::string rows;
   for (const ParamRow& row : ParamRows(config)) {
     std::string value = row.value, range = row.range;
-    if (row.component != nullptr) {
-      value = ComponentDefault(*row.component);
-    } else if (row.type == "text") {
+    if (row.component != nullptr) {  // no range cell
+      rows += fmt::format("| | {} | {} | {} | | {} |\n", Code(row.key), row.type,
+                          ComponentDefault(*row.component), Escape(row.help));
+      continue;
+    }
+    if (row.type == "text") {
       std::vector<std::string> quoted;
       for (const std::string& c : row.choices) quoted.push_back(Code(c));
       value = value.empty() ? "\"\"" : Code(value);
