@@ -23,6 +23,13 @@ using Eigen::VectorXd;
 // The float the state is stored in, read back as double.
 VectorXd Round(const VectorXd& v) { return v.cast<float>().cast<double>(); }
 
+// Stores `exact` as a float32 rule must (computed in double, rounded on store) into `stored`;
+// whether the rounding changed it (else the test shows nothing about the precision).
+bool StoreRounded(const VectorXd& exact, VectorXd& stored) {
+  stored = Round(exact);
+  return stored != exact;
+}
+
 ComponentSpec TopK(int64_t k) {
   ComponentSpec spec = CompressorSpec("top_k");
   static_cast<TopKConfig&>(*spec.config).k = k;
@@ -83,9 +90,7 @@ TEST(PrecisionTest, DianaFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
     for (int w = 0; w < 2; ++w) {
       const VectorXd delta = grads[k][w] - h_w[w];
       const VectorXd qw = SentQ(*q, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
-      const VectorXd exact = h_w[w] + alpha * qw;
-      h_w[w] = Round(exact);
-      rounded |= h_w[w] != exact;
+      rounded |= StoreRounded(h_w[w] + alpha * qw, h_w[w]);
       EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
       mean += qw / 2;
     }
@@ -116,9 +121,7 @@ TEST(PrecisionTest, MemSgdFloat32MemoriesAreTheResidualRoundedToFloat) {
     for (int w = 0; w < 2; ++w) {
       const VectorXd p = m[w] + gamma * grads[k][w];  // from the stored float m_i
       const VectorXd cw = SentQ(*c, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
-      const VectorXd exact = p - cw;
-      m[w] = Round(exact);
-      rounded |= m[w] != exact;
+      rounded |= StoreRounded(p - cw, m[w]);
       EXPECT_EQ(rule.memory(w), m[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;
@@ -143,9 +146,7 @@ TEST(PrecisionTest, DoubleSqueezeFloat32ErrorsAreTheScaledResidualRoundedToFloat
     for (int w = 0; w < 2; ++w) {
       const VectorXd v = grads[k][w] + delta[w];  // from the stored float delta_i
       const VectorXd qw = SentQ(*q, r.uplinks[w], v, r.uplink_rngs[w], "uplink");
-      const VectorXd exact = v - 0.5 * qw;
-      delta[w] = Round(exact);
-      rounded |= delta[w] != exact;
+      rounded |= StoreRounded(v - 0.5 * qw, delta[w]);
       EXPECT_EQ(rule.worker_error(w), delta[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;
