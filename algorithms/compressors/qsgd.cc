@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/counter_kernels.h"
 #include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
@@ -39,6 +41,28 @@ inline uint64_t DrawLevel(double vj, double scale, double s, uint64_t draw) {
                                 (a - static_cast<double>(fl)) * Src::kOne));
 }
 
+// The levels of chunk [c, c + m) of a bucket: counter draws go through the vectorised kernel
+// into xi up front; the stream draws each level as it is read (LevelAt), in element order.
+template <class Src>
+void PrepareLevels(Src& src, int64_t first, const double* vc, int64_t m, double scale, double s,
+                   uint32_t* xi) {
+  src.Prepare(first, m);
+  if constexpr (std::is_same_v<Src, CounterDraws>) {
+    counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
+  }
+}
+
+// Level k of the prepared chunk starting at vc.
+template <class Src>
+inline uint64_t LevelAt(Src& src, const double* vc, int64_t k, double scale, double s,
+                        const uint32_t* xi) {
+  if constexpr (std::is_same_v<Src, CounterDraws>) {
+    return xi[k];
+  } else {
+    return DrawLevel<Src>(vc[k], scale, s, src.Next(k));
+  }
+}
+
 // The decoded value of a level, as both decoders give it: +0 for level 0, else +-unit * xi.
 inline double LevelValue(uint64_t xi, bool negative, double unit) {
   const double v = (negative ? -unit : unit) * static_cast<double>(xi);
@@ -52,12 +76,13 @@ template <bool kDecoded, class Src>
 int64_t DrawNonzeros(const double* v, int64_t first, int64_t n, double scale, double s,
                      double unit, Src& src, Nonzeros& nz, const DecodeTarget* target) {
   int64_t count = 0;
+  uint32_t levels[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, n - c);
-    src.Prepare(first + c, m);
+    PrepareLevels(src, first + c, v + c, m, scale, s, levels);
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;
-      const uint64_t xi = DrawLevel<Src>(v[j], scale, s, src.Next(k));
+      const uint64_t xi = LevelAt(src, v + c, k, scale, s, levels);
       const bool negative = v[j] < 0;
       nz.pos[count] = static_cast<uint32_t>(j);
       nz.mag[count] = static_cast<uint32_t>(xi);
@@ -99,15 +124,16 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
                int level_bits, Src& src, BitWriter& w, const DecodeTarget* target) {
   const int field = 1 + level_bits;
   const int per_word = 64 / field;
+  uint32_t levels[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);
-    src.Prepare(first + c, cm);
+    PrepareLevels(src, first + c, v + c, cm, scale, s, levels);
     for (int64_t j = 0; j < cm; j += per_word) {
       const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
       uint64_t word = 0;
       for (int k = 0; k < m; ++k) {
         const double vj = v[c + j + k];
-        const uint64_t xi = DrawLevel<Src>(vj, scale, s, src.Next(j + k));
+        const uint64_t xi = LevelAt(src, v + c, j + k, scale, s, levels);
         const uint64_t negative = static_cast<uint64_t>(std::signbit(vj)) & (xi != 0);
         word |= ((xi << 1) | negative) << (k * field);
         if constexpr (kDecoded) target->Put(c + j + k, LevelValue(xi, negative != 0, unit));

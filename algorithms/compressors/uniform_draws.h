@@ -55,6 +55,8 @@ class CounterDraws {
   // REQUIRES: 0 < m <= kDrawChunk.
   void Prepare(int64_t first, int64_t m) { gen_.Fill(static_cast<uint64_t>(first), m, buf_); }
   uint64_t Next(int64_t k) const { return buf_[k]; }
+  // The prepared chunk's draws (for the vectorised kernels, counter_kernels.h).
+  const uint32_t* data() const { return buf_; }
   void Finish() {}
 
  private:
