@@ -30,4 +30,22 @@ void QsgdLevels(const double* __restrict v, const uint32_t* __restrict u, int64_
   }
 }
 
+COMMSIM_KERNEL_CLONES
+void DitheredLevels(const double* __restrict x, const uint32_t* __restrict u, int64_t n,
+                    double scale, double s, bool subtractive, int32_t* __restrict z) {
+  if (subtractive) {
+    for (int64_t k = 0; k < n; ++k) {
+      const double v = std::clamp(x[k] * scale, -s, s) + static_cast<double>(u[k]) * 0x1p-32;
+      const int32_t t = static_cast<int32_t>(v);
+      z[k] = t - static_cast<int32_t>(v < static_cast<double>(t));  // floor
+    }
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = std::min(std::abs(x[k]) * scale, s) + static_cast<double>(u[k]) * 0x1p-32;
+    const int32_t m = static_cast<int32_t>(v);
+    z[k] = x[k] < 0 ? -m : m;
+  }
+}
+
 }  // namespace commsim::counter_kernels

@@ -4,11 +4,13 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/vector_source_code.h"
+#include "algorithms/compressors/counter_kernels.h"
 #include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
@@ -60,21 +62,29 @@ struct Levels {
 template <bool kSubtractive, bool kDecoded, class Src>
 void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Src& src,
                 Levels& levels, const DecodeTarget* target) {
+  int32_t kernel_z[kDrawChunk];  // counter: the chunk's levels from the vectorised kernel
   for (int64_t c = 0; c < d; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, d - c);
     src.Prepare(c, m);
+    if constexpr (std::is_same_v<Src, CounterDraws>) {
+      counter_kernels::DitheredLevels(x + c, src.data(), m, scale, s, kSubtractive, kernel_z);
+    }
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;
-      const double u = static_cast<double>(src.Next(k)) * (1.0 / Src::kOne);
       int32_t z = 0;
-      if constexpr (kSubtractive) {
+      double u = 0.0;
+      if constexpr (std::is_same_v<Src, CounterDraws>) {
+        z = kernel_z[k];
+        if constexpr (kSubtractive && kDecoded) u = src.Next(k) * (1.0 / Src::kOne);
+      } else if constexpr (kSubtractive) {
+        u = static_cast<double>(src.Next(k)) * (1.0 / Src::kOne);
         z = FloorToInt(std::clamp(x[j] * scale, -s, s) + u);
-        if constexpr (kDecoded) target->Put(j, unit * (z - u + 0.5));
       } else {
+        u = static_cast<double>(src.Next(k)) * (1.0 / Src::kOne);
         const int32_t mag = static_cast<int32_t>(std::min(std::abs(x[j]) * scale, s) + u);
         z = x[j] < 0 ? -mag : mag;
-        if constexpr (kDecoded) target->Put(j, unit * z);
       }
+      if constexpr (kDecoded) target->Put(j, kSubtractive ? unit * (z - u + 0.5) : unit * z);
       levels.Add(j, z);
     }
   }
