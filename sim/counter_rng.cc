@@ -6,8 +6,8 @@
 namespace commsim {
 namespace {
 
-constexpr int kLanes = 64;  // Philox blocks per chunk
-constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;  // Philox4x32 multipliers
+constexpr int kLanes = 64;                                      // Philox blocks per chunk
+constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;    // Philox4x32 multipliers
 constexpr uint32_t kBump0 = 0x9E3779B9u, kBump1 = 0xBB67AE85u;  // Weyl key schedule
 
 // One Philox4x32 round on every lane (structure of arrays: c0[l] is word 0 of lane l).
@@ -31,7 +31,8 @@ inline void Round(uint32_t* c0, uint32_t* c1, uint32_t* c2, uint32_t* c3, uint32
 // loops that gcc vectorises (the 32x32->64 multiplies become vpmuludq). The Random123 header's
 // one-block-at-a-time form vectorises less well (about 1.8x slower here); the tests check this
 // form against it and against the published known answers.
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define COMMSIM_RNG_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+COMMSIM_RNG_CLONES
 void CounterRng::FillChunk(uint64_t chunk, uint32_t* out) const {
   alignas(64) uint32_t c0[kLanes], c1[kLanes], c2[kLanes], c3[kLanes];
   for (int l = 0; l < kLanes; ++l) {

@@ -25,9 +25,9 @@ std::array<uint32_t, 4> Reference(std::array<uint32_t, 4> ctr, std::array<uint32
 // The draw of element j by the header's layout, computed with the oracle.
 uint32_t ReferenceDraw(uint64_t key, uint64_t j) {
   const uint64_t c = j / 256;
-  const auto block = Reference({static_cast<uint32_t>(j % 64), static_cast<uint32_t>(c),
-                                static_cast<uint32_t>(c >> 32), 0},
-                               {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
+  const auto block = Reference(
+      {static_cast<uint32_t>(j % 64), static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), 0},
+      {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
   return block[(j / 64) % 4];
 }
 

@@ -36,15 +36,17 @@ inline uint64_t DrawCode(double x, double scale, uint64_t draw) {
 // the message. REQUIRES: norm > 0.
 template <class Src>
 void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym) {
+  decltype(auto) local = LocalDraws(src);
   const double scale = Src::kOne / static_cast<double>(norm);
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, n - c);
-    src.Prepare(first + c, m);
+    local.Prepare(first + c, m);
     for (int64_t k = 0; k < m; ++k) {
-      const uint64_t code = DrawCode(x[c + k], scale, src.Next(k));
+      const uint64_t code = DrawCode(x[c + k], scale, local.Next(k));
       sym[c + k] = static_cast<int8_t>(static_cast<int>(code & 1) - static_cast<int>(code & 2));
     }
   }
+  Commit(src, local);
 }
 
 // counter: the same symbols from the vectorised kernel, a chunk at a time.
@@ -88,21 +90,24 @@ template <bool kDecoded, class Src>
 void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
                 const DecodeTarget* target) {
   static_assert(kDrawChunk % 32 == 0);
+  decltype(auto) local = LocalDraws(src);
   const double scale = Src::kOne / static_cast<double>(norm);
   const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);
-    src.Prepare(first + c, cm);
+    local.Prepare(first + c, cm);
     for (int64_t j = 0; j < cm; j += 32) {
       const int m = static_cast<int>(std::min<int64_t>(32, cm - j));
       uint64_t word = 0;
-      for (int k = 0; k < m; ++k) word |= DrawCode(x[c + j + k], scale, src.Next(j + k)) << (2 * k);
+      for (int k = 0; k < m; ++k)
+        word |= DrawCode(x[c + j + k], scale, local.Next(j + k)) << (2 * k);
       w.Put(word, 2 * m);
       if constexpr (kDecoded) {
         for (int k = 0; k < m; ++k) target->Put(c + j + k, value[(word >> (2 * k)) & 3]);
       }
     }
   }
+  Commit(src, local);
 }
 
 // counter: symbols from the kernel, then packed (the same fields as the template above).
@@ -167,7 +172,7 @@ Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng
   }
   StreamDraws src(rng);
   Message m = EncodeWith(x, src, target);
-  src.Finish();
+  rng = src.rng();
   return m;
 }
 

@@ -5,9 +5,9 @@
 // baseline x86-64), picked at load time, and gives the same bits in every version: the only
 // floating-point operations are |v|, one product v * scale (correctly rounded, IEEE), min/max,
 // truncations to integer, one addition or subtraction (correctly rounded), products by 2^32 or
-// 2^-32 (exact), and uint32 -> double conversions (exact); the file is compiled with -ffp-contract=off, so no
-// version fuses a product into a fused multiply-add. Each kernel equals the scalar expression in
-// its comment, which the stream path computes with 53-bit draws.
+// 2^-32 (exact), and uint32 -> double conversions (exact); the file is compiled with
+// -ffp-contract=off, so no version fuses a product into a fused multiply-add. Each kernel equals
+// the scalar expression in its comment, which the stream path computes with 53-bit draws.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_COUNTER_KERNELS_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_COUNTER_KERNELS_H_
 

@@ -62,12 +62,13 @@ struct Levels {
 template <bool kSubtractive, bool kDecoded, class Src>
 void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Src& src,
                 Levels& levels, const DecodeTarget* target) {
+  decltype(auto) local = LocalDraws(src);
   int32_t kernel_z[kDrawChunk];  // counter: the chunk's levels from the vectorised kernel
   for (int64_t c = 0; c < d; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, d - c);
-    src.Prepare(c, m);
+    local.Prepare(c, m);
     if constexpr (std::is_same_v<Src, CounterDraws>) {
-      counter_kernels::DitheredLevels(x + c, src.data(), m, scale, s, kSubtractive, kernel_z);
+      counter_kernels::DitheredLevels(x + c, local.data(), m, scale, s, kSubtractive, kernel_z);
     }
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;
@@ -75,12 +76,12 @@ void DrawLevels(const double* x, int64_t d, double s, double scale, double unit,
       double u = 0.0;
       if constexpr (std::is_same_v<Src, CounterDraws>) {
         z = kernel_z[k];
-        if constexpr (kSubtractive && kDecoded) u = src.Next(k) * (1.0 / Src::kOne);
+        if constexpr (kSubtractive && kDecoded) u = local.Next(k) * (1.0 / Src::kOne);
       } else if constexpr (kSubtractive) {
-        u = static_cast<double>(src.Next(k)) * (1.0 / Src::kOne);
+        u = static_cast<double>(local.Next(k)) * (1.0 / Src::kOne);
         z = FloorToInt(std::clamp(x[j] * scale, -s, s) + u);
       } else {
-        u = static_cast<double>(src.Next(k)) * (1.0 / Src::kOne);
+        u = static_cast<double>(local.Next(k)) * (1.0 / Src::kOne);
         const int32_t mag = static_cast<int32_t>(std::min(std::abs(x[j]) * scale, s) + u);
         z = x[j] < 0 ? -mag : mag;
       }
@@ -88,20 +89,23 @@ void DrawLevels(const double* x, int64_t d, double s, double scale, double unit,
       levels.Add(j, z);
     }
   }
+  Commit(src, local);
 }
 
 // The receiver's side of the subtractive dither: unit * (z_j - u_j + 1/2).
 template <class Src>
 void PutSubtractive(const std::vector<int32_t>& z, double unit, Src& src, const DecodeTarget& out) {
   const int64_t d = static_cast<int64_t>(z.size());
+  decltype(auto) local = LocalDraws(src);
   for (int64_t c = 0; c < d; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, d - c);
-    src.Prepare(c, m);
+    local.Prepare(c, m);
     for (int64_t k = 0; k < m; ++k) {
-      const double u = static_cast<double>(src.Next(k)) * (1.0 / Src::kOne);
+      const double u = static_cast<double>(local.Next(k)) * (1.0 / Src::kOne);
       out.Put(c + k, unit * (z[c + k] - u + 0.5));
     }
   }
+  Commit(src, local);
 }
 
 // Runs f(src) with the draw source of `rng`: stream or counter (keyed by one draw of rng).
@@ -113,7 +117,7 @@ void WithDraws(bool counter, Rng& rng, F&& f) {
   } else {
     StreamDraws src(rng);
     f(src);
-    src.Finish();
+    rng = src.rng();
   }
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <type_traits>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
@@ -30,37 +29,30 @@ struct Nonzeros {
   std::vector<uint8_t> neg;
 };
 
-// xi_j = floor(a_j) + Bernoulli(frac(a_j)), a_j = min(|v_j| * scale, s), from one integer draw
-// in [0, Src::kOne) (stream: exactly Uniform() < frac, as both sides scale by a power of two).
-template <class Src>
+// xi_j = floor(a_j) + Bernoulli(frac(a_j)), a_j = min(|v_j| * scale, s), from one stream draw
+// in [0, 2^53): exactly Uniform() < frac, as both sides scale by a power of two.
 inline uint64_t DrawLevel(double vj, double scale, double s, uint64_t draw) {
   const double a = std::min(std::abs(vj) * scale, s);
   const int64_t fl = static_cast<int64_t>(a);  // floor for a >= 0, without a libm call
-  return static_cast<uint64_t>(
-      fl + static_cast<int64_t>(static_cast<double>(draw) <
-                                (a - static_cast<double>(fl)) * Src::kOne));
+  const bool up = static_cast<double>(draw) < (a - static_cast<double>(fl)) * StreamDraws::kOne;
+  return static_cast<uint64_t>(fl + up);
 }
 
-// The levels of chunk [c, c + m) of a bucket: counter draws go through the vectorised kernel
-// into xi up front; the stream draws each level as it is read (LevelAt), in element order.
-template <class Src>
-void PrepareLevels(Src& src, int64_t first, const double* vc, int64_t m, double scale, double s,
-                   uint32_t* xi) {
+// The levels of chunk [first, first + m) (values vc): counter draws go through the vectorised
+// kernel into xi up front; the stream draws each level as LevelAt reads it, in element order.
+void PrepareLevels(StreamDraws&, int64_t, const double*, int64_t, double, double, uint32_t*) {}
+void PrepareLevels(CounterDraws& src, int64_t first, const double* vc, int64_t m, double scale,
+                   double s, uint32_t* xi) {
   src.Prepare(first, m);
-  if constexpr (std::is_same_v<Src, CounterDraws>) {
-    counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
-  }
+  counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
 }
-
-// Level k of the prepared chunk starting at vc.
-template <class Src>
-inline uint64_t LevelAt(Src& src, const double* vc, int64_t k, double scale, double s,
+inline uint64_t LevelAt(StreamDraws& src, const double* vc, int64_t k, double scale, double s,
+                        const uint32_t* /*xi*/) {
+  return DrawLevel(vc[k], scale, s, src.Next(k));
+}
+inline uint64_t LevelAt(CounterDraws&, const double*, int64_t k, double, double,
                         const uint32_t* xi) {
-  if constexpr (std::is_same_v<Src, CounterDraws>) {
-    return xi[k];
-  } else {
-    return DrawLevel<Src>(vc[k], scale, s, src.Next(k));
-  }
+  return xi[k];
 }
 
 // The decoded value of a level, as both decoders give it: +0 for level 0, else +-unit * xi.
@@ -73,16 +65,17 @@ inline double LevelValue(uint64_t xi, bool negative, double unit) {
 // number. `first` is the bucket's first element in the message. With a target, also delivers
 // the decoded values.
 template <bool kDecoded, class Src>
-int64_t DrawNonzeros(const double* v, int64_t first, int64_t n, double scale, double s,
-                     double unit, Src& src, Nonzeros& nz, const DecodeTarget* target) {
+int64_t DrawNonzeros(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
+                     Src& src, Nonzeros& nz, const DecodeTarget* target) {
+  decltype(auto) local = LocalDraws(src);
   int64_t count = 0;
   uint32_t levels[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, n - c);
-    PrepareLevels(src, first + c, v + c, m, scale, s, levels);
+    PrepareLevels(local, first + c, v + c, m, scale, s, levels);
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;
-      const uint64_t xi = LevelAt(src, v + c, k, scale, s, levels);
+      const uint64_t xi = LevelAt(local, v + c, k, scale, s, levels);
       const bool negative = v[j] < 0;
       nz.pos[count] = static_cast<uint32_t>(j);
       nz.mag[count] = static_cast<uint32_t>(xi);
@@ -91,6 +84,7 @@ int64_t DrawNonzeros(const double* v, int64_t first, int64_t n, double scale, do
       if constexpr (kDecoded) target->Put(j, LevelValue(xi, negative, unit));
     }
   }
+  Commit(src, local);
   return count;
 }
 
@@ -124,16 +118,17 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
                int level_bits, Src& src, BitWriter& w, const DecodeTarget* target) {
   const int field = 1 + level_bits;
   const int per_word = 64 / field;
+  decltype(auto) local = LocalDraws(src);
   uint32_t levels[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);
-    PrepareLevels(src, first + c, v + c, cm, scale, s, levels);
+    PrepareLevels(local, first + c, v + c, cm, scale, s, levels);
     for (int64_t j = 0; j < cm; j += per_word) {
       const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
       uint64_t word = 0;
       for (int k = 0; k < m; ++k) {
         const double vj = v[c + j + k];
-        const uint64_t xi = LevelAt(src, v + c, j + k, scale, s, levels);
+        const uint64_t xi = LevelAt(local, v + c, j + k, scale, s, levels);
         const uint64_t negative = static_cast<uint64_t>(std::signbit(vj)) & (xi != 0);
         word |= ((xi << 1) | negative) << (k * field);
         if constexpr (kDecoded) target->Put(c + j + k, LevelValue(xi, negative != 0, unit));
@@ -141,6 +136,7 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
       w.Put(word, m * field);
     }
   }
+  Commit(src, local);
 }
 
 }  // namespace
@@ -189,7 +185,7 @@ Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
   }
   StreamDraws src(rng);
   Message m = EncodeWith(x, src, target);
-  src.Finish();
+  rng = src.rng();
   return m;
 }
 
@@ -226,9 +222,8 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
       }
       continue;
     }
-    const int64_t count =
-        t ? DrawNonzeros<true>(v, begin, n, scale, s, unit, src, nz, &*t)
-          : DrawNonzeros<false>(v, begin, n, scale, s, unit, src, nz, nullptr);
+    const int64_t count = t ? DrawNonzeros<true>(v, begin, n, scale, s, unit, src, nz, &*t)
+                            : DrawNonzeros<false>(v, begin, n, scale, s, unit, src, nz, nullptr);
     PutEliasLevels(nz, count, n, w);
   }
   return w.Finish();

@@ -32,19 +32,18 @@ void DescribeRngKey(ParamVisitor& v, std::string& rng);
 // True for "counter". REQUIRES: rng passed DescribeRngKey's choices.
 bool UsesCounterRng(const std::string& rng);
 
-// "stream": the caller's Rng, one draw per Next in call order (k is ignored). Works on a local
-// copy, which stays in registers; Finish() hands the advanced state back.
+// "stream": the caller's Rng, one draw per Next in call order (k is ignored). Holds a copy of
+// the Rng; rng() is the advanced state to hand back to the caller.
 class StreamDraws {
  public:
   static constexpr double kOne = 0x1p53;
-  explicit StreamDraws(Rng& rng) : rng_(rng), local_(rng) {}
+  explicit StreamDraws(const Rng& rng) : rng_(rng) {}
   void Prepare(int64_t /*first*/, int64_t /*m*/) {}
-  uint64_t Next(int64_t /*k*/) { return local_.NextU64() >> 11; }
-  void Finish() { rng_ = local_; }
+  uint64_t Next(int64_t /*k*/) { return rng_.NextU64() >> 11; }
+  const Rng& rng() const { return rng_; }
 
  private:
-  Rng& rng_;
-  Rng local_;
+  Rng rng_;
 };
 
 // "counter": the draws of chunk [first, first + m) computed up front; Next(k) is element first + k.
@@ -57,12 +56,20 @@ class CounterDraws {
   uint64_t Next(int64_t k) const { return buf_[k]; }
   // The prepared chunk's draws (for the vectorised kernels, counter_kernels.h).
   const uint32_t* data() const { return buf_; }
-  void Finish() {}
 
  private:
   CounterRng gen_;
   alignas(64) uint32_t buf_[kDrawChunk];
 };
+
+// A loop's working copy of a draw source: a stream source is copied, so that its state lives in
+// registers rather than behind a reference the loop's stores might alias, and Commit hands the
+// advanced state back; a counter source is used in place. Usage:
+//   decltype(auto) local = LocalDraws(src);  ...loop on local...  Commit(src, local);
+inline StreamDraws LocalDraws(const StreamDraws& src) { return src; }
+inline CounterDraws& LocalDraws(CounterDraws& src) { return src; }
+inline void Commit(StreamDraws& src, const StreamDraws& local) { src = local; }
+inline void Commit(CounterDraws& /*src*/, const CounterDraws& /*local*/) {}
 
 }  // namespace commsim
 
