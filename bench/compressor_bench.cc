@@ -30,20 +30,31 @@ namespace {
 // the machine is shared, and wall time counts the time other processes hold the core.
 
 // Label and compressor JSON (block_ternary p = inf b = 256, qsgd s = 15 b = 512, k = 1% of d).
+// "counter": the stochastic quantizers with "rng": "counter" (Philox draws), next to the default
+// xoshiro stream.
 const char* kVariants[][2] = {
     {"identity", R"({"name": "identity"})"},
     {"block_ternary inf fixed2", R"({"name": "block_ternary", "coding": "fixed2"})"},
+    {"block_ternary inf fixed2 counter",
+     R"({"name": "block_ternary", "coding": "fixed2", "rng": "counter"})"},
     {"block_ternary inf packed", R"({"name": "block_ternary", "coding": "packed"})"},
+    {"block_ternary inf packed counter",
+     R"({"name": "block_ternary", "coding": "packed", "rng": "counter"})"},
     {"block_ternary inf sparse", R"({"name": "block_ternary", "coding": "sparse"})"},
+    {"block_ternary inf sparse counter",
+     R"({"name": "block_ternary", "coding": "sparse", "rng": "counter"})"},
     {"block_ternary inf entropy", R"({"name": "block_ternary", "coding": "entropy"})"},
     {"block_ternary 2 sparse", R"({"name": "block_ternary", "p": 2, "coding": "sparse"})"},
     {"qsgd fixed", R"({"name": "qsgd", "coding": "fixed"})"},
+    {"qsgd fixed counter", R"({"name": "qsgd", "coding": "fixed", "rng": "counter"})"},
     {"qsgd elias", R"({"name": "qsgd", "coding": "elias"})"},
+    {"qsgd elias counter", R"({"name": "qsgd", "coding": "elias", "rng": "counter"})"},
     {"top_k 1% fixed", R"({"name": "top_k", "index_coding": "fixed"})"},
     {"top_k 1% golomb", R"({"name": "top_k", "index_coding": "golomb"})"},
     {"rand_k 1%", R"({"name": "rand_k"})"},
     {"scaled_sign l1 b=256", R"({"name": "scaled_sign"})"},
     {"dithered s=15", R"({"name": "dithered"})"},
+    {"dithered s=15 counter", R"({"name": "dithered", "rng": "counter"})"},
 };
 
 void Run(int64_t d, int reps, const std::string& only) {

@@ -11,6 +11,9 @@
 //                            [--threads T]
 //                            [--precision float32]  (the algorithms' state precision; each named
 //                                                    algorithm must have the key)
+// An algorithm named NAME+counter (e.g. dore+counter, the default list's third row) runs NAME with
+// its default block_ternary uplink and downlink set to "rng": "counter" (Philox draws instead of
+// the xoshiro stream), so the two rows compare the random draws' share of an iteration.
 #include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
@@ -78,7 +81,7 @@ int main(int argc, char** argv) {
   int64_t dim = 11173962;
   int workers = 8;
   int iterations = 3;
-  std::string algorithms = "sgd,dore";
+  std::string algorithms = "sgd,dore,dore+counter";
   int threads = 2;
   std::string precision;  // "": the algorithms' default
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -110,6 +113,10 @@ int main(int argc, char** argv) {
         {"compute", {{"mode", "fixed"}, {"seconds", 0.1}}},
         {"step", {{"size", 0.1}}},
         {"algorithms", {{{"name", name}}}}};
+    if (const size_t plus = name.find("+counter"); plus != std::string::npos) {
+      const nlohmann::json q = {{"name", "block_ternary"}, {"rng", "counter"}};
+      doc["algorithms"][0] = {{"name", name.substr(0, plus)}, {"uplink", q}, {"downlink", q}};
+    }
     if (!precision.empty()) doc["algorithms"][0]["precision"] = precision;
     // A warm-up run, then two runs of K and 2K iterations: building the problem, touching the
     // state and evaluating cost the same in both (each starts from the heap the previous run

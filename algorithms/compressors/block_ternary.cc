@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/block_ternary_coding.h"
+#include "algorithms/compressors/counter_kernels.h"
+#include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
 namespace commsim {
@@ -20,23 +23,59 @@ namespace {
 constexpr std::string_view kPChoices[] = {"2", "inf"};
 constexpr std::string_view kCodings[] = {"fixed2", "packed", "sparse", "entropy"};
 
-// The 2-bit code of one element: 0 -> 00, +1 -> 01, -1 -> 11. `scale` is 2^53 / norm.
-// Branch-free: the Bernoulli outcome is unpredictable, a branch on it mispredicts half the time.
-inline uint64_t DrawCode(double x, double scale, Rng& rng) {
-  const uint64_t keep = static_cast<double>(rng.NextU64() >> 11) < std::abs(x) * scale;
+// The 2-bit code of one element: 0 -> 00, +1 -> 01, -1 -> 11, from an integer draw in
+// [0, Src::kOne); `scale` is Src::kOne / norm. Branch-free: the Bernoulli outcome is
+// unpredictable, a branch on it mispredicts half the time.
+inline uint64_t DrawCode(double x, double scale, uint64_t draw) {
+  const uint64_t keep = static_cast<double>(draw) < std::abs(x) * scale;
   const uint64_t negative = std::signbit(x);
   return keep | ((keep & negative) << 1);
 }
 
-// Draws the symbols of one block (-1, 0, +1) into sym. REQUIRES: norm > 0.
-void DrawSymbols(const double* x, int64_t n, float norm, Rng& rng, int8_t* sym) {
-  const double scale = 0x1p53 / static_cast<double>(norm);
-  Rng local = rng;  // a local copy stays in registers (stores to sym may alias the state)
-  for (int64_t j = 0; j < n; ++j) {
-    const uint64_t code = DrawCode(x[j], scale, local);
-    sym[j] = static_cast<int8_t>(static_cast<int>(code & 1) - static_cast<int>(code & 2));
+// Draws the symbols of one block (-1, 0, +1) into sym; `first` is the block's first element in
+// the message. REQUIRES: norm > 0.
+template <class Src>
+void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym) {
+  decltype(auto) local = LocalDraws(src);
+  const double scale = Src::kOne / static_cast<double>(norm);
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t m = std::min(kDrawChunk, n - c);
+    local.Prepare(first + c, m);
+    for (int64_t k = 0; k < m; ++k) {
+      const uint64_t code = DrawCode(x[c + k], scale, local.Next(k));
+      sym[c + k] = static_cast<int8_t>(static_cast<int>(code & 1) - static_cast<int>(code & 2));
+    }
   }
-  rng = local;
+  Commit(src, local);
+}
+
+// counter: the same symbols from the vectorised kernel, a chunk at a time.
+void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, CounterDraws& src,
+                 int8_t* sym) {
+  const double scale = CounterDraws::kOne / static_cast<double>(norm);
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t m = std::min(kDrawChunk, n - c);
+    src.Prepare(first + c, m);
+    counter_kernels::TernarySymbols(x + c, src.data(), m, scale, sym + c);
+  }
+}
+
+// The fixed2 codes of m <= 32 symbols (code = symbol & 3), the first in the low bits; eight
+// symbols at a time are gathered from their bytes by shifts (byte k holds its code at bit 8k).
+uint64_t PackCodes(const int8_t* sym, int m) {
+  uint64_t word = 0;
+  int k = 0;
+  for (; k + 8 <= m; k += 8) {
+    uint64_t v;
+    std::memcpy(&v, sym + k, 8);
+    v &= 0x0303030303030303ULL;
+    v = (v | v >> 6) & 0x000F000F000F000FULL;
+    v = (v | v >> 12) & 0x000000FF000000FFULL;
+    v = (v | v >> 24) & 0xFFFFULL;
+    word |= v << (2 * k);
+  }
+  for (; k < m; ++k) word |= static_cast<uint64_t>(sym[k] & 3) << (2 * k);
+  return word;
 }
 
 // The decoded values of one block's symbols, as every decoder below produces them.
@@ -45,24 +84,46 @@ void PutSymbols(const int8_t* sym, int64_t n, double norm, const DecodeTarget& t
   for (int64_t j = 0; j < n; ++j) target.Put(j, value[sym[j] + 1]);
 }
 
-// fixed2 fast path: draws and packs 32 codes per 64-bit field; with a target, also delivers the
-// decoded values (as GetFixed2 gives them). REQUIRES: norm > 0.
-template <bool kDecoded>
-void DrawFixed2(const double* x, int64_t n, float norm, Rng& rng, BitWriter& w,
+// fixed2 fast path: draws and packs 32 codes per 64-bit field (a draw chunk holds 8 fields);
+// with a target, also delivers the decoded values (as GetFixed2 gives them). REQUIRES: norm > 0.
+template <bool kDecoded, class Src>
+void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
                 const DecodeTarget* target) {
-  const double scale = 0x1p53 / static_cast<double>(norm);
+  static_assert(kDrawChunk % 32 == 0);
+  decltype(auto) local = LocalDraws(src);
+  const double scale = Src::kOne / static_cast<double>(norm);
   const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
-  Rng local = rng;
-  for (int64_t j = 0; j < n; j += 32) {
-    const int m = static_cast<int>(std::min<int64_t>(32, n - j));
-    uint64_t word = 0;
-    for (int k = 0; k < m; ++k) word |= DrawCode(x[j + k], scale, local) << (2 * k);
-    w.Put(word, 2 * m);
-    if constexpr (kDecoded) {
-      for (int k = 0; k < m; ++k) target->Put(j + k, value[(word >> (2 * k)) & 3]);
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t cm = std::min(kDrawChunk, n - c);
+    local.Prepare(first + c, cm);
+    for (int64_t j = 0; j < cm; j += 32) {
+      const int m = static_cast<int>(std::min<int64_t>(32, cm - j));
+      uint64_t word = 0;
+      for (int k = 0; k < m; ++k)
+        word |= DrawCode(x[c + j + k], scale, local.Next(j + k)) << (2 * k);
+      w.Put(word, 2 * m);
+      if constexpr (kDecoded) {
+        for (int k = 0; k < m; ++k) target->Put(c + j + k, value[(word >> (2 * k)) & 3]);
+      }
     }
   }
-  rng = local;
+  Commit(src, local);
+}
+
+// counter: symbols from the kernel, then packed (the same fields as the template above).
+template <bool kDecoded>
+void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, CounterDraws& src,
+                BitWriter& w, const DecodeTarget* target) {
+  alignas(8) int8_t sym[kDrawChunk];
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t cm = std::min(kDrawChunk, n - c);
+    DrawSymbols(x + c, first + c, cm, norm, src, sym);
+    for (int64_t j = 0; j < cm; j += 32) {
+      const int m = static_cast<int>(std::min<int64_t>(32, cm - j));
+      w.Put(PackCodes(sym + j, m), 2 * m);
+    }
+    if constexpr (kDecoded) PutSymbols(sym, cm, norm, target->Segment(c, cm));
+  }
 }
 
 }  // namespace
@@ -71,10 +132,11 @@ void BlockTernaryConfig::Describe(ParamVisitor& v) {
   v.Text("p", p, kPChoices, "norm of each block: 2 or inf");
   v.Int("block", block, Range::Closed(1, 1e12), "block size b (elements per norm)");
   v.Text("coding", coding, kCodings, "symbol coding: fixed2, packed, sparse or entropy");
+  DescribeRngKey(v, rng);
 }
 
 BlockTernary::BlockTernary(const BlockTernaryConfig& config)
-    : p_inf_(config.p == "inf"), block_(config.block) {
+    : p_inf_(config.p == "inf"), counter_rng_(UsesCounterRng(config.rng)), block_(config.block) {
   const auto* it = std::find(std::begin(kCodings), std::end(kCodings), config.coding);
   COMMSIM_CHECK(it != std::end(kCodings), "unknown coding {}", config.coding);
   coding_ = static_cast<Coding>(it - std::begin(kCodings));
@@ -104,6 +166,19 @@ float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
 
 Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                                  const DecodeTarget* target) const {
+  if (counter_rng_) {
+    CounterDraws src(rng.NextU64());
+    return EncodeWith(x, src, target);
+  }
+  StreamDraws src(rng);
+  Message m = EncodeWith(x, src, target);
+  rng = src.rng();
+  return m;
+}
+
+template <class Src>
+Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
+                                 const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
@@ -132,13 +207,13 @@ Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng
     }
     if (coding_ == Coding::kFixed2) {
       if (block_target) {
-        DrawFixed2<true>(xb, n, norm, rng, w, &*block_target);
+        DrawFixed2<true>(xb, begin, n, norm, src, w, &*block_target);
       } else {
-        DrawFixed2<false>(xb, n, norm, rng, w, nullptr);
+        DrawFixed2<false>(xb, begin, n, norm, src, w, nullptr);
       }
       continue;
     }
-    DrawSymbols(xb, n, norm, rng, s);
+    DrawSymbols(xb, begin, n, norm, src, s);
     if (block_target) PutSymbols(s, n, norm, *block_target);
     if (coding_ == Coding::kPacked) ternary_coding::PutPacked(s, n, w);
     if (coding_ == Coding::kSparse) ternary_coding::PutSparse(s, n, w);

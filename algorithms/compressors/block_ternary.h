@@ -3,7 +3,10 @@
 // Splits x into blocks of `block` elements (the last may be shorter). Per block B with norm
 // n_B = ||x_B||_p (p = 2 or inf) rounded up to fp32: Q(x)_j = n_B * sign(x_j) * xi_j with
 // xi_j ~ Bernoulli(|x_j| / n_B) drawn as [ (rng() >> 11) < |x_j| * (2^53 / n_B) ]; an all-zero
-// block draws nothing and decodes to zeros. Unbiased.
+// block draws nothing and decodes to zeros. Unbiased. With rng = "counter" (uniform_draws.h) the
+// draw is element j's 32-bit counter draw u_j and xi_j = [ u_j < |x_j| * (2^32 / n_B) ], whose
+// probability is within 2^-32 of |x_j| / n_B (a bias of at most 2^-32 n_B per element, far below
+// the fp32 rounding of n_B itself); every message draws one key from the Rng.
 // E||Q(x) - x||^2 = sum_B (||x_B||_1 n_B - ||x_B||_2^2) <= C ||x||^2, C = sqrt(b) - 1 (p = 2) or
 // (sqrt(b) - 1) / 2 (p = inf).
 // Payload per block: 32 bits (n_B) plus the symbols {-1, 0, +1} in the chosen coding:
@@ -27,6 +30,7 @@ struct BlockTernaryConfig final : ConfigBase<BlockTernaryConfig> {
   std::string p = "inf";  // "2" or "inf"
   int64_t block = 256;
   std::string coding = "fixed2";  // fixed2 | packed | sparse | entropy
+  std::string rng = "stream";     // stream | counter (uniform_draws.h)
   void Describe(ParamVisitor& v) override;
 };
 
@@ -48,8 +52,13 @@ class BlockTernary final : public Compressor {
                          const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
+  // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).
+  template <class Src>
+  Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
+                     const DecodeTarget* target) const;
 
   bool p_inf_;
+  bool counter_rng_;
   int64_t block_;
   Coding coding_;
 };

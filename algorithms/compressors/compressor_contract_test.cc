@@ -62,6 +62,34 @@ std::vector<Variant> Variants() {
       });
     }
   }
+  // The counter-based draws (uniform_draws.h) of every stochastic quantizer, with blocks and
+  // buckets that do not line up with the 256-element draw chunks.
+  for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
+    add(std::string("block_ternary_pinf_") + coding + "_b100_counter", "block_ternary",
+        [&](Config& c) {
+          auto& cfg = static_cast<BlockTernaryConfig&>(c);
+          cfg.coding = coding;
+          cfg.block = 100;
+          cfg.rng = "counter";
+        });
+  }
+  for (const char* coding : {"elias", "fixed"}) {
+    add(std::string("qsgd_2_") + coding + "_s4_b300_counter", "qsgd", [&](Config& c) {
+      auto& cfg = static_cast<QsgdConfig&>(c);
+      cfg.coding = coding;
+      cfg.levels = 4;
+      cfg.bucket = 300;
+      cfg.rng = "counter";
+    });
+  }
+  add("dithered_counter", "dithered",
+      [](Config& c) { static_cast<DitheredConfig&>(c).rng = "counter"; });
+  add("dithered_subtractive_counter", "dithered", [](Config& c) {
+    auto& cfg = static_cast<DitheredConfig&>(c);
+    cfg.subtractive = true;
+    cfg.dither_seed = 42;
+    cfg.rng = "counter";
+  });
   add("identity_64", "identity", [](Config& c) { static_cast<IdentityConfig&>(c).precision = 64; });
   add("top_k_golomb_k5", "top_k", [](Config& c) {
     auto& cfg = static_cast<TopKConfig&>(c);

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/vector_source_code.h"
+#include "algorithms/compressors/counter_kernels.h"
+#include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
 namespace commsim {
@@ -25,6 +28,7 @@ void DitheredConfig::Describe(ParamVisitor& v) {
   v.Bool("subtractive", subtractive, "subtractive dither shared through dither_seed");
   v.Int("dither_seed", dither_seed, Range::NonNegative(),
         "shared seed of the subtractive dither (mixed with a per-message nonce)");
+  DescribeRngKey(v, rng);
 }
 
 namespace {
@@ -54,24 +58,67 @@ struct Levels {
 
 // Draws the levels of x (scale = s / n) and, with a target, delivers the decoded values as
 // Decode computes them: unit * z_j, or unit * (z_j - u_j + 1/2) with the subtractive dither.
-template <bool kSubtractive, bool kDecoded>
-void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Rng& rng,
+// u_j = draw / Src::kOne (stream: exactly Rng::Uniform()).
+template <bool kSubtractive, bool kDecoded, class Src>
+void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Src& src,
                 Levels& levels, const DecodeTarget* target) {
-  Rng local = rng;  // a local copy stays in registers
-  for (int64_t j = 0; j < d; ++j) {
-    const double u = local.Uniform();
-    int32_t z = 0;
-    if constexpr (kSubtractive) {
-      z = FloorToInt(std::clamp(x[j] * scale, -s, s) + u);
-      if constexpr (kDecoded) target->Put(j, unit * (z - u + 0.5));
-    } else {
-      const int32_t m = static_cast<int32_t>(std::min(std::abs(x[j]) * scale, s) + u);
-      z = x[j] < 0 ? -m : m;
-      if constexpr (kDecoded) target->Put(j, unit * z);
+  decltype(auto) local = LocalDraws(src);
+  int32_t kernel_z[kDrawChunk];  // counter: the chunk's levels from the vectorised kernel
+  for (int64_t c = 0; c < d; c += kDrawChunk) {
+    const int64_t m = std::min(kDrawChunk, d - c);
+    local.Prepare(c, m);
+    if constexpr (std::is_same_v<Src, CounterDraws>) {
+      counter_kernels::DitheredLevels(x + c, local.data(), m, scale, s, kSubtractive, kernel_z);
     }
-    levels.Add(j, z);
+    for (int64_t k = 0; k < m; ++k) {
+      const int64_t j = c + k;
+      int32_t z = 0;
+      double u = 0.0;
+      if constexpr (std::is_same_v<Src, CounterDraws>) {
+        z = kernel_z[k];
+        if constexpr (kSubtractive && kDecoded) u = local.Next(k) * (1.0 / Src::kOne);
+      } else if constexpr (kSubtractive) {
+        u = static_cast<double>(local.Next(k)) * (1.0 / Src::kOne);
+        z = FloorToInt(std::clamp(x[j] * scale, -s, s) + u);
+      } else {
+        u = static_cast<double>(local.Next(k)) * (1.0 / Src::kOne);
+        const int32_t mag = static_cast<int32_t>(std::min(std::abs(x[j]) * scale, s) + u);
+        z = x[j] < 0 ? -mag : mag;
+      }
+      if constexpr (kDecoded) target->Put(j, kSubtractive ? unit * (z - u + 0.5) : unit * z);
+      levels.Add(j, z);
+    }
   }
-  rng = local;
+  Commit(src, local);
+}
+
+// The receiver's side of the subtractive dither: unit * (z_j - u_j + 1/2).
+template <class Src>
+void PutSubtractive(const std::vector<int32_t>& z, double unit, Src& src, const DecodeTarget& out) {
+  const int64_t d = static_cast<int64_t>(z.size());
+  decltype(auto) local = LocalDraws(src);
+  for (int64_t c = 0; c < d; c += kDrawChunk) {
+    const int64_t m = std::min(kDrawChunk, d - c);
+    local.Prepare(c, m);
+    for (int64_t k = 0; k < m; ++k) {
+      const double u = static_cast<double>(local.Next(k)) * (1.0 / Src::kOne);
+      out.Put(c + k, unit * (z[c + k] - u + 0.5));
+    }
+  }
+  Commit(src, local);
+}
+
+// Runs f(src) with the draw source of `rng`: stream or counter (keyed by one draw of rng).
+template <class F>
+void WithDraws(bool counter, Rng& rng, F&& f) {
+  if (counter) {
+    CounterDraws src(rng.NextU64());
+    f(src);
+  } else {
+    StreamDraws src(rng);
+    f(src);
+    rng = src.rng();
+  }
 }
 
 }  // namespace
@@ -93,20 +140,27 @@ Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
   const double s = static_cast<double>(config_.levels);
   const double scale = s / static_cast<double>(norm);
   const double unit = static_cast<double>(norm) / s;
+  const bool counter = UsesCounterRng(config_.rng);
   Levels levels(d);
   if (config_.subtractive) {
     const uint64_t nonce = rng.NextU64();
     w.Put(nonce, 64);
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    if (target != nullptr) {
-      DrawLevels<true, true>(x.data(), d, s, scale, unit, dither, levels, target);
-    } else {
-      DrawLevels<true, false>(x.data(), d, s, scale, unit, dither, levels, nullptr);
-    }
-  } else if (target != nullptr) {
-    DrawLevels<false, true>(x.data(), d, s, scale, unit, rng, levels, target);
+    WithDraws(counter, dither, [&](auto& src) {
+      if (target != nullptr) {
+        DrawLevels<true, true>(x.data(), d, s, scale, unit, src, levels, target);
+      } else {
+        DrawLevels<true, false>(x.data(), d, s, scale, unit, src, levels, nullptr);
+      }
+    });
   } else {
-    DrawLevels<false, false>(x.data(), d, s, scale, unit, rng, levels, nullptr);
+    WithDraws(counter, rng, [&](auto& src) {
+      if (target != nullptr) {
+        DrawLevels<false, true>(x.data(), d, s, scale, unit, src, levels, target);
+      } else {
+        DrawLevels<false, false>(x.data(), d, s, scale, unit, src, levels, nullptr);
+      }
+    });
   }
   const auto n = static_cast<size_t>(levels.count);
   PutSparseVectorSourceCode(w, d, {levels.positions.get(), n}, {levels.values.get(), n});
@@ -133,7 +187,8 @@ void Dithered::DecodeInto(const Message& message, const DecodeTarget& out) const
   if (bad) throw DecodeError("corrupted message: level out of range");
   if (config_.subtractive) {
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    for (int64_t j = 0; j < d; ++j) out.Put(j, unit * (z[j] - dither.Uniform() + 0.5));
+    WithDraws(UsesCounterRng(config_.rng), dither,
+              [&](auto& src) { PutSubtractive(z, unit, src, out); });
   } else {
     for (int64_t j = 0; j < d; ++j) out.Put(j, unit * z[j]);
   }

@@ -9,10 +9,16 @@
 //     u_j ~ U[0,1) comes from Rng(DeriveSeed(dither_seed, nonce, "dither")), which the receiver
 //     regenerates. z_j = floor(a_j + u_j), decoded (n/s)(z_j - u_j + 1/2): unbiased with error
 //     uniform in [-n/2s, n/2s) on every coordinate, E||Q(r) - r||^2 = d (n/s)^2 / 12.
+// rng = "counter" (uniform_draws.h): u_j = (element j's 32-bit counter draw) / 2^32, keyed by one
+// NextU64 of the Rng per message (non-subtractive) or by the shared dither stream's first draw
+// (subtractive, so the receiver regenerates it); u_j takes 2^32 equally likely values, which moves
+// the rounding probabilities and the subtractive mean by at most 2^-32 of a level.
 // Payload: 32 (n) [+ 64 nonce when subtractive] + the vector source code of z
 // (algorithms/coding/vector_source_code.h), close to 32 + d H(empirical z); n = 0 sends only 32.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_DITHERED_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_DITHERED_H_
+
+#include <string>
 
 #include "algorithms/compressors/compressor.h"
 #include "sim/params.h"
@@ -23,6 +29,7 @@ struct DitheredConfig final : ConfigBase<DitheredConfig> {
   int64_t levels = 15;
   bool subtractive = false;
   int64_t dither_seed = 0;
+  std::string rng = "stream";  // stream | counter (uniform_draws.h)
   void Describe(ParamVisitor& v) override;
 };
 

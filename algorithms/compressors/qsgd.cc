@@ -10,6 +10,8 @@
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/counter_kernels.h"
+#include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
 namespace commsim {
@@ -27,12 +29,30 @@ struct Nonzeros {
   std::vector<uint8_t> neg;
 };
 
-// xi_j = floor(a_j) + Bernoulli(frac(a_j)), a_j = min(|v_j| * scale, s): one Uniform per element.
-inline uint64_t DrawLevel(double vj, double scale, double s, Rng& rng) {
+// xi_j = floor(a_j) + Bernoulli(frac(a_j)), a_j = min(|v_j| * scale, s), from one stream draw
+// in [0, 2^53): exactly Uniform() < frac, as both sides scale by a power of two.
+inline uint64_t DrawLevel(double vj, double scale, double s, uint64_t draw) {
   const double a = std::min(std::abs(vj) * scale, s);
   const int64_t fl = static_cast<int64_t>(a);  // floor for a >= 0, without a libm call
-  return static_cast<uint64_t>(fl +
-                               static_cast<int64_t>(rng.Uniform() < a - static_cast<double>(fl)));
+  const bool up = static_cast<double>(draw) < (a - static_cast<double>(fl)) * StreamDraws::kOne;
+  return static_cast<uint64_t>(fl + up);
+}
+
+// The levels of chunk [first, first + m) (values vc): counter draws go through the vectorised
+// kernel into xi up front; the stream draws each level as LevelAt reads it, in element order.
+void PrepareLevels(StreamDraws&, int64_t, const double*, int64_t, double, double, uint32_t*) {}
+void PrepareLevels(CounterDraws& src, int64_t first, const double* vc, int64_t m, double scale,
+                   double s, uint32_t* xi) {
+  src.Prepare(first, m);
+  counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
+}
+inline uint64_t LevelAt(StreamDraws& src, const double* vc, int64_t k, double scale, double s,
+                        const uint32_t* /*xi*/) {
+  return DrawLevel(vc[k], scale, s, src.Next(k));
+}
+inline uint64_t LevelAt(CounterDraws&, const double*, int64_t k, double, double,
+                        const uint32_t* xi) {
+  return xi[k];
 }
 
 // The decoded value of a level, as both decoders give it: +0 for level 0, else +-unit * xi.
@@ -42,22 +62,29 @@ inline double LevelValue(uint64_t xi, bool negative, double unit) {
 }
 
 // Draws one bucket's levels into nz (branch-free append of the nonzero ones); returns their
-// number. With a target, also delivers the decoded values.
-template <bool kDecoded>
-int64_t DrawNonzeros(const double* v, int64_t n, double scale, double s, double unit, Rng& rng,
-                     Nonzeros& nz, const DecodeTarget* target) {
-  Rng local = rng;  // stays in registers (the stores below may alias the state)
+// number. `first` is the bucket's first element in the message. With a target, also delivers
+// the decoded values.
+template <bool kDecoded, class Src>
+int64_t DrawNonzeros(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
+                     Src& src, Nonzeros& nz, const DecodeTarget* target) {
+  decltype(auto) local = LocalDraws(src);
   int64_t count = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    const uint64_t xi = DrawLevel(v[j], scale, s, local);
-    const bool negative = v[j] < 0;
-    nz.pos[count] = static_cast<uint32_t>(j);
-    nz.mag[count] = static_cast<uint32_t>(xi);
-    nz.neg[count] = negative;
-    count += xi != 0;
-    if constexpr (kDecoded) target->Put(j, LevelValue(xi, negative, unit));
+  uint32_t levels[kDrawChunk];
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t m = std::min(kDrawChunk, n - c);
+    PrepareLevels(local, first + c, v + c, m, scale, s, levels);
+    for (int64_t k = 0; k < m; ++k) {
+      const int64_t j = c + k;
+      const uint64_t xi = LevelAt(local, v + c, k, scale, s, levels);
+      const bool negative = v[j] < 0;
+      nz.pos[count] = static_cast<uint32_t>(j);
+      nz.mag[count] = static_cast<uint32_t>(xi);
+      nz.neg[count] = negative;
+      count += xi != 0;
+      if constexpr (kDecoded) target->Put(j, LevelValue(xi, negative, unit));
+    }
   }
-  rng = local;
+  Commit(src, local);
   return count;
 }
 
@@ -84,25 +111,32 @@ void PutEliasLevels(const Nonzeros& nz, int64_t count, int64_t n, BitWriter& w) 
 }
 
 // fixed: fields of 1 + level_bits bits (level << 1 | sign), packed into 64-bit words before
-// writing. With a target, also delivers the decoded values.
-template <bool kDecoded>
-void DrawFixed(const double* v, int64_t n, double scale, double s, double unit, int level_bits,
-               Rng& rng, BitWriter& w, const DecodeTarget* target) {
+// writing (a draw chunk may end a word early: the stream is the same as one field after
+// another). With a target, also delivers the decoded values.
+template <bool kDecoded, class Src>
+void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
+               int level_bits, Src& src, BitWriter& w, const DecodeTarget* target) {
   const int field = 1 + level_bits;
   const int per_word = 64 / field;
-  Rng local = rng;
-  for (int64_t j = 0; j < n; j += per_word) {
-    const int m = static_cast<int>(std::min<int64_t>(per_word, n - j));
-    uint64_t word = 0;
-    for (int k = 0; k < m; ++k) {
-      const uint64_t xi = DrawLevel(v[j + k], scale, s, local);
-      const uint64_t negative = static_cast<uint64_t>(std::signbit(v[j + k])) & (xi != 0);
-      word |= ((xi << 1) | negative) << (k * field);
-      if constexpr (kDecoded) target->Put(j + k, LevelValue(xi, negative != 0, unit));
+  decltype(auto) local = LocalDraws(src);
+  uint32_t levels[kDrawChunk];
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t cm = std::min(kDrawChunk, n - c);
+    PrepareLevels(local, first + c, v + c, cm, scale, s, levels);
+    for (int64_t j = 0; j < cm; j += per_word) {
+      const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
+      uint64_t word = 0;
+      for (int k = 0; k < m; ++k) {
+        const double vj = v[c + j + k];
+        const uint64_t xi = LevelAt(local, v + c, j + k, scale, s, levels);
+        const uint64_t negative = static_cast<uint64_t>(std::signbit(vj)) & (xi != 0);
+        word |= ((xi << 1) | negative) << (k * field);
+        if constexpr (kDecoded) target->Put(c + j + k, LevelValue(xi, negative != 0, unit));
+      }
+      w.Put(word, m * field);
     }
-    w.Put(word, m * field);
   }
-  rng = local;
+  Commit(src, local);
 }
 
 }  // namespace
@@ -112,13 +146,15 @@ void QsgdConfig::Describe(ParamVisitor& v) {
   v.Int("bucket", bucket, Range::Closed(1, 1e12), "bucket size b (elements per norm)");
   v.Text("norm", norm, kNorms, "bucket norm: 2 or inf");
   v.Text("coding", coding, kCodings, "elias (the paper's code) or fixed (sign + level bits)");
+  DescribeRngKey(v, rng);
 }
 
 Qsgd::Qsgd(const QsgdConfig& config)
     : levels_(config.levels),
       bucket_(config.bucket),
       norm_inf_(config.norm == "inf"),
-      elias_(config.coding == "elias") {
+      elias_(config.coding == "elias"),
+      counter_rng_(UsesCounterRng(config.rng)) {
   COMMSIM_CHECK(levels_ >= 1 && bucket_ >= 1, "bad qsgd config");
 }
 
@@ -142,6 +178,19 @@ float Qsgd::CheckedBucketNorm(const double* v, int64_t n,
 }
 
 Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                         const DecodeTarget* target) const {
+  if (counter_rng_) {
+    CounterDraws src(rng.NextU64());
+    return EncodeWith(x, src, target);
+  }
+  StreamDraws src(rng);
+  Message m = EncodeWith(x, src, target);
+  rng = src.rng();
+  return m;
+}
+
+template <class Src>
+Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
                          const DecodeTarget* target) const {
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, bucket_);
@@ -167,14 +216,14 @@ Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
     const double unit = static_cast<double>(norm) / s;
     if (!elias_) {
       if (t) {
-        DrawFixed<true>(v, n, scale, s, unit, level_bits, rng, w, &*t);
+        DrawFixed<true>(v, begin, n, scale, s, unit, level_bits, src, w, &*t);
       } else {
-        DrawFixed<false>(v, n, scale, s, unit, level_bits, rng, w, nullptr);
+        DrawFixed<false>(v, begin, n, scale, s, unit, level_bits, src, w, nullptr);
       }
       continue;
     }
-    const int64_t count = t ? DrawNonzeros<true>(v, n, scale, s, unit, rng, nz, &*t)
-                            : DrawNonzeros<false>(v, n, scale, s, unit, rng, nz, nullptr);
+    const int64_t count = t ? DrawNonzeros<true>(v, begin, n, scale, s, unit, src, nz, &*t)
+                            : DrawNonzeros<false>(v, begin, n, scale, s, unit, src, nz, nullptr);
     PutEliasLevels(nz, count, n, w);
   }
   return w.Finish();

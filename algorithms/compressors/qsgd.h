@@ -2,7 +2,9 @@
 //
 // Per bucket v of `bucket` elements (the last may be shorter), with n = ||v||_2 (or ||v||_inf when
 // norm = "inf") rounded up to fp32: a_j = s |v_j| / n, xi_j = floor(a_j) + Bernoulli(frac(a_j))
-// (one rng.Uniform() per element of a nonzero bucket), Q(v)_j = n sign(v_j) xi_j / s. Unbiased;
+// (one rng.Uniform() per element of a nonzero bucket; with rng = "counter", uniform_draws.h, element
+// j's 32-bit counter draw, so P(xi_j = floor + 1) is within 2^-32 of frac(a_j), and each message
+// draws one key from the Rng), Q(v)_j = n sign(v_j) xi_j / s. Unbiased;
 // E||Q(v) - v||^2 = sum_j (n/s)^2 f_j (1 - f_j) <= min(b/s^2, sqrt(b)/s) ||v||^2.
 // Default levels = 15: the 4-bit variant (levels 0..15 fit 4 bits).
 // Payload per bucket:
@@ -27,6 +29,7 @@ struct QsgdConfig final : ConfigBase<QsgdConfig> {
   int64_t bucket = 512;
   std::string norm = "2";        // "2" or "inf"
   std::string coding = "elias";  // elias | fixed
+  std::string rng = "stream";    // stream | counter (uniform_draws.h)
   void Describe(ParamVisitor& v) override;
 };
 
@@ -48,12 +51,17 @@ class Qsgd final : public Compressor {
                           const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
+  // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).
+  template <class Src>
+  Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
+                     const DecodeTarget* target) const;
   void DecodeFixed(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const;
   void DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget& o) const;
   int64_t levels_;
   int64_t bucket_;
   bool norm_inf_;
   bool elias_;
+  bool counter_rng_;
 };
 
 }  // namespace commsim

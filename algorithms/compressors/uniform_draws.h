@@ -1,0 +1,76 @@
+// Where a stochastic compressor's per-element uniforms come from: the config key "rng".
+//
+//   "stream"  (default) the caller's Rng (xoshiro256**), one 53-bit draw per element in element
+//             order: the draws every release so far made, so shipped results stay byte-identical.
+//   "counter" a CounterRng (sim/counter_rng.h) keyed by one NextU64 of the caller's Rng per
+//             message: element j's draw is a 32-bit Philox4x32-10 output that depends only on
+//             (key, j), generated 256 elements at a time in vectorised code. Faster; the messages
+//             differ from "stream" (a different random sequence), not in distribution beyond the
+//             32-bit resolution: each Bernoulli probability is exact to within 2^-32.
+//
+// The quantizer loops are written once over a draw source, visited in chunks of at most
+// kDrawChunk elements:
+//   for each chunk [first, first + m):  src.Prepare(first, m);  then src.Next(k) for k = 0..m-1
+// Next returns an integer draw in [0, Source::kOne); kOne is a power of two, so u = draw / kOne is
+// an exact uniform in [0, 1) and `draw < p * kOne` is Bernoulli(p) without rounding.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_UNIFORM_DRAWS_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_UNIFORM_DRAWS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "sim/counter_rng.h"
+#include "sim/params.h"
+#include "sim/rng.h"
+
+namespace commsim {
+
+inline constexpr int64_t kDrawChunk = CounterRng::kChunk;
+
+// The "rng" key of a stochastic compressor's config (one description for all of them).
+void DescribeRngKey(ParamVisitor& v, std::string& rng);
+// True for "counter". REQUIRES: rng passed DescribeRngKey's choices.
+bool UsesCounterRng(const std::string& rng);
+
+// "stream": the caller's Rng, one draw per Next in call order (k is ignored). Holds a copy of
+// the Rng; rng() is the advanced state to hand back to the caller.
+class StreamDraws {
+ public:
+  static constexpr double kOne = 0x1p53;
+  explicit StreamDraws(const Rng& rng) : rng_(rng) {}
+  void Prepare(int64_t /*first*/, int64_t /*m*/) {}
+  uint64_t Next(int64_t /*k*/) { return rng_.NextU64() >> 11; }
+  const Rng& rng() const { return rng_; }
+
+ private:
+  Rng rng_;
+};
+
+// "counter": the draws of chunk [first, first + m) computed up front; Next(k) is element first + k.
+class CounterDraws {
+ public:
+  static constexpr double kOne = 0x1p32;
+  explicit CounterDraws(uint64_t key) : gen_(key) {}
+  // REQUIRES: 0 < m <= kDrawChunk.
+  void Prepare(int64_t first, int64_t m) { gen_.Fill(static_cast<uint64_t>(first), m, buf_); }
+  uint64_t Next(int64_t k) const { return buf_[k]; }
+  // The prepared chunk's draws (for the vectorised kernels, counter_kernels.h).
+  const uint32_t* data() const { return buf_; }
+
+ private:
+  CounterRng gen_;
+  alignas(64) uint32_t buf_[kDrawChunk];
+};
+
+// A loop's working copy of a draw source: a stream source is copied, so that its state lives in
+// registers rather than behind a reference the loop's stores might alias, and Commit hands the
+// advanced state back; a counter source is used in place. Usage:
+//   decltype(auto) local = LocalDraws(src);  ...loop on local...  Commit(src, local);
+inline StreamDraws LocalDraws(const StreamDraws& src) { return src; }
+inline CounterDraws& LocalDraws(CounterDraws& src) { return src; }
+inline void Commit(StreamDraws& src, const StreamDraws& local) { src = local; }
+inline void Commit(CounterDraws& /*src*/, const CounterDraws& /*local*/) {}
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_UNIFORM_DRAWS_H_
