@@ -147,33 +147,9 @@ float BlockTernary::BlockNorm(const double* x, int64_t n) const {
   return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
-// BlockNorm with the input check folded into the block's pass (no separate sweep over x): a NaN
-// or Inf in the block, or a norm beyond fp32, sends the whole input through RequireFinite, which
-// names the first NaN or Inf anywhere (as a check up front would).
-float BlockTernary::CheckedBlockNorm(const double* xb, int64_t n,
-                                     const Eigen::Ref<const Eigen::VectorXd>& x) const {
-  bool finite = true;
-  double raw = 0.0;
-  if (p_inf_) {
-    raw = MaxAbsChecked(xb, n, &finite);
-  } else {
-    raw = SumSquares(xb, n);
-    finite = std::isfinite(raw);  // NaN and Inf propagate into the sum (so may a finite overflow)
-    raw = std::sqrt(raw);
-  }
-  return CheckedFp32Up(Name(), raw, finite, x);
-}
-
 Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                                  const DecodeTarget* target) const {
-  if (counter_rng_) {
-    CounterDraws src(rng.NextU64());
-    return EncodeWith(x, src, target);
-  }
-  StreamDraws src(rng);
-  Message m = EncodeWith(x, src, target);
-  rng = src.rng();
-  return m;
+  return WithDraws(counter_rng_, rng, [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>
@@ -190,7 +166,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
     const int64_t begin = b * block_;
     const int64_t n = std::min(block_, d - begin);
     const double* xb = x.data() + begin;
-    const float norm = CheckedBlockNorm(xb, n, x);
+    const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
     int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
     w.PutFloat(norm);

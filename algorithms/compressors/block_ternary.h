@@ -48,8 +48,6 @@ class BlockTernary final : public Compressor {
   float BlockNorm(const double* x, int64_t n) const;
 
  private:
-  float CheckedBlockNorm(const double* xb, int64_t n,
-                         const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
   // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).

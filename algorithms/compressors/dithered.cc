@@ -108,19 +108,6 @@ void PutSubtractive(const std::vector<int32_t>& z, double unit, Src& src, const 
   Commit(src, local);
 }
 
-// Runs f(src) with the draw source of `rng`: stream or counter (keyed by one draw of rng).
-template <class F>
-void WithDraws(bool counter, Rng& rng, F&& f) {
-  if (counter) {
-    CounterDraws src(rng.NextU64());
-    f(src);
-  } else {
-    StreamDraws src(rng);
-    f(src);
-    rng = src.rng();
-  }
-}
-
 }  // namespace
 
 // The norm's pass doubles as the input check: a NaN or Inf makes the norm non-finite, and

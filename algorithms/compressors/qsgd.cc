@@ -162,31 +162,9 @@ float Qsgd::BucketNorm(const double* x, int64_t n) const {
   return Fp32Up(Name(), norm_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
 }
 
-// BucketNorm with the input check folded into the bucket's pass (no separate sweep over x).
-float Qsgd::CheckedBucketNorm(const double* v, int64_t n,
-                              const Eigen::Ref<const Eigen::VectorXd>& x) const {
-  bool finite = true;
-  double raw = 0.0;
-  if (norm_inf_) {
-    raw = MaxAbsChecked(v, n, &finite);
-  } else {
-    raw = SumSquares(v, n);
-    finite = std::isfinite(raw);  // NaN and Inf propagate into the sum
-    raw = std::sqrt(raw);
-  }
-  return CheckedFp32Up(Name(), raw, finite, x);
-}
-
 Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                          const DecodeTarget* target) const {
-  if (counter_rng_) {
-    CounterDraws src(rng.NextU64());
-    return EncodeWith(x, src, target);
-  }
-  StreamDraws src(rng);
-  Message m = EncodeWith(x, src, target);
-  rng = src.rng();
-  return m;
+  return WithDraws(counter_rng_, rng, [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>
@@ -203,7 +181,7 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
     const int64_t begin = b * bucket_;
     const int64_t n = std::min(bucket_, d - begin);
     const double* v = x.data() + begin;
-    const float norm = CheckedBucketNorm(v, n, x);
+    const float norm = CheckedBlockNorm(Name(), norm_inf_, v, n, x);
     w.PutFloat(norm);
     const std::optional<DecodeTarget> t =
         target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));

@@ -47,8 +47,6 @@ class Qsgd final : public Compressor {
 
  private:
   float BucketNorm(const double* x, int64_t n) const;
-  float CheckedBucketNorm(const double* v, int64_t n,
-                          const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
   // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "sim/counter_rng.h"
 #include "sim/params.h"
@@ -70,6 +71,25 @@ inline StreamDraws LocalDraws(const StreamDraws& src) { return src; }
 inline CounterDraws& LocalDraws(CounterDraws& src) { return src; }
 inline void Commit(StreamDraws& src, const StreamDraws& local) { src = local; }
 inline void Commit(CounterDraws& /*src*/, const CounterDraws& /*local*/) {}
+
+// Returns f(src) on the draw source `counter` selects: a CounterDraws keyed by one NextU64 of
+// rng, or a StreamDraws on rng whose advanced state is handed back to rng when f returns.
+template <class F>
+auto WithDraws(bool counter, Rng& rng, F&& f) {
+  if (counter) {
+    CounterDraws src(rng.NextU64());
+    return f(src);
+  }
+  StreamDraws src(rng);
+  if constexpr (std::is_void_v<std::invoke_result_t<F&, StreamDraws&>>) {
+    f(src);
+    rng = src.rng();
+  } else {
+    auto result = f(src);
+    rng = src.rng();
+    return result;
+  }
+}
 
 }  // namespace commsim
 

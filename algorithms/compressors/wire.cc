@@ -44,6 +44,20 @@ float CheckedFp32Up(std::string_view compressor, double raw, bool finite,
   return Fp32Up(compressor, raw);
 }
 
+float CheckedBlockNorm(std::string_view compressor, bool inf_norm, const double* v, int64_t n,
+                       const Eigen::Ref<const Eigen::VectorXd>& x) {
+  bool finite = true;
+  double raw = 0.0;
+  if (inf_norm) {
+    raw = MaxAbsChecked(v, n, &finite);
+  } else {
+    raw = SumSquares(v, n);
+    finite = std::isfinite(raw);  // NaN and Inf propagate into the sum (so may a finite overflow)
+    raw = std::sqrt(raw);
+  }
+  return CheckedFp32Up(compressor, raw, finite, x);
+}
+
 void ThrowOutsideFp32(std::string_view compressor, double v) {
   throw NonFiniteError(fmt::format("{}: value {} exceeds the fp32 range", compressor, v));
 }

@@ -35,6 +35,12 @@ inline float Fp32Nearest(std::string_view compressor, double v) {
 float CheckedFp32Up(std::string_view compressor, double raw, bool finite,
                     const Eigen::Ref<const Eigen::VectorXd>& x);
 
+// The fp32 norm (max |x_j| when inf_norm, else the 2-norm) of the block [v, v + n) of x, as sent
+// on the wire, with the input check folded into the block's pass: a NaN or Inf in the block, or
+// a norm beyond fp32, throws what RequireFinite(x) then Fp32Up would (the first NaN/Inf of x).
+float CheckedBlockNorm(std::string_view compressor, bool inf_norm, const double* v, int64_t n,
+                       const Eigen::Ref<const Eigen::VectorXd>& x);
+
 // Reads a 32-bit scale (a norm) and checks that it is finite and >= 0; DecodeError otherwise.
 float ReadScale(BitReader& r);
 
