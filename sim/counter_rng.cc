@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/target_clones.h"
+
 namespace commsim {
 namespace {
 
@@ -31,8 +33,7 @@ inline void Round(uint32_t* c0, uint32_t* c1, uint32_t* c2, uint32_t* c3, uint32
 // loops that gcc vectorises (the 32x32->64 multiplies become vpmuludq). The Random123 header's
 // one-block-at-a-time form vectorises less well (about 1.8x slower here); the tests check this
 // form against it and against the published known answers.
-#define COMMSIM_RNG_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-COMMSIM_RNG_CLONES
+COMMSIM_TARGET_CLONES
 void CounterRng::FillChunk(uint64_t chunk, uint32_t* out) const {
   alignas(64) uint32_t c0[kLanes], c1[kLanes], c2[kLanes], c3[kLanes];
   for (int l = 0; l < kLanes; ++l) {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/target_clones.h"
+
 namespace commsim::counter_kernels {
 
-#define COMMSIM_KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-
-COMMSIM_KERNEL_CLONES
+COMMSIM_TARGET_CLONES
 void TernarySymbols(const double* __restrict x, const uint32_t* __restrict u, int64_t n,
                     double scale, int8_t* __restrict sym) {
   // 64-bit flags and x < 0 (not signbit): the forms gcc vectorises. They agree, as |x| = 0 never
@@ -19,7 +19,7 @@ void TernarySymbols(const double* __restrict x, const uint32_t* __restrict u, in
   }
 }
 
-COMMSIM_KERNEL_CLONES
+COMMSIM_TARGET_CLONES
 void QsgdLevels(const double* __restrict v, const uint32_t* __restrict u, int64_t n, double scale,
                 double s, uint32_t* __restrict xi) {
   for (int64_t k = 0; k < n; ++k) {
@@ -30,7 +30,7 @@ void QsgdLevels(const double* __restrict v, const uint32_t* __restrict u, int64_
   }
 }
 
-COMMSIM_KERNEL_CLONES
+COMMSIM_TARGET_CLONES
 void DitheredLevels(const double* __restrict x, const uint32_t* __restrict u, int64_t n,
                     double scale, double s, bool subtractive, int32_t* __restrict z) {
   if (subtractive) {

@@ -1,0 +1,16 @@
+// COMMSIM_TARGET_CLONES: compile a hot loop for AVX-512 (x86-64-v4), AVX2 and the baseline, the
+// clone picked at load time for the machine (gcc target_clones). Only for code whose results do
+// not depend on the instruction set: integer arithmetic, or floating-point operations that are
+// each exact or correctly rounded, in a file compiled with -ffp-contract=off (no fused
+// multiply-add in one clone and not in another). Other compilers (clang in the sanitizer build)
+// get the baseline only; the results are the same.
+#ifndef COMMSIM_SIM_TARGET_CLONES_H_
+#define COMMSIM_SIM_TARGET_CLONES_H_
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define COMMSIM_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define COMMSIM_TARGET_CLONES
+#endif
+
+#endif  // COMMSIM_SIM_TARGET_CLONES_H_
