@@ -24,21 +24,19 @@ void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::Ve
   x_ = x0;
   mean_.resize(x0.size());
   decoded_.resize(x0.size());
-  if (error_feedback_) {
-    memory_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
-    p_.resize(x0.size());
-  }
+  if (error_feedback_) memory_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
 }
 
 Message AllGatherCompressedRule::Encode(int w, int /*phase*/,
                                         const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                                         Rng& rng) {
   if (!error_feedback_) return compressor_->Encode(grad, rng);
+  // p_i and then the new e_i live in e_i itself (no shared scratch: workers encode in parallel).
   Eigen::VectorXd& e = memory_[w];
-  p_ = e + step * grad;
-  Message message = compressor_->Encode(p_, rng);
-  compressor_->Decode(message, decoded_);
-  e = p_ - decoded_;
+  e += step * grad;  // p_i = e_i + gamma g_i
+  Message message = compressor_->Encode(e, rng);
+  // e_i = p_i - D(c_i): p_i + (-1) D(c_i), the same bits as the difference.
+  compressor_->DecodeInto(message, DecodeTarget(e, e, -1.0));
   return message;
 }
 

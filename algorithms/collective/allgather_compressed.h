@@ -48,7 +48,7 @@ class AllGatherCompressedRule final : public CollectiveRule {
   std::unique_ptr<Compressor> compressor_;
   bool error_feedback_;
   const Objective* objective_ = nullptr;
-  Eigen::VectorXd x_, mean_, p_, decoded_;
+  Eigen::VectorXd x_, mean_, decoded_;  // decoded_: AllGathered's, on the driver's thread
   std::vector<Eigen::VectorXd> memory_;  // e_i (error feedback only)
 };
 

@@ -15,6 +15,11 @@
 // `grad` is worker w's gradient in the call of phase 0 and empty in later phases; it is valid
 // only during the call. Contract: deterministic given the Rng streams passed in; decoded values
 // only (what a worker sends, it uses as decoded).
+// Threads (RunSetup::threads, worker_gradients.h): the phase-0 calls Input(w, 0, ...) or
+// Encode(w, 0, ...) of different workers may run at the same time, at the round's start, so each
+// writes only worker w's state and `out`, and reads only those, `grad` and what stays fixed until
+// the round's first collective ends (the model, a factor like PowerSGD's Q). Every other call runs
+// on the driver's thread.
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_
 
