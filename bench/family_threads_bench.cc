@@ -46,16 +46,16 @@ Timing Time(F&& f) {
 }
 
 nlohmann::json Scenario(const std::string& algorithm, int64_t dim, int workers, int iterations) {
-  return {{"name", "bench"},
-          {"workers", workers},
-          {"iterations", iterations},
-          {"metrics_every", iterations},
-          {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
-          {"network",
-           {{"topology", {{"name", "ring"}, {"bandwidth", "10Gbps"}, {"latency", "10us"}}}}},
-          {"compute", {{"mode", "fixed"}, {"seconds", 0.01}, {"jitter", 0.2}}},
-          {"step", {{"size", 0.1}}},
-          {"algorithms", {{{"name", algorithm}}}}};
+  return {
+      {"name", "bench"},
+      {"workers", workers},
+      {"iterations", iterations},
+      {"metrics_every", iterations},
+      {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
+      {"network", {{"topology", {{"name", "ring"}, {"bandwidth", "10Gbps"}, {"latency", "10us"}}}}},
+      {"compute", {{"mode", "fixed"}, {"seconds", 0.01}, {"jitter", 0.2}}},
+      {"step", {{"size", 0.1}}},
+      {"algorithms", {{{"name", algorithm}}}}};
 }
 
 }  // namespace

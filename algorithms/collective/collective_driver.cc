@@ -133,10 +133,9 @@ class CollectiveDriver {
       engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { StartFirstPhase(w, gradients_->Take(w)); });
     }
     // Every worker's gradient and phase-0 work, on the run's threads; taken at the events above.
-    gradients_->Compute([this](int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-                               Eigen::Ref<Eigen::VectorXd> scratch) {
-      return FirstPhaseWork(w, grad, scratch);
-    });
+    gradients_->Compute(
+        [this](int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
+               Eigen::Ref<Eigen::VectorXd> scratch) { return FirstPhaseWork(w, grad, scratch); });
     if (bucketed_ && first_send < start_ + timing.compute) {
       timing.overlap_saved = start_ + timing.compute - first_send;
     }

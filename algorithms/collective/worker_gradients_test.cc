@@ -68,9 +68,9 @@ GradRun RunWithThreads(const Algorithm& algorithm, const Objective& objective, b
   rc.links.bandwidth_bps = 1e8;
   rc.links.latency_s = 2e-6;
   const Topology ring = RingBuilder(rc).Build(kGradWorkers);
-  const LayerProfile layers{.name = "three",
-                            .layers = {Layer{"a", 20, 1, 2}, Layer{"b", 30, 1, 2},
-                                       Layer{"c", 10, 1, 2}}};
+  const LayerProfile layers{
+      .name = "three",
+      .layers = {Layer{"a", 20, 1, 2}, Layer{"b", 30, 1, 2}, Layer{"c", 10, 1, 2}}};
   ComputeTimeConfig cc = testing::FixedCompute(1e-3, layerwise, 16);
   cc.jitter = 0.5;
   cc.slowdown = {1, 2, 1, 0.5, 1};
@@ -145,8 +145,7 @@ TEST(WorkerGradientsTest, ANonFiniteGradientStopsTheRunAtThatWorkerOnAnyThreadCo
   const std::unique_ptr<Algorithm> sgd = MakeAlgorithm("allreduce_sgd", AllReduceSgdConfig());
   const GradRun one = RunWithThreads(*sgd, objective, false, 1);
   EXPECT_EQ(one.summary.status, kStatusDiverged);
-  EXPECT_EQ(one.summary.message,
-            "at iteration 2: worker 2's gradient has a non-finite value");
+  EXPECT_EQ(one.summary.message, "at iteration 2: worker 2's gradient has a non-finite value");
   ASSERT_EQ(one.records.size(), 3u);
   ExpectSameRuns(one, RunWithThreads(*sgd, objective, false, 3), "3 threads");
 }

@@ -30,8 +30,8 @@ constexpr int kWorkNodes = 5;  // not a multiple of the thread counts
 constexpr int kWorkDim = 40;
 constexpr int64_t kWorkRounds = 4;
 
-using MakeRule = std::function<std::unique_ptr<NodeRule>(const NodeRuleContext&,
-                                                         const Eigen::VectorXd&)>;
+using MakeRule =
+    std::function<std::unique_ptr<NodeRule>(const NodeRuleContext&, const Eigen::VectorXd&)>;
 
 struct WorkCase {
   std::string name;
