@@ -78,6 +78,7 @@ class CollectiveDriver {
     BuildPhases();
     if (bucketed_ && !wire_.timing_only) sum_.resize(objective_.dim());
     gradients_ = std::make_unique<WorkerGradients>(setup_, rule_, sum_.size());
+    rule_.UsePool(gradients_->pool());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);

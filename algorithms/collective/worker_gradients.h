@@ -46,6 +46,8 @@ class WorkerGradients {
   void Compute(const First& first);
   // Worker w's first-phase message (moved out); rethrows worker w's exception.
   Message Take(int w);
+  // The pool, free outside Compute (e.g. for the rule's own work, CollectiveRule::UsePool).
+  ThreadPool& pool() { return pool_; }
 
  private:
   struct Result {
