@@ -10,7 +10,8 @@
 // simulated time it always had; the results do not depend on the thread count.
 // What stays on the driver's thread, in event order: the collectives themselves (each step's
 // encode, decode and partial sum: an order-dependent reduction), the rule's AllReduced /
-// AllGathered and later phases, and EndRound.
+// AllGathered and later phases, and EndRound (a rule may spread its own work over pool(), as
+// allgather_compressed's decodes do: CollectiveRule::UsePool).
 // Errors: a worker whose gradient has a NaN/Inf gets a NonFiniteError (and no first phase); an
 // exception from `first` is kept too; Take(w) rethrows worker w's, at its event.
 // A run stopped inside a round (e.g. diverged at one worker's event) evaluates after every
