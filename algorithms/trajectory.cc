@@ -18,25 +18,33 @@ void AppendKey(const MessageShape& s, std::string& key) {
   key += ')';
 }
 
+// A To (Message or MessageShape) with the shape fields of `from`, parts included.
+template <class To, class From>
+To WithShapeOf(const From& from) {
+  To to{.payload_bits = from.payload_bits,
+        .codec = from.codec,
+        .elements = from.elements,
+        .nonzeros = from.nonzeros};
+  for (const auto& part : from.parts) to.parts.push_back(WithShapeOf<To>(part));
+  return to;
+}
+
+// The learning fields a trajectory keeps: loss, distances, accuracy, density, extras (not the
+// iteration, label, timing, bits or status).
+void CopyLearning(const IterationRecord& from, IterationRecord& to) {
+  to.loss = from.loss;
+  to.dist_to_opt_sq = from.dist_to_opt_sq;
+  to.test_accuracy = from.test_accuracy;
+  to.consensus_dist = from.consensus_dist;
+  to.density = from.density;
+  to.extra = from.extra;
+}
+
 }  // namespace
 
-MessageShape ShapeOf(const Message& message) {
-  MessageShape s{.payload_bits = message.payload_bits,
-                 .codec = message.codec,
-                 .elements = message.elements,
-                 .nonzeros = message.nonzeros};
-  for (const Message& part : message.parts) s.parts.push_back(ShapeOf(part));
-  return s;
-}
+MessageShape ShapeOf(const Message& message) { return WithShapeOf<MessageShape>(message); }
 
-Message MessageOf(const MessageShape& shape) {
-  Message m{.payload_bits = shape.payload_bits,
-            .codec = shape.codec,
-            .elements = shape.elements,
-            .nonzeros = shape.nonzeros};
-  for (const MessageShape& part : shape.parts) m.parts.push_back(MessageOf(part));
-  return m;
-}
+Message MessageOf(const MessageShape& shape) { return WithShapeOf<Message>(shape); }
 
 int32_t Trajectory::Intern(const MessageShape& shape) {
   std::string key;
@@ -84,12 +92,7 @@ void Trajectory::SetLearning(const std::vector<IterationRecord>& records) {
   for (const IterationRecord& r : records) {
     IterationRecord l;
     l.iteration = r.iteration;
-    l.loss = r.loss;
-    l.dist_to_opt_sq = r.dist_to_opt_sq;
-    l.test_accuracy = r.test_accuracy;
-    l.consensus_dist = r.consensus_dist;
-    l.density = r.density;
-    l.extra = r.extra;
+    CopyLearning(r, l);
     learning_.push_back(std::move(l));
   }
 }
@@ -114,12 +117,7 @@ void Trajectory::FillLearning(IterationRecord& r) const {
     throw std::runtime_error(
         fmt::format("the trajectory has no record of iteration {}", r.iteration));
   }
-  r.loss = it->loss;
-  r.dist_to_opt_sq = it->dist_to_opt_sq;
-  r.test_accuracy = it->test_accuracy;
-  r.consensus_dist = it->consensus_dist;
-  r.density = it->density;
-  r.extra = it->extra;
+  CopyLearning(*it, r);
 }
 
 Trajectory Trajectory::FromParts(std::vector<MessageShape> shapes, std::vector<RoundRun> runs,

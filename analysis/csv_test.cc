@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -35,12 +36,8 @@ TEST(CsvTest, HeaderOnlyAndNoTrailingNewline) {
 }
 
 TEST(CsvTest, ErrorsNameFileAndLine) {
-  try {
-    ParseCsv("a,b\n1,2\n3\n", "s.csv");
-    FAIL();
-  } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(), "s.csv:3: expected 2 cells as in the header, got 1");
-  }
+  EXPECT_EQ(test_errors::ErrorOf([] { ParseCsv("a,b\n1,2\n3\n", "s.csv"); }),
+            "s.csv:3: expected 2 cells as in the header, got 1");
   EXPECT_THROW(ParseCsv("", "e.csv"), UserError);
   EXPECT_THROW(ParseCsv("a\n\"open\n", "q.csv"), UserError);
   EXPECT_THROW(ReadCsvFile("/nonexistent/x.csv"), UserError);
@@ -49,18 +46,10 @@ TEST(CsvTest, ErrorsNameFileAndLine) {
 // A quoted cell spanning two lines counts both: the short record after it starts on line 4, and
 // a quote in an unquoted cell after it is on line 5.
 TEST(CsvTest, ErrorLinesCountNewlinesInsideQuotedCells) {
-  try {
-    ParseCsv("a,b\n\"two\nlines\",1\n3\n", "s.csv");
-    FAIL();
-  } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(), "s.csv:4: expected 2 cells as in the header, got 1");
-  }
-  try {
-    ParseCsv("a,b\n\"two\nlines\",1\n3,4\n5,x\"\n", "s.csv");
-    FAIL();
-  } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(), "s.csv:5: quote inside an unquoted cell");
-  }
+  EXPECT_EQ(test_errors::ErrorOf([] { ParseCsv("a,b\n\"two\nlines\",1\n3\n", "s.csv"); }),
+            "s.csv:4: expected 2 cells as in the header, got 1");
+  EXPECT_EQ(test_errors::ErrorOf([] { ParseCsv("a,b\n\"two\nlines\",1\n3,4\n5,x\"\n", "s.csv"); }),
+            "s.csv:5: quote inside an unquoted cell");
 }
 
 TEST(CsvTest, LinesRoundTripThroughTheReader) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/records_test_util.h"
 #include "analysis/sweep_view.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
@@ -44,15 +45,8 @@ RunResult SampleRun() {
       r.cum_bits = k * (up + down);
       records.push_back(r);
     }
-    RunSummary s;
-    s.name = label;
-    s.algorithm = algorithm;
-    s.iterations = 50;
-    s.bits_up = 50 * up;
-    s.bits_down = 50 * down;
-    s.total_bits = s.bits_up + s.bits_down;
     result.records.push_back(records);
-    result.summaries.push_back(s);
+    result.summaries.push_back(test_records::BitsSummary(label, algorithm, 50, up, down));
   }
   return result;
 }

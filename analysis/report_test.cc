@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/markdown_html.h"
+#include "analysis/records_test_util.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
 #include "sim/file_test_util.h"
@@ -24,13 +25,7 @@ using ReportTest = test_files::TempDirTest;
 TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
   RunResult run;
   for (const auto& [name, up, down] : {std::tuple{"sgd", 3200, 3200}, {"dore", 100, 100}}) {
-    RunSummary s;
-    s.name = name;
-    s.algorithm = name;
-    s.iterations = 10;
-    s.bits_up = 10 * up;
-    s.bits_down = 10 * down;
-    s.total_bits = s.bits_up + s.bits_down;
+    RunSummary s = test_records::BitsSummary(name, name, 10, up, down);
     s.mean_iter_time_s = 0.25;
     s.mean_compute_time_s = 0.125;
     s.mean_comm_time_s = 0.125;
@@ -98,8 +93,7 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   for (int k = 0; k < 5; ++k) {
     const double x = std::pow(10.0, 7 + 0.75 * k);
     csv += fmt::format("{},{},sgd,sgd,ok,10,6400,0.5,1,sgd,1\n", k, x);
-    csv += fmt::format("{},{},dore,dore,ok,10,200,0.5,{},sgd,0.03125\n", k, x,
-                       std::sqrt(x / 1e9));
+    csv += fmt::format("{},{},dore,dore,ok,10,200,0.5,{},sgd,0.03125\n", k, x, std::sqrt(x / 1e9));
   }
   WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
   WriteFileAtomic((dir_ / "axes.csv").string(),
@@ -128,11 +122,12 @@ TEST_F(ReportTest, SweepSpeedupIsOverEachFamilysBaseline) {
       "baseline\n";
   for (int k = 0; k < 2; ++k) {
     const double x = k == 0 ? 1e9 : 1e10;
-    csv += fmt::format("{0},{1},sgd,sgd,parameter_server,ok,10,100,0.5,1,sgd\n"
-                       "{0},{1},qsgd,qsgd,parameter_server,ok,10,50,0.5,0.5,sgd\n"
-                       "{0},{1},dpsgd,dpsgd,decentralized,ok,10,100,0.5,4,dpsgd\n"
-                       "{0},{1},choco,choco,decentralized,ok,10,10,0.5,2,dpsgd\n",
-                       k, x);
+    csv += fmt::format(
+        "{0},{1},sgd,sgd,parameter_server,ok,10,100,0.5,1,sgd\n"
+        "{0},{1},qsgd,qsgd,parameter_server,ok,10,50,0.5,0.5,sgd\n"
+        "{0},{1},dpsgd,dpsgd,decentralized,ok,10,100,0.5,4,dpsgd\n"
+        "{0},{1},choco,choco,decentralized,ok,10,10,0.5,2,dpsgd\n",
+        k, x);
   }
   WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
   WriteFileAtomic((dir_ / "axes.csv").string(), "name,pointer,unit,scale\nbw,/b,bit/s,log\n");

@@ -5,39 +5,18 @@
 #include <cmath>
 
 #include "analysis/csv.h"
+#include "analysis/records_test_util.h"
 #include "analysis/writers.h"
 
 namespace commsim {
 namespace {
 
-// Entry records at iterations 0..n: loss start / 2^k, 0.5 s and 100 bits per iteration.
-std::vector<IterationRecord> Halving(const std::string& label, double start, int n) {
-  std::vector<IterationRecord> records;
-  for (int k = 0; k <= n; ++k) {
-    IterationRecord r;
-    r.algorithm = label;
-    r.iteration = k;
-    r.sim_time_s = 0.5 * k;
-    r.cum_bits = 100 * k;
-    r.loss = start / (1 << k);
-    r.test_accuracy = 1.0 - r.loss / 1024;
-    records.push_back(r);
-  }
-  return records;
-}
+using test_records::Halving;
 
 // fast: 64 -> 1, slow: 256 -> 4, bad: diverged with a final loss of 1e9.
 RunResult ThreeEntries(int iterations = 6) {
-  RunResult result;
-  result.records = {Halving("fast", 64, iterations), Halving("slow", 256, iterations),
-                    Halving("bad", 1e9, 1)};
-  for (const auto& records : result.records) {
-    RunSummary s;
-    s.name = records.front().algorithm;
-    s.iterations = records.back().iteration;
-    s.final_loss = records.back().loss;
-    result.summaries.push_back(s);
-  }
+  RunResult result = test_records::ResultOf(
+      {Halving("fast", 64, iterations), Halving("slow", 256, iterations), Halving("bad", 1e9, 1)});
   result.summaries[2].status = kStatusDiverged;
   result.summaries[2].final_loss = 1e9;
   return result;

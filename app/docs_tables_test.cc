@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -31,16 +30,6 @@ namespace commsim {
 namespace {
 
 const std::filesystem::path kRoot = COMMSIM_SOURCE_DIR;
-
-// The shortest text that reads back as x (integers below 1e6 in full).
-std::string Number(double x) {
-  if (std::abs(x) < 1e6 && x == std::floor(x)) return fmt::format("{}", static_cast<int64_t>(x));
-  for (int digits = 1; digits < 17; ++digits) {
-    std::string text = fmt::format("{:.{}g}", x, digits);
-    if (std::strtod(text.c_str(), nullptr) == x) return text;
-  }
-  return fmt::format("{:.17g}", x);
-}
 
 std::string Escape(std::string_view text) {
   std::string out;
@@ -69,51 +58,27 @@ std::string ComponentDefault(const ComponentSpec& spec) {
   return fmt::format("{} ({})", Code(spec.name), fmt::join(changed, ", "));
 }
 
-// Collects one Markdown table row per field: | | `key` | type | default | range | help |.
-class MarkdownRows final : public ParamVisitor {
- public:
-  void Int(std::string_view key, int64_t& value, Range range, std::string_view help,
-           Unit unit) override {
-    Add(key, Typed("integer", unit), fmt::format("{}", value), range.ToString(), help);
+// One Markdown table row per field of `config`: | | `key` | type | default | range | help |.
+std::string MarkdownRows(Config& config) {
+  std::string rows;
+  for (const ParamRow& row : ParamRows(config)) {
+    std::string value = row.value, range = row.range;
+    if (row.component != nullptr) {  // no range cell
+      rows += fmt::format("| | {} | {} | {} | | {} |\n", Code(row.key), row.type,
+                          ComponentDefault(*row.component), Escape(row.help));
+      continue;
+    }
+    if (row.type == "text") {
+      std::vector<std::string> quoted;
+      for (const std::string& c : row.choices) quoted.push_back(Code(c));
+      value = value.empty() ? "\"\"" : Code(value);
+      range = fmt::format("{}", fmt::join(quoted, ", "));
+    }
+    rows += fmt::format("| | {} | {} | {} | {} | {} |\n", Code(row.key), row.type, value,
+                        Escape(range), Escape(row.help));
   }
-  void Real(std::string_view key, double& value, Range range, std::string_view help,
-            Unit unit) override {
-    Add(key, Typed("real", unit), Number(value), range.ToString(), help);
-  }
-  void Bool(std::string_view key, bool& value, std::string_view help) override {
-    Add(key, "bool", value ? "true" : "false", "", help);
-  }
-  void Text(std::string_view key, std::string& value, std::span<const std::string_view> choices,
-            std::string_view help) override {
-    std::vector<std::string> quoted;
-    for (std::string_view c : choices) quoted.push_back(Code(c));
-    Add(key, "text", value.empty() ? "\"\"" : Code(value),
-        choices.empty() ? "" : fmt::format("{}", fmt::join(quoted, ", ")), help);
-  }
-  void RealList(std::string_view key, std::vector<double>& values, Range range,
-                std::string_view help, Unit unit) override {
-    std::vector<std::string> cells;
-    for (double v : values) cells.push_back(Number(v));
-    Add(key, Typed("list of real", unit), fmt::format("[{}]", fmt::join(cells, ", ")),
-        range.ToString(), help);
-  }
-  void Component(std::string_view key, ComponentSpec& spec, std::string_view help) override {
-    rows_ += fmt::format("| | {} | {} | {} | | {} |\n", Code(key), spec.kind,
-                         ComponentDefault(spec), Escape(help));
-  }
-  const std::string& rows() const { return rows_; }
-
- private:
-  static std::string Typed(std::string_view type, Unit unit) {
-    return unit == Unit::kNone ? std::string(type) : fmt::format("{} {}", type, UnitSymbol(unit));
-  }
-  void Add(std::string_view key, std::string_view type, std::string_view value,
-           std::string_view range, std::string_view help) {
-    rows_ += fmt::format("| | {} | {} | {} | {} | {} |\n", Code(key), type, value, Escape(range),
-                         Escape(help));
-  }
-  std::string rows_;
-};
+  return rows;
+}
 
 constexpr std::string_view kHeader =
     "| component | parameter | type | default | range | meaning |\n"
@@ -124,17 +89,14 @@ std::string RegistryTable(const R& registry) {
   std::string out(kHeader);
   for (const auto& entry : registry.entries()) {
     out += fmt::format("| {} | | | | | {} |\n", Code(entry.name), Escape(entry.help));
-    MarkdownRows rows;
-    entry.make_config()->Describe(rows);
-    out += rows.rows();
+    out += MarkdownRows(*entry.make_config());
   }
   return out;
 }
 
 std::string ConfigTable(std::string_view name, Config& config) {
-  MarkdownRows rows;
-  config.Describe(rows);
-  return std::string(kHeader) + fmt::format("| {} | | | | | |\n", Code(name)) + rows.rows();
+  return std::string(kHeader) + fmt::format("| {} | | | | | |\n", Code(name)) +
+         MarkdownRows(config);
 }
 
 // The generated blocks of docs/scenarios.md, by name.

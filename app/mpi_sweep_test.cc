@@ -54,18 +54,14 @@ std::string Mpirun(int ranks) {
 
 using commsim::test_files::Read;
 
-class MpiSweepTest : public ::testing::Test {
+class MpiSweepTest : public commsim::test_files::TempDirTest {
  protected:
   void SetUp() override {
     if (!commsim::mpi::MpiBuilt() || std::system("command -v mpirun >/dev/null 2>&1") != 0) {
       GTEST_SKIP() << "built without MPI, or no mpirun on PATH";
     }
-    root_ = fs::temp_directory_path() /
-            fmt::format("commsim_mpi_sweep_{}_{}", ::getpid(),
-                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    file_ = (root_ / "mpi_tiny.json").string();
+    TempDirTest::SetUp();
+    file_ = P("mpi_tiny.json");
   }
   // Writes the sweep file and its one-process result (folder "one").
   void Prepare(int iterations) {
@@ -73,21 +69,17 @@ class MpiSweepTest : public ::testing::Test {
     const auto r = RunCommsim(Args("one"));
     ASSERT_EQ(r.status, 0) << r.out;
   }
-  void TearDown() override {
-    if (!root_.empty()) fs::remove_all(root_);
-  }
   std::string Args(const std::string& out, int jobs = 1) const {
     return fmt::format("sweep {} --out {} --jobs {} --no-plots --quiet", file_,
-                       (root_ / out).string(), jobs);
+                       (dir_ / out).string(), jobs);
   }
   void ExpectSameAsOneProcess(const std::string& out) const {
-    EXPECT_EQ(Read(root_ / out / "sweep.csv"), Read(root_ / "one" / "sweep.csv")) << out;
+    EXPECT_EQ(Read(dir_ / out / "sweep.csv"), Read(dir_ / "one" / "sweep.csv")) << out;
     for (int k = 0; k < kPoints; ++k) {
       const std::string point = fmt::format("points/{}.csv", k);
-      EXPECT_EQ(Read(root_ / out / point), Read(root_ / "one" / point)) << out << ": " << point;
+      EXPECT_EQ(Read(dir_ / out / point), Read(dir_ / "one" / point)) << out << ": " << point;
     }
   }
-  fs::path root_;
   std::string file_;
 };
 
@@ -125,8 +117,8 @@ bool ParseEntry(const std::string& text, int* rank, pid_t* pid) {
 
 TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
   ASSERT_NO_FATAL_FAILURE(Prepare(1500));  // points long enough to be caught running
-  const fs::path out = root_ / "killed";
-  const std::string log = (root_ / "killed.log").string();
+  const fs::path out = dir_ / "killed";
+  const std::string log = (dir_ / "killed.log").string();
   const pid_t job = ::fork();
   if (job == 0) {
     // --no-reuse: every point learns, so a rank is caught running one (re-timed points are quick).

@@ -47,27 +47,21 @@ int Shell(const std::string& command, std::string* out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-class SlurmScriptsTest : public ::testing::Test {
+class SlurmScriptsTest : public commsim::test_files::TempDirTest {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            fmt::format("commsim_slurm_{}_{}", ::getpid(),
-                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    file_ = (root_ / "slurm_tiny.json").string();
+    TempDirTest::SetUp();
+    file_ = P("slurm_tiny.json");
     std::ofstream(file_) << kSweep;
   }
-  void TearDown() override { fs::remove_all(root_); }
   std::string Script(const std::string& name) const {
     return fmt::format("COMMSIM={} {}/scripts/slurm/{}", COMMSIM_BINARY, COMMSIM_SOURCE_DIR, name);
   }
-  fs::path root_;
   std::string file_;
 };
 
 TEST_F(SlurmScriptsTest, ArrayTasksInALoopThenTheGatherStepGiveTheOneProcessSweepCsv) {
-  const std::string array = (root_ / "array").string();
+  const std::string array = (dir_ / "array").string();
   std::string said;
   for (int k = 0; k < kSlurmPoints; ++k) {
     ASSERT_EQ(Shell(fmt::format("SLURM_ARRAY_TASK_ID={} {} {} {}", k, Script("sweep_array.sbatch"),
@@ -85,10 +79,10 @@ TEST_F(SlurmScriptsTest, ArrayTasksInALoopThenTheGatherStepGiveTheOneProcessSwee
             std::string::npos)
       << said;
 
-  const auto one = RunCommsim(fmt::format("sweep {} --out {} --jobs 1 --no-plots --quiet", file_,
-                                          (root_ / "one").string()));
+  const auto one = RunCommsim(
+      fmt::format("sweep {} --out {} --jobs 1 --no-plots --quiet", file_, (dir_ / "one").string()));
   ASSERT_EQ(one.status, 0) << one.out;
-  const std::string expected = Read(root_ / "one" / "sweep.csv");
+  const std::string expected = Read(dir_ / "one" / "sweep.csv");
   EXPECT_EQ(std::count(expected.begin(), expected.end(), '\n'), 1 + 2 * kSlurmPoints);
   EXPECT_EQ(Read(fs::path(array) / "sweep.csv"), expected);
 }
@@ -104,9 +98,9 @@ TEST_F(SlurmScriptsTest, ArrayTaskWithoutAnIdExplainsItsUsage) {
 
 TEST_F(SlurmScriptsTest, SubmitAsksForOneTaskPerPointAndAGatherAfterAllOfThem) {
   // A stand-in sbatch on PATH: records its arguments, answers a job id as --parsable does.
-  const fs::path bin = root_ / "bin";
+  const fs::path bin = dir_ / "bin";
   fs::create_directories(bin);
-  std::ofstream(bin / "sbatch") << "#!/bin/sh\necho \"$*\" >> " << (root_ / "sbatch.log").string()
+  std::ofstream(bin / "sbatch") << "#!/bin/sh\necho \"$*\" >> " << (dir_ / "sbatch.log").string()
                                 << "\necho 4711\n";
   fs::permissions(bin / "sbatch", fs::perms::owner_all);
   std::string said;
@@ -116,7 +110,7 @@ TEST_F(SlurmScriptsTest, SubmitAsksForOneTaskPerPointAndAGatherAfterAllOfThem) {
             0)
       << said;
   const std::string dir = fmt::format("{}/scripts/slurm", COMMSIM_SOURCE_DIR);
-  EXPECT_EQ(Read(root_ / "sbatch.log"),
+  EXPECT_EQ(Read(dir_ / "sbatch.log"),
             fmt::format("--parsable --array=0-{} --mem=16G {}/sweep_array.sbatch {} out\n"
                         "--parsable --dependency=afterany:4711 {}/sweep_gather.sbatch {} out\n",
                         kSlurmPoints - 1, dir, file_, dir, file_));

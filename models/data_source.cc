@@ -51,8 +51,7 @@ void DataOptions::Describe(ParamVisitor& v) {
 
 void SyntheticRegressionConfig::Describe(ParamVisitor& v) {
   v.Int("samples", samples, Range::Closed(1, kMaxDataValues), "number of samples (rows of A)");
-  v.Int("features", features, Range::Closed(1, kMaxFeatures),
-        "number of features (columns of A)");
+  v.Int("features", features, Range::Closed(1, kMaxFeatures), "number of features (columns of A)");
   v.Real("noise", noise, Range::NonNegative(), "standard deviation of the Gaussian label noise");
   v.Int("seed_offset", seed_offset, Range::AtLeast(0),
         "added to the scenario seed's data stream: another draw of the same problem");
@@ -103,63 +102,58 @@ void CsvDataConfig::Validate(ParamProblems& problems) const {
   if (path.empty()) problems.Add("path", "a data file path is required");
 }
 
-Dataset SyntheticRegressionSource::Load(uint64_t seed) const {
-  Rng rng(seed, static_cast<uint64_t>(config_.seed_offset), "synthetic_regression");
+Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed) {
+  Rng rng(seed, static_cast<uint64_t>(c.seed_offset), "synthetic_regression");
   Dataset data;
   data.name = "synthetic_regression";
-  const auto n = static_cast<Eigen::Index>(config_.samples);
-  const auto d = static_cast<Eigen::Index>(config_.features);
+  const auto n = static_cast<Eigen::Index>(c.samples);
+  const auto d = static_cast<Eigen::Index>(c.features);
   data.features.resize(d, n);
   for (Eigen::Index i = 0; i < data.features.size(); ++i) data.features.data()[i] = rng.Normal();
   Eigen::VectorXd x_true(d);
   for (Eigen::Index j = 0; j < d; ++j) x_true[j] = rng.Normal();
   data.targets.noalias() = data.features.transpose() * x_true;
-  for (Eigen::Index i = 0; i < n; ++i) data.targets[i] += config_.noise * rng.Normal();
+  for (Eigen::Index i = 0; i < n; ++i) data.targets[i] += c.noise * rng.Normal();
   return data;
 }
 
-Dataset SyntheticClassificationSource::Load(uint64_t seed) const {
-  Rng rng(seed, static_cast<uint64_t>(config_.seed_offset), "synthetic_classification");
+Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed) {
+  Rng rng(seed, static_cast<uint64_t>(c.seed_offset), "synthetic_classification");
   Dataset data;
   data.name = "synthetic_classification";
-  data.num_classes = static_cast<int>(config_.classes);
-  const auto n = static_cast<Eigen::Index>(config_.samples);
-  const auto d = static_cast<Eigen::Index>(config_.features);
-  Eigen::MatrixXd means(d, config_.classes);
-  for (Eigen::Index i = 0; i < means.size(); ++i)
-    means.data()[i] = config_.separation * rng.Normal();
+  data.num_classes = static_cast<int>(c.classes);
+  const auto n = static_cast<Eigen::Index>(c.samples);
+  const auto d = static_cast<Eigen::Index>(c.features);
+  Eigen::MatrixXd means(d, c.classes);
+  for (Eigen::Index i = 0; i < means.size(); ++i) means.data()[i] = c.separation * rng.Normal();
   data.features.resize(d, n);
   data.targets.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    const auto label = static_cast<Eigen::Index>(i % config_.classes);
+    const auto label = static_cast<Eigen::Index>(i % c.classes);
     data.targets[i] = static_cast<double>(label);
     for (Eigen::Index j = 0; j < d; ++j) data.features(j, i) = means(j, label) + rng.Normal();
   }
   return data;
 }
 
-Dataset LibsvmSource::Load(uint64_t) const {
+Dataset LoadLibsvmData(const LibsvmDataConfig& c, uint64_t) {
   LibsvmOptions options;
-  options.labels = Labels(config_.task, config_.classes);
-  options.num_features = config_.features;
-  return LoadLibsvm(config_.path, options);
+  options.labels = Labels(c.task, c.classes);
+  options.num_features = c.features;
+  return LoadLibsvm(c.path, options);
 }
 
-Dataset CsvSource::Load(uint64_t) const {
+Dataset LoadCsvData(const CsvDataConfig& c, uint64_t) {
   CsvOptions options;
-  options.labels = Labels(config_.task, config_.classes);
-  options.header = config_.header;
-  options.label_column = config_.label_column;
-  options.delimiter = config_.delimiter == "tab"     ? '\t'
-                      : config_.delimiter == "space" ? ' '
-                                                     : config_.delimiter[0];
-  return LoadCsv(config_.path, options);
+  options.labels = Labels(c.task, c.classes);
+  options.header = c.header;
+  options.label_column = c.label_column;
+  options.delimiter = c.delimiter == "tab" ? '\t' : c.delimiter == "space" ? ' ' : c.delimiter[0];
+  return LoadCsv(c.path, options);
 }
 
-Dataset BuiltinSource::Load(uint64_t) const { return LoadBuiltin(config_.cache_name); }
+Dataset LoadBuiltinData(const BuiltinDataConfig& c, uint64_t) { return LoadBuiltin(c.cache_name); }
 
-Dataset LoadBuiltin(std::string_view name) {
-  return ReadBuiltinCache(DataDir(), name);
-}
+Dataset LoadBuiltin(std::string_view name) { return ReadBuiltinCache(DataDir(), name); }
 
 }  // namespace commsim

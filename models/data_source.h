@@ -91,57 +91,36 @@ struct CsvDataConfig final : ConfigBase<CsvDataConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-class SyntheticRegressionSource final : public DataSource {
+// A DataSource made of its config and one load function: Load(seed) = kLoad(config, seed);
+// kFileKey is file_key().
+template <class Config, Dataset (*kLoad)(const Config&, uint64_t), const char* kFileKey>
+class ConfigSource final : public DataSource {
  public:
-  explicit SyntheticRegressionSource(const SyntheticRegressionConfig& c) : config_(c) {}
-  Dataset Load(uint64_t seed) const override;
+  explicit ConfigSource(const Config& c) : config_(c) {}
+  Dataset Load(uint64_t seed) const override { return kLoad(config_, seed); }
   const DataOptions& options() const override { return config_.options; }
+  std::string_view file_key() const override { return kFileKey; }
 
  private:
-  SyntheticRegressionConfig config_;
+  Config config_;
 };
 
-class SyntheticClassificationSource final : public DataSource {
- public:
-  explicit SyntheticClassificationSource(const SyntheticClassificationConfig& c) : config_(c) {}
-  Dataset Load(uint64_t seed) const override;
-  const DataOptions& options() const override { return config_.options; }
+inline constexpr char kNoFileKey[] = "";
+inline constexpr char kPathKey[] = "path";
 
- private:
-  SyntheticClassificationConfig config_;
-};
+Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed);
+Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed);
+Dataset LoadBuiltinData(const BuiltinDataConfig& c, uint64_t seed);  // ignores the seed
+Dataset LoadLibsvmData(const LibsvmDataConfig& c, uint64_t seed);    // ignores the seed
+Dataset LoadCsvData(const CsvDataConfig& c, uint64_t seed);          // ignores the seed
 
-class BuiltinSource final : public DataSource {
- public:
-  explicit BuiltinSource(const BuiltinDataConfig& c) : config_(c) {}
-  Dataset Load(uint64_t seed) const override;
-  const DataOptions& options() const override { return config_.options; }
-
- private:
-  BuiltinDataConfig config_;
-};
-
-class LibsvmSource final : public DataSource {
- public:
-  explicit LibsvmSource(const LibsvmDataConfig& c) : config_(c) {}
-  Dataset Load(uint64_t seed) const override;
-  const DataOptions& options() const override { return config_.options; }
-  std::string_view file_key() const override { return "path"; }
-
- private:
-  LibsvmDataConfig config_;
-};
-
-class CsvSource final : public DataSource {
- public:
-  explicit CsvSource(const CsvDataConfig& c) : config_(c) {}
-  Dataset Load(uint64_t seed) const override;
-  const DataOptions& options() const override { return config_.options; }
-  std::string_view file_key() const override { return "path"; }
-
- private:
-  CsvDataConfig config_;
-};
+using SyntheticRegressionSource =
+    ConfigSource<SyntheticRegressionConfig, LoadSyntheticRegression, kNoFileKey>;
+using SyntheticClassificationSource =
+    ConfigSource<SyntheticClassificationConfig, LoadSyntheticClassification, kNoFileKey>;
+using BuiltinSource = ConfigSource<BuiltinDataConfig, LoadBuiltinData, kNoFileKey>;
+using LibsvmSource = ConfigSource<LibsvmDataConfig, LoadLibsvmData, kPathKey>;
+using CsvSource = ConfigSource<CsvDataConfig, LoadCsvData, kPathKey>;
 
 // Reads the cached built-in set `name` from DataDir().
 Dataset LoadBuiltin(std::string_view name);

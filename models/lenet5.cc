@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <vector>
 
 #include "models/profiles.h"
-#include "sim/check.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -22,7 +20,7 @@ void Relu(Eigen::MatrixXd& m) { m = m.cwiseMax(0.0); }
 }  // namespace
 
 LeNet5::LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> data)
-    : DataObjective(std::move(data), config.l2, 0.0) {
+    : LayeredObjective(std::move(data), config.l2, 0.0) {
   RequireClasses("lenet5", 2, 1 << 20);
   const Dataset& train = this->data().train;
   const std::vector<int>& shape = train.image_shape;
@@ -43,30 +41,9 @@ LeNet5::LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> da
   conv1_ = ConvShape{c, h, w, 5, 2};
   conv2_ = ConvShape{6, h / 2, w / 2, 5, 0};
   const int64_t flat = 16LL * (conv2_.out_height() / 2) * (conv2_.out_width() / 2);
-  const int64_t shapes[kLayers][2] = {
-      {6, conv1_.patch()}, {16, conv2_.patch()}, {120, flat}, {84, 120}, {train.num_classes, 84}};
-  int64_t dim = 0;
-  for (int l = 0; l < kLayers; ++l) {
-    layers_[l] = Layer{shapes[l][0], shapes[l][1], dim};
-    dim += shapes[l][0] * shapes[l][1] + shapes[l][0];
-  }
-  set_dim(dim);
-  profile_ = LeNet5Profile(c, h, w, train.num_classes);
-  COMMSIM_CHECK(profile_.TotalParams() == dim, "profile {} vs dim {}", profile_.TotalParams(),
-                dim);
-}
-
-double LeNet5::flops_per_sample() const {
-  return profile_.ForwardFlopsPerSample() + profile_.BackwardFlopsPerSample();
-}
-
-void LeNet5::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {
-  x0.setZero();
-  for (const Layer& layer : layers_) {
-    const double stddev = std::sqrt(2.0 / static_cast<double>(layer.cols));
-    for (int64_t i = 0; i < layer.rows * layer.cols; ++i)
-      x0[layer.offset + i] = stddev * rng.Normal();
-  }
+  const int64_t classes = train.num_classes;
+  SetLayers({{6, conv1_.patch()}, {16, conv2_.patch()}, {120, flat}, {84, 120}, {classes, 84}},
+            LeNet5Profile(c, h, w, train.num_classes));
 }
 
 double LeNet5::BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
@@ -93,7 +70,7 @@ double LeNet5::Run(const ConstVec& x, const ConstMat& features, const ConstVec* 
   return loss;
 }
 
-void LeNet5::ConvForward(const ConstVec& x, const Layer& layer, const ConvShape& shape,
+void LeNet5::ConvForward(const ConstVec& x, const WeightLayer& layer, const ConvShape& shape,
                          const double* input, int batch, ConvStage& stage) const {
   Im2Col(input, shape, batch, stage.col);
   stage.z.noalias() = Weights(x, layer.offset, layer.rows, layer.cols) * stage.col;
@@ -112,14 +89,14 @@ void LeNet5::Forward(const ConstVec& x, const ConstMat& features, Activations& a
     input_copy = features;
     input = input_copy.data();
   }
-  ConvForward(x, layers_[0], conv1_, input, batch, act.conv1);
-  ConvForward(x, layers_[1], conv2_, act.conv1.pooled.data(), batch, act.conv2);
+  ConvForward(x, weight_layer(0), conv1_, input, batch, act.conv1);
+  ConvForward(x, weight_layer(1), conv2_, act.conv1.pooled.data(), batch, act.conv2);
   // Fully connected layers on the flattened (16*P x B) view of the second pool.
   std::vector<Eigen::MatrixXd>& a = act.fc;
   a.resize(kLayers + 1);
-  a[2] = Eigen::Map<const Eigen::MatrixXd>(act.conv2.pooled.data(), layers_[2].cols, batch);
+  a[2] = Eigen::Map<const Eigen::MatrixXd>(act.conv2.pooled.data(), weight_layer(2).cols, batch);
   for (int l = 2; l < kLayers; ++l) {
-    const Layer& layer = layers_[l];
+    const WeightLayer& layer = weight_layer(l);
     a[l + 1].resize(layer.rows, batch);
     a[l + 1].noalias() = Weights(x, layer.offset, layer.rows, layer.cols) * a[l];
     a[l + 1].colwise() += Eigen::Map<const Eigen::VectorXd>(
@@ -131,18 +108,18 @@ void LeNet5::Forward(const ConstVec& x, const ConstMat& features, Activations& a
 void LeNet5::Backward(const ConstVec& x, Eigen::MatrixXd delta, const Activations& act,
                       Eigen::VectorXd& grad) const {
   const auto batch = static_cast<int>(act.fc[2].cols());
-  const Layer& l1 = layers_[0];
-  const Layer& l2 = layers_[1];
+  const WeightLayer& l1 = weight_layer(0);
+  const WeightLayer& l2 = weight_layer(1);
   grad.resize(dim());
-  auto grad_w = [&](const Layer& layer) {
+  auto grad_w = [&](const WeightLayer& layer) {
     return Eigen::Map<Eigen::MatrixXd>(grad.data() + layer.offset, layer.rows, layer.cols);
   };
-  auto grad_b = [&](const Layer& layer) {
+  auto grad_b = [&](const WeightLayer& layer) {
     return Eigen::Map<Eigen::VectorXd>(grad.data() + layer.offset + layer.rows * layer.cols,
                                        layer.rows);
   };
   for (int l = kLayers - 1; l >= 2; --l) {
-    const Layer& layer = layers_[l];
+    const WeightLayer& layer = weight_layer(l);
     grad_w(layer).noalias() = delta * act.fc[l].transpose();
     grad_b(layer) = delta.rowwise().sum();
     Eigen::MatrixXd below(layer.cols, batch);

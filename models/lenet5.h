@@ -5,16 +5,15 @@
 // per layer and direction over the whole batch (see nn_ops.h for the tensor layout; images
 // must be stored pixel-major, channels fastest, which single-channel data is trivially).
 // Parameter order: conv1 W (6 x 25C), b; conv2 W (16 x 150), b; fc1 W (120 x 400), b; fc2; fc3.
-// layers(): LeNet5Profile (models/profiles.h) of the data's image shape; FLOPs per sample = 6 x
-// the multiply-adds of the weights (forward 2, backward 4).
-// InitialPoint: He initialisation from the Rng, biases 0.
+// A LayeredObjective (models/layered_objective.h): He initialisation; layers() and FLOPs per
+// sample from LeNet5Profile (models/profiles.h) of the data's image shape, 6 x the multiply-adds
+// of the weights (forward 2, backward 4).
 #ifndef COMMSIM_MODELS_LENET5_H_
 #define COMMSIM_MODELS_LENET5_H_
 
-#include <array>
 #include <vector>
 
-#include "models/data_objective.h"
+#include "models/layered_objective.h"
 #include "models/nn_ops.h"
 #include "sim/params.h"
 
@@ -27,13 +26,10 @@ struct LeNet5Config final : ConfigBase<LeNet5Config> {
   }
 };
 
-class LeNet5 final : public DataObjective {
+class LeNet5 final : public LayeredObjective {
  public:
   LeNet5(const LeNet5Config& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "lenet5"; }
-  double flops_per_sample() const override;
-  const LayerProfile* layers() const override { return &profile_; }
-  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
   double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
   Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
@@ -43,10 +39,6 @@ class LeNet5 final : public DataObjective {
 
  private:
   static constexpr int kLayers = 5;
-  struct Layer {
-    int64_t rows, cols;  // W is rows x cols, followed by `rows` biases
-    int64_t offset;      // start of W in x
-  };
   // One convolution stage's forward values, kept for the backward pass.
   struct ConvStage {
     Eigen::MatrixXd col;     // Im2Col of the stage's input
@@ -60,7 +52,7 @@ class LeNet5 final : public DataObjective {
   };
   double Run(const ConstVec& x, const ConstMat& features, const ConstVec* targets,
              Eigen::VectorXd* grad, Eigen::VectorXi* predicted) const;
-  void ConvForward(const ConstVec& x, const Layer& layer, const ConvShape& shape,
+  void ConvForward(const ConstVec& x, const WeightLayer& layer, const ConvShape& shape,
                    const double* input, int batch, ConvStage& stage) const;
   void Forward(const ConstVec& x, const ConstMat& features, Activations& act) const;
   // Fills grad from delta = d loss / d logits.
@@ -68,8 +60,6 @@ class LeNet5 final : public DataObjective {
                 Eigen::VectorXd& grad) const;
 
   ConvShape conv1_{}, conv2_{};
-  std::array<Layer, kLayers> layers_{};
-  LayerProfile profile_;  // LeNet5Profile of the data's image shape
 };
 
 }  // namespace commsim

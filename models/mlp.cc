@@ -6,7 +6,6 @@
 
 #include "models/nn_ops.h"
 #include "models/profiles.h"
-#include "sim/check.h"
 
 namespace commsim {
 
@@ -25,34 +24,14 @@ void MlpConfig::Validate(ParamProblems& problems) const {
 }
 
 Mlp::Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data)
-    : DataObjective(std::move(data), config.l2, 0.0) {
+    : LayeredObjective(std::move(data), config.l2, 0.0) {
   RequireClasses("mlp", 2, 1 << 20);
   widths_.push_back(this->data().train.num_features());
   for (double h : config.hidden) widths_.push_back(static_cast<int64_t>(h));
   widths_.push_back(this->data().train.num_classes);
-  int64_t dim = 0;
-  for (size_t l = 0; l + 1 < widths_.size(); ++l) {
-    offsets_.push_back(dim);
-    dim += widths_[l] * widths_[l + 1] + widths_[l + 1];
-  }
-  set_dim(dim);
-  profile_ = MlpProfile(widths_);
-  COMMSIM_CHECK(profile_.TotalParams() == dim, "profile {} vs dim {}", profile_.TotalParams(),
-                dim);
-}
-
-double Mlp::flops_per_sample() const {
-  return profile_.ForwardFlopsPerSample() + profile_.BackwardFlopsPerSample();
-}
-
-void Mlp::InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const {
-  x0.setZero();
-  for (size_t l = 0; l + 1 < widths_.size(); ++l) {
-    const double stddev = std::sqrt(2.0 / static_cast<double>(widths_[l]));
-    for (int64_t i = 0; i < widths_[l] * widths_[l + 1]; ++i) {
-      x0[offsets_[l] + i] = stddev * rng.Normal();
-    }
-  }
+  std::vector<std::pair<int64_t, int64_t>> shapes;
+  for (size_t l = 0; l + 1 < widths_.size(); ++l) shapes.emplace_back(widths_[l + 1], widths_[l]);
+  SetLayers(shapes, MlpProfile(widths_));
 }
 
 void Mlp::Forward(const Eigen::Ref<const Eigen::VectorXd>& x,
@@ -62,8 +41,10 @@ void Mlp::Forward(const Eigen::Ref<const Eigen::VectorXd>& x,
   activations.resize(layers + 1);
   activations[0] = features;
   for (size_t l = 0; l < layers; ++l) {
-    const Eigen::Map<const Eigen::MatrixXd> w(x.data() + offsets_[l], widths_[l + 1], widths_[l]);
-    const Eigen::Map<const Eigen::VectorXd> b(x.data() + offsets_[l] + w.size(), widths_[l + 1]);
+    const Eigen::Map<const Eigen::MatrixXd> w(x.data() + weight_layer(l).offset, widths_[l + 1],
+                                              widths_[l]);
+    const Eigen::Map<const Eigen::VectorXd> b(x.data() + weight_layer(l).offset + w.size(),
+                                              widths_[l + 1]);
     Eigen::MatrixXd& z = activations[l + 1];
     z.resize(widths_[l + 1], features.cols());
     z.noalias() = w * activations[l];
@@ -82,9 +63,12 @@ double Mlp::BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVe
   if (grad == nullptr) return loss;
   grad->resize(dim());
   for (size_t l = layers; l-- > 0;) {
-    const Eigen::Map<const Eigen::MatrixXd> w(x.data() + offsets_[l], widths_[l + 1], widths_[l]);
-    Eigen::Map<Eigen::MatrixXd> dw(grad->data() + offsets_[l], widths_[l + 1], widths_[l]);
-    Eigen::Map<Eigen::VectorXd> db(grad->data() + offsets_[l] + w.size(), widths_[l + 1]);
+    const Eigen::Map<const Eigen::MatrixXd> w(x.data() + weight_layer(l).offset, widths_[l + 1],
+                                              widths_[l]);
+    Eigen::Map<Eigen::MatrixXd> dw(grad->data() + weight_layer(l).offset, widths_[l + 1],
+                                   widths_[l]);
+    Eigen::Map<Eigen::VectorXd> db(grad->data() + weight_layer(l).offset + w.size(),
+                                   widths_[l + 1]);
     dw.noalias() = delta * act[l].transpose();
     db = delta.rowwise().sum();
     if (l > 0) {

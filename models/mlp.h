@@ -1,15 +1,15 @@
 // mlp: a fully connected network, ReLU hidden layers, softmax cross-entropy output — the
 // non-convex model. Parameters, layer after layer: W_l (out x in, column-major) then b_l (out).
-// InitialPoint: He initialisation, W ~ N(0, 2 / fan_in), b = 0, drawn from the Rng.
 // Batches go through Eigen GEMMs (one per layer and direction), never per-sample loops.
-// FLOPs per sample: 6 x (multiply-adds of the weights) (forward 2, backward 4); layers():
-// MlpProfile(widths) (models/profiles.h), one layer per weight matrix and its biases.
+// A LayeredObjective (models/layered_objective.h): He initialisation; FLOPs per sample and
+// layers() from MlpProfile(widths) (models/profiles.h), one layer per weight matrix and its biases,
+// 6 x the multiply-adds of the weights (forward 2, backward 4).
 #ifndef COMMSIM_MODELS_MLP_H_
 #define COMMSIM_MODELS_MLP_H_
 
 #include <vector>
 
-#include "models/data_objective.h"
+#include "models/layered_objective.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -21,13 +21,10 @@ struct MlpConfig final : ConfigBase<MlpConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-class Mlp final : public DataObjective {
+class Mlp final : public LayeredObjective {
  public:
   Mlp(const MlpConfig& config, std::shared_ptr<const ProblemData> data);
   std::string_view Name() const override { return "mlp"; }
-  double flops_per_sample() const override;
-  const LayerProfile* layers() const override { return &profile_; }
-  void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const override;
   double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
   Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;
@@ -42,9 +39,7 @@ class Mlp final : public DataObjective {
                const Eigen::Ref<const Eigen::MatrixXd>& features,
                std::vector<Eigen::MatrixXd>& activations) const;
 
-  std::vector<int64_t> widths_;   // input, hidden..., classes
-  std::vector<int64_t> offsets_;  // start of layer l's W in x
-  LayerProfile profile_;  // MlpProfile(widths_)
+  std::vector<int64_t> widths_;  // input, hidden..., classes
 };
 
 }  // namespace commsim

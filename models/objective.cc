@@ -2,6 +2,12 @@
 
 namespace commsim {
 
+bool Objective::FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                               int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const {
+  Gradient(worker, x, batch, rng, grad);
+  return grad.allFinite();
+}
+
 void Objective::Prox(double step, Eigen::Ref<Eigen::VectorXd> x) const {
   const double t = step * l1();
   if (t <= 0.0) return;

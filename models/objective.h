@@ -7,6 +7,9 @@
 //   - Gradient(w, x, batch, rng, grad): stochastic gradient of f_w at x on a mini-batch of `batch`
 //     samples drawn with `rng` (batch <= 0 or >= shard size: the full shard); returns the
 //     mini-batch loss. Deterministic given the Rng state.
+//   - FiniteGradient(...): the same gradient (bit for bit, same Rng use), without the loss,
+//     returning whether every element of grad is finite. The default is Gradient plus a second
+//     pass over grad; an objective may check within its own pass (the simulators call this one).
 //   - All methods are const and thread-safe: one Objective is shared by simulations running in
 //     parallel threads; scratch memory is per call.
 //   - Models that know their layers describe them in layers() (parameters and FLOPs per layer).
@@ -39,6 +42,8 @@ class Objective {
 
   virtual double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                           Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const = 0;
+  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                              int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
   // F(x) + R(x) on the whole training set.
   virtual double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
   // Test-set accuracy in [0, 1] for classifiers; nullopt where it does not apply.

@@ -7,6 +7,7 @@
 
 #include "models/dataset.h"
 #include "sim/check.h"
+#include "sim/finite.h"
 
 namespace commsim {
 namespace {
@@ -135,9 +136,12 @@ double SyntheticQuadratic::flops_per_sample() const {
                                         : 3.0 * static_cast<double>(dim_);
 }
 
-double SyntheticQuadratic::Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
-                                    int64_t batch, Rng& rng,
-                                    Eigen::Ref<Eigen::VectorXd> grad) const {
+// g = lambda (x - c_w) (+ noise) in one pass (two with noise). kLoss: returns 1/2 sum_j lambda_j
+// (x_j - c_wj)^2, summed in index order; else returns 0 and ORs NonFiniteFlag(g_j) into *flags.
+template <bool kLoss>
+double SyntheticQuadratic::Fill(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad,
+                                uint64_t* flags) const {
   COMMSIM_CHECK(worker >= 0 && worker < workers_, "worker {}", worker);
   const int64_t d = dim_;
   COMMSIM_CHECK(x.size() == d && grad.size() == d, "dimension mismatch");
@@ -150,6 +154,7 @@ double SyntheticQuadratic::Gradient(int worker, const Eigen::Ref<const Eigen::Ve
   const double* xs = x.data();
   double* g = grad.data();
   double loss = 0.0;
+  uint64_t bad = 0;
   // Two runs so that the shared vector is read contiguously: j < d - o reads r[j + o].
   const double* r_parts[2] = {shared_.data() + o, shared_.data() - (d - o)};
   const int64_t bounds[3] = {0, d - o, d};
@@ -157,14 +162,36 @@ double SyntheticQuadratic::Gradient(int worker, const Eigen::Ref<const Eigen::Ve
     const double* r = r_parts[part];
     for (int64_t j = bounds[part]; j < bounds[part + 1]; ++j) {
       const double diff = xs[j] - c[j] - h * r[j];
-      loss += lam[j] * diff * diff;
       g[j] = lam[j] * diff;
+      if constexpr (kLoss) {
+        loss += lam[j] * diff * diff;
+      } else if (!noisy) {
+        bad |= NonFiniteFlag(g[j]);
+      }
     }
   }
   if (noisy) {
-    for (int64_t j = 0; j < d; ++j) g[j] += sigma * FastNormal(rng);
+    for (int64_t j = 0; j < d; ++j) {
+      g[j] += sigma * FastNormal(rng);
+      if constexpr (!kLoss) bad |= NonFiniteFlag(g[j]);
+    }
   }
+  if constexpr (!kLoss) *flags |= bad;
   return 0.5 * loss;
+}
+
+double SyntheticQuadratic::Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                    int64_t batch, Rng& rng,
+                                    Eigen::Ref<Eigen::VectorXd> grad) const {
+  return Fill<true>(worker, x, batch, rng, grad, nullptr);
+}
+
+bool SyntheticQuadratic::FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                        int64_t batch, Rng& rng,
+                                        Eigen::Ref<Eigen::VectorXd> grad) const {
+  uint64_t flags = 0;
+  Fill<false>(worker, x, batch, rng, grad, &flags);
+  return (flags >> 63) == 0;
 }
 
 double SyntheticQuadratic::Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const {

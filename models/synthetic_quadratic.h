@@ -51,6 +51,8 @@ class SyntheticQuadratic final : public Objective {
   int64_t shard_size(int) const override { return config_.samples_per_worker; }
   double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
                   Eigen::Ref<Eigen::VectorXd> grad) const override;
+  bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
+                      Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const override;
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   const Optimum* optimum() const override { return &optimum_; }
   double flops_per_sample() const override;
@@ -62,6 +64,9 @@ class SyntheticQuadratic final : public Objective {
   double center(int worker, int64_t j) const;
 
  private:
+  template <bool kLoss>
+  double Fill(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
+              Eigen::Ref<Eigen::VectorXd> grad, uint64_t* flags) const;
   SyntheticQuadraticConfig config_;
   const LayerProfile* profile_;  // a shipped profile or nullptr
   int64_t dim_;

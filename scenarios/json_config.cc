@@ -33,32 +33,21 @@ class JsonReader final : public ParamVisitor {
 
   void Int(std::string_view key, int64_t& value, Range range, std::string_view,
            Unit unit) override {
-    const json* v = Take(key);
-    if (v == nullptr) return;
     double x = 0;
-    if (!Quantity(key, *v, unit, &x)) return;
+    const json* v = TakeQuantity(key, unit, &x);
+    if (v == nullptr) return;
     if (std::floor(x) != x || std::fabs(x) > 9.0e15) {
       Error(key, fmt::format("expected an integer, {}", Found(*v)));
       return;
     }
-    if (!range.Contains(x)) {
-      Error(key, fmt::format("must be {}, {}", range.ToString(), Found(*v)));
-      return;
-    }
-    value = static_cast<int64_t>(x);
+    if (InRange(key, *v, range, x)) value = static_cast<int64_t>(x);
   }
 
   void Real(std::string_view key, double& value, Range range, std::string_view,
             Unit unit) override {
-    const json* v = Take(key);
-    if (v == nullptr) return;
     double x = 0;
-    if (!Quantity(key, *v, unit, &x)) return;
-    if (!range.Contains(x)) {
-      Error(key, fmt::format("must be {}, {}", range.ToString(), Found(*v)));
-      return;
-    }
-    value = x;
+    const json* v = TakeQuantity(key, unit, &x);
+    if (v != nullptr && InRange(key, *v, range, x)) value = x;
   }
 
   void Bool(std::string_view key, bool& value, std::string_view) override {
@@ -159,6 +148,17 @@ class JsonReader final : public ParamVisitor {
   }
   bool Quantity(std::string_view key, const json& v, Unit unit, double* out) {
     return QuantityAt(JoinPointer(pointer_, key), v, unit, out);
+  }
+  // Take(key) read as a quantity into *out; nullptr when absent or not a quantity (reported).
+  const json* TakeQuantity(std::string_view key, Unit unit, double* out) {
+    const json* v = Take(key);
+    return v != nullptr && Quantity(key, *v, unit, out) ? v : nullptr;
+  }
+  // Whether x (read from v) is in range; reports it when not.
+  bool InRange(std::string_view key, const json& v, const Range& range, double x) {
+    if (range.Contains(x)) return true;
+    Error(key, fmt::format("must be {}, {}", range.ToString(), Found(v)));
+    return false;
   }
   bool QuantityAt(const std::string& pointer, const json& v, Unit unit, double* out) {
     std::string error;

@@ -27,18 +27,19 @@ const commsim::Sweep& FixedSweep() {
   return sweep;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 8192) return 0;  // bounds the work per input
+void FuzzOnePointPair(std::string_view text) {
   using namespace commsim;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
   const size_t cut = text.find('\f');
   const std::string_view first = text.substr(0, cut);
   const std::string_view second =
       cut == std::string_view::npos ? kValidPoint1 : text.substr(cut + 1);
   fuzz::WriteScratchFile("points/0.csv", first.data(), first.size());
   fuzz::WriteScratchFile("points/1.csv", second.data(), second.size());
-  fuzz::FuzzGuard([&] { AssembleSweepCsv(FixedSweep(), fuzz::ScratchDir().string()); });
-  return 0;
+  AssembleSweepCsv(FixedSweep(), fuzz::ScratchDir().string());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return commsim::fuzz::FuzzText(data, size, 8192, FuzzOnePointPair);
 }

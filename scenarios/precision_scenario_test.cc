@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "analysis/records_test_util.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
 #include "sim/error.h"
@@ -15,13 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-const RunSummary& EntryNamed(const RunResult& r, const std::string& name) {
-  for (const RunSummary& s : r.summaries) {
-    if (s.name == name) return s;
-  }
-  ADD_FAILURE() << "no entry " << name;
-  return r.summaries.front();
-}
+using test_records::SummaryNamed;
 
 // dore_convex (linear regression, d = 500, n = 20, 1500 full-batch rounds): DORE in float64
 // reaches |x - x*|^2 ~ 1e-24, i.e. its final loss is the optimum F*. With the shifts h_i in float
@@ -43,9 +38,9 @@ TEST(PrecisionScenarioTest, Float32DoreConvergesOnDoreConvexToTheFloat64Optimum)
   RunOptions options;
   options.jobs = 2;
   const RunResult r = RunScenario(ParseScenario(doc, "dore_convex.json", ""), options);
-  const RunSummary& reference = EntryNamed(r, "dore");
+  const RunSummary& reference = SummaryNamed(r, "dore");
   ASSERT_LT(*reference.final_dist_to_opt_sq, 1e-20) << "the float64 run is not at the optimum";
-  const RunSummary& s = EntryNamed(r, "dore32");
+  const RunSummary& s = SummaryNamed(r, "dore32");
   EXPECT_EQ(s.status, "ok");
   EXPECT_LT(*s.final_dist_to_opt_sq, 1e-10);
   EXPECT_GT(*s.final_dist_to_opt_sq, 1e-20) << "float32 state left no trace";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/records_test_util.h"
 #include "scenarios/runner.h"
 #include "scenarios/timing_scenario_test_util.h"
 #include "sim/network_test_util.h"
@@ -19,13 +20,7 @@ using net_test::CeilPs;  // the reference transmit time
 
 using nlohmann::json;
 
-const RunSummary& Find(const RunResult& r, const std::string& name) {
-  for (const RunSummary& s : r.summaries) {
-    if (s.name == name) return s;
-  }
-  ADD_FAILURE() << "no entry " << name;
-  return r.summaries.front();
-}
+using test_records::SummaryNamed;
 
 TEST(PsAcceptanceTest, DoreConvexConvergesAndCompresses) {
   const Scenario s = LoadScenario(std::string(COMMSIM_SOURCE_DIR) + "/scenarios/dore_convex.json");
@@ -33,16 +28,16 @@ TEST(PsAcceptanceTest, DoreConvexConvergesAndCompresses) {
   options.jobs = 2;
   const RunResult r = RunScenario(s, options);
   for (const char* name : {"sgd", "diana", "dore"}) {
-    EXPECT_LT(*Find(r, name).final_dist_to_opt_sq, 1e-10) << name;
+    EXPECT_LT(*SummaryNamed(r, name).final_dist_to_opt_sq, 1e-10) << name;
   }
   for (const char* name : {"qsgd", "memsgd", "doublesqueeze"}) {
-    EXPECT_GT(*Find(r, name).final_dist_to_opt_sq, 1e-6) << name;
-    EXPECT_EQ(Find(r, name).status, "ok") << name;
+    EXPECT_GT(*SummaryNamed(r, name).final_dist_to_opt_sq, 1e-6) << name;
+    EXPECT_EQ(SummaryNamed(r, name).status, "ok") << name;
   }
-  EXPECT_LE(*Find(r, "dore").bits_fraction_of_baseline, 0.05);
+  EXPECT_LE(*SummaryNamed(r, "dore").bits_fraction_of_baseline, 0.05);
   for (const char* name : {"qsgd", "memsgd", "diana"}) {
-    EXPECT_GE(*Find(r, name).bits_fraction_of_baseline, 0.45) << name;
-    EXPECT_LE(*Find(r, name).bits_fraction_of_baseline, 0.55) << name;
+    EXPECT_GE(*SummaryNamed(r, name).bits_fraction_of_baseline, 0.45) << name;
+    EXPECT_LE(*SummaryNamed(r, name).bits_fraction_of_baseline, 0.55) << name;
   }
   // DORE's residual norms decay geometrically: each 500 iterations cut them by > 1e4.
   std::map<int64_t, const IterationRecord*> dore;
@@ -77,11 +72,11 @@ TEST(PsAcceptanceTest, DoreConvexConvergesWithPerBucketCompression) {
   options.jobs = 2;
   const RunResult r = RunScenario(s, options);
   for (const char* name : {"sgd", "dore"}) {
-    EXPECT_EQ(Find(r, name).status, "ok") << name;
-    EXPECT_LT(*Find(r, name).final_dist_to_opt_sq, 1e-10) << name;
-    EXPECT_GT(Find(r, name).mean_codec_time_s, 0.0) << name;
+    EXPECT_EQ(SummaryNamed(r, name).status, "ok") << name;
+    EXPECT_LT(*SummaryNamed(r, name).final_dist_to_opt_sq, 1e-10) << name;
+    EXPECT_GT(SummaryNamed(r, name).mean_codec_time_s, 0.0) << name;
   }
-  EXPECT_LE(*Find(r, "dore").bits_fraction_of_baseline, 0.06);
+  EXPECT_LE(*SummaryNamed(r, "dore").bits_fraction_of_baseline, 0.06);
 }
 
 // A star with every link at bandwidth `bw` and latency `lat`, fixed compute (50 ms), whole

@@ -52,8 +52,9 @@ class RunFolderTest : public test_files::TempDirTest {
 
 TEST_F(RunFolderTest, WritesTheFiveFilesAndTheMarker) {
   WriteRunFolder(scenario_, OneEntry(2.0), out_);
-  EXPECT_EQ(Names(out_), (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
-                                                "summary.json", "scenario.resolved.json"}));
+  EXPECT_EQ(Names(out_),
+            (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
+                                   "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Read(out_ + "/.commsim"), "commsim output folder\nkind=run\nformat=1\n");
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
@@ -83,19 +84,12 @@ TEST_F(RunFolderTest, FailedWriteOfAnyFilePublishesNothingAndKeepsThePreviousRun
 TEST_F(RunFolderTest, CrashBeforePublishingLeavesTheTargetUntouched) {
   WriteRunFolder(scenario_, OneEntry(2.0), out_);
   const std::string before = Read(out_ + "/summary.csv");
-  const pid_t child = ::fork();
-  if (child == 0) {
+  const int signal = test_files::SignalOfChild([&] {
     SetWriteFaultForTesting(
         {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "scenario.resolved.json", 0});
-    try {
-      WriteRunFolder(scenario_, OneEntry(3.0), out_);
-    } catch (...) {
-    }
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    WriteRunFolder(scenario_, OneEntry(3.0), out_);
+  });
+  ASSERT_EQ(signal, SIGKILL);
   EXPECT_EQ(Read(out_ + "/summary.csv"), before);
   EXPECT_EQ(Names(dir_).size(), 2u);  // out and the dead process's staging folder
   WriteRunFolder(scenario_, OneEntry(4.0), out_);

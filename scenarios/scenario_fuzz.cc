@@ -81,12 +81,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 16384) return 0;  // bounds the work per input
-  using namespace commsim;
-  const std::string file = fuzz::WriteScratchFile("fuzz_scenario.json", data, size);
-  fuzz::FuzzGuard([&] {
-    const Scenario scenario = LoadScenario(file);
+  return commsim::fuzz::FuzzText(data, size, 16384, [](std::string_view text) {
+    using namespace commsim;
+    const Scenario scenario =
+        LoadScenario(fuzz::WriteScratchFile("fuzz_scenario.json", text.data(), text.size()));
     if (SmallEnoughToBuild(scenario)) CheckScenario(scenario);
   });
-  return 0;
 }

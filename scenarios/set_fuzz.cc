@@ -24,22 +24,20 @@ const nlohmann::json& Base() {
   return doc;
 }
 
+void FuzzOneSet(std::string_view text) {
+  nlohmann::json doc = Base();
+  size_t begin = 0;
+  for (int i = 0; i < kMaxAssignments && begin <= text.size(); ++i) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    commsim::ApplySet(doc, std::string(text.substr(begin, end - begin)));
+    begin = end + 1;
+  }
+  commsim::ParseScenario(doc, "quickstart.json", std::string(COMMSIM_SOURCE_DIR) + "/scenarios");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 2048) return 0;  // bounds the work per input
-  using namespace commsim;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  fuzz::FuzzGuard([&] {
-    nlohmann::json doc = Base();
-    size_t begin = 0;
-    for (int i = 0; i < kMaxAssignments && begin <= text.size(); ++i) {
-      size_t end = text.find('\n', begin);
-      if (end == std::string_view::npos) end = text.size();
-      ApplySet(doc, std::string(text.substr(begin, end - begin)));
-      begin = end + 1;
-    }
-    ParseScenario(doc, "quickstart.json", std::string(COMMSIM_SOURCE_DIR) + "/scenarios");
-  });
-  return 0;
+  return commsim::fuzz::FuzzText(data, size, 2048, FuzzOneSet);
 }

@@ -26,22 +26,27 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+namespace commsim {
+namespace {
+
+void FuzzOneSweep(std::string_view text) {
+  const Sweep sweep =
+      LoadSweep(fuzz::WriteScratchFile("fuzz_sweep.json", text.data(), text.size()));
+  const size_t n = sweep.size();
+  fuzz::FuzzCheck(sweep.fingerprint.size() == 16, "fingerprint is not 16 hex digits");
+  if (n == 0) return;
+  for (size_t point : {size_t{0}, n - 1}) {
+    sweep.PointScenario(point);
+    fuzz::FuzzCheck(sweep.PointCells(point).size() == sweep.axes.size(),
+                    "a point has not one cell per axis");
+    sweep.DescribePoint(point);
+  }
+  if (n <= kMaxValidatedPoints) ValidateSweepPoints(sweep);
+}
+
+}  // namespace
+}  // namespace commsim
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 16384) return 0;  // bounds the work per input
-  using namespace commsim;
-  const std::string file = fuzz::WriteScratchFile("fuzz_sweep.json", data, size);
-  fuzz::FuzzGuard([&] {
-    const Sweep sweep = LoadSweep(file);
-    const size_t n = sweep.size();
-    fuzz::FuzzCheck(sweep.fingerprint.size() == 16, "fingerprint is not 16 hex digits");
-    if (n == 0) return;
-    for (size_t point : {size_t{0}, n - 1}) {
-      sweep.PointScenario(point);
-      fuzz::FuzzCheck(sweep.PointCells(point).size() == sweep.axes.size(),
-                      "a point has not one cell per axis");
-      sweep.DescribePoint(point);
-    }
-    if (n <= kMaxValidatedPoints) ValidateSweepPoints(sweep);
-  });
-  return 0;
+  return commsim::fuzz::FuzzText(data, size, 16384, commsim::FuzzOneSweep);
 }

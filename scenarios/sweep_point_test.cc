@@ -3,36 +3,17 @@
 #include <gtest/gtest.h>
 
 #include "analysis/csv.h"
+#include "analysis/records_test_util.h"
 #include "analysis/targets.h"
 
 namespace commsim {
 namespace {
 
-// Entry e: loss halves every iteration from `start`, 0.5 s per iteration.
-std::vector<IterationRecord> Halving(const std::string& label, double start, int iterations) {
-  std::vector<IterationRecord> records;
-  for (int k = 1; k <= iterations; ++k) {
-    IterationRecord r;
-    r.algorithm = label;
-    r.iteration = k;
-    r.sim_time_s = 0.5 * k;
-    r.loss = start / (1 << k);
-    records.push_back(r);
-  }
-  return records;
-}
-
 RunResult TwoEntries(const std::string& second_status) {
-  RunResult result;
-  result.records = {Halving("fast", 64, 6), Halving("slow", 256, 6)};
-  for (const auto& records : result.records) {
-    RunSummary s;
-    s.name = records.front().algorithm;
-    s.algorithm = "dore";
-    s.iterations = 6;
-    s.final_loss = records.back().loss;
-    result.summaries.push_back(s);
-  }
+  // Loss halving from 64 and from 256 over 6 iterations of 0.5 s.
+  RunResult result = test_records::ResultOf(
+      {test_records::Halving("fast", 64, 6), test_records::Halving("slow", 256, 6)});
+  for (RunSummary& s : result.summaries) s.algorithm = "dore";
   result.summaries[1].status = second_status;
   return result;
 }

@@ -179,19 +179,11 @@ TEST_F(SweepRunnerTest, CrashWhileStoringAPointLeavesNothingTrusted) {
   for (const WriteFaultStage stage :
        {WriteFaultStage::kBeforeRename, WriteFaultStage::kAfterBytes}) {
     const std::string dir = Dir(stage == WriteFaultStage::kAfterBytes ? "mid" : "before");
-    const pid_t child = ::fork();
-    if (child == 0) {
+    const int signal = test_files::SignalOfChild([&] {
       SetWriteFaultForTesting({stage, WriteFaultAction::kCrash, "points/3.csv", 40});
-      try {
-        RunSweep(sweep, dir, {.jobs = 1}, Fake());
-      } catch (...) {
-      }
-      ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-        << "the point file was not written through the atomic writer";
+      RunSweep(sweep, dir, {.jobs = 1}, Fake());
+    });
+    ASSERT_EQ(signal, SIGKILL) << "the point file was not written through the atomic writer";
     EXPECT_FALSE(fs::exists(PointFile(dir, 3)));
     size_t temporaries = 0;
     for (const auto& e : fs::directory_iterator(dir + "/points")) {

@@ -14,6 +14,7 @@
 
 #include "scenarios/sweep_runner.h"
 #include "sim/error.h"
+#include "sim/file_test_util.h"
 #include "sim/output_journal.h"
 
 namespace commsim {
@@ -38,25 +39,9 @@ Sweep MakeSweep() {  // 10 Mbit/s, 31.6 Mbit/s, 100 Mbit/s, 316 Mbit/s, 1 Gbit/s
                     "fake_sweep.json", "");
 }
 
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class SweepRunningTest : public ::testing::Test {
+class SweepRunningTest : public test_files::TempDirTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            fmt::format("sweep_running_test_{}_{}", ::getpid(),
-                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-  std::string Dir(const std::string& sub) const { return (root_ / sub).string(); }
-  fs::path root_;
+  std::string Dir(const std::string& sub) const { return P(sub); }
 };
 
 TEST_F(SweepRunningTest, TheEntryNamesWhoRunsThePointAndGoesAwayWhenItEnds) {
@@ -66,7 +51,7 @@ TEST_F(SweepRunningTest, TheEntryNamesWhoRunsThePointAndGoesAwayWhenItEnds) {
   std::string seen;
   size_t watched = 1;
   const PointRunner spy = [&](const json& doc, const std::string& run_dir) {
-    seen = ReadText(RunningFile(dir, watched));
+    seen = test_files::Read(RunningFile(dir, watched));
     return FakeRunner()(doc, run_dir);
   };
   RunSweepPoint(sweep, 1, dir, false, spy, "rank 2 of 3 (host n7, pid 99)");
@@ -94,8 +79,7 @@ TEST_F(SweepRunningTest, AnEntryLeftByAKilledRunIsReportedAndThePointRunAgain) {
     AssembleSweepCsv(sweep, dir);
     FAIL() << "a missing point was gathered";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "missing (point 1); run the sweep again"),
+    EXPECT_NE(std::string(e.what()).find("missing (point 1); run the sweep again"),
               std::string::npos)
         << e.what();
   }
@@ -155,7 +139,8 @@ TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureB
   };
   RunSweep(sweep, Dir("reversed"), reversed, FakeRunner());
   EXPECT_EQ(given, (std::vector<size_t>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(ReadText(root_ / "reversed" / "sweep.csv"), ReadText(root_ / "threads" / "sweep.csv"));
+  EXPECT_EQ(test_files::Read(dir_ / "reversed" / "sweep.csv"),
+            test_files::Read(dir_ / "threads" / "sweep.csv"));
 
   // A schedule's failure fails the sweep: no sweep.csv, the finished points kept.
   SweepOptions failing;
@@ -170,7 +155,7 @@ TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureB
     EXPECT_EQ(std::string(e.what()),
               "fake_sweep.json: point 2 (bandwidth=100000000): bad bandwidth");
   }
-  EXPECT_FALSE(fs::exists(root_ / "failing" / "sweep.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "failing" / "sweep.csv"));
   EXPECT_TRUE(fs::exists(PointFile(Dir("failing"), 1)));
 }
 

@@ -27,41 +27,40 @@ void CheckSame(const commsim::Trajectory& a, const commsim::Trajectory& b) {
   }
 }
 
+void FuzzOneTrace(std::string_view text) {
+  using namespace commsim;
+  const TraceFile trace = ParseTrace(text, "fuzz_trace.txt");
+  TrajectoryStore store;
+  std::vector<std::string> labels;
+  for (const auto& [index, entry] : trace.entries) {
+    const Trajectory& t = entry.trajectory;
+    int64_t first = 1;  // the first round of each run, and its last
+    for (const RoundRun& run : t.runs()) {
+      for (size_t slot = 0; slot < run.slots.size(); ++slot) {
+        for (int64_t k : {first, first + run.count - 1}) {
+          if (run.slots[slot] == Trajectory::kNoMessage) continue;
+          fuzz::FuzzCheck(ShapeOf(t.MessageAt(k, static_cast<int>(slot))) ==
+                              t.shapes()[static_cast<size_t>(run.slots[slot])],
+                          "a round's message is not its run's shape");
+        }
+      }
+      first += run.count;
+    }
+    for (IterationRecord r : t.learning()) t.FillLearning(r);
+    labels.resize(index + 1, "x");
+    labels[index] = entry.label;
+    store.Publish(index, std::make_shared<const Trajectory>(t));
+  }
+  const TraceFile again =
+      ParseTrace(TraceText(trace.scenario, trace.base_dir, labels, store), "again");
+  fuzz::FuzzCheck(again.entries.size() == trace.entries.size(), "entries changed");
+  for (const auto& [index, entry] : trace.entries) {
+    CheckSame(entry.trajectory, again.entries.at(index).trajectory);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 16384) return 0;  // bounds the work per input
-  using namespace commsim;
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  fuzz::FuzzGuard([&] {
-    const TraceFile trace = ParseTrace(text, "fuzz_trace.txt");
-    TrajectoryStore store;
-    std::vector<std::string> labels;
-    for (const auto& [index, entry] : trace.entries) {
-      const Trajectory& t = entry.trajectory;
-      int64_t first = 1;  // the first round of each run, and its last
-      for (const RoundRun& run : t.runs()) {
-        for (size_t slot = 0; slot < run.slots.size(); ++slot) {
-          for (int64_t k : {first, first + run.count - 1}) {
-            if (run.slots[slot] == Trajectory::kNoMessage) continue;
-            fuzz::FuzzCheck(ShapeOf(t.MessageAt(k, static_cast<int>(slot))) ==
-                                t.shapes()[static_cast<size_t>(run.slots[slot])],
-                            "a round's message is not its run's shape");
-          }
-        }
-        first += run.count;
-      }
-      for (IterationRecord r : t.learning()) t.FillLearning(r);
-      labels.resize(index + 1, "x");
-      labels[index] = entry.label;
-      store.Publish(index, std::make_shared<const Trajectory>(t));
-    }
-    const TraceFile again =
-        ParseTrace(TraceText(trace.scenario, trace.base_dir, labels, store), "again");
-    fuzz::FuzzCheck(again.entries.size() == trace.entries.size(), "entries changed");
-    for (const auto& [index, entry] : trace.entries) {
-      CheckSame(entry.trajectory, again.entries.at(index).trajectory);
-    }
-  });
-  return 0;
+  return commsim::fuzz::FuzzText(data, size, 16384, FuzzOneTrace);
 }

@@ -24,21 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using test_files::Names;
 using test_files::Read;
-
-// Runs `body` in a forked child; returns the signal that ended it (0 when it exited).
-int SignalOfChild(const std::function<void()>& body) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    try {
-      body();
-    } catch (...) {
-    }
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-}
+using test_files::SignalOfChild;
 
 class AtomicFileTest : public test_files::TempDirTest {
  protected:

@@ -5,17 +5,36 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
 
 // Not commsim::testing: inside namespace commsim that name would hide gtest's ::testing.
 namespace commsim::test_files {
+
+// Runs `body` in a forked child (an exception ends it like a return), which then exits with 0;
+// returns the signal that ended the child, 0 when it exited. For crash tests: the child arms a
+// kCrash write fault (sim/atomic_file.h) and writes; the parent expects SIGKILL.
+inline int SignalOfChild(const std::function<void()>& body) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    try {
+      body();
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
 
 // The bytes of file `p` ("" when it cannot be opened).
 inline std::string Read(const std::filesystem::path& p) {

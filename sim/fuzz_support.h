@@ -59,6 +59,16 @@ inline int FuzzWithProvider(const uint8_t* data, size_t size, size_t max_bytes,
   return 0;
 }
 
+// The same for a driver that reads its input as text: an input over `max_bytes` is skipped, any
+// other goes to fuzz_one inside FuzzGuard.
+inline int FuzzText(const uint8_t* data, size_t size, size_t max_bytes,
+                    void (*fuzz_one)(std::string_view text)) {
+  if (size > max_bytes) return 0;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  FuzzGuard([&] { fuzz_one(text); });
+  return 0;
+}
+
 // Aborts with `what` when cond is false (a property of the code under test was violated).
 inline void FuzzCheck(bool cond, std::string_view what) {
   if (!cond) {
@@ -111,16 +121,24 @@ class FuzzConfigFiller final : public ParamVisitor {
       : in_(in), int_cap_(int_cap), real_cap_(real_cap), list_cap_(list_cap) {}
 
   void Int(std::string_view, int64_t& value, Range range, std::string_view, Unit) override {
-    const double lo_d = std::max(range.lo + (range.lo_open ? 1 : 0), -static_cast<double>(int_cap_));
+    const double lo_d =
+        std::max(range.lo + (range.lo_open ? 1 : 0), -static_cast<double>(int_cap_));
     const double hi_d = std::min(range.hi - (range.hi_open ? 1 : 0), static_cast<double>(int_cap_));
     if (!(lo_d <= hi_d)) return;
     const auto lo = static_cast<int64_t>(std::ceil(lo_d));
     const auto hi = static_cast<int64_t>(std::floor(hi_d));
     switch (in_.ConsumeIntegralInRange<int>(0, 3)) {
-      case 0: return;  // default
-      case 1: value = lo; return;
-      case 2: value = std::min(hi, lo + in_.ConsumeIntegralInRange<int64_t>(0, 16)); return;
-      default: value = in_.ConsumeIntegralInRange<int64_t>(lo, hi); return;
+      case 0:
+        return;  // default
+      case 1:
+        value = lo;
+        return;
+      case 2:
+        value = std::min(hi, lo + in_.ConsumeIntegralInRange<int64_t>(0, 16));
+        return;
+      default:
+        value = in_.ConsumeIntegralInRange<int64_t>(lo, hi);
+        return;
     }
   }
   void Real(std::string_view, double& value, Range range, std::string_view, Unit) override {

@@ -20,11 +20,17 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/container/vector.hpp>
+
 namespace commsim {
+
+// A message's words. resize(n, boost::container::default_init) leaves them unwritten for an
+// encoder that writes every word itself (including the zero bits past payload_bits in the last).
+using MessageWords = boost::container::vector<uint64_t>;
 
 struct Message {
   int64_t payload_bits = 0;
-  std::vector<uint64_t> words;
+  MessageWords words = {};
   std::string_view codec = {};  // the compressor's registry name (static storage); "" = not stated
   int64_t elements = 0;
   int64_t nonzeros = -1;

@@ -26,7 +26,7 @@ TEST(MessageSendTest, TheReceiverGetsTheSendersMessageAndTheWireCarriesPayloadPl
     sent = m.get();
     SendMessage(network, 0, 1, std::move(m), 24, [&](const SharedMessage& r) {
       got.push_back(r.get());
-      EXPECT_EQ(r->words, (std::vector<uint64_t>{0x2a, 7}));
+      EXPECT_EQ(r->words, (MessageWords{0x2a, 7}));
     });
   }  // the sender drops its handle: the message must live until it is delivered
   engine.Run();

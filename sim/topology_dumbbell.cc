@@ -14,14 +14,12 @@ constexpr char kKind[] = "dumbbell";
 void DumbbellConfig::Describe(ParamVisitor& v) {
   v.Int("left", left, Range::Closed(0, Topology::kMaxHosts),
         "hosts 0..left-1 sit on the left switch, the rest on the right (0 = half, rounded up)");
-  v.Real("access_bandwidth", access_bandwidth_bps, Range::Positive(),
-         "bandwidth of each host-switch link, each direction", Unit::kBitsPerSecond);
-  v.Real("access_latency", access_latency_s, LatencyRange(), "one-way latency of each host link",
-         Unit::kSeconds);
-  v.Real("bottleneck_bandwidth", bottleneck_bandwidth_bps, Range::Positive(),
-         "bandwidth of the left-right link, each direction", Unit::kBitsPerSecond);
-  v.Real("bottleneck_latency", bottleneck_latency_s, LatencyRange(),
-         "one-way latency of the left-right link", Unit::kSeconds);
+  DescribeLink(v, "access", access_bandwidth_bps, access_latency_s,
+               "bandwidth of each host-switch link, each direction",
+               "one-way latency of each host link");
+  DescribeLink(v, "bottleneck", bottleneck_bandwidth_bps, bottleneck_latency_s,
+               "bandwidth of the left-right link, each direction",
+               "one-way latency of the left-right link");
   v.Text("server", server, SlotServerChoices(),
          "last: the server is the last host (on the right); none: no server");
 }

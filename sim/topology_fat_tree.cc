@@ -34,18 +34,15 @@ void FatTreeConfig::Describe(ParamVisitor& v) {
         "switch ports (even): k pods, (k/2)^2 core switches, k^3/4 host slots");
   v.Real("oversubscription", oversubscription, Range::AtLeast(1),
          "divides the edge-aggregation and aggregation-core bandwidths (r:1 at the edge)");
-  v.Real("host_bandwidth", host_bandwidth_bps, Range::Positive(),
-         "bandwidth of each host-edge link, each direction", Unit::kBitsPerSecond);
-  v.Real("host_latency", host_latency_s, LatencyRange(), "one-way latency of each host link",
-         Unit::kSeconds);
-  v.Real("aggregation_bandwidth", aggregation_bandwidth_bps, Range::Positive(),
-         "bandwidth of each edge-aggregation link before oversubscription", Unit::kBitsPerSecond);
-  v.Real("aggregation_latency", aggregation_latency_s, LatencyRange(),
-         "one-way latency of each edge-aggregation link", Unit::kSeconds);
-  v.Real("core_bandwidth", core_bandwidth_bps, Range::Positive(),
-         "bandwidth of each aggregation-core link before oversubscription", Unit::kBitsPerSecond);
-  v.Real("core_latency", core_latency_s, LatencyRange(),
-         "one-way latency of each aggregation-core link", Unit::kSeconds);
+  DescribeLink(v, "host", host_bandwidth_bps, host_latency_s,
+               "bandwidth of each host-edge link, each direction",
+               "one-way latency of each host link");
+  DescribeLink(v, "aggregation", aggregation_bandwidth_bps, aggregation_latency_s,
+               "bandwidth of each edge-aggregation link before oversubscription",
+               "one-way latency of each edge-aggregation link");
+  DescribeLink(v, "core", core_bandwidth_bps, core_latency_s,
+               "bandwidth of each aggregation-core link before oversubscription",
+               "one-way latency of each aggregation-core link");
   v.Text("server", server, SlotServerChoices(),
          "last: the server takes the slot after the workers; none: no server");
 }

@@ -21,6 +21,15 @@ void UniformLinks::Check(std::string_view kind) const {
   CheckLatency(kind, "latency", latency_s);
 }
 
+void DescribeLink(ParamVisitor& v, std::string_view prefix, double& bandwidth_bps,
+                  double& latency_s, std::string_view bandwidth_help,
+                  std::string_view latency_help) {
+  v.Real(fmt::format("{}_bandwidth", prefix), bandwidth_bps, Range::Positive(), bandwidth_help,
+         Unit::kBitsPerSecond);
+  v.Real(fmt::format("{}_latency", prefix), latency_s, LatencyRange(), latency_help,
+         Unit::kSeconds);
+}
+
 void CheckLink(std::string_view kind, std::string_view prefix, double bandwidth_bps,
                double latency_s) {
   CheckBandwidth(kind, fmt::format("{}_bandwidth", prefix), bandwidth_bps);

@@ -31,6 +31,12 @@ struct UniformLinks {
   void Check(std::string_view kind) const;
 };
 
+// Declares the link fields `<prefix>_bandwidth` (> 0, bit/s) and `<prefix>_latency` (LatencyRange,
+// seconds) with their help texts; CheckLink checks the same pair.
+void DescribeLink(ParamVisitor& v, std::string_view prefix, double& bandwidth_bps,
+                  double& latency_s, std::string_view bandwidth_help,
+                  std::string_view latency_help);
+
 [[noreturn]] void ThrowTopologyError(std::string_view kind, std::string_view field,
                                      std::string_view message);
 void CheckBandwidth(std::string_view kind, std::string_view field, double bandwidth_bps);

@@ -49,10 +49,9 @@ TopologyShape ShardedShape(int n, int servers, bool colocated) {
 }  // namespace
 
 void WorkerLinks::Describe(ParamVisitor& v) {
-  v.Real("worker_bandwidth", worker_bandwidth_bps, Range::Positive(),
-         "bandwidth of each worker's link, each direction", Unit::kBitsPerSecond);
-  v.Real("worker_latency", worker_latency_s, LatencyRange(),
-         "one-way latency of each worker's link", Unit::kSeconds);
+  DescribeLink(v, "worker", worker_bandwidth_bps, worker_latency_s,
+               "bandwidth of each worker's link, each direction",
+               "one-way latency of each worker's link");
   v.RealList("worker_bandwidths", worker_bandwidths_bps, Range::Positive(),
              "per-worker bandwidths (empty = worker_bandwidth for all)", Unit::kBitsPerSecond);
   v.RealList("worker_latencies", worker_latencies_s, LatencyRange(),
@@ -81,10 +80,9 @@ double WorkerLinks::latency_s(int worker) const {
 
 void StarConfig::Describe(ParamVisitor& v) {
   workers.Describe(v);
-  v.Real("server_bandwidth", server_bandwidth_bps, Range::Positive(),
-         "bandwidth of the switch-server link, each direction", Unit::kBitsPerSecond);
-  v.Real("server_latency", server_latency_s, LatencyRange(),
-         "one-way latency of the switch-server link", Unit::kSeconds);
+  DescribeLink(v, "server", server_bandwidth_bps, server_latency_s,
+               "bandwidth of the switch-server link, each direction",
+               "one-way latency of the switch-server link");
   v.Int("servers", servers, Range::AtLeast(1),
         "parameter-server shards: the vector is split into this many contiguous shards, each "
         "served by its own host (with its own link of the server values)");

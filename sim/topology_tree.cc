@@ -14,21 +14,18 @@ constexpr char kKind[] = "tree";
 void TreeConfig::Describe(ParamVisitor& v) {
   v.Int("rack_size", rack_size, Range::Closed(1, Topology::kMaxHosts),
         "host slots per rack (per top-of-rack switch)");
-  v.Real("host_bandwidth", host_bandwidth_bps, Range::Positive(),
-         "bandwidth of each host-ToR link, each direction", Unit::kBitsPerSecond);
-  v.Real("host_latency", host_latency_s, LatencyRange(), "one-way latency of each host link",
-         Unit::kSeconds);
-  v.Real("core_bandwidth", core_bandwidth_bps, Range::Positive(),
-         "bandwidth of each ToR-core link, each direction", Unit::kBitsPerSecond);
-  v.Real("core_latency", core_latency_s, LatencyRange(), "one-way latency of each ToR-core link",
-         Unit::kSeconds);
+  DescribeLink(v, "host", host_bandwidth_bps, host_latency_s,
+               "bandwidth of each host-ToR link, each direction",
+               "one-way latency of each host link");
+  DescribeLink(v, "core", core_bandwidth_bps, core_latency_s,
+               "bandwidth of each ToR-core link, each direction",
+               "one-way latency of each ToR-core link");
   v.Text("server", server, TreeServerChoices(),
          "core: the server hangs off the core switch; last: it takes the slot after the workers; "
          "none: no server");
-  v.Real("server_bandwidth", server_bandwidth_bps, Range::Positive(),
-         "bandwidth of the core-server link (server \"core\")", Unit::kBitsPerSecond);
-  v.Real("server_latency", server_latency_s, LatencyRange(),
-         "one-way latency of the core-server link (server \"core\")", Unit::kSeconds);
+  DescribeLink(v, "server", server_bandwidth_bps, server_latency_s,
+               "bandwidth of the core-server link (server \"core\")",
+               "one-way latency of the core-server link (server \"core\")");
 }
 
 namespace {

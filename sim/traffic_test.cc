@@ -21,6 +21,15 @@ SimTime LastDelivery(const std::vector<MessageRecord>& records) {
   return last;
 }
 
+// A network over `t` that has run `pattern` with messages of `bits`, and what it recorded.
+struct TrafficRun {
+  TrafficRun(const Topology& t, TrafficPattern pattern, int64_t bits, NetworkOptions options = {})
+      : net(engine, t, options), records(RunTraffic(engine, net, pattern, bits)) {}
+  Engine engine;
+  Network net;
+  std::vector<MessageRecord> records;
+};
+
 // Ring all-reduce on a ring of n: 2(n-1) steps, each one hop of an M/n chunk: latency plus the
 // chunk's packets back to back on one link (packets pipeline over a single hop only), so
 // 2(n-1) (l + T(M/n)) exactly, with every packet rounded up to 1 ps on its own at 3 Gbit/s.
@@ -34,17 +43,15 @@ TEST(TrafficTest, RingAllReduceClosedForm) {
       c.links.latency_s = 20e-6;
       const Topology t = RingBuilder(c).Build(n);
       for (int64_t mtu : {int64_t{0}, int64_t{12'000}}) {
-        Engine engine;
-        Network net(engine, t, NetworkOptions{mtu});
-        const std::vector<MessageRecord> records =
-            RunTraffic(engine, net, TrafficPattern::kRingAllReduce, m);
+        const TrafficRun run(t, TrafficPattern::kRingAllReduce, m, NetworkOptions{mtu});
+        const std::vector<MessageRecord>& records = run.records;
         EXPECT_EQ(records.size(), static_cast<size_t>(2 * (n - 1) * n));
         const int64_t step_ps = lat_ps + TrainPs(m / n, mtu, b);
         EXPECT_EQ(LastDelivery(records), SimTime::FromPs(2 * (n - 1) * step_ps))
             << b << " " << n << " " << mtu;
         // Only ring neighbours talk: the clockwise links carry all the bits.
         for (int i = 0; i < (n == 2 ? 1 : n); ++i) {
-          EXPECT_EQ(net.link_stats(2 * i).bits, 2 * (n - 1) * (m / n)) << "link " << 2 * i;
+          EXPECT_EQ(run.net.link_stats(2 * i).bits, 2 * (n - 1) * (m / n)) << "link " << 2 * i;
         }
       }
     }
@@ -61,9 +68,7 @@ TEST(TrafficTest, PsRoundIsIncastThenDownlink) {
   c.server_bandwidth_bps = b;
   c.server_latency_s = lat;
   const Topology t = StarBuilder(c).Build(n);
-  Engine engine;
-  Network net(engine, t);
-  const std::vector<MessageRecord> records = RunTraffic(engine, net, TrafficPattern::kPsRound, m);
+  const std::vector<MessageRecord> records = TrafficRun(t, TrafficPattern::kPsRound, m).records;
   ASSERT_EQ(records.size(), 2u * n);
   const SimTime up_done = Sec(n * m / b + m / b + 2 * lat);
   for (int i = 0; i < n; ++i) {
@@ -78,25 +83,20 @@ TEST(TrafficTest, PsRoundIsIncastThenDownlink) {
 
 TEST(TrafficTest, NeighboursAndBroadcastRecordEveryDestination) {
   // Default links: 1 Gbit/s, 10 us. 1000 bits take 1 us per link.
-  const Topology ring = RingBuilder(RingConfig{}).Build(5);
-  Engine engine;
-  Network net(engine, ring);
   const std::vector<MessageRecord> records =
-      RunTraffic(engine, net, TrafficPattern::kNeighbours, 1000);
+      TrafficRun(RingBuilder(RingConfig{}).Build(5), TrafficPattern::kNeighbours, 1000).records;
   EXPECT_EQ(records.size(), 10u);
   // Each host's two copies leave on two different links: one hop each, 11 us.
   for (const MessageRecord& r : records) EXPECT_EQ(r.delivered, SimTime::FromPs(11'000'000));
   const Topology star = StarBuilder(StarConfig{}).Build(4);
-  Engine engine2;
-  Network net2(engine2, star);
-  const std::vector<MessageRecord> down =
-      RunTraffic(engine2, net2, TrafficPattern::kBroadcast, 1000);
+  const TrafficRun broadcast(star, TrafficPattern::kBroadcast, 1000);
+  const std::vector<MessageRecord>& down = broadcast.records;
   ASSERT_EQ(down.size(), 4u);
   for (const MessageRecord& r : down) {
     EXPECT_EQ(r.message, down[0].message);
     EXPECT_EQ(r.delivered, SimTime::FromPs(22'000'000));  // server -> switch -> worker
   }
-  EXPECT_EQ(net2.link_stats(2 * 4).bits, 1000);  // one copy on the server's link
+  EXPECT_EQ(broadcast.net.link_stats(2 * 4).bits, 1000);  // one copy on the server's link
   EXPECT_EQ(ParseTrafficPattern("ring_allreduce"), TrafficPattern::kRingAllReduce);
   EXPECT_FALSE(ParseTrafficPattern("ring").has_value());
 }

@@ -64,7 +64,7 @@ class BitWriter {
   }
 
  private:
-  std::vector<uint64_t> words_;
+  MessageWords words_;
   uint64_t acc_ = 0;  // pending bits [0, fill_)
   int fill_ = 0;      // 0..63
 };

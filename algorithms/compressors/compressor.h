@@ -72,6 +72,9 @@ class DecodeTarget {
   // The output vector (REQUIRES for writing decoded values directly: plain()).
   Eigen::Map<Eigen::VectorXd> out() const { return {out_, size_}; }
   void Put(int64_t j, double v) const { out_[j] = base_ == nullptr ? v : base_[j] + weight_ * v; }
+  // True when Put(j, v) is out[j] += weight() * v (the base is the output itself).
+  bool accumulates() const { return base_ == out_; }
+  double weight() const { return weight_; }
   // Elements [begin, end) decode to zero.
   void PutZeros(int64_t begin, int64_t end) const;
   // Every element: v is the whole decoded vector.

@@ -10,19 +10,9 @@
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/compressor.h"
+#include "sim/finite.h"
 
 namespace commsim {
-
-// Bit 63 of the result is set exactly when v is NaN or Inf (its exponent bits are all ones: adding
-// one to the exponent field carries into the sign position). OR the flags of a range and test bit
-// 63 once: integer and/add/or only, so the loop vectorises and never branches.
-inline uint64_t NonFiniteFlag(double v) {
-  return (std::bit_cast<uint64_t>(v) & 0x7FF0000000000000ULL) + 0x0010000000000000ULL;
-}
-// The same for the bits of a float: bit 31 set exactly when it is NaN or Inf.
-inline uint32_t NonFiniteFlag32(uint32_t float_bits) {
-  return (float_bits & 0x7F800000U) + 0x00800000U;
-}
 
 // Throws NonFiniteError "<compressor>: input has a non-finite value (nan) at index i".
 void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::VectorXd>& x);

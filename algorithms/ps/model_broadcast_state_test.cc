@@ -28,6 +28,12 @@ ComponentSpec TopKSpec(int64_t k) {
 // The server's fp32 broadcast of x, as every worker must hold it.
 VectorXd Fp32(const VectorXd& x) { return x.cast<float>().cast<double>(); }
 
+// The server's model is x and each of the `workers` holds its fp32 broadcast.
+void ExpectModel(const PsRule& rule, const VectorXd& x, int workers) {
+  EXPECT_EQ(rule.Model(), x);
+  for (int w = 0; w < workers; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << "worker " << w;
+}
+
 TEST(DianaStateTest, ShiftsServerShiftAndModelFollowTheFormulasWithTopTwo) {
   // d = 4, n = 2, Q = top-2 (ties: lower index), alpha = 1/4, gamma = 1/2, momentum mu = 1/2,
   // l1 = 1/4 (prox threshold gamma l1 = 1/8). Every number is dyadic, so equality is exact.
@@ -48,7 +54,7 @@ TEST(DianaStateTest, ShiftsServerShiftAndModelFollowTheFormulasWithTopTwo) {
   VectorXd q0 = SentQ(*q, r.uplinks[0], g0, r.uplink_rngs[0], "worker 0");
   VectorXd q1 = SentQ(*q, r.uplinks[1], g1, r.uplink_rngs[1], "worker 1");
   EXPECT_EQ(q0, V({3, 0, 0, -2}));
-  EXPECT_EQ(q1, V({-1, 4, 0, 0}));  // |-1| = |1|: the lower index wins
+  EXPECT_EQ(q1, V({-1, 4, 0, 0}));                       // |-1| = |1|: the lower index wins
   EXPECT_EQ(r.uplinks[0].payload_bits, 2 * 32 + 2 * 2);  // k fp32 values + k ceil(log2 4) bits
   VectorXd h0 = alpha * q0, h1 = alpha * q1;             // h_i <- h_i + alpha Q(Delta_i)
   EXPECT_EQ(rule.shift(0), h0);
@@ -60,8 +66,7 @@ TEST(DianaStateTest, ShiftsServerShiftAndModelFollowTheFormulasWithTopTwo) {
   x = Soft(x - gamma * v, threshold);
   EXPECT_EQ(x, V({0.375, -1.875, 0.375, 2.375}));
   EXPECT_EQ(rule.server_shift(), h);
-  EXPECT_EQ(rule.Model(), x);
-  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
+  ExpectModel(rule, x, 2);
 
   // Round 2: the shifts are subtracted before compressing.
   g0 = V({1, 2, -3, 0.5});
@@ -83,11 +88,8 @@ TEST(DianaStateTest, ShiftsServerShiftAndModelFollowTheFormulasWithTopTwo) {
   x = Soft(x - gamma * v, threshold);
   EXPECT_EQ(x, V({0, -3, 0.5, 3.625}));
   EXPECT_EQ(rule.server_shift(), h);
-  EXPECT_EQ(rule.Model(), x);
-  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
-  std::map<std::string, double> extra;
-  rule.Extra(extra);
-  EXPECT_EQ(extra.at("grad_residual_sq"), (d0.squaredNorm() + d1.squaredNorm()) / 2);
+  ExpectModel(rule, x, 2);
+  EXPECT_EQ(ExtraOf(rule, "grad_residual_sq"), (d0.squaredNorm() + d1.squaredNorm()) / 2);
 }
 
 TEST(MemSgdStateTest, MemoriesAndModelFollowTheFormulasWithScaledSign) {
@@ -115,8 +117,7 @@ TEST(MemSgdStateTest, MemoriesAndModelFollowTheFormulasWithScaledSign) {
   EXPECT_EQ(rule.memory(0), m0);
   EXPECT_EQ(rule.memory(1), m1);
   x -= (c0 + c1) / 2;  // x <- x - mean c_i (the step is inside the messages)
-  EXPECT_EQ(rule.Model(), x);
-  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
+  ExpectModel(rule, x, 2);
 
   // Round 2: the memory is added back before compressing.
   g0 = V({1, 3, -1, -3, 4});
@@ -134,11 +135,8 @@ TEST(MemSgdStateTest, MemoriesAndModelFollowTheFormulasWithScaledSign) {
   EXPECT_EQ(rule.memory(1), m1);
   x -= (c0 + c1) / 2;
   EXPECT_EQ(x, V({0.25, 1.25, -1, 1, 0.75}));
-  EXPECT_EQ(rule.Model(), x);
-  for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.WorkerPoint(w), Fp32(x)) << w;
-  std::map<std::string, double> extra;
-  rule.Extra(extra);
-  EXPECT_EQ(extra.at("memory_sq"), (m0.squaredNorm() + m1.squaredNorm()) / 2);
+  ExpectModel(rule, x, 2);
+  EXPECT_EQ(ExtraOf(rule, "memory_sq"), (m0.squaredNorm() + m1.squaredNorm()) / 2);
 }
 
 TEST(QsgdStateTest, MomentumAndProxApplyToTheMeanOfTheDecodedQuantizedGradients) {

@@ -5,10 +5,10 @@
 // rounding shows: each test also checks that the stored value differs from the unrounded one.
 #include <gtest/gtest.h>
 
-#include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
+#include "algorithms/ps/dore_formulas_test_util.h"
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/rule_test_util.h"
@@ -23,13 +23,11 @@ using Eigen::VectorXd;
 // The float the state is stored in, read back as double.
 VectorXd Round(const VectorXd& v) { return v.cast<float>().cast<double>(); }
 
-ComponentSpec Ternary(int64_t block) {
-  ComponentSpec spec = CompressorSpec("block_ternary");
-  auto& c = static_cast<BlockTernaryConfig&>(*spec.config);
-  c.p = "inf";
-  c.block = block;
-  c.coding = "fixed2";
-  return spec;
+// Stores `exact` as a float32 rule must (computed in double, rounded on store) into `stored`;
+// whether the rounding changed it (else the test shows nothing about the precision).
+bool StoreRounded(const VectorXd& exact, VectorXd& stored) {
+  stored = Round(exact);
+  return stored != exact;
 }
 
 ComponentSpec TopK(int64_t k) {
@@ -40,13 +38,12 @@ ComponentSpec TopK(int64_t k) {
 
 TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   DoreConfig config;
-  config.uplink = Ternary(2);
-  config.downlink = Ternary(4);
+  config.uplink = TernarySpec(2);
+  config.downlink = TernarySpec(4);
   config.alpha = 0.1;
   config.precision = "float32";
   DoreRule rule(config);
   const ProxOnlyObjective objective(4, 0.0);
-  const double alpha = 0.1, beta = 0.5, eta = 0.5, gamma = 0.3;
   const VectorXd x0 = V({1, -1, 0.5, 2});
   rule.Init(2, x0, objective);
   const auto up = CompressorRegistry().Make(config.uplink);
@@ -54,34 +51,18 @@ TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   const std::vector<std::vector<VectorXd>> grads = {
       {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
       {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
-  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));                    // as stored: float values
-  VectorXd h = VectorXd::Zero(4), e = VectorXd::Zero(4), x_hat = x0;  // server: double
+  // Worker shifts as stored (float values); the server's state in double.
+  DoreFormulas f({.alpha = 0.1, .beta = 0.5, .eta = 0.5, .gamma = 0.3, .float32 = true}, 2, x0);
   for (int k = 0; k < 2; ++k) {
     const std::string round = "round " + std::to_string(k + 1);
-    const PlayedRound r = Play(rule, grads[k], gamma, 30 + k);
-    VectorXd mean = VectorXd::Zero(4);
-    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
-    for (int w = 0; w < 2; ++w) {
-      const VectorXd delta = grads[k][w] - h_w[w];  // in double, from the stored float h_i
-      const VectorXd q = SentQ(*up, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
-      const VectorXd exact = h_w[w] + alpha * q;
-      h_w[w] = Round(exact);  // computed in double, rounded on store
-      rounded |= h_w[w] != exact;
-      EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
-      mean += q / 2;
-    }
-    EXPECT_TRUE(rounded) << round;
-    const VectorXd g_hat = h + mean;
-    h += alpha * mean;
-    const VectorXd x = x_hat - gamma * g_hat;  // l1 = 0: no proximal shrinkage
-    const VectorXd q = x - x_hat + eta * e;
-    const VectorXd q_hat = SentQ(*down, r.downlink, q, r.downlink_rng, round + " downlink");
-    e = q - q_hat;
-    x_hat += beta * q_hat;
-    EXPECT_LT(MaxDiff(rule.server_shift(), h), 1e-12) << round;
-    EXPECT_LT(MaxDiff(rule.Model(), x), 1e-12) << round;
-    EXPECT_LT(MaxDiff(rule.error(), e), 1e-12) << round;
-    EXPECT_LT(MaxDiff(rule.server_xhat(), x_hat), 1e-12) << round;
+    const PlayedRound r = Play(rule, grads[k], 0.3, 30 + k);
+    f.Step(r, grads[k], *up, *down, round);
+    for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.shift(w), f.h_w[w]) << round << " worker " << w;
+    EXPECT_TRUE(f.rounded) << round << ": the rounding shows in no stored value, a weak test";
+    EXPECT_LT(MaxDiff(rule.server_shift(), f.h), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.Model(), f.x), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.error(), f.e), 1e-12) << round;
+    EXPECT_LT(MaxDiff(rule.server_xhat(), f.x_hat), 1e-12) << round;
   }
 }
 
@@ -109,9 +90,7 @@ TEST(PrecisionTest, DianaFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
     for (int w = 0; w < 2; ++w) {
       const VectorXd delta = grads[k][w] - h_w[w];
       const VectorXd qw = SentQ(*q, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
-      const VectorXd exact = h_w[w] + alpha * qw;
-      h_w[w] = Round(exact);
-      rounded |= h_w[w] != exact;
+      rounded |= StoreRounded(h_w[w] + alpha * qw, h_w[w]);
       EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
       mean += qw / 2;
     }
@@ -142,9 +121,7 @@ TEST(PrecisionTest, MemSgdFloat32MemoriesAreTheResidualRoundedToFloat) {
     for (int w = 0; w < 2; ++w) {
       const VectorXd p = m[w] + gamma * grads[k][w];  // from the stored float m_i
       const VectorXd cw = SentQ(*c, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
-      const VectorXd exact = p - cw;
-      m[w] = Round(exact);
-      rounded |= m[w] != exact;
+      rounded |= StoreRounded(p - cw, m[w]);
       EXPECT_EQ(rule.memory(w), m[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;
@@ -169,9 +146,7 @@ TEST(PrecisionTest, DoubleSqueezeFloat32ErrorsAreTheScaledResidualRoundedToFloat
     for (int w = 0; w < 2; ++w) {
       const VectorXd v = grads[k][w] + delta[w];  // from the stored float delta_i
       const VectorXd qw = SentQ(*q, r.uplinks[w], v, r.uplink_rngs[w], "uplink");
-      const VectorXd exact = v - 0.5 * qw;
-      delta[w] = Round(exact);
-      rounded |= delta[w] != exact;
+      rounded |= StoreRounded(v - 0.5 * qw, delta[w]);
       EXPECT_EQ(rule.worker_error(w), delta[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;

@@ -1,15 +1,17 @@
 // Helpers for the rule-level state tests of the parameter-server rules (header only, test use).
 //
 // The tests hand each worker a gradient written out in the test, play one round of the PsRule
-// contract (every WorkerEncode, every ServerReceive, ServerRound, every WorkerReceive) and compare the
-// rule's state with its update formula evaluated by hand. Q(v) comes from an independent instance
-// of the compressor: SentQ re-encodes the vector the formula says was compressed, from a copy of
-// the Rng the rule was given, checks the rule sent exactly those bits, and returns the decoded Q(v).
+// contract (every WorkerEncode, every ServerReceive, ServerRound, every WorkerReceive) and compare
+// the rule's state with its update formula evaluated by hand. Q(v) comes from an independent
+// instance of the compressor: SentQ re-encodes the vector the formula says was compressed, from a
+// copy of the Rng the rule was given, checks the rule sent exactly those bits, and returns the
+// decoded Q(v).
 #ifndef COMMSIM_ALGORITHMS_PS_RULE_TEST_UTIL_H_
 #define COMMSIM_ALGORITHMS_PS_RULE_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,18 @@ inline Eigen::VectorXd SentQ(const Compressor& q, const Message& sent, const Eig
   Eigen::VectorXd out(v.size());
   q.Decode(expected, out);
   return out;
+}
+
+// The rule's Extra() column `key` (0 and a test failure when it has none).
+inline double ExtraOf(const PsRule& rule, const std::string& key) {
+  std::map<std::string, double> extra;
+  rule.Extra(extra);
+  const auto it = extra.find(key);
+  if (it == extra.end()) {
+    ADD_FAILURE() << "no extra column " << key;
+    return 0.0;
+  }
+  return it->second;
 }
 
 // Max |a - b|, with a size check.

@@ -5,10 +5,10 @@
 
 #include <cstring>
 
-#include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/scaled_sign.h"
 #include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/dore.h"
+#include "algorithms/ps/dore_formulas_test_util.h"
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
@@ -18,15 +18,6 @@ namespace commsim::testing {
 namespace {
 
 using Eigen::VectorXd;
-
-ComponentSpec TernarySpec(int64_t block) {
-  ComponentSpec spec = CompressorSpec("block_ternary");
-  auto& c = static_cast<BlockTernaryConfig&>(*spec.config);
-  c.p = "inf";
-  c.block = block;
-  c.coding = "fixed2";
-  return spec;
-}
 
 bool BitEqual(const VectorXd& a, const VectorXd& b) {
   return a.size() == b.size() &&
@@ -45,48 +36,31 @@ TEST(DoreStateTest, ShiftsErrorAndReplicasFollowTheFormulasWithBlockTernary) {
   config.eta = 0.5;
   DoreRule rule(config);
   const ProxOnlyObjective objective(4, 0.25);
-  const double alpha = 0.25, beta = 0.5, eta = 0.5, gamma = 0.5;
   const VectorXd x0 = V({1, -1, 0.5, 2});
   rule.Init(2, x0, objective);
   const auto up = CompressorRegistry().Make(config.uplink);
   const auto down = CompressorRegistry().Make(config.downlink);
-  const std::vector<std::vector<VectorXd>> grads = {
-      {V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1})}, {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4})}};
+  const std::vector<std::vector<VectorXd>> grads = {{V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1})},
+                                                    {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4})}};
 
   // State by the formulas: h_i = h = e = 0, x^ = x0 at start.
-  std::vector<VectorXd> h_w(2, VectorXd::Zero(4));
-  VectorXd h = VectorXd::Zero(4), e = VectorXd::Zero(4), x_hat = x0;
+  DoreFormulas f({.alpha = 0.25, .beta = 0.5, .eta = 0.5, .gamma = 0.5, .l1 = 0.25}, 2, x0);
   for (int k = 0; k < 2; ++k) {
     const std::string round = "round " + std::to_string(k + 1);
-    const PlayedRound r = Play(rule, grads[k], gamma, 20 + k);
-    VectorXd mean = VectorXd::Zero(4);
-    double residual_sq = 0;
+    const PlayedRound r = Play(rule, grads[k], 0.5, 20 + k);
+    f.Step(r, grads[k], *up, *down, round);
     for (int w = 0; w < 2; ++w) {
-      const VectorXd delta = grads[k][w] - h_w[w];  // Delta_i = g_i - h_i
-      residual_sq += delta.squaredNorm() / 2;
-      const VectorXd q = SentQ(*up, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
-      EXPECT_NE(q, delta) << round << ": Q is exact here, a weak test";
-      h_w[w] += alpha * q;  // h_i <- h_i + alpha Q(Delta_i)
-      EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
-      mean += q / 2;
+      EXPECT_NE(f.uplink_q[w], f.deltas[w]) << round << ": Q is exact here, a weak test";
+      EXPECT_EQ(rule.shift(w), f.h_w[w]) << round << " worker " << w;
     }
-    const VectorXd g_hat = h + mean;  // g^ = h + Delta^, with the old h
-    h += alpha * mean;                // h <- h + alpha Delta^
-    const VectorXd x = Soft(x_hat - gamma * g_hat, gamma * 0.25);
-    const VectorXd q = x - x_hat + eta * e;  // the model residual with error feedback
-    const VectorXd q_hat = SentQ(*down, r.downlink, q, r.downlink_rng, round + " downlink");
-    e = q - q_hat;
-    x_hat += beta * q_hat;
-    EXPECT_EQ(rule.server_shift(), h) << round;
-    EXPECT_EQ(rule.Model(), x) << round;
-    EXPECT_EQ(rule.error(), e) << round;
-    EXPECT_GT(e.norm(), 0.0) << round << ": e = 0 would leave eta untested";
-    EXPECT_EQ(rule.server_xhat(), x_hat) << round;
-    for (int w = 0; w < 2; ++w) EXPECT_TRUE(BitEqual(rule.WorkerPoint(w), x_hat)) << round << w;
-    std::map<std::string, double> extra;
-    rule.Extra(extra);
-    EXPECT_EQ(extra.at("model_residual_sq"), q.squaredNorm()) << round;
-    EXPECT_EQ(extra.at("grad_residual_sq"), residual_sq) << round;
+    EXPECT_EQ(rule.server_shift(), f.h) << round;
+    EXPECT_EQ(rule.Model(), f.x) << round;
+    EXPECT_EQ(rule.error(), f.e) << round;
+    EXPECT_GT(f.e.norm(), 0.0) << round << ": e = 0 would leave eta untested";
+    EXPECT_EQ(rule.server_xhat(), f.x_hat) << round;
+    for (int w = 0; w < 2; ++w) EXPECT_TRUE(BitEqual(rule.WorkerPoint(w), f.x_hat)) << round << w;
+    EXPECT_EQ(ExtraOf(rule, "model_residual_sq"), f.q.squaredNorm()) << round;
+    EXPECT_EQ(ExtraOf(rule, "grad_residual_sq"), f.grad_residual_sq) << round;
   }
 }
 
@@ -129,12 +103,10 @@ TEST(DoubleSqueezeStateTest, WorkerAndServerErrorsFollowTheFormulasWithBiasedCom
     EXPECT_GT(delta.norm(), 0.0) << round;
     EXPECT_LT(MaxDiff(rule.Model(), x), 1e-15) << round;
     for (int w = 0; w < 3; ++w) EXPECT_EQ(rule.WorkerPoint(w), rule.Model()) << round << w;
-    std::map<std::string, double> extra;
-    rule.Extra(extra);
     double worker_sq = 0;
     for (const VectorXd& d : delta_w) worker_sq += d.squaredNorm() / 3;
-    EXPECT_NEAR(extra.at("worker_error_sq"), worker_sq, 1e-14) << round;
-    EXPECT_NEAR(extra.at("server_error_sq"), delta.squaredNorm(), 1e-14) << round;
+    EXPECT_NEAR(ExtraOf(rule, "worker_error_sq"), worker_sq, 1e-14) << round;
+    EXPECT_NEAR(ExtraOf(rule, "server_error_sq"), delta.squaredNorm(), 1e-14) << round;
   }
 }
 

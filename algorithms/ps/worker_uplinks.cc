@@ -46,9 +46,8 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
     const Objective& objective = *setup_.objective;
     Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
     grad.resize(objective.dim());
-    objective.Gradient(w, rule_.WorkerPoint(w), EffectiveBatch(setup_, objective, w),
-                       batch_rngs_[static_cast<size_t>(w)], grad);
-    if (!grad.allFinite()) {
+    if (!objective.FiniteGradient(w, rule_.WorkerPoint(w), EffectiveBatch(setup_, objective, w),
+                                  batch_rngs_[static_cast<size_t>(w)], grad)) {
       throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
     }
     const WallTimer timer;

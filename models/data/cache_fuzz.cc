@@ -16,6 +16,20 @@ bool IsBuiltin(const commsim::ComponentSpec& spec) {
   return dynamic_cast<const commsim::BuiltinDataConfig*>(spec.config.get()) != nullptr;
 }
 
+void FuzzOneCache(FuzzedDataProvider& in) {
+  using namespace commsim;
+  ComponentSpec spec;
+  fuzz::FuzzProblem problem;
+  if (!fuzz::PickComponent(in, DatasetRegistry(), kDatasetKind, spec, IsBuiltin) ||
+      !fuzz::PickProblem(in, spec, problem)) {
+    return;
+  }
+  const std::string& name = static_cast<const BuiltinDataConfig&>(*spec.config).cache_name;
+  const std::vector<uint8_t> file = in.ConsumeRemainingBytes<uint8_t>();
+  fuzz::WriteScratchFile("data/cache/" + name + ".bin", file.data(), file.size());
+  fuzz::BuildAndEvaluate(problem);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -24,18 +38,5 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size > 16384) return 0;  // bounds the work per input
-  using namespace commsim;
-  FuzzedDataProvider in(data, size);
-  ComponentSpec spec;
-  fuzz::FuzzProblem problem;
-  if (!fuzz::PickComponent(in, DatasetRegistry(), kDatasetKind, spec, IsBuiltin) ||
-      !fuzz::PickProblem(in, spec, problem)) {
-    return 0;
-  }
-  const std::string& name = static_cast<const BuiltinDataConfig&>(*spec.config).cache_name;
-  const std::vector<uint8_t> file = in.ConsumeRemainingBytes<uint8_t>();
-  fuzz::WriteScratchFile("data/cache/" + name + ".bin", file.data(), file.size());
-  fuzz::BuildAndEvaluate(problem);
-  return 0;
+  return commsim::fuzz::FuzzWithProvider(data, size, 16384, FuzzOneCache);
 }

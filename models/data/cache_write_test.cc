@@ -20,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test_files::Read;
+using test_files::SignalOfChild;
 
 Dataset Small(double value) {
   Dataset d;
@@ -65,20 +66,12 @@ TEST_F(CacheWriteTest, FailedWriteThrowsNamingTheCacheAndKeepsTheOldOne) {
 }
 
 TEST_F(CacheWriteTest, CrashMidWriteLeavesTheOldCacheLoadable) {
-  const pid_t child = ::fork();
-  if (child == 0) {
+  const int signal = SignalOfChild([&] {
     SetWriteFaultForTesting(
         {WriteFaultStage::kAfterBytes, WriteFaultAction::kCrash, "small.bin", 30});
-    try {
-      WriteDatasetCache(Small(2.0), path_);
-    } catch (...) {
-    }
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the cache was not written through the atomic writer";
+    WriteDatasetCache(Small(2.0), path_);
+  });
+  ASSERT_EQ(signal, SIGKILL) << "the cache was not written through the atomic writer";
   EXPECT_EQ(Read(path_), old_bytes_);
   const Dataset loaded = ReadDatasetCache(path_, "small");
   EXPECT_EQ(loaded.features(2, 3), 0.5);
@@ -86,19 +79,12 @@ TEST_F(CacheWriteTest, CrashMidWriteLeavesTheOldCacheLoadable) {
 
 TEST_F(CacheWriteTest, CrashBeforeTheFirstCacheExistsLeavesNoCache) {
   const std::string fresh = (dir_ / "cache" / "fresh.bin").string();
-  const pid_t child = ::fork();
-  if (child == 0) {
+  const int signal = SignalOfChild([&] {
     SetWriteFaultForTesting(
         {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "fresh.bin", 0});
-    try {
-      WriteDatasetCache(Small(2.0), fresh);
-    } catch (...) {
-    }
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    WriteDatasetCache(Small(2.0), fresh);
+  });
+  ASSERT_EQ(signal, SIGKILL);
   EXPECT_FALSE(fs::exists(fresh));
   EXPECT_THROW(ReadDatasetCache(fresh, "fresh"), UserError);
 }
@@ -114,21 +100,14 @@ TEST_F(CacheWriteTest, BuiltinCacheRebuildKilledBeforeRenameIsRebuiltOnNextUse) 
   std::ofstream(cache) << damaged;
   fs::create_directories(dir_ / "data" / "raw" / "sklearn");
   // scikit-learn's CSV layout: "samples,features,class names", then features and label per row.
-  std::ofstream(dir_ / "data" / "raw" / "sklearn" / "iris.csv") << "3,1,a,b,c\n1.5,0\n2.5,1\n3.5,2\n";
-  const pid_t child = ::fork();
-  if (child == 0) {
+  std::ofstream(dir_ / "data" / "raw" / "sklearn" / "iris.csv")
+      << "3,1,a,b,c\n1.5,0\n2.5,1\n3.5,2\n";
+  const int signal = SignalOfChild([&] {
     SetWriteFaultForTesting(
         {WriteFaultStage::kBeforeRename, WriteFaultAction::kCrash, "iris.bin", 0});
-    try {
-      ReadBuiltinCache(data_dir, "iris");
-    } catch (...) {
-    }
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the rebuilt cache was not written through the atomic writer";
+    ReadBuiltinCache(data_dir, "iris");
+  });
+  ASSERT_EQ(signal, SIGKILL) << "the rebuilt cache was not written through the atomic writer";
   EXPECT_EQ(Read(cache), damaged);  // the complete but unrenamed rebuild is not in place
   const Dataset iris = ReadBuiltinCache(data_dir, "iris");
   ASSERT_EQ(iris.num_samples(), 3);
