@@ -43,9 +43,8 @@ void WorkerGradients::ComputeOne(int w, int slot, const First& first) {
   try {
     const Objective& objective = *setup_.objective;
     Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
-    objective.Gradient(w, rule_.Model(), EffectiveBatch(setup_, objective, w),
-                       batch_rngs_[static_cast<size_t>(w)], grad);
-    if (!grad.allFinite()) {
+    if (!objective.FiniteGradient(w, rule_.Model(), EffectiveBatch(setup_, objective, w),
+                                  batch_rngs_[static_cast<size_t>(w)], grad)) {
       throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
     }
     r.message = first(w, grad, scratch_[static_cast<size_t>(slot)]);
