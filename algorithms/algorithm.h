@@ -66,9 +66,9 @@ struct RunSetup {
   // may be empty. Runs on the thread that runs the entry.
   std::function<void(int64_t)> on_iteration;
   SimLimits limits;  // events per run, packets per message (sim/limits.h)
-  // Threads inside the run (`--threads`): the parameter-server driver computes the workers'
-  // gradients and encodes of a round on this many threads (ps/worker_uplinks.h); other drivers
-  // run on one. Results are identical for every value. REQUIRES: >= 1.
+  // Threads inside the run (`--threads`): every driver computes the per-worker (per-node) work
+  // of a round on this many threads: ps/worker_uplinks.h, decentralized/node_work.h,
+  // collective/worker_gradients.h. Results are identical for every value. REQUIRES: >= 1.
   int threads = 1;
   // Trajectories (algorithms/trajectory.h), only for an algorithm with can_replay(): when
   // `record` is set the driver adds every message its rule produces to it; when `replay` is set

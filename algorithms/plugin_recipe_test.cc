@@ -107,7 +107,9 @@ class ToyGossipRule final : public NodeRule {
   }
   int num_nodes() const override { return static_cast<int>(x_.size()); }
   bool sends_before_compute() const override { return true; }
-  Message Step(int node, int64_t) override { return context_.compressor->Encode(x_[node], rng_); }
+  Message Step(int node, int64_t, int) override {
+    return context_.compressor->Encode(x_[node], rng_);
+  }
   void Deliver(int node, int slot, const Message& m) override {
     context_.compressor->Decode(m, got_[node][slot]);
   }

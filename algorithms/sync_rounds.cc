@@ -1,5 +1,7 @@
 #include "algorithms/sync_rounds.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <new>
 #include <string>
@@ -8,6 +10,7 @@
 #include "algorithms/compressors/compressor.h"
 #include "models/objective.h"
 #include "sim/check.h"
+#include "sim/error.h"
 
 namespace commsim {
 
@@ -20,6 +23,15 @@ void EvaluateModel(const Objective& objective, const Eigen::VectorXd& x, Iterati
   r.loss = objective.Loss(x);
   if (const Optimum* opt = objective.optimum()) r.dist_to_opt_sq = (x - opt->x).squaredNorm();
   r.test_accuracy = objective.TestAccuracy(x);
+}
+
+void CheckThreadsForCodec(const RunSetup& setup) {
+  if (setup.threads > 1 && setup.codec.mode == CodecMode::kMeasured) {
+    throw UserError(fmt::format(
+        "codec mode \"measured\" times every encode in wall time, which encodes running in "
+        "parallel would distort; run it with --threads 1 (got --threads {})",
+        setup.threads));
+  }
 }
 
 SyncRounds::SyncRounds(const RunSetup& setup, Engine& engine, RunRecorder& recorder,

@@ -35,6 +35,9 @@ int64_t EffectiveBatch(const RunSetup& setup, const Objective& objective, int wo
 // Fills the objective's metrics of model x into r (loss, distance to the optimum when known, test
 // accuracy when the objective has a test set).
 void EvaluateModel(const Objective& objective, const Eigen::VectorXd& x, IterationRecord& r);
+// Throws UserError when setup.threads > 1 with codec mode "measured", which times each encode
+// in wall time (threads running side by side would distort it).
+void CheckThreadsForCodec(const RunSetup& setup);
 // Runs f at absolute time t: at once when t is now (so a zero-time codec job adds no event),
 // else as an event. REQUIRES: t >= engine.Now().
 template <class F>

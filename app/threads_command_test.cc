@@ -1,6 +1,7 @@
 // `--threads` through the binary: shipped scenarios (reduced) give byte-identical run folders and
 // traces with 1 and 3 threads, also where worker event order differs from worker order (jitter,
-// stragglers), with shards and layer-wise overlap, and in a diverging run; a sweep gives the same
+// stragglers), with shards and layer-wise overlap, and in a diverging run, for the three families
+// (parameter server, decentralized, collective); a sweep gives the same
 // sweep.csv (with and without trajectory reuse); bad values and the measured codec mode with
 // threads are refused clearly.
 #include <gtest/gtest.h>
@@ -53,6 +54,19 @@ TEST(ThreadsCommandTest, ShippedScenariosAreByteIdenticalWithOneAndThreeThreads)
                 "--set /compute/jitter=0.3 "
                 "--set '/compute/slowdown=[3, 1, 1, 0.5]' --set /network/topology/servers=2 "
                 "--set /compute/overlap=layerwise --set /compute/bucket=6400");
+}
+
+TEST(ThreadsCommandTest, DecentralizedAndCollectiveScenariosAreByteIdenticalWithOneAndThree) {
+  // D-PSGD, CHOCO and MALCOM on a ring of 8, nodes finishing their compute out of order.
+  ExpectSameForOneAndThreeThreads(
+      "decentralized", "run scenarios/decentralized_quick.json --set /iterations=6 "
+                       "--set /compute/jitter=0.3");
+  // Ring all-reduce (bucketed: layer-wise overlap), all-gather with and without error feedback,
+  // PowerSGD, next to the PS entries, at d = 4000.
+  ExpectSameForOneAndThreeThreads(
+      "collective", "run scenarios/deploy_resnet18_1gbps.json --set /iterations=2 "
+                    "--set /model/profile= --set /model/dim=4000 --set /compute/jitter=0.3 "
+                    "--set /compute/overlap=layerwise --set /compute/bucket=32000");
 }
 
 // Three bandwidths, all PS entries: with reuse the first point learns and the others replay its
@@ -124,6 +138,14 @@ TEST(ThreadsCommandTest, MeasuredCodecTimesNeedOneThread) {
                        "(got --threads 2)"),
             std::string::npos)
       << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  const auto gossip = RunCommsim(
+      "run scenarios/decentralized_quick.json --quiet --no-plots --set /iterations=2 "
+      "--set '/codec={\"mode\": \"measured\"}' --threads 2 --out " + out.string());
+  EXPECT_EQ(gossip.status, 1) << gossip.out;
+  EXPECT_NE(gossip.out.find("codec mode \"measured\" times every encode in wall time"),
+            std::string::npos)
+      << gossip.out;
   EXPECT_FALSE(fs::exists(out));
   const auto one = RunCommsim(
       "run scenarios/quickstart.json --quiet --no-plots --set /iterations=2 "

@@ -1,8 +1,11 @@
 #include "algorithms/collective/allgather_compressed.h"
 
+#include <algorithm>
+
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
 #include "models/objective.h"
+#include "sim/thread_pool.h"
 
 namespace commsim {
 
@@ -23,34 +26,57 @@ void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::Ve
   objective_ = &objective;
   x_ = x0;
   mean_.resize(x0.size());
-  decoded_.resize(x0.size());
-  if (error_feedback_) {
-    memory_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
-    p_.resize(x0.size());
-  }
+  decoded_.assign(1, Eigen::VectorXd(x0.size()));
+  if (error_feedback_) memory_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
 }
 
 Message AllGatherCompressedRule::Encode(int w, int /*phase*/,
                                         const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                                         Rng& rng) {
   if (!error_feedback_) return compressor_->Encode(grad, rng);
+  // p_i and then the new e_i live in e_i itself (no shared scratch: workers encode in parallel).
   Eigen::VectorXd& e = memory_[w];
-  p_ = e + step * grad;
-  Message message = compressor_->Encode(p_, rng);
-  compressor_->Decode(message, decoded_);
-  e = p_ - decoded_;
+  e += step * grad;  // p_i = e_i + gamma g_i
+  Message message = compressor_->Encode(e, rng);
+  // e_i = p_i - D(c_i): p_i + (-1) D(c_i), the same bits as the difference.
+  compressor_->DecodeInto(message, DecodeTarget(e, e, -1.0));
   return message;
+}
+
+void AllGatherCompressedRule::UsePool(ThreadPool& pool) {
+  pool_ = &pool;
+  decoded_.resize(static_cast<size_t>(pool.threads()), Eigen::VectorXd(mean_.size()));
 }
 
 void AllGatherCompressedRule::AllGathered(int w, int /*phase*/,
                                           std::span<const SharedMessage> messages) {
   if (w != 0) return;  // the same messages on every worker: one decode stands for all
   mean_.setZero();
-  for (const SharedMessage& m : messages) {
-    compressor_->Decode(*m, decoded_);
-    mean_ += decoded_;
+  const auto n = static_cast<int64_t>(messages.size());
+  const auto batch = static_cast<int64_t>(decoded_.size());
+  for (int64_t first = 0; first < n; first += batch) {
+    const int64_t count = std::min(batch, n - first);
+    const auto decode = [&](int64_t k, int) {
+      compressor_->Decode(*messages[static_cast<size_t>(first + k)],
+                          decoded_[static_cast<size_t>(k)]);
+    };
+    // mean_ += the batch's vectors in worker order, block by block of coordinates.
+    const int64_t dim = mean_.size(), block = 1 << 16;
+    const auto add = [&](int64_t b, int) {
+      const int64_t begin = b * block, size = std::min(block, dim - begin);
+      for (int64_t k = 0; k < count; ++k) {
+        mean_.segment(begin, size) += decoded_[static_cast<size_t>(k)].segment(begin, size);
+      }
+    };
+    if (pool_ == nullptr) {
+      for (int64_t k = 0; k < count; ++k) decode(k, 0);
+      for (int64_t b = 0; b * block < dim; ++b) add(b, 0);
+    } else {
+      pool_->ForEach(count, decode);
+      pool_->ForEach((dim + block - 1) / block, add);
+    }
   }
-  mean_ /= static_cast<double>(messages.size());
+  mean_ /= static_cast<double>(n);
 }
 
 void AllGatherCompressedRule::EndRound(double step) {

@@ -7,7 +7,9 @@
 //                    x <- x - mean_i D(c_i)   (EF-SGD / MEM-SGD without a server; e_i = 0 at start)
 // Any registered compressor (`compressor`, default qsgd). Bits per iteration: (n - 1) times the
 // sum of the n messages' wire bits (each message crosses n - 1 links of the ring).
-// Every worker decodes the same n messages to the same average; the simulator decodes them once.
+// Every worker decodes the same n messages to the same average; the simulator decodes them once,
+// on the run's threads: T messages at a time side by side, then added in worker order (each
+// coordinate's sum in the same order whatever T).
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
 
@@ -40,6 +42,7 @@ class AllGatherCompressedRule final : public CollectiveRule {
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                  Rng& rng) override;
   void AllGathered(int w, int phase, std::span<const SharedMessage> messages) override;
+  void UsePool(ThreadPool& pool) override;
   void EndRound(double step) override;
   const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
@@ -48,7 +51,9 @@ class AllGatherCompressedRule final : public CollectiveRule {
   std::unique_ptr<Compressor> compressor_;
   bool error_feedback_;
   const Objective* objective_ = nullptr;
-  Eigen::VectorXd x_, mean_, p_, decoded_;
+  Eigen::VectorXd x_, mean_;
+  ThreadPool* pool_ = nullptr;
+  std::vector<Eigen::VectorXd> decoded_;  // AllGathered's: one per thread
   std::vector<Eigen::VectorXd> memory_;  // e_i (error feedback only)
 };
 

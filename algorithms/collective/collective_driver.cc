@@ -12,6 +12,7 @@
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/schedule.h"
+#include "algorithms/collective/worker_gradients.h"
 #include "algorithms/compressors/identity.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
@@ -61,11 +62,9 @@ class CollectiveDriver {
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
                   objective_.num_workers());
     for (int w = 0; w < workers_; ++w) {
-      batch_rngs_.emplace_back(setup.seed, w, "batch");
       encode_rngs_.emplace_back(setup.seed, w, "uplink");
       compute_rngs_.emplace_back(setup.seed, w, "compute");
     }
-    grad_.resize(objective_.dim());
     lanes_.assign(workers_, CodecLanes(1));
     stamp_.resize(workers_);
     compute_.resize(workers_);
@@ -78,6 +77,8 @@ class CollectiveDriver {
     rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
     BuildPhases();
     if (bucketed_ && !wire_.timing_only) sum_.resize(objective_.dim());
+    gradients_ = std::make_unique<WorkerGradients>(setup_, rule_, sum_.size());
+    rule_.UsePool(gradients_->pool());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
     rounds_.Run();
     recorder_.Finish(records, summary);
@@ -130,8 +131,12 @@ class CollectiveDriver {
       compute_[w] = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
       timing.compute = std::max(timing.compute, compute_[w]);
       first_send = std::min(first_send, ReadyAt(w, 0));
-      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { WorkerStart(w); });
+      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { StartFirstPhase(w, gradients_->Take(w)); });
     }
+    // Every worker's gradient and phase-0 work, on the run's threads; taken at the events above.
+    gradients_->Compute(
+        [this](int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
+               Eigen::Ref<Eigen::VectorXd> scratch) { return FirstPhaseWork(w, grad, scratch); });
     if (bucketed_ && first_send < start_ + timing.compute) {
       timing.overlap_saved = start_ + timing.compute - first_send;
     }
@@ -145,34 +150,56 @@ class CollectiveDriver {
     return start_ + ReadyAfter(c, f);
   }
 
-  void WorkerStart(int w) {
-    objective_.Gradient(w, rule_.Model(), BatchFor(w), batch_rngs_[w], grad_);
-    if (!grad_.allFinite()) {
-      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
+  // Worker w's phase 0 on its gradient (on a pool thread: touches only worker w's buffers and
+  // state): its all-reduce input, or its all-gather message (returned).
+  Message FirstPhaseWork(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
+                         Eigen::Ref<Eigen::VectorXd> scratch) {
+    if (phases_.empty()) return {};
+    if (bucketed_) {
+      rule_.Input(w, 0, grad, step_, scratch);
+      bucketed_->Load(w, scratch);
+      return {};
     }
-    StartPhase(w, 0, grad_);
+    if (reduce_[0]) {
+      rule_.Input(w, 0, grad, step_, reduce_[0]->buffer(w));
+      return {};
+    }
+    return rule_.Encode(w, 0, grad, step_, encode_rngs_[w]);
   }
 
-  void StartPhase(int w, int p, const Eigen::Ref<const Eigen::VectorXd>& grad) {
+  // At the end of worker w's compute: phase 0 joins its collective.
+  void StartFirstPhase(int w, Message message) {
+    if (phases_.empty()) {
+      rounds_.PartyDone(stamp_[w].codec);
+    } else if (bucketed_) {  // each bucket joins its all-reduce once the backward releases it
+      for (int b = 0; b < static_cast<int>(bucketed_->buckets().size()); ++b) {
+        RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
+      }
+    } else if (reduce_[0]) {
+      reduce_[0]->Start(w);
+    } else {
+      JoinGather(w, 0, std::move(message));
+    }
+  }
+
+  // Phase p >= 1 (no gradient: later phases work on the rule's state).
+  void StartPhase(int w, int p) {
     if (p == static_cast<int>(phases_.size())) {
       rounds_.PartyDone(stamp_[w].codec);
       return;
     }
-    if (p == 0 && bucketed_) {  // each bucket joins its all-reduce once the backward releases it
-      rule_.Input(w, p, grad, step_, sum_);
-      bucketed_->Load(w, sum_);
-      for (int b = 0; b < static_cast<int>(bucketed_->buckets().size()); ++b) {
-        RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
-      }
-      return;
-    }
+    const Eigen::VectorXd none;
     if (reduce_[p]) {
-      rule_.Input(w, p, grad, step_, reduce_[p]->buffer(w));
+      rule_.Input(w, p, none, step_, reduce_[p]->buffer(w));
       reduce_[p]->Start(w);
       return;
     }
-    // The worker's own message joins the all-gather once its encode job is done.
-    SharedMessage message = Share(rule_.Encode(w, p, grad, step_, encode_rngs_[w]));
+    JoinGather(w, p, rule_.Encode(w, p, none, step_, encode_rngs_[w]));
+  }
+
+  // The worker's own message joins the all-gather once its encode job is done.
+  void JoinGather(int w, int p, Message own) {
+    SharedMessage message = Share(std::move(own));
     if (setup_.record != nullptr) {
       setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *message);
     }
@@ -191,13 +218,13 @@ class CollectiveDriver {
         decode += clock_.Decode(*m, 0, m->elements);
       }
     }
-    AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1, Eigen::VectorXd()); });
+    AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1); });
   }
 
   void GradientReduced(int w) {
     bucketed_->Sum(w, sum_);
     rule_.AllReduced(w, 0, sum_);
-    StartPhase(w, 1, Eigen::VectorXd());
+    StartPhase(w, 1);
   }
 
   // Runs `then` after a codec job of `duration` on worker w's lane (at once when it is 0),
@@ -240,11 +267,11 @@ class CollectiveDriver {
   std::vector<std::unique_ptr<AllReduceExec>> reduce_;  // per phase, or null
   std::vector<std::unique_ptr<AllGatherExec>> gather_;  // per phase, or null
   std::unique_ptr<BucketedAllReduce> bucketed_;         // phase 0 with layer-wise overlap, or null
-  Eigen::VectorXd sum_;                                 // phase 0's values (bucketed)
+  Eigen::VectorXd sum_;                                 // phase 0's sums (bucketed)
+  std::unique_ptr<WorkerGradients> gradients_;          // built once the phases are known
   std::vector<SimTime> compute_;                        // per worker, this round
   SimTime start_;
-  std::vector<Rng> batch_rngs_, encode_rngs_, compute_rngs_;
-  Eigen::VectorXd grad_;
+  std::vector<Rng> encode_rngs_, compute_rngs_;
   double step_ = 0;
 };
 

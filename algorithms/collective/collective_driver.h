@@ -17,6 +17,11 @@
 // (CollectivePhase::gradient) is all-reduced bucket by bucket (bucketed_allreduce.h), each bucket
 // once the backward pass has released it (its ready fraction of the worker's compute time); other
 // phases start after the whole compute. overlap_saved = compute end - first bucket's start.
+// Threads (setup.threads, worker_gradients.h): every worker's gradient and phase-0 input or
+// message are computed at the round's start, in parallel, and taken at the worker's event; the
+// collectives, later phases and EndRound run on one thread in event order (the rule may use the
+// pool for its own work: CollectiveRule::UsePool). Results do not depend
+// on the thread count.
 // Bits: bits_up = the wire bits of every message of every collective step (payload + header),
 // every copy counted; bits_down = 0 (there is no server).
 // Trajectories (algorithms/trajectory.h): with setup.record the driver records every all-gather

@@ -15,6 +15,12 @@
 // `grad` is worker w's gradient in the call of phase 0 and empty in later phases; it is valid
 // only during the call. Contract: deterministic given the Rng streams passed in; decoded values
 // only (what a worker sends, it uses as decoded).
+// Threads (RunSetup::threads, worker_gradients.h): the phase-0 calls Input(w, 0, ...) or
+// Encode(w, 0, ...) of different workers may run at the same time, at the round's start, so each
+// writes only worker w's state and `out`, and reads only those, `grad` and what stays fixed until
+// the round's first collective ends (the model, a factor like PowerSGD's Q). Every other call runs
+// on the driver's thread, and may spread its own work over the run's threads with the pool given
+// to UsePool (ThreadPool::ForEach; results must not depend on the thread count).
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_
 
@@ -32,6 +38,7 @@
 namespace commsim {
 
 class Objective;
+class ThreadPool;
 struct LayerProfile;
 
 enum class PhaseKind { kAllReduce, kAllGather };
@@ -71,6 +78,9 @@ class CollectiveRule {
   virtual void AllGathered(int w, int phase, std::span<const SharedMessage> messages) {
     (void)w, (void)phase, (void)messages;
   }
+  // The run's thread pool (sim/thread_pool.h), set after Init; outlives the rounds. Default:
+  // unused.
+  virtual void UsePool(ThreadPool& pool) { (void)pool; }
   virtual void EndRound(double step) = 0;
   virtual const Eigen::VectorXd& Model() const = 0;
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}

@@ -27,8 +27,9 @@ ChocoRule::ChocoRule(const ChocoConfig& config, const NodeRuleContext& context,
 
 ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
                      const Eigen::Ref<const Eigen::VectorXd>& x0, double tau)
-    : context_(context), gamma_c_(gamma_c), inv_tau_(1.0 / tau), scratch_(context.dim) {
+    : context_(context), gamma_c_(gamma_c), inv_tau_(1.0 / tau) {
   COMMSIM_CHECK(tau >= 1.0, "tau {} < 1", tau);
+  COMMSIM_CHECK(context.threads >= 1, "threads {} < 1", context.threads);
   COMMSIM_CHECK(context.mixing != nullptr && context.compressor != nullptr, "incomplete context");
   COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);
   COMMSIM_CHECK(x0.size() == context.dim, "x0 has {} entries, dim is {}", x0.size(), context.dim);
@@ -41,19 +42,23 @@ ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
                                           Eigen::VectorXd::Zero(context.dim)),
              Rng(context.seed, i, "batch"), Rng(context.seed, i, "compress")});
   }
+  scratch_.assign(static_cast<size_t>(context.threads), Eigen::VectorXd(context.dim));
 }
 
-Message ChocoRule::Step(int node, int64_t t) {
+Message ChocoRule::Step(int node, int64_t t, int slot) {
+  COMMSIM_CHECK(slot >= 0 && static_cast<size_t>(slot) < scratch_.size(), "slot {} of {}", slot,
+                scratch_.size());
   Node& s = nodes_[node];
+  Eigen::VectorXd& scratch = scratch_[static_cast<size_t>(slot)];
   if (context_.objective != nullptr) {
-    context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, scratch_);
-    s.x_half.noalias() = s.x - context_.step.At(t) * scratch_;
+    context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, scratch);
+    s.x_half.noalias() = s.x - context_.step.At(t) * scratch;
   } else {
     s.x_half = s.x;
   }
-  scratch_.noalias() = s.x_half - s.x_hat;
+  scratch.noalias() = s.x_half - s.x_hat;
   // x^_i += q^ / tau, the decoded values delivered by the encoder (no second decode pass).
-  return context_.compressor->EncodeWithDecoded(scratch_, s.compress_rng,
+  return context_.compressor->EncodeWithDecoded(scratch, s.compress_rng,
                                                 DecodeTarget(s.x_hat, s.x_hat, inv_tau_));
 }
 
@@ -65,11 +70,13 @@ void ChocoRule::Deliver(int node, int slot, const Message& message) {
 void ChocoRule::Combine(int node, int64_t t) {
   Node& s = nodes_[node];
   const MixingMatrix& w = *context_.mixing;
-  scratch_.noalias() = w.self_weight(node) * s.x_hat;
+  // s_i, summed in x_i (its old value is not needed: x_half holds the local step).
+  Eigen::VectorXd& sum = s.x;
+  sum.noalias() = w.self_weight(node) * s.x_hat;
   for (size_t k = 0; k < s.replicas.size(); ++k) {
-    scratch_.noalias() += w.weight(node, static_cast<int>(k)) * s.replicas[k];
+    sum.noalias() += w.weight(node, static_cast<int>(k)) * s.replicas[k];
   }
-  s.x.noalias() = s.x_half + gamma_c_ * (scratch_ - s.x_hat);
+  s.x = s.x_half + gamma_c_ * (sum - s.x_hat);  // elementwise: reading sum in place is safe
   if (context_.prox_l1 > 0.0) SoftThreshold(context_.step.At(t) * context_.prox_l1, s.x);
 }
 

@@ -21,7 +21,8 @@
 // contraction; without it the copies x-hat diverge whenever omega >= 1 (see ChocoScale).
 // x-hat and the replicas start at 0. Because sender and receivers add the same decoded vector to
 // the same starting value, every replica of x-hat_j equals x-hat_j bit for bit (tested).
-// Memory: (3 + deg_i) d doubles per node.
+// Memory: (3 + deg_i) d doubles per node, plus d per thread (Step's scratch). Combine sums s_i
+// in x_i itself (Step leaves x_i alone; Combine overwrites it).
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_CHOCO_H_
 
@@ -60,7 +61,7 @@ class ChocoRule final : public NodeRule {
             const Eigen::Ref<const Eigen::VectorXd>& x0, double tau = 1.0);
   int num_nodes() const override { return static_cast<int>(nodes_.size()); }
   bool sends_before_compute() const override { return false; }
-  Message Step(int node, int64_t t) override;
+  Message Step(int node, int64_t t, int slot) override;
   void Deliver(int node, int slot, const Message& message) override;
   void Combine(int node, int64_t t) override;
   const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
@@ -80,7 +81,7 @@ class ChocoRule final : public NodeRule {
   double gamma_c_;
   double inv_tau_;
   std::vector<Node> nodes_;
-  Eigen::VectorXd scratch_;  // gradient, decoded messages, s_i
+  std::vector<Eigen::VectorXd> scratch_;  // per slot: the gradient, then x_half - x-hat_i
 };
 
 // The rescaling of `rescale` ("auto" or "none") for compressor q on vectors of dimension dim:

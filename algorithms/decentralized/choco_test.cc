@@ -89,7 +89,7 @@ TEST(ChocoRuleTest, DeliveryOrderDoesNotChangeTheResult) {
     RunSynchronousRound(a, w, t);
     // b: nodes step in reverse order, messages delivered in a random order, combines interleaved.
     std::vector<Message> sent(n);
-    for (int i = n - 1; i >= 0; --i) sent[i] = b.Step(i, t);
+    for (int i = n - 1; i >= 0; --i) sent[i] = b.Step(i, t, 0);
     std::vector<std::pair<int, int>> deliveries;
     for (int i = 0; i < n; ++i) {
       for (size_t k = 0; k < w.neighbours(i).size(); ++k) deliveries.push_back({i, int(k)});

@@ -7,9 +7,11 @@
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/node_replay.h"
+#include "algorithms/decentralized/node_work.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
+#include "algorithms/sync_rounds.h"
 #include "models/objective.h"
 #include "sim/check.h"
 #include "sim/error.h"
@@ -73,6 +75,7 @@ MixingMatrix MixingForTopology(std::string_view mixing_kind, std::string_view gr
 MixingMatrix CheckDecentralized(const RunSetup& setup, std::string_view algorithm,
                                 const DecentralizedOptions& options) {
   COMMSIM_CHECK(setup.objective != nullptr && setup.topology != nullptr, "incomplete RunSetup");
+  CheckThreadsForCodec(setup);
   try {
     if (GossipNodes(*setup.topology) != setup.objective->num_workers()) {
       throw UserError(
@@ -110,7 +113,8 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                           .step = setup.step,
                           .batch = setup.batch,
                           .prox_l1 = objective.l1() + options.mu,
-                          .seed = setup.seed};
+                          .seed = setup.seed,
+                          .threads = NodeThreads(setup, mixing.num_nodes())};
   std::unique_ptr<NodeRule> rule = make_rule(context, x0);
   const int n = rule->num_nodes();
   if (setup.replay != nullptr) {  // the real rule only tells when its nodes send

@@ -28,8 +28,7 @@ DpsgdRule::DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eige
   }
 }
 
-Message DpsgdRule::Step(int node, int64_t t) {
-  (void)t;
+Message DpsgdRule::Step(int node, int64_t /*t*/, int /*slot*/) {
   Node& s = nodes_[node];
   if (context_.objective != nullptr) {
     context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, s.grad);

@@ -38,7 +38,7 @@ class DpsgdRule final : public NodeRule {
   DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0);
   int num_nodes() const override { return static_cast<int>(nodes_.size()); }
   bool sends_before_compute() const override { return true; }
-  Message Step(int node, int64_t t) override;
+  Message Step(int node, int64_t t, int slot) override;
   void Deliver(int node, int slot, const Message& message) override;
   void Combine(int node, int64_t t) override;
   const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }

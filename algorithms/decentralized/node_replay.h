@@ -20,7 +20,9 @@ class ReplayNodeRule final : public NodeRule {
   int num_nodes() const override { return nodes_; }
   bool sends_before_compute() const override { return sends_before_compute_; }
   // Round t (0-based) is the trajectory's round t + 1.
-  Message Step(int node, int64_t t) override { return trajectory_.MessageAt(t + 1, node); }
+  Message Step(int node, int64_t t, int /*slot*/) override {
+    return trajectory_.MessageAt(t + 1, node);
+  }
   void Deliver(int, int, const Message&) override {}
   void Combine(int, int64_t) override {}
   // A finite stand-in: the driver's end-of-round check passes; metrics come from the trajectory.

@@ -10,7 +10,7 @@ int64_t RunSynchronousRound(NodeRule& rule, const MixingMatrix& mixing, int64_t 
   sent.reserve(n);
   int64_t bits = 0;
   for (int i = 0; i < n; ++i) {
-    sent.push_back(rule.Step(i, t));
+    sent.push_back(rule.Step(i, t, 0));
     bits += sent.back().payload_bits;
   }
   for (int i = 0; i < n; ++i) {

@@ -1,8 +1,8 @@
 // NodeRule: the per-node state and update rule of a decentralized algorithm, split into the
 // phases the round driver times. Round t (0-based) at node i:
-//   Step(i, t)        local computation (stochastic gradient, local step) and encoding; returns the
+//   Step(i, t, slot)  local computation (stochastic gradient, local step) and encoding; returns the
 //                     message i sends to every neighbour this round (the driver sends it; it keeps
-//                     no copy).
+//                     no copy). `slot` names the scratch memory the call may use (below).
 //   Deliver(i, k, m)  the round-t message of neighbours(i)[k] arrives at i; i decodes and applies
 //                     it (m is valid only during the call).
 //   Combine(i, t)     after Step(i, t) and all deg(i) deliveries: mix and finish the round.
@@ -13,6 +13,13 @@
 //   - Randomness only from per-node streams DeriveSeed(seed, node, "batch"/"compress").
 //   - The proximal step of an l1 weight lambda (soft threshold by gamma_t * lambda) ends Combine
 //     when lambda > 0.
+//   - Step does not change x(i) (a run stopped inside a round evaluates the models as they were
+//     before the nodes that had not combined yet).
+//   - Threads (RunSetup::threads, the driver's node_work.h): Step calls for different nodes may
+//     run at the same time, each with its own slot in [0, NodeRuleContext::threads); so may the
+//     calls Deliver(i, ..)... then Combine(i, t) of different nodes. Each call writes only node i's
+//     state and its slot's scratch (which carries nothing from one call to the next), and reads
+//     only those, the message and what no call writes (mixing, compressor, objective).
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_
 
@@ -37,6 +44,7 @@ struct NodeRuleContext {
   int64_t batch = 0;     // samples per node per round; <= 0: full shard
   double prox_l1 = 0.0;  // lambda of the proximal step; 0 = none
   uint64_t seed = 1;
+  int threads = 1;  // Step's slots: [0, threads). REQUIRES: >= 1.
 };
 
 class NodeRule {
@@ -46,7 +54,7 @@ class NodeRule {
   // True when Step's message does not depend on the round's gradient (D-PSGD sends x_i^t), so the
   // driver sends at the start of the round and overlaps communication with computation.
   virtual bool sends_before_compute() const = 0;
-  virtual Message Step(int node, int64_t t) = 0;
+  virtual Message Step(int node, int64_t t, int slot) = 0;
   virtual void Deliver(int node, int slot, const Message& message) = 0;
   virtual void Combine(int node, int64_t t) = 0;
   // The node's model x_i.
@@ -54,7 +62,8 @@ class NodeRule {
   virtual void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) = 0;
 };
 
-// One round of every node in a plain loop: Step all, deliver every message, Combine all.
+// One round of every node in a plain loop on one thread (slot 0): Step all, deliver every
+// message, Combine all.
 // Returns the payload bits of the round (sum over nodes of one message each).
 int64_t RunSynchronousRound(NodeRule& rule, const MixingMatrix& mixing, int64_t t);
 

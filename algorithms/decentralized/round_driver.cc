@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "algorithms/codec_time.h"
+#include "algorithms/decentralized/node_work.h"
 #include "algorithms/sync_rounds.h"
 #include "algorithms/trajectory.h"
 #include "models/compute_time.h"
@@ -39,9 +40,16 @@ class RoundDriver {
         mixing_(mixing),
         rule_(rule),
         network_(engine_, *setup.topology, setup.network),
-        rounds_(setup, engine_, recorder, evaluate, rule.num_nodes(),
-                {.start = [this](int64_t k) { StartRound(k); },
-                 .end_check = [this] { CheckModels(); }}),
+        work_(setup, mixing, rule),
+        // A stop inside a round first settles the nodes that had combined (node_work.h).
+        rounds_(
+            setup, engine_, recorder,
+            [this, &evaluate](IterationRecord& r) {
+              work_.Settle(t_);
+              evaluate(r);
+            },
+            rule.num_nodes(),
+            {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
         clock_(setup.codec),
         pending_(rule.num_nodes()),
         computed_(rule.num_nodes()),
@@ -69,6 +77,7 @@ class RoundDriver {
       lanes_[i].Reset(engine_.Now());
       ready_[i] = Stamp{engine_.Now(), SimTime()};
     }
+    work_.Steps(t_);  // every node's Step, on the run's threads; taken at the events below
     for (int i = 0; i < rule_.num_nodes(); ++i) {
       const SimTime compute = ComputeTime(setup_, i, compute_rngs_[i]);
       timing.compute = std::max(timing.compute, compute);
@@ -86,10 +95,10 @@ class RoundDriver {
 
   // Node i encodes its message (its rule's Step) on its codec lane, then sends it.
   void Encode(int from) {
-    const WallTimer timer;
-    const SharedMessage message = Share(rule_.Step(from, t_));
+    double wall_s = 0;
+    const SharedMessage message = work_.Take(from, &wall_s);
     if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), from, *message);
-    const SimTime duration = clock_.Encode(*message, timer.Seconds(), message->elements);
+    const SimTime duration = clock_.Encode(*message, wall_s, message->elements);
     const Stamp sent = lanes_[from].Run(Stamp{engine_.Now(), SimTime()}, duration);
     At(sent.at, [this, from, message, codec = sent.codec] { Send(from, message, codec); });
   }
@@ -118,11 +127,11 @@ class RoundDriver {
     ready_[node] = Later(ready_[node], Stamp{engine_.Now(), SimTime()});
     MaybeCombine(node);
   }
-  // Node `to` decodes a neighbour's message on arrival (its rule's Deliver), on its codec lane.
+  // Node `to` decodes a neighbour's message on arrival (its rule's Deliver, applied now or when
+  // the round settles), on its codec lane.
   void Receive(int to, int from, const Message& message, SimTime codec) {
-    const WallTimer timer;
-    rule_.Deliver(to, mixing_.SlotOf(to, from), message);
-    const SimTime duration = clock_.Decode(message, timer.Seconds(), message.elements);
+    const double wall_s = work_.Receive(to, from, message);
+    const SimTime duration = clock_.Decode(message, wall_s, message.elements);
     const Stamp end = lanes_[to].Run(Stamp{engine_.Now(), codec}, duration);
     At(end.at, [this, to, end] {
       ready_[to] = Later(ready_[to], end);
@@ -132,14 +141,13 @@ class RoundDriver {
   }
   void MaybeCombine(int node) {
     if (!computed_[node] || pending_[node] != 0) return;
-    rule_.Combine(node, t_);
+    work_.Due(node);  // its Combine runs when the round settles
     rounds_.PartyDone(ready_[node].codec);
   }
-  void CheckModels() const {
-    for (int i = 0; i < rule_.num_nodes(); ++i) {
-      if (!rule_.x(i).allFinite()) {
-        throw NonFiniteError(fmt::format("node {}'s model has a non-finite value", i));
-      }
+  void EndRound() {
+    work_.Settle(t_);
+    if (const int i = work_.FirstNonFinite(); i >= 0) {
+      throw NonFiniteError(fmt::format("node {}'s model has a non-finite value", i));
     }
   }
 
@@ -148,6 +156,7 @@ class RoundDriver {
   NodeRule& rule_;
   Engine engine_;
   Network network_;
+  NodeWork work_;
   SyncRounds rounds_;
   CodecClock clock_;
   std::vector<int> pending_;

@@ -43,7 +43,7 @@ class FixedSizeNodeRule final : public NodeRule {
   }
   int num_nodes() const override { return mixing_.num_nodes(); }
   bool sends_before_compute() const override { return send_first_; }
-  Message Step(int node, int64_t t) override {
+  Message Step(int node, int64_t t, int /*slot*/) override {
     stepped_[node] = t + 1;
     return message_;
   }

@@ -50,7 +50,7 @@ VectorXd Soft(const VectorXd& v, double t) {
 // Step every node, deliver every message, combine every node; returns the messages sent.
 std::vector<Message> PlayRound(NodeRule& rule, const MixingMatrix& w, int64_t t) {
   std::vector<Message> sent;
-  for (int i = 0; i < kNodes; ++i) sent.push_back(rule.Step(i, t));
+  for (int i = 0; i < kNodes; ++i) sent.push_back(rule.Step(i, t, 0));
   for (int i = 0; i < kNodes; ++i) {
     for (size_t k = 0; k < w.neighbours(i).size(); ++k) {
       rule.Deliver(i, static_cast<int>(k), sent[w.neighbours(i)[k]]);

@@ -333,12 +333,7 @@ void CheckParameterServer(const RunSetup& setup) {
                     "to shard; give at most one server per parameter",
                     t.kind(), shards, setup.objective->dim()));
   }
-  if (setup.threads > 1 && setup.codec.mode == CodecMode::kMeasured) {
-    throw UserError(fmt::format(
-        "codec mode \"measured\" times every encode in wall time, which encodes running in "
-        "parallel would distort; run it with --threads 1 (got --threads {})",
-        setup.threads));
-  }
+  CheckThreadsForCodec(setup);
 }
 
 void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,

@@ -1,0 +1,62 @@
+#include "algorithms/collective/worker_gradients.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "algorithms/compressors/compressor.h"
+#include "algorithms/sync_rounds.h"
+#include "models/objective.h"
+#include "sim/check.h"
+
+namespace commsim {
+namespace {
+
+int ThreadsFor(const RunSetup& setup) {
+  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
+  return std::max(1, std::min(setup.threads, setup.objective->num_workers()));
+}
+
+}  // namespace
+
+WorkerGradients::WorkerGradients(const RunSetup& setup, const CollectiveRule& rule,
+                                 int64_t scratch_dim)
+    : setup_(setup), rule_(rule), pool_(ThreadsFor(setup)) {
+  const int workers = setup.objective->num_workers();
+  for (int w = 0; w < workers; ++w) batch_rngs_.emplace_back(setup.seed, w, "batch");
+  const auto threads = static_cast<size_t>(pool_.threads());
+  grads_.assign(threads, Eigen::VectorXd(setup.objective->dim()));
+  scratch_.assign(threads, Eigen::VectorXd(scratch_dim));
+  results_.resize(static_cast<size_t>(workers));
+}
+
+void WorkerGradients::Compute(const First& first) {
+  pool_.ForEach(static_cast<int64_t>(results_.size()), [this, &first](int64_t w, int slot) {
+    ComputeOne(static_cast<int>(w), slot, first);
+  });
+}
+
+void WorkerGradients::ComputeOne(int w, int slot, const First& first) {
+  Result& r = results_[static_cast<size_t>(w)];
+  r = Result{};
+  try {
+    const Objective& objective = *setup_.objective;
+    Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
+    if (!objective.FiniteGradient(w, rule_.Model(), EffectiveBatch(setup_, objective, w),
+                                  batch_rngs_[static_cast<size_t>(w)], grad)) {
+      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
+    }
+    r.message = first(w, grad, scratch_[static_cast<size_t>(slot)]);
+  } catch (...) {
+    r.error = std::current_exception();
+  }
+}
+
+Message WorkerGradients::Take(int w) {
+  Result& r = results_[static_cast<size_t>(w)];
+  if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));
+  return std::move(r.message);
+}
+
+}  // namespace commsim

@@ -1,0 +1,92 @@
+#include "algorithms/decentralized/node_work.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "algorithms/codec_time.h"
+#include "sim/check.h"
+
+namespace commsim {
+
+int NodeThreads(const RunSetup& setup, int nodes) {
+  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
+  return std::max(1, std::min(setup.threads, nodes));
+}
+
+NodeWork::NodeWork(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule)
+    : mixing_(mixing),
+      rule_(rule),
+      deliver_at_event_(setup.codec.mode == CodecMode::kMeasured),
+      pool_(NodeThreads(setup, rule.num_nodes())),
+      nodes_(static_cast<size_t>(rule.num_nodes())) {
+  todo_.reserve(nodes_.size());
+}
+
+void NodeWork::Steps(int64_t t) {
+  settled_ = 0;
+  pool_.ForEach(static_cast<int64_t>(nodes_.size()), [this, t](int64_t i, int slot) {
+    NodeRound& r = nodes_[static_cast<size_t>(i)];
+    r = NodeRound{};
+    try {
+      const WallTimer timer;
+      r.message = Share(rule_.Step(static_cast<int>(i), t, slot));
+      r.step_wall_s = timer.Seconds();
+    } catch (...) {
+      r.error = std::current_exception();
+    }
+  });
+}
+
+SharedMessage NodeWork::Take(int node, double* step_wall_s) {
+  NodeRound& r = nodes_[static_cast<size_t>(node)];
+  if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));
+  *step_wall_s = r.step_wall_s;
+  return r.message;
+}
+
+double NodeWork::Receive(int to, int from, const Message& message) {
+  if (!deliver_at_event_) return 0;
+  const WallTimer timer;
+  rule_.Deliver(to, mixing_.SlotOf(to, from), message);
+  return timer.Seconds();
+}
+
+void NodeWork::Due(int node) { nodes_[static_cast<size_t>(node)].due = true; }
+
+void NodeWork::Settle(int64_t t) {
+  todo_.clear();
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    NodeRound& r = nodes_[i];
+    if (!r.due || r.settled) continue;
+    r.settled = true;  // once, even if it throws (a stop then evaluates what there is)
+    todo_.push_back(static_cast<int>(i));
+  }
+  if (todo_.empty()) return;
+  settled_ += static_cast<int>(todo_.size());
+  pool_.ForEach(static_cast<int64_t>(todo_.size()), [this, t](int64_t k, int /*slot*/) {
+    SettleOne(todo_[static_cast<size_t>(k)], t);
+  });
+  if (settled_ == static_cast<int>(nodes_.size())) {  // the round is over: free its messages
+    for (NodeRound& r : nodes_) r.message.reset();
+  }
+}
+
+void NodeWork::SettleOne(int node, int64_t t) {
+  if (!deliver_at_event_) {
+    const std::vector<int>& nb = mixing_.neighbours(node);
+    for (size_t k = 0; k < nb.size(); ++k) {
+      rule_.Deliver(node, static_cast<int>(k), *nodes_[static_cast<size_t>(nb[k])].message);
+    }
+  }
+  rule_.Combine(node, t);
+  nodes_[static_cast<size_t>(node)].finite = rule_.x(node).allFinite();
+}
+
+int NodeWork::FirstNonFinite() const {
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i].settled && !nodes_[i].finite) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace commsim

@@ -1,0 +1,79 @@
+// NodeWork: the per-node computation of a decentralized round (node_rule.h) on RunSetup::threads
+// threads, for the round driver (round_driver.h), which keeps every simulated time it had.
+//
+// In a synchronous round every node's Step inputs (its model, its state, its Rng streams) are
+// final when the round starts, so Steps(t) runs every node's Step(i, t, slot) at once, in
+// parallel (sim/thread_pool.h); the driver's events then only take the messages (Take) at the
+// simulated times they always had. Deliveries and combines are kept for Settle, which runs each
+// node's deliveries (in neighbour-slot order) then its Combine, the nodes in parallel. This gives
+// the models, bit for bit, of a driver that decodes at each arrival and combines at each node's
+// event: by the rule's contract a delivery touches only its slot, a combine only its node, and
+// nothing reads a node's model before the round ends, except the evaluation of a run that stops
+// inside the round. So the driver calls Due(i) where node i used to combine and settles
+//   - at the round's end (every node due), before it checks the models (FirstNonFinite);
+//   - before a stop's evaluation: the nodes due by then, the ones that had combined.
+// With codec mode "measured" each decode is timed at its arrival (Receive decodes there, on the
+// driver's thread); CheckDecentralized refuses that mode with more than one thread.
+// Errors: Take(i) rethrows node i's Step exception (e.g. a NonFiniteError from its encoder) at
+// node i's event, as when it stepped there; Settle rethrows the lowest node's exception.
+// Memory: the rule's per-thread scratch, and the round's messages until the round has settled.
+#ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_WORK_H_
+#define COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_WORK_H_
+
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "algorithms/algorithm.h"
+#include "algorithms/decentralized/mixing.h"
+#include "algorithms/decentralized/node_rule.h"
+#include "sim/message.h"
+#include "sim/thread_pool.h"
+
+namespace commsim {
+
+// The threads a run of `nodes` nodes uses: min(setup.threads, nodes) (NodeRuleContext::threads).
+// REQUIRES: setup.threads >= 1.
+int NodeThreads(const RunSetup& setup, int nodes);
+
+class NodeWork {
+ public:
+  // REQUIRES: the rule was built with NodeRuleContext::threads >= NodeThreads(setup, its nodes);
+  // `mixing` and `rule` outlive this.
+  NodeWork(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule);
+
+  // Every node's Step of round t; starts the round (nothing is due).
+  void Steps(int64_t t);
+  // Node i's message of the round, with the wall seconds its Step took; rethrows its exception.
+  SharedMessage Take(int node, double* step_wall_s);
+  // `from`'s message arrives at `to`: decoded now (returns its wall seconds) in measured mode,
+  // else kept for Settle (returns 0).
+  double Receive(int to, int from, const Message& message);
+  // Node i has stepped and received every neighbour's message: its combine is due.
+  void Due(int node);
+  // Deliveries and Combine of round t for every due node not yet settled.
+  void Settle(int64_t t);
+  // The lowest node whose model is not finite after it settled, or -1.
+  int FirstNonFinite() const;
+
+ private:
+  struct NodeRound {
+    SharedMessage message;
+    double step_wall_s = 0;
+    std::exception_ptr error;
+    bool due = false, settled = false, finite = true;
+  };
+  void SettleOne(int node, int64_t t);
+
+  const MixingMatrix& mixing_;
+  NodeRule& rule_;
+  bool deliver_at_event_;
+  ThreadPool pool_;
+  std::vector<NodeRound> nodes_;
+  std::vector<int> todo_;  // Settle's nodes
+  int settled_ = 0;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_WORK_H_
