@@ -61,14 +61,14 @@ class HeterogeneousQuadratic final : public Objective {
 constexpr int kRulesWorkers = 4;
 constexpr int64_t kRulesDim = 300;
 
-struct Trajectory {
+struct RuleTrajectory {
   std::vector<Eigen::VectorXd> models;  // Model() after each round
   double final_dist_sq = 0;
 };
 
 // One synchronous PS loop. `each_round` may inspect the rule after every round.
 template <class Check = std::nullptr_t>
-Trajectory Step(PsRule& rule, const Objective& objective, int rounds, double step,
+RuleTrajectory Step(PsRule& rule, const Objective& objective, int rounds, double step,
                 Check each_round = {}) {
   Eigen::VectorXd x0 = Eigen::VectorXd::Zero(objective.dim());
   rule.Init(kRulesWorkers, x0, objective);
@@ -80,7 +80,7 @@ Trajectory Step(PsRule& rule, const Objective& objective, int rounds, double ste
   Rng server(7, kRulesWorkers, "downlink");
   Eigen::VectorXd grad(objective.dim());
   std::vector<Message> uplinks(kRulesWorkers);
-  Trajectory run;
+  RuleTrajectory run;
   for (int k = 0; k < rounds; ++k) {
     for (int w = 0; w < kRulesWorkers; ++w) {
       objective.Gradient(w, rule.WorkerPoint(w), 0, batch[w], grad);
@@ -102,7 +102,7 @@ ComponentSpec Exact64() {
   return spec;
 }
 
-double MaxDeviation(const Trajectory& a, const Trajectory& b) {
+double MaxDeviation(const RuleTrajectory& a, const RuleTrajectory& b) {
   double worst = 0;
   for (size_t k = 0; k < a.models.size(); ++k) {
     worst = std::max(worst, (a.models[k] - b.models[k]).norm());
@@ -117,7 +117,7 @@ TEST(PsRulesTest, WithIdentityCompressionDoreDianaDoubleSqueezeFollowSgd) {
   sgd_config.uplink = Exact64();
   sgd_config.downlink = Exact64();
   SgdRule sgd(sgd_config);
-  const Trajectory reference = Step(sgd, objective, 150, step);
+  const RuleTrajectory reference = Step(sgd, objective, 150, step);
 
   DoreConfig dore_config;
   dore_config.uplink = Exact64();
