@@ -9,7 +9,6 @@
 // Usage: compressor_bench [--dims 1000000,11173962] [--reps 3] [--only SUBSTRING]
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
-#include <malloc.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "algorithms/registry.h"
+#include "bench/bench_timing.h"
 #include "scenarios/codec_calibrate.h"
 #include "scenarios/compress_report.h"
 #include "sim/rng.h"
@@ -94,10 +94,7 @@ void Run(int64_t d, int reps, const std::string& only) {
 }  // namespace commsim
 
 int main(int argc, char** argv) {
-  if (std::getenv("COMMSIM_MMAP") == nullptr) {  // as the commsim program does (app/main.cc)
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  }
+  bench::UseCommsimAllocator();
   std::vector<int64_t> dims = {1'000'000, 11'173'962};
   int reps = 3;
   std::string only;

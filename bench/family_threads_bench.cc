@@ -9,41 +9,20 @@
 //   build/bench/family_threads_bench [--dim D] [--workers N] [--iterations K] [--threads T]
 //                                    [--algorithms choco,allreduce_sgd]
 #include <fmt/format.h>
-#include <malloc.h>
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "bench/bench_timing.h"
 #include "scenarios/runner.h"
 
 namespace {
 
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double CpuNow() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec);
-}
-
-struct Timing {
-  double wall_s = 0, cpu_s = 0;
-};
-
-template <class F>
-Timing Time(F&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu = CpuNow();
-  f();
-  return {Seconds(start), CpuNow() - cpu};
-}
+using bench::Time;
+using bench::Timing;
 
 nlohmann::json Scenario(const std::string& algorithm, int64_t dim, int workers, int iterations) {
   return {
@@ -61,11 +40,7 @@ nlohmann::json Scenario(const std::string& algorithm, int64_t dim, int workers, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (std::getenv("COMMSIM_MMAP") == nullptr) {  // as the commsim program does (app/main.cc)
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    mallopt(M_ARENA_MAX, 1);
-  }
+  bench::UseCommsimAllocator();
   int64_t dim = 2'000'000;
   int workers = 8;
   int iterations = 3;

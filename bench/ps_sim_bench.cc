@@ -15,11 +15,8 @@
 // its default block_ternary uplink and downlink set to "rng": "counter" (Philox draws instead of
 // the xoshiro stream), so the two rows compare the random draws' share of an iteration.
 #include <fmt/format.h>
-#include <malloc.h>
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -27,34 +24,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_timing.h"
 #include "scenarios/runner.h"
 
 namespace {
 
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// User CPU time of this process: leaves out the kernel's page-fault work, whose cost swings with
-// what else the machine runs.
-double CpuNow() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec);
-}
-
-struct Timing {
-  double wall_s = 0, cpu_s = 0;
-};
-
-// Runs f once, in wall and in process CPU time.
-template <class F>
-Timing Time(F&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu = CpuNow();
-  f();
-  return {Seconds(start), CpuNow() - cpu};
-}
+using bench::Time;
+using bench::Timing;
 
 // The best of three memcpy passes over `doubles` doubles, in wall and in CPU time.
 Timing MemcpySeconds(size_t doubles) {
@@ -73,11 +49,7 @@ Timing MemcpySeconds(size_t doubles) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (std::getenv("COMMSIM_MMAP") == nullptr) {  // as the commsim program does (app/main.cc)
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    mallopt(M_ARENA_MAX, 1);
-  }
+  bench::UseCommsimAllocator();
   int64_t dim = 11173962;
   int workers = 8;
   int iterations = 3;
