@@ -49,7 +49,7 @@ Message MessageOf(const MessageShape& shape);
 // (Trajectory::kNoMessage for none).
 struct RoundRun {
   int64_t count = 0;
-  std::vector<int32_t> slots;
+  std::vector<int32_t> slots = {};
 
   bool operator==(const RoundRun& other) const = default;
 };
