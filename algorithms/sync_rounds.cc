@@ -25,6 +25,20 @@ void EvaluateModel(const Objective& objective, const Eigen::VectorXd& x, Iterati
   r.test_accuracy = objective.TestAccuracy(x);
 }
 
+void WorkerGradient(const RunSetup& setup, int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                    Rng& batch_rng, Eigen::Ref<Eigen::VectorXd> grad) {
+  const Objective& objective = *setup.objective;
+  if (!objective.FiniteGradient(worker, x, EffectiveBatch(setup, objective, worker), batch_rng,
+                                grad)) {
+    throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", worker));
+  }
+}
+
+int RunThreads(const RunSetup& setup, int parties) {
+  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
+  return std::max(1, std::min(setup.threads, parties));
+}
+
 void CheckThreadsForCodec(const RunSetup& setup) {
   if (setup.threads > 1 && setup.codec.mode == CodecMode::kMeasured) {
     throw UserError(fmt::format(

@@ -24,6 +24,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/run_recorder.h"
 #include "sim/engine.h"
+#include "sim/rng.h"
 
 namespace commsim {
 
@@ -35,6 +36,13 @@ int64_t EffectiveBatch(const RunSetup& setup, const Objective& objective, int wo
 // Fills the objective's metrics of model x into r (loss, distance to the optimum when known, test
 // accuracy when the objective has a test set).
 void EvaluateModel(const Objective& objective, const Eigen::VectorXd& x, IterationRecord& r);
+// Party `worker`'s gradient at x on its batch (EffectiveBatch, drawn with `batch_rng`) into
+// grad; throws NonFiniteError "worker W's gradient has a non-finite value" when it has a NaN/Inf.
+void WorkerGradient(const RunSetup& setup, int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                    Rng& batch_rng, Eigen::Ref<Eigen::VectorXd> grad);
+// The threads a run of `parties` workers or nodes uses: min(setup.threads, parties), at least 1.
+// REQUIRES: setup.threads >= 1.
+int RunThreads(const RunSetup& setup, int parties);
 // Throws UserError when setup.threads > 1 with codec mode "measured", which times each encode
 // in wall time (threads running side by side would distort it).
 void CheckThreadsForCodec(const RunSetup& setup);

@@ -11,18 +11,9 @@
 #include "sim/check.h"
 
 namespace commsim {
-namespace {
-
-int ThreadsFor(const RunSetup& setup) {
-  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
-  return std::max(1, std::min(setup.threads, setup.objective->num_workers()));
-}
-
-}  // namespace
-
 WorkerGradients::WorkerGradients(const RunSetup& setup, const CollectiveRule& rule,
                                  int64_t scratch_dim)
-    : setup_(setup), rule_(rule), pool_(ThreadsFor(setup)) {
+    : setup_(setup), rule_(rule), pool_(RunThreads(setup, setup.objective->num_workers())) {
   const int workers = setup.objective->num_workers();
   for (int w = 0; w < workers; ++w) batch_rngs_.emplace_back(setup.seed, w, "batch");
   const auto threads = static_cast<size_t>(pool_.threads());
@@ -41,12 +32,8 @@ void WorkerGradients::ComputeOne(int w, int slot, const First& first) {
   Result& r = results_[static_cast<size_t>(w)];
   r = Result{};
   try {
-    const Objective& objective = *setup_.objective;
     Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
-    if (!objective.FiniteGradient(w, rule_.Model(), EffectiveBatch(setup_, objective, w),
-                                  batch_rngs_[static_cast<size_t>(w)], grad)) {
-      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
-    }
+    WorkerGradient(setup_, w, rule_.Model(), batch_rngs_[static_cast<size_t>(w)], grad);
     r.message = first(w, grad, scratch_[static_cast<size_t>(slot)]);
   } catch (...) {
     r.error = std::current_exception();

@@ -114,7 +114,7 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                           .batch = setup.batch,
                           .prox_l1 = objective.l1() + options.mu,
                           .seed = setup.seed,
-                          .threads = NodeThreads(setup, mixing.num_nodes())};
+                          .threads = RunThreads(setup, mixing.num_nodes())};
   std::unique_ptr<NodeRule> rule = make_rule(context, x0);
   const int n = rule->num_nodes();
   if (setup.replay != nullptr) {  // the real rule only tells when its nodes send

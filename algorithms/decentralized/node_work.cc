@@ -4,22 +4,18 @@
 #include <utility>
 
 #include "algorithms/codec_time.h"
+#include "algorithms/sync_rounds.h"
 #include "sim/check.h"
 
 namespace commsim {
-
-int NodeThreads(const RunSetup& setup, int nodes) {
-  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
-  return std::max(1, std::min(setup.threads, nodes));
-}
 
 NodeWork::NodeWork(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule)
     : mixing_(mixing),
       rule_(rule),
       deliver_at_event_(setup.codec.mode == CodecMode::kMeasured),
-      pool_(NodeThreads(setup, rule.num_nodes())),
+      pool_(RunThreads(setup, rule.num_nodes())),
       nodes_(static_cast<size_t>(rule.num_nodes())) {
-  todo_.reserve(nodes_.size());
+  to_settle_.reserve(nodes_.size());
 }
 
 void NodeWork::Steps(int64_t t) {
@@ -54,17 +50,17 @@ double NodeWork::Receive(int to, int from, const Message& message) {
 void NodeWork::Due(int node) { nodes_[static_cast<size_t>(node)].due = true; }
 
 void NodeWork::Settle(int64_t t) {
-  todo_.clear();
+  to_settle_.clear();
   for (size_t i = 0; i < nodes_.size(); ++i) {
     NodeRound& r = nodes_[i];
     if (!r.due || r.settled) continue;
     r.settled = true;  // once, even if it throws (a stop then evaluates what there is)
-    todo_.push_back(static_cast<int>(i));
+    to_settle_.push_back(static_cast<int>(i));
   }
-  if (todo_.empty()) return;
-  settled_ += static_cast<int>(todo_.size());
-  pool_.ForEach(static_cast<int64_t>(todo_.size()), [this, t](int64_t k, int /*slot*/) {
-    SettleOne(todo_[static_cast<size_t>(k)], t);
+  if (to_settle_.empty()) return;
+  settled_ += static_cast<int>(to_settle_.size());
+  pool_.ForEach(static_cast<int64_t>(to_settle_.size()), [this, t](int64_t k, int /*slot*/) {
+    SettleOne(to_settle_[static_cast<size_t>(k)], t);
   });
   if (settled_ == static_cast<int>(nodes_.size())) {  // the round is over: free its messages
     for (NodeRound& r : nodes_) r.message.reset();

@@ -32,13 +32,9 @@
 
 namespace commsim {
 
-// The threads a run of `nodes` nodes uses: min(setup.threads, nodes) (NodeRuleContext::threads).
-// REQUIRES: setup.threads >= 1.
-int NodeThreads(const RunSetup& setup, int nodes);
-
 class NodeWork {
  public:
-  // REQUIRES: the rule was built with NodeRuleContext::threads >= NodeThreads(setup, its nodes);
+  // REQUIRES: the rule was built with NodeRuleContext::threads >= RunThreads(setup, its nodes) (algorithms/sync_rounds.h);
   // `mixing` and `rule` outlive this.
   NodeWork(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule);
 
@@ -70,7 +66,7 @@ class NodeWork {
   bool deliver_at_event_;
   ThreadPool pool_;
   std::vector<NodeRound> nodes_;
-  std::vector<int> todo_;  // Settle's nodes
+  std::vector<int> to_settle_;  // Settle's nodes
   int settled_ = 0;
 };
 

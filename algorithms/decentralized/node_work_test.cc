@@ -5,6 +5,7 @@
 // models of the nodes that had combined by then, and only those.
 #include "algorithms/decentralized/node_work.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
+#include "algorithms/sync_rounds.h"
 #include "models/compute_time.h"
 #include "sim/topology_regular.h"
 
@@ -96,7 +98,7 @@ void ExpectDriverEqualsPlainLoop(const WorkCase& c, int threads) {
   const std::unique_ptr<NodeRule> plain = c.make(context, x0);
   for (int64_t t = 0; t < kWorkRounds; ++t) RunSynchronousRound(*plain, mixing, t);
 
-  context.threads = NodeThreads(setup, kWorkNodes);
+  context.threads = RunThreads(setup, kWorkNodes);
   const std::unique_ptr<NodeRule> rule = c.make(context, x0);
   RunRecorder recorder(setup, c.name, Family::kDecentralized);
   const RunRecorder::Evaluate evaluate = [&](IterationRecord& r) {
@@ -166,7 +168,7 @@ TEST(NodeWorkTest, AStopInsideARoundEvaluatesTheNodesThatHadCombined) {
     CountingNodeRule rule(n);
     RunRecorder recorder(setup, "counting", Family::kDecentralized);
     const RunRecorder::Evaluate evaluate = [&](IterationRecord& r) {
-      for (int i = 0; i < n; ++i) r.extra["x" + std::to_string(i)] = rule.x(i)[0];
+      for (int i = 0; i < n; ++i) r.extra[fmt::format("x{}", i)] = rule.x(i)[0];
     };
     recorder.Start(evaluate);
     RunRounds(setup, mixing, rule, recorder, evaluate);

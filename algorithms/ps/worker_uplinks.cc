@@ -13,17 +13,8 @@
 
 namespace commsim {
 
-namespace {
-
-int ThreadsFor(const RunSetup& setup) {
-  COMMSIM_CHECK(setup.threads >= 1, "RunSetup::threads must be >= 1, got {}", setup.threads);
-  return std::min(setup.threads, setup.objective->num_workers());
-}
-
-}  // namespace
-
 WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
-    : setup_(setup), rule_(rule), pool_(ThreadsFor(setup)) {
+    : setup_(setup), rule_(rule), pool_(RunThreads(setup, setup.objective->num_workers())) {
   const int workers = setup.objective->num_workers();
   for (int w = 0; w < workers; ++w) {
     batch_rngs_.emplace_back(setup.seed, w, "batch");
@@ -43,13 +34,9 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   Result& r = results_[static_cast<size_t>(w)];
   r = Result{};
   try {
-    const Objective& objective = *setup_.objective;
     Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
-    grad.resize(objective.dim());
-    if (!objective.FiniteGradient(w, rule_.WorkerPoint(w), EffectiveBatch(setup_, objective, w),
-                                  batch_rngs_[static_cast<size_t>(w)], grad)) {
-      throw NonFiniteError(fmt::format("worker {}'s gradient has a non-finite value", w));
-    }
+    grad.resize(setup_.objective->dim());
+    WorkerGradient(setup_, w, rule_.WorkerPoint(w), batch_rngs_[static_cast<size_t>(w)], grad);
     const WallTimer timer;
     r.uplink = rule_.WorkerEncode(w, grad, step, encode_rngs_[static_cast<size_t>(w)]);
     r.encode_wall_s = timer.Seconds();
