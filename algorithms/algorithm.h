@@ -129,6 +129,36 @@ class Algorithm {
   AlgorithmInfo info_;
 };
 
+// RuleAlgorithm<Rule, FamilyDriver>: the one adapter from a family's rule type to the Algorithm
+// interface (one registry line each, AddAlgorithm in algorithms/registry.h). Rule::Config is the
+// rule's typed config. FamilyDriver calls its family's driver: a struct with
+//   static constexpr Family kFamily;
+//   static void Check(const Rule::Config&, const RunSetup&, std::string_view name);  // UserError
+//   template <class Rule> static void Run(const Rule::Config&, const RunSetup&,
+//       std::string_view name, std::vector<IterationRecord>*, RunSummary*);
+// (PsFamily in ps/ps_driver.h, DecentralizedFamily in decentralized/decentralized_run.h,
+// CollectiveFamily in collective/collective_driver.h). Every driver records and replays
+// trajectories, so can_replay() is true.
+template <class Rule, class FamilyDriver>
+class RuleAlgorithm final : public Algorithm {
+ public:
+  using Config = typename Rule::Config;
+  static constexpr Family kFamily = FamilyDriver::kFamily;
+  RuleAlgorithm(const Config& config, AlgorithmInfo info)
+      : Algorithm(std::move(info)), config_(config) {}
+  void Check(const RunSetup& setup) const override {
+    FamilyDriver::Check(config_, setup, info().name);
+  }
+  bool can_replay() const override { return true; }
+  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
+           RunSummary* summary) const override {
+    FamilyDriver::template Run<Rule>(config_, setup, info().name, records, summary);
+  }
+
+ private:
+  Config config_;
+};
+
 }  // namespace commsim
 
 #endif  // COMMSIM_ALGORITHMS_ALGORITHM_H_

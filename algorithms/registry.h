@@ -24,8 +24,9 @@ inline constexpr std::string_view kAlgorithmKind = "algorithm";
 
 const Registry<Algorithm>& AlgorithmRegistry();
 
-// Registers Impl, which is PsAlgorithm<Rule> (ps/ps_driver.h) or DecentralizedAlgorithm<Rule>
-// (decentralized/decentralized_run.h), or any Algorithm with `using Config`, a `static constexpr
+// Registers Impl, which is a RuleAlgorithm (algorithm.h): PsAlgorithm<Rule> (ps/ps_driver.h),
+// DecentralizedAlgorithm<Rule> (decentralized/decentralized_run.h) or CollectiveAlgorithm<Rule>
+// (collective/collective_driver.h); or any Algorithm with `using Config`, a `static constexpr
 // Family kFamily` and a constructor (const Config&, AlgorithmInfo). `set_defaults` adjusts the
 // fresh config (e.g. `qsgd` is `sgd` with another default uplink compressor).
 template <class Impl>

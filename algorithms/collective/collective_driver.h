@@ -61,29 +61,26 @@ void CheckCollective(const RunSetup& setup, const CollectiveOptions& options);
 void RunCollective(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule,
                    std::vector<IterationRecord>* records, RunSummary* summary);
 
-// Adapts a CollectiveRule type to the Algorithm interface (AddAlgorithm in registry.h).
-// Rule::Config is its typed config with a `common` field (CollectiveOptions);
+// The collective family's driver for RuleAlgorithm (algorithms/algorithm.h): Rule is a
+// CollectiveRule whose Rule::Config has a `common` field (CollectiveOptions), and
 // Rule(const Rule::Config&) builds it.
-template <class Rule>
-class CollectiveAlgorithm final : public Algorithm {
- public:
-  using Config = typename Rule::Config;
+struct CollectiveFamily {
   static constexpr Family kFamily = Family::kCollective;
-  CollectiveAlgorithm(const Config& config, AlgorithmInfo info)
-      : Algorithm(std::move(info)), config_(config) {}
-  void Check(const RunSetup& setup) const override { CheckCollective(setup, config_.common); }
-  bool can_replay() const override { return true; }
-  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
-           RunSummary* summary) const override {
-    Rule rule(config_);
-    if (setup.replay != nullptr)
-      return ReplayCollective(setup, config_.common, rule, records, summary);
-    RunCollective(setup, config_.common, rule, records, summary);
+  template <class Config>
+  static void Check(const Config& config, const RunSetup& setup, std::string_view) {
+    CheckCollective(setup, config.common);
   }
-
- private:
-  Config config_;
+  template <class Rule>
+  static void Run(const typename Rule::Config& config, const RunSetup& setup, std::string_view,
+                  std::vector<IterationRecord>* records, RunSummary* summary) {
+    Rule rule(config);
+    if (setup.replay != nullptr)
+      return ReplayCollective(setup, config.common, rule, records, summary);
+    RunCollective(setup, config.common, rule, records, summary);
+  }
 };
+template <class Rule>
+using CollectiveAlgorithm = RuleAlgorithm<Rule, CollectiveFamily>;
 
 }  // namespace commsim
 

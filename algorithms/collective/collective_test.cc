@@ -20,6 +20,7 @@
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
@@ -27,6 +28,7 @@
 namespace commsim {
 namespace {
 
+using test_errors::ErrorOf;
 using testing::QuadraticObjective;
 
 constexpr int64_t kPsPerBit = 1000;  // 1 Gbps
@@ -321,22 +323,13 @@ TEST(CollectiveDriverTest, CheckRejectsAWrongWorkerCountAndAGroupSizeThatDoesNot
   RunSetup setup;
   setup.objective = &objective;
   setup.topology = &ring5;
-  try {
-    AllReduceSgd("ring", "32")->Check(setup);
-    ADD_FAILURE() << "no error";
-  } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("5 such hosts but the scenario has 6 workers"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string workers = ErrorOf([&] { AllReduceSgd("ring", "32")->Check(setup); });
+  EXPECT_NE(workers.find("5 such hosts but the scenario has 6 workers"), std::string::npos)
+      << workers;
   setup.topology = &star6;  // 7 hosts, the server's excluded: fine
   EXPECT_NO_THROW(AllReduceSgd("ring", "32")->Check(setup));
-  try {
-    AllReduceSgd("hierarchical", "32", 4)->Check(setup);
-    ADD_FAILURE() << "no error";
-  } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()), "group_size: must divide the 6 workers, got 4");
-  }
+  EXPECT_EQ(ErrorOf([&] { AllReduceSgd("hierarchical", "32", 4)->Check(setup); }),
+            "group_size: must divide the 6 workers, got 4");
 }
 
 // Measured codec time has no per-worker wall time in the collective rules (one decode stands
@@ -348,14 +341,9 @@ TEST(CollectiveDriverTest, CheckRejectsMeasuredCodecTime) {
   setup.objective = &objective;
   setup.topology = &star6;
   setup.codec.mode = CodecMode::kMeasured;
-  try {
-    AllReduceSgd("ring", "32")->Check(setup);
-    ADD_FAILURE() << "no error";
-  } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("\"measured\" is not available for collective"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string measured = ErrorOf([&] { AllReduceSgd("ring", "32")->Check(setup); });
+  EXPECT_NE(measured.find("\"measured\" is not available for collective"), std::string::npos)
+      << measured;
   for (CodecMode mode : {CodecMode::kNone, CodecMode::kModel}) {
     setup.codec.mode = mode;
     EXPECT_NO_THROW(AllReduceSgd("ring", "32")->Check(setup));

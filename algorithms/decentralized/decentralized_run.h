@@ -62,34 +62,29 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                       const RuleFactory& make_rule, std::vector<IterationRecord>* records,
                       RunSummary* summary);
 
-// Adapts a NodeRule type to the Algorithm interface (AddAlgorithm in algorithms/registry.h).
-// Rule::Config is its typed config, with the fields `compressor` (ComponentSpec: how messages are
-// encoded) and `common` (DecentralizedOptions); Rule(const Rule::Config&, const NodeRuleContext&,
-// x0) builds the rule of every node.
-template <class Rule>
-class DecentralizedAlgorithm final : public Algorithm {
- public:
-  using Config = typename Rule::Config;
+// The decentralized family's driver for RuleAlgorithm (algorithms/algorithm.h): Rule is a
+// NodeRule whose Rule::Config has the fields `compressor` (ComponentSpec: how messages are
+// encoded) and `common` (DecentralizedOptions); Rule(const Rule::Config&, const
+// NodeRuleContext&, x0) builds the rule of every node.
+struct DecentralizedFamily {
   static constexpr Family kFamily = Family::kDecentralized;
-  DecentralizedAlgorithm(const Config& config, AlgorithmInfo info)
-      : Algorithm(std::move(info)), config_(config) {}
-  void Check(const RunSetup& setup) const override {
-    (void)CheckDecentralized(setup, info().name, config_.common);
+  template <class Config>
+  static void Check(const Config& config, const RunSetup& setup, std::string_view name) {
+    (void)CheckDecentralized(setup, name, config.common);
   }
-  bool can_replay() const override { return true; }
-  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
-           RunSummary* summary) const override {
-    const RuleFactory make_rule = [this](const NodeRuleContext& context,
-                                         const Eigen::Ref<const Eigen::VectorXd>& x0) {
-      return std::make_unique<Rule>(config_, context, x0);
+  template <class Rule>
+  static void Run(const typename Rule::Config& config, const RunSetup& setup,
+                  std::string_view name, std::vector<IterationRecord>* records,
+                  RunSummary* summary) {
+    const RuleFactory make_rule = [&config](const NodeRuleContext& context,
+                                            const Eigen::Ref<const Eigen::VectorXd>& x0) {
+      return std::make_unique<Rule>(config, context, x0);
     };
-    RunDecentralized(setup, info().name, config_.common, config_.compressor, make_rule, records,
-                     summary);
+    RunDecentralized(setup, name, config.common, config.compressor, make_rule, records, summary);
   }
-
- private:
-  Config config_;
 };
+template <class Rule>
+using DecentralizedAlgorithm = RuleAlgorithm<Rule, DecentralizedFamily>;
 
 // Choices of the graph field: "auto", "topology", and LogicalGraphKinds().
 std::span<const std::string_view> GraphChoices();

@@ -62,27 +62,24 @@ void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<Iterati
 // encodes would distort each other's wall time).
 void CheckParameterServer(const RunSetup& setup);
 
-// Adapts a PsRule type to the Algorithm interface (one registry line each, AddAlgorithm in
-// algorithms/registry.h). Rule::Config is its typed config; Rule(const Rule::Config&) builds it.
-template <class Rule>
-class PsAlgorithm final : public Algorithm {
- public:
-  using Config = typename Rule::Config;
+// The parameter-server family's driver for RuleAlgorithm (algorithms/algorithm.h): Rule is a
+// PsRule with a typed Rule::Config, and Rule(const Rule::Config&) builds it.
+struct PsFamily {
   static constexpr Family kFamily = Family::kParameterServer;
-  PsAlgorithm(const Config& config, AlgorithmInfo info)
-      : Algorithm(std::move(info)), config_(config) {}
-  void Check(const RunSetup& setup) const override { CheckParameterServer(setup); }
-  bool can_replay() const override { return true; }
-  void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
-           RunSummary* summary) const override {
+  template <class Config>
+  static void Check(const Config&, const RunSetup& setup, std::string_view) {
+    CheckParameterServer(setup);
+  }
+  template <class Rule>
+  static void Run(const typename Rule::Config& config, const RunSetup& setup, std::string_view,
+                  std::vector<IterationRecord>* records, RunSummary* summary) {
     if (setup.replay != nullptr) return ReplayParameterServer(setup, records, summary);
-    Rule rule(config_);
+    Rule rule(config);
     RunParameterServer(setup, rule, records, summary);
   }
-
- private:
-  Config config_;
 };
+template <class Rule>
+using PsAlgorithm = RuleAlgorithm<Rule, PsFamily>;
 
 }  // namespace commsim
 
