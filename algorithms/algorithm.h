@@ -9,9 +9,9 @@
 //   - Records go through a RunRecorder (algorithms/run_recorder.h): iteration 0 (the initial
 //     point) and every setup.metrics_every-th iteration plus the last. Divergence stops the run
 //     with status "diverged": a non-finite value in a gradient, message or model, checked every
-//     iteration (an encoder's NonFiniteError, compressors/compressor.h, or the driver's own check of the model), or at a
-//     recorded iteration a loss that is NaN/Inf, above setup.divergence_loss or above
-//     setup.divergence_factor times the initial loss.
+//     iteration (an encoder's NonFiniteError, compressors/compressor.h, or the driver's own check
+//     of the model), or at a recorded iteration a loss that is NaN/Inf, above setup.divergence_loss
+//     or above setup.divergence_factor times the initial loss.
 //   - Any other exception thrown while the rounds run (e.g. a simulation limit) ends the run with
 //     status "error" and the message; records up to then are kept.
 //   - Check() throws UserError for a setup the algorithm cannot run (wrong topology kind, bad
@@ -30,9 +30,9 @@
 
 #include "algorithms/codec_time.h"
 #include "algorithms/step_schedule.h"
-#include "sim/records.h"
 #include "sim/limits.h"
 #include "sim/network.h"
+#include "sim/records.h"
 
 namespace commsim {
 
@@ -51,7 +51,7 @@ struct RunSetup {
   // The model's layers (models/layer_profile.h) for layer-wise overlap; nullptr: one layer of
   // objective->dim() parameters.
   const LayerProfile* layers = nullptr;
-  CodecSetup codec;  // encode/decode time (algorithms/codec_time.h); default none
+  CodecSetup codec;         // encode/decode time (algorithms/codec_time.h); default none
   NetworkOptions network;   // model, queue, mtu, protocol, packets per message (sim/network.h)
   int64_t header_bits = 0;  // added to every message's payload bits
   bool multicast_downlink = false;
@@ -77,9 +77,8 @@ struct RunSetup {
   const Trajectory* replay = nullptr;
 };
 
-
-// The algorithm families; each has its own driver (ps/ps_driver.h, decentralized/decentralized_run.h,
-// collective/collective_driver.h).
+// The algorithm families; each has its own driver (ps/ps_driver.h,
+// decentralized/decentralized_run.h, collective/collective_driver.h).
 enum class Family { kParameterServer, kDecentralized, kCollective };
 
 // The family's name in outputs (summary `family` column); the only place it is spelled.
@@ -107,7 +106,7 @@ struct AlgorithmInfo {
   // synchronous algorithm): a run's learning is then the same on any network, and a recorded
   // trajectory may be re-timed (scenarios/trajectory_reuse.h) when its driver can replay.
   bool learning_ignores_time = false;
-  std::string help;   // one line for `commsim list`
+  std::string help;                          // one line for `commsim list`
   Family family = Family::kParameterServer;  // set from the driver by AddAlgorithm
 };
 

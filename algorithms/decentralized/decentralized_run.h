@@ -73,9 +73,8 @@ struct DecentralizedFamily {
     (void)CheckDecentralized(setup, name, config.common);
   }
   template <class Rule>
-  static void Run(const typename Rule::Config& config, const RunSetup& setup,
-                  std::string_view name, std::vector<IterationRecord>* records,
-                  RunSummary* summary) {
+  static void Run(const typename Rule::Config& config, const RunSetup& setup, std::string_view name,
+                  std::vector<IterationRecord>* records, RunSummary* summary) {
     const RuleFactory make_rule = [&config](const NodeRuleContext& context,
                                             const Eigen::Ref<const Eigen::VectorXd>& x0) {
       return std::make_unique<Rule>(config, context, x0);

@@ -9,10 +9,12 @@
 #ifndef COMMSIM_ALGORITHMS_PS_DORE_FORMULAS_TEST_UTIL_H_
 #define COMMSIM_ALGORITHMS_PS_DORE_FORMULAS_TEST_UTIL_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "algorithms/compressors/block_ternary.h"
+#include "algorithms/ps/dore.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
 
@@ -27,6 +29,28 @@ inline ComponentSpec TernarySpec(int64_t block) {
   c.coding = "fixed2";
   return spec;
 }
+
+// The DORE rule the formula tests play: d = 4, n = 2, x0 = (1, -1, 0.5, 2), uplink TernarySpec(2),
+// downlink TernarySpec(4) (set here over `config`'s), the proximal l1 weight `l1`; the rule is
+// initialised, and `up`/`down` are the compressors the formulas replay the messages with.
+struct DoreTrial {
+  DoreTrial(DoreConfig config, double l1)
+      : objective(4, l1), x0(V({1, -1, 0.5, 2})), rule(WithTernaryLinks(std::move(config))) {
+    rule.Init(2, x0, objective);
+    up = CompressorRegistry().Make(TernarySpec(2));
+    down = CompressorRegistry().Make(TernarySpec(4));
+  }
+  static DoreConfig WithTernaryLinks(DoreConfig config) {
+    config.uplink = TernarySpec(2);
+    config.downlink = TernarySpec(4);
+    return config;
+  }
+
+  const ProxOnlyObjective objective;
+  const Eigen::VectorXd x0;
+  DoreRule rule;
+  std::unique_ptr<Compressor> up, down;
+};
 
 struct DoreFormulas {
   struct Params {

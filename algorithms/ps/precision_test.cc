@@ -5,6 +5,8 @@
 // rounding shows: each test also checks that the stored value differs from the unrounded one.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
@@ -38,25 +40,21 @@ ComponentSpec TopK(int64_t k) {
 
 TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   DoreConfig config;
-  config.uplink = TernarySpec(2);
-  config.downlink = TernarySpec(4);
   config.alpha = 0.1;
   config.precision = "float32";
-  DoreRule rule(config);
-  const ProxOnlyObjective objective(4, 0.0);
-  const VectorXd x0 = V({1, -1, 0.5, 2});
-  rule.Init(2, x0, objective);
-  const auto up = CompressorRegistry().Make(config.uplink);
-  const auto down = CompressorRegistry().Make(config.downlink);
+  DoreTrial trial(config, /*l1=*/0.0);
+  DoreRule& rule = trial.rule;
+  const Compressor &up = *trial.up, &down = *trial.down;
   const std::vector<std::vector<VectorXd>> grads = {
       {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
       {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
   // Worker shifts as stored (float values); the server's state in double.
-  DoreFormulas f({.alpha = 0.1, .beta = 0.5, .eta = 0.5, .gamma = 0.3, .float32 = true}, 2, x0);
+  DoreFormulas f({.alpha = 0.1, .beta = 0.5, .eta = 0.5, .gamma = 0.3, .float32 = true}, 2,
+                 trial.x0);
   for (int k = 0; k < 2; ++k) {
     const std::string round = "round " + std::to_string(k + 1);
     const PlayedRound r = Play(rule, grads[k], 0.3, 30 + k);
-    f.Step(r, grads[k], *up, *down, round);
+    f.Step(r, grads[k], up, down, round);
     for (int w = 0; w < 2; ++w) EXPECT_EQ(rule.shift(w), f.h_w[w]) << round << " worker " << w;
     EXPECT_TRUE(f.rounded) << round << ": the rounding shows in no stored value, a weak test";
     EXPECT_LT(MaxDiff(rule.server_shift(), f.h), 1e-12) << round;
@@ -103,54 +101,54 @@ TEST(PrecisionTest, DianaFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   }
 }
 
-TEST(PrecisionTest, MemSgdFloat32MemoriesAreTheResidualRoundedToFloat) {
-  MemSgdConfig config;
+// Two rounds of a float32 error-memory rule (2 workers, d = 3, uplink top-1, gamma = 0.1): each
+// worker sends Q(p_i) with p_i = input(g_i, m_i) computed from its stored float memory m_i, then
+// stores m_i = keep(p_i, Q(p_i)) rounded to float; `stored(w)` is the rule's copy of m_w.
+template <class Rule>
+void ExpectMemoriesAreTheFormulaRoundedToFloat(
+    typename Rule::Config config, uint64_t seed,
+    const std::function<VectorXd(const VectorXd& g, const VectorXd& m)>& input,
+    const std::function<VectorXd(const VectorXd& p, const VectorXd& q)>& keep,
+    const std::function<VectorXd(const Rule&, int w)>& stored) {
   config.uplink = TopK(1);
   config.precision = "float32";
-  MemSgdRule rule(config);
-  const ProxOnlyObjective objective(3, 0.0);
-  const double gamma = 0.1;
-  rule.Init(2, V({0, 0, 0}), objective);
-  const auto c = CompressorRegistry().Make(config.uplink);
-  const std::vector<std::vector<VectorXd>> grads = {{V({3.3, -1.7, 0.45}), V({-1.3, 4.1, 0.27})},
-                                                    {V({1.1, 2.3, -3.7}), V({0.35, -0.45, 2.9})}};
-  std::vector<VectorXd> m(2, VectorXd::Zero(3));
-  for (int k = 0; k < 2; ++k) {
-    const PlayedRound r = Play(rule, grads[k], gamma, 50 + k);
-    bool rounded = false;  // the rounding shows in some stored value (else a weak test)
-    for (int w = 0; w < 2; ++w) {
-      const VectorXd p = m[w] + gamma * grads[k][w];  // from the stored float m_i
-      const VectorXd cw = SentQ(*c, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
-      rounded |= StoreRounded(p - cw, m[w]);
-      EXPECT_EQ(rule.memory(w), m[w]) << "round " << k << " worker " << w;
-    }
-    EXPECT_TRUE(rounded) << "round " << k;
-  }
-}
-
-TEST(PrecisionTest, DoubleSqueezeFloat32ErrorsAreTheScaledResidualRoundedToFloat) {
-  DoubleSqueezeConfig config;
-  config.uplink = TopK(1);
-  config.contractive_scale = 0.5;  // delta_i = v_i - 0.5 Q(v_i): a wrong weight shows
-  config.precision = "float32";
-  DoubleSqueezeRule rule(config);
+  Rule rule(config);
   const ProxOnlyObjective objective(3, 0.0);
   rule.Init(2, V({0, 0, 0}), objective);
   const auto q = CompressorRegistry().Make(config.uplink);
   const std::vector<std::vector<VectorXd>> grads = {{V({3.3, -1.7, 0.45}), V({-1.3, 4.1, 0.27})},
                                                     {V({1.1, 2.3, -3.7}), V({0.35, -0.45, 2.9})}};
-  std::vector<VectorXd> delta(2, VectorXd::Zero(3));
+  std::vector<VectorXd> m(2, VectorXd::Zero(3));
   for (int k = 0; k < 2; ++k) {
-    const PlayedRound r = Play(rule, grads[k], 0.1, 70 + k);
+    const PlayedRound r = Play(rule, grads[k], 0.1, seed + k);
     bool rounded = false;  // the rounding shows in some stored value (else a weak test)
     for (int w = 0; w < 2; ++w) {
-      const VectorXd v = grads[k][w] + delta[w];  // from the stored float delta_i
-      const VectorXd qw = SentQ(*q, r.uplinks[w], v, r.uplink_rngs[w], "uplink");
-      rounded |= StoreRounded(v - 0.5 * qw, delta[w]);
-      EXPECT_EQ(rule.worker_error(w), delta[w]) << "round " << k << " worker " << w;
+      const VectorXd p = input(grads[k][w], m[w]);
+      const VectorXd qw = SentQ(*q, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
+      rounded |= StoreRounded(keep(p, qw), m[w]);
+      EXPECT_EQ(stored(rule, w), m[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;
   }
+}
+
+TEST(PrecisionTest, MemSgdFloat32MemoriesAreTheResidualRoundedToFloat) {
+  // p_i = m_i + gamma g_i, m_i <- p_i - Q(p_i).
+  ExpectMemoriesAreTheFormulaRoundedToFloat<MemSgdRule>(
+      MemSgdConfig{}, 50,
+      [](const VectorXd& g, const VectorXd& m) { return VectorXd(m + 0.1 * g); },
+      [](const VectorXd& p, const VectorXd& q) { return VectorXd(p - q); },
+      [](const MemSgdRule& rule, int w) { return rule.memory(w); });
+}
+
+TEST(PrecisionTest, DoubleSqueezeFloat32ErrorsAreTheScaledResidualRoundedToFloat) {
+  // v_i = g_i + delta_i, delta_i <- v_i - 0.5 Q(v_i) (contractive scale 1/2: a wrong weight shows).
+  DoubleSqueezeConfig config;
+  config.contractive_scale = 0.5;
+  ExpectMemoriesAreTheFormulaRoundedToFloat<DoubleSqueezeRule>(
+      config, 70, [](const VectorXd& g, const VectorXd& delta) { return VectorXd(g + delta); },
+      [](const VectorXd& v, const VectorXd& q) { return VectorXd(v - 0.5 * q); },
+      [](const DoubleSqueezeRule& rule, int w) { return rule.worker_error(w); });
 }
 
 // The default keeps the state in double: the same DORE step stores the unrounded shift.

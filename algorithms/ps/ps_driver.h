@@ -5,17 +5,17 @@
 // Servers (Topology::servers()): one, or S shard servers (sharded parameter server, BytePS
 // style): every message of the round is cut into one part per server (S contiguous shards of the
 // vector; with layer-wise overlap, S pieces of every bucket: ps_parts.h), each its own network
-// message between the worker and that server; a colocated server (on a worker's host) exchanges its own worker's part without the
-// network, at no bits. Every server has its own codec lanes (codec.server_threads each), also
-// when colocated. The rule's mathematics runs once over the whole vector with every link
-// compressing part by part (PsRule::SetBuckets): all rules update the server state coordinate by
-// coordinate, so this is S servers each running the rule on its shard, except that the
-// downlink's random draws come from one stream (the first server's) instead of one per server.
-// Per round k (synchronous): every worker computes for its sampled compute time, then computes
-// its gradient at WorkerPoint(w) and encodes its uplink; the encode takes codec time on the
-// worker's codec lane (setup.codec, algorithms/codec_time.h; none: 0) and the uplink leaves when
-// it is done (wire bits = payload + header); the message travels with the send; the server's rule
-// takes each uplink as it arrives (in worker order, see ps_rule.h) while the server's lanes
+// message between the worker and that server; a colocated server (on a worker's host) exchanges its
+// own worker's part without the network, at no bits. Every server has its own codec lanes
+// (codec.server_threads each), also when colocated. The rule's mathematics runs once over the whole
+// vector with every link compressing part by part (PsRule::SetBuckets): all rules update the server
+// state coordinate by coordinate, so this is S servers each running the rule on its shard, except
+// that the downlink's random draws come from one stream (the first server's) instead of one per
+// server. Per round k (synchronous): every worker computes for its sampled compute time, then
+// computes its gradient at WorkerPoint(w) and encodes its uplink; the encode takes codec time on
+// the worker's codec lane (setup.codec, algorithms/codec_time.h; none: 0) and the uplink leaves
+// when it is done (wire bits = payload + header); the message travels with the send; the server's
+// rule takes each uplink as it arrives (in worker order, see ps_rule.h) while the server's lanes
 // (codec.server_threads) decode the arrivals; when all n are decoded it encodes the downlink
 // (ServerRound) and sends it (n unicast copies, or one multicast replicated at the switch); each
 // worker applies it on arrival and decodes it on its lane; the round ends when the last worker has

@@ -29,26 +29,21 @@ TEST(DoreStateTest, ShiftsErrorAndReplicasFollowTheFormulasWithBlockTernary) {
   // seeded Rngs; alpha = 1/4, beta = 1/2, eta = 1/2 (none is 1, so each one shows), gamma = 1/2,
   // l1 = 1/4.
   DoreConfig config;
-  config.uplink = TernarySpec(2);
-  config.downlink = TernarySpec(4);
   config.alpha = 0.25;
   config.beta = 0.5;
   config.eta = 0.5;
-  DoreRule rule(config);
-  const ProxOnlyObjective objective(4, 0.25);
-  const VectorXd x0 = V({1, -1, 0.5, 2});
-  rule.Init(2, x0, objective);
-  const auto up = CompressorRegistry().Make(config.uplink);
-  const auto down = CompressorRegistry().Make(config.downlink);
+  DoreTrial trial(config, /*l1=*/0.25);
+  DoreRule& rule = trial.rule;
+  const Compressor &up = *trial.up, &down = *trial.down;
   const std::vector<std::vector<VectorXd>> grads = {{V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1})},
                                                     {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4})}};
 
   // State by the formulas: h_i = h = e = 0, x^ = x0 at start.
-  DoreFormulas f({.alpha = 0.25, .beta = 0.5, .eta = 0.5, .gamma = 0.5, .l1 = 0.25}, 2, x0);
+  DoreFormulas f({.alpha = 0.25, .beta = 0.5, .eta = 0.5, .gamma = 0.5, .l1 = 0.25}, 2, trial.x0);
   for (int k = 0; k < 2; ++k) {
     const std::string round = "round " + std::to_string(k + 1);
     const PlayedRound r = Play(rule, grads[k], 0.5, 20 + k);
-    f.Step(r, grads[k], *up, *down, round);
+    f.Step(r, grads[k], up, down, round);
     for (int w = 0; w < 2; ++w) {
       EXPECT_NE(f.uplink_q[w], f.deltas[w]) << round << ": Q is exact here, a weak test";
       EXPECT_EQ(rule.shift(w), f.h_w[w]) << round << " worker " << w;
