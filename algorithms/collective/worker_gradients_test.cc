@@ -17,6 +17,7 @@
 #include "algorithms/collective/powersgd.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
+#include "algorithms/test_objective.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/topology_regular.h"
@@ -121,12 +122,9 @@ TEST(WorkerGradientsTest, EveryCollectiveAlgorithmGivesTheSameRunOnOneThreeAndEi
 }
 
 // f_w's gradient is NaN at worker 2 once the model leaves the start (round 2).
-class NanAfterStartObjective final : public Objective {
+class NanAfterStartObjective final : public test_objective::TestObjective {
  public:
-  std::string_view Name() const override { return "nan_after_start"; }
-  int64_t dim() const override { return kGradDim; }
-  int num_workers() const override { return kGradWorkers; }
-  int64_t shard_size(int) const override { return 1; }
+  NanAfterStartObjective() : TestObjective("nan_after_start", kGradDim, kGradWorkers) {}
   double Gradient(int w, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng&,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     grad = x.array() - 1.0;
@@ -136,8 +134,6 @@ class NanAfterStartObjective final : public Objective {
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override {
     return (x.array() - 1.0).matrix().squaredNorm();
   }
-  double flops_per_sample() const override { return 1; }
-  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
 };
 
 TEST(WorkerGradientsTest, ANonFiniteGradientStopsTheRunAtThatWorkerOnAnyThreadCount) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/test_objective.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
 #include "sim/rng.h"
@@ -116,10 +117,13 @@ class RandomHalfCompressor final : public Compressor {
 
 // f_w(x) = 1/2 ||x - c_w||^2 (+ l1 ||x||_1), with optional Gaussian gradient noise of std `noise`.
 // x* = soft_threshold(mean c_w, l1).
-class QuadraticObjective final : public Objective {
+class QuadraticObjective final : public test_objective::TestObjective {
  public:
   QuadraticObjective(int workers, int dim, uint64_t seed, double l1 = 0.0, double noise = 0.0)
-      : c_(dim, workers), l1_(l1), noise_(noise) {
+      : TestObjective("quadratic_test", dim, workers, 1, 2.0 * dim),
+        c_(dim, workers),
+        l1_(l1),
+        noise_(noise) {
     Rng rng(seed);
     for (int w = 0; w < workers; ++w) {
       for (int j = 0; j < dim; ++j) c_(j, w) = 2.0 * rng.Normal();
@@ -128,10 +132,6 @@ class QuadraticObjective final : public Objective {
     opt_.x = opt_.x.array().sign() * (opt_.x.array().abs() - l1).max(0.0);
     opt_.loss = Loss(opt_.x);
   }
-  std::string_view Name() const override { return "quadratic_test"; }
-  int64_t dim() const override { return c_.rows(); }
-  int num_workers() const override { return static_cast<int>(c_.cols()); }
-  int64_t shard_size(int) const override { return 1; }
   double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng& rng,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     grad = x - c_.col(worker);
@@ -146,8 +146,6 @@ class QuadraticObjective final : public Objective {
     return f / static_cast<double>(c_.cols()) + l1_ * x.lpNorm<1>();
   }
   const Optimum* optimum() const override { return &opt_; }
-  double flops_per_sample() const override { return 2.0 * static_cast<double>(c_.rows()); }
-  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
   double l1() const override { return l1_; }
 
  private:

@@ -14,6 +14,7 @@
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
+#include "algorithms/test_objective.h"
 #include "models/objective.h"
 
 namespace commsim {
@@ -21,9 +22,12 @@ namespace {
 
 // f_i(x) = 1/2 sum_j lambda_j (x_j - c_ij)^2: heterogeneous optima, so each worker's gradient at
 // x* = mean_i c_i is non-zero (the case where compression without variance reduction stalls).
-class HeterogeneousQuadratic final : public Objective {
+class HeterogeneousQuadratic final : public test_objective::TestObjective {
  public:
-  HeterogeneousQuadratic(int workers, int64_t dim) : lambda_(dim), centres_(workers) {
+  HeterogeneousQuadratic(int workers, int64_t dim)
+      : TestObjective("test_quadratic", dim, workers, 1, 3.0 * static_cast<double>(dim)),
+        lambda_(dim),
+        centres_(workers) {
     Rng rng(123);
     for (int64_t j = 0; j < dim; ++j) lambda_[j] = 1.0 + 3.0 * static_cast<double>(j) / dim;
     optimum_.x = Eigen::VectorXd::Zero(dim);
@@ -34,10 +38,6 @@ class HeterogeneousQuadratic final : public Objective {
     }
     optimum_.loss = Loss(optimum_.x);
   }
-  std::string_view Name() const override { return "test_quadratic"; }
-  int64_t dim() const override { return lambda_.size(); }
-  int num_workers() const override { return static_cast<int>(centres_.size()); }
-  int64_t shard_size(int) const override { return 1; }
   double Gradient(int w, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng&,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     grad = lambda_.cwiseProduct(x - centres_[w]);
@@ -49,8 +49,6 @@ class HeterogeneousQuadratic final : public Objective {
     return sum / static_cast<double>(centres_.size());
   }
   const Optimum* optimum() const override { return &optimum_; }
-  double flops_per_sample() const override { return 3.0 * dim(); }
-  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
 
  private:
   Eigen::VectorXd lambda_;
@@ -69,7 +67,7 @@ struct RuleTrajectory {
 // One synchronous PS loop. `each_round` may inspect the rule after every round.
 template <class Check = std::nullptr_t>
 RuleTrajectory Step(PsRule& rule, const Objective& objective, int rounds, double step,
-                Check each_round = {}) {
+                    Check each_round = {}) {
   Eigen::VectorXd x0 = Eigen::VectorXd::Zero(objective.dim());
   rule.Init(kRulesWorkers, x0, objective);
   std::vector<Rng> encode, batch;

@@ -16,19 +16,16 @@
 #include <vector>
 
 #include "algorithms/ps/ps_rule.h"
+#include "algorithms/test_objective.h"
 #include "models/objective.h"
 
 namespace commsim::testing {
 
 // An objective that supplies only the proximal operator (l1 weight `l1`); the tests pass the
 // gradients themselves.
-class ProxOnlyObjective final : public Objective {
+class ProxOnlyObjective final : public test_objective::TestObjective {
  public:
-  ProxOnlyObjective(int64_t dim, double l1) : dim_(dim), l1_(l1) {}
-  std::string_view Name() const override { return "prox_only"; }
-  int64_t dim() const override { return dim_; }
-  int num_workers() const override { return 1; }
-  int64_t shard_size(int) const override { return 1; }
+  ProxOnlyObjective(int64_t dim, double l1) : TestObjective("prox_only", dim, 1), l1_(l1) {}
   double Gradient(int, const Eigen::Ref<const Eigen::VectorXd>&, int64_t, Rng&,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     ADD_FAILURE() << "the rule tests supply the gradients";
@@ -36,12 +33,9 @@ class ProxOnlyObjective final : public Objective {
     return 0.0;
   }
   double Loss(const Eigen::Ref<const Eigen::VectorXd>&) const override { return 0.0; }
-  double flops_per_sample() const override { return 1.0; }
-  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
   double l1() const override { return l1_; }
 
  private:
-  int64_t dim_;
   double l1_;
 };
 

@@ -20,6 +20,7 @@
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/sgd.h"
+#include "algorithms/test_objective.h"
 #include "models/objective.h"
 #include "models/problem.h"
 #include "models/registry.h"
@@ -32,12 +33,9 @@ constexpr int64_t kUplinkDim = 600;
 
 // f_w(x) = 1/2 ||x - c_w||^2 with a noisy gradient (the noise drawn from the batch Rng, so the
 // streams must reach the right worker); worker `nan_worker` returns NaN in round `nan_round`.
-class UplinksNoisyQuadratic final : public Objective {
+class UplinksNoisyQuadratic final : public test_objective::TestObjective {
  public:
-  std::string_view Name() const override { return "noisy_quadratic"; }
-  int64_t dim() const override { return kUplinkDim; }
-  int num_workers() const override { return kUplinkWorkers; }
-  int64_t shard_size(int) const override { return 10; }
+  UplinksNoisyQuadratic() : TestObjective("noisy_quadratic", kUplinkDim, kUplinkWorkers, 10) {}
   double Gradient(int w, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng& rng,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     for (int64_t j = 0; j < kUplinkDim; ++j) {
@@ -46,11 +44,7 @@ class UplinksNoisyQuadratic final : public Objective {
     if (w == nan_worker && x[0] == nan_at_x0) grad[3] = NAN;
     return 0;
   }
-  double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override {
-    return x.squaredNorm();
-  }
-  double flops_per_sample() const override { return 1; }
-  void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
+  double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override { return x.squaredNorm(); }
 
   int nan_worker = -1;
   double nan_at_x0 = 0;  // the worker's gradient is NaN where x[0] equals this
@@ -103,7 +97,7 @@ void UplinksFinishRound(PsRule& rule, const std::vector<Message>& uplinks, doubl
 }
 
 void ExpectUplinksEqualSequential(const Objective& objective, const UplinkRuleCase& c,
-                                    const std::vector<Segment>& buckets, int threads) {
+                                  const std::vector<Segment>& buckets, int threads) {
   const int64_t dim = objective.dim();
   const RunSetup setup = UplinksSetupFor(objective, threads);
   std::unique_ptr<PsRule> plain = c.make(), parallel = c.make();
@@ -121,8 +115,8 @@ void ExpectUplinksEqualSequential(const Objective& objective, const UplinkRuleCa
   Rng server_a(3), server_b(3);
   Eigen::VectorXd grad(dim);
   const std::string what = std::string(objective.Name()) + ", " + c.name + ", " +
-                           std::to_string(threads) + " threads, " +
-                           std::to_string(buckets.size()) + " buckets";
+                           std::to_string(threads) + " threads, " + std::to_string(buckets.size()) +
+                           " buckets";
   for (int round = 0; round < 4; ++round) {
     const double step = 0.1 / (round + 1);
     std::vector<Message> expected(kUplinkWorkers), got(kUplinkWorkers);
@@ -136,8 +130,7 @@ void ExpectUplinksEqualSequential(const Objective& objective, const UplinkRuleCa
       got[w] = uplinks.Take(w, &wall_s);
       EXPECT_GE(wall_s, 0.0);
       EXPECT_EQ(got[w].payload_bits, expected[w].payload_bits) << what << ", worker " << w;
-      EXPECT_EQ(got[w].words, expected[w].words) << what << ", round " << round << ", worker "
-                                                  << w;
+      EXPECT_EQ(got[w].words, expected[w].words) << what << ", round " << round << ", worker " << w;
     }
     UplinksFinishRound(*plain, expected, step, server_a);
     UplinksFinishRound(*parallel, got, step, server_b);
