@@ -25,30 +25,26 @@ ChocoRule::ChocoRule(const ChocoConfig& config, const NodeRuleContext& context,
     : ChocoRule(context, config.gamma_c, x0,
                 ChocoScale(config.rescale, *context.compressor, context.dim)) {}
 
+ChocoNode::ChocoNode(const NodeRuleContext& context, int node,
+                     const Eigen::Ref<const Eigen::VectorXd>& x0)
+    : GossipNode(context, node, x0),
+      x_half(Eigen::VectorXd::Zero(context.dim)),
+      x_hat(Eigen::VectorXd::Zero(context.dim)),
+      replicas(context.mixing->neighbours(node).size(), Eigen::VectorXd::Zero(context.dim)) {}
+
 ChocoRule::ChocoRule(const NodeRuleContext& context, double gamma_c,
                      const Eigen::Ref<const Eigen::VectorXd>& x0, double tau)
-    : context_(context), gamma_c_(gamma_c), inv_tau_(1.0 / tau) {
+    : NodesRule(context, x0), gamma_c_(gamma_c), inv_tau_(1.0 / tau) {
   COMMSIM_CHECK(tau >= 1.0, "tau {} < 1", tau);
   COMMSIM_CHECK(context.threads >= 1, "threads {} < 1", context.threads);
-  COMMSIM_CHECK(context.mixing != nullptr && context.compressor != nullptr, "incomplete context");
   COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);
-  COMMSIM_CHECK(x0.size() == context.dim, "x0 has {} entries, dim is {}", x0.size(), context.dim);
-  const int n = context.mixing->num_nodes();
-  nodes_.reserve(n);
-  for (int i = 0; i < n; ++i) {
-    nodes_.push_back(
-        Node{x0, Eigen::VectorXd::Zero(context.dim), Eigen::VectorXd::Zero(context.dim),
-             std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
-                                          Eigen::VectorXd::Zero(context.dim)),
-             Rng(context.seed, i, "batch"), Rng(context.seed, i, "compress")});
-  }
   scratch_.assign(static_cast<size_t>(context.threads), Eigen::VectorXd(context.dim));
 }
 
 Message ChocoRule::Step(int node, int64_t t, int slot) {
   COMMSIM_CHECK(slot >= 0 && static_cast<size_t>(slot) < scratch_.size(), "slot {} of {}", slot,
                 scratch_.size());
-  Node& s = nodes_[node];
+  ChocoNode& s = nodes_[node];
   Eigen::VectorXd& scratch = scratch_[static_cast<size_t>(slot)];
   if (context_.objective != nullptr) {
     context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, scratch);
@@ -68,7 +64,7 @@ void ChocoRule::Deliver(int node, int slot, const Message& message) {
 }
 
 void ChocoRule::Combine(int node, int64_t t) {
-  Node& s = nodes_[node];
+  ChocoNode& s = nodes_[node];
   const MixingMatrix& w = *context_.mixing;
   // s_i, summed in x_i (its old value is not needed: x_half holds the local step).
   Eigen::VectorXd& sum = s.x;

@@ -50,7 +50,14 @@ struct ChocoConfig final : ConfigBase<ChocoConfig> {
 // The malcom registry entry's defaults: dithered (15 levels, vector source code).
 void SetMalcomDefaults(ChocoConfig& config);
 
-class ChocoRule final : public NodeRule {
+// A CHOCO node: x (GossipNode), x_half, its own x-hat and its replicas of its neighbours'.
+struct ChocoNode : GossipNode {
+  ChocoNode(const NodeRuleContext& context, int node, const Eigen::Ref<const Eigen::VectorXd>& x0);
+  Eigen::VectorXd x_half, x_hat;
+  std::vector<Eigen::VectorXd> replicas;  // one per neighbour slot
+};
+
+class ChocoRule final : public NodesRule<ChocoNode> {
  public:
   using Config = ChocoConfig;
   // The rule of a config: gamma_c, and tau = ChocoScale(rescale, compressor, dim).
@@ -59,28 +66,18 @@ class ChocoRule final : public NodeRule {
   // REQUIRES: 0 < gamma_c <= 1, tau >= 1. Every node starts at x0.
   ChocoRule(const NodeRuleContext& context, double gamma_c,
             const Eigen::Ref<const Eigen::VectorXd>& x0, double tau = 1.0);
-  int num_nodes() const override { return static_cast<int>(nodes_.size()); }
   bool sends_before_compute() const override { return false; }
   Message Step(int node, int64_t t, int slot) override;
   void Deliver(int node, int slot, const Message& message) override;
   void Combine(int node, int64_t t) override;
-  const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
-  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { nodes_[node].x = x; }
 
   const Eigen::VectorXd& x_hat(int node) const { return nodes_[node].x_hat; }
   // Node `node`'s replica of x-hat of its neighbour mixing.neighbours(node)[slot].
   const Eigen::VectorXd& replica(int node, int slot) const { return nodes_[node].replicas[slot]; }
 
  private:
-  struct Node {
-    Eigen::VectorXd x, x_half, x_hat;
-    std::vector<Eigen::VectorXd> replicas;
-    Rng batch_rng, compress_rng;
-  };
-  NodeRuleContext context_;
   double gamma_c_;
   double inv_tau_;
-  std::vector<Node> nodes_;
   std::vector<Eigen::VectorXd> scratch_;  // per slot: the gradient, then x_half - x-hat_i
 };
 

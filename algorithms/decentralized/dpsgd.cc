@@ -13,23 +13,17 @@ void DpsgdConfig::Describe(ParamVisitor& v) {
   common.Describe(v);
 }
 
+DpsgdNode::DpsgdNode(const NodeRuleContext& context, int node,
+                     const Eigen::Ref<const Eigen::VectorXd>& x0)
+    : GossipNode(context, node, x0),
+      grad(Eigen::VectorXd::Zero(context.dim)),
+      received(context.mixing->neighbours(node).size(), Eigen::VectorXd::Zero(context.dim)) {}
+
 DpsgdRule::DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0)
-    : context_(context) {
-  COMMSIM_CHECK(context.mixing != nullptr && context.compressor != nullptr, "incomplete context");
-  COMMSIM_CHECK(x0.size() == context.dim, "x0 has {} entries, dim is {}", x0.size(), context.dim);
-  const int n = context.mixing->num_nodes();
-  nodes_.reserve(n);
-  for (int i = 0; i < n; ++i) {
-    nodes_.push_back(Node{x0, Eigen::VectorXd::Zero(context.dim),
-                          std::vector<Eigen::VectorXd>(context.mixing->neighbours(i).size(),
-                                                       Eigen::VectorXd::Zero(context.dim)),
-                          Rng(context.seed, i, "batch"),
-                          Rng(context.seed, i, "compress")});
-  }
-}
+    : NodesRule(context, x0) {}
 
 Message DpsgdRule::Step(int node, int64_t /*t*/, int /*slot*/) {
-  Node& s = nodes_[node];
+  DpsgdNode& s = nodes_[node];
   if (context_.objective != nullptr) {
     context_.objective->Gradient(node, s.x, context_.batch, s.batch_rng, s.grad);
   }
@@ -41,7 +35,7 @@ void DpsgdRule::Deliver(int node, int slot, const Message& message) {
 }
 
 void DpsgdRule::Combine(int node, int64_t t) {
-  Node& s = nodes_[node];
+  DpsgdNode& s = nodes_[node];
   const MixingMatrix& w = *context_.mixing;
   const double gamma = context_.step.At(t);
   s.x *= w.self_weight(node);

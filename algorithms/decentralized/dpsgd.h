@@ -27,7 +27,14 @@ struct DpsgdConfig final : ConfigBase<DpsgdConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class DpsgdRule final : public NodeRule {
+// A D-PSGD node: x (GossipNode), its gradient and the models received from its neighbours.
+struct DpsgdNode : GossipNode {
+  DpsgdNode(const NodeRuleContext& context, int node, const Eigen::Ref<const Eigen::VectorXd>& x0);
+  Eigen::VectorXd grad;
+  std::vector<Eigen::VectorXd> received;  // one per neighbour slot
+};
+
+class DpsgdRule final : public NodesRule<DpsgdNode> {
  public:
   using Config = DpsgdConfig;
   DpsgdRule(const DpsgdConfig& config, const NodeRuleContext& context,
@@ -36,22 +43,10 @@ class DpsgdRule final : public NodeRule {
     (void)config;
   }
   DpsgdRule(const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0);
-  int num_nodes() const override { return static_cast<int>(nodes_.size()); }
   bool sends_before_compute() const override { return true; }
   Message Step(int node, int64_t t, int slot) override;
   void Deliver(int node, int slot, const Message& message) override;
   void Combine(int node, int64_t t) override;
-  const Eigen::VectorXd& x(int node) const override { return nodes_[node].x; }
-  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { nodes_[node].x = x; }
-
- private:
-  struct Node {
-    Eigen::VectorXd x, grad;
-    std::vector<Eigen::VectorXd> received;
-    Rng batch_rng, compress_rng;
-  };
-  NodeRuleContext context_;
-  std::vector<Node> nodes_;
 };
 
 }  // namespace commsim

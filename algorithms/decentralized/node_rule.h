@@ -25,10 +25,13 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <vector>
 
 #include "algorithms/compressors/compressor.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/step_schedule.h"
+#include "sim/check.h"
+#include "sim/rng.h"
 
 namespace commsim {
 
@@ -60,6 +63,43 @@ class NodeRule {
   // The node's model x_i.
   virtual const Eigen::VectorXd& x(int node) const = 0;
   virtual void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) = 0;
+};
+
+// What every shipped rule keeps per node: its model x and its two random streams, "batch" (the
+// gradient's sampling) and "compress" (the compressor's draws), derived from the context's seed
+// and the node index. A rule's own per-node state derives from it.
+struct GossipNode {
+  GossipNode(const NodeRuleContext& context, int node, const Eigen::Ref<const Eigen::VectorXd>& x0)
+      : x(x0),
+        batch_rng(context.seed, node, "batch"),
+        compress_rng(context.seed, node, "compress") {}
+  Eigen::VectorXd x;
+  Rng batch_rng, compress_rng;
+};
+
+// NodesRule<Node>: a NodeRule that keeps one Node (derived from GossipNode, constructible as
+// Node(context, node, x0)) per node of the mixing matrix, and the context; it supplies
+// num_nodes(), x() and SetX().
+template <class Node>
+class NodesRule : public NodeRule {
+ public:
+  int num_nodes() const final { return static_cast<int>(nodes_.size()); }
+  const Eigen::VectorXd& x(int node) const final { return nodes_[node].x; }
+  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) final { nodes_[node].x = x; }
+
+ protected:
+  // REQUIRES: context.mixing and context.compressor set, x0.size() == context.dim.
+  NodesRule(const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0)
+      : context_(context) {
+    COMMSIM_CHECK(context.mixing != nullptr && context.compressor != nullptr, "incomplete context");
+    COMMSIM_CHECK(x0.size() == context.dim, "x0 has {} entries, dim is {}", x0.size(), context.dim);
+    const int n = context.mixing->num_nodes();
+    nodes_.reserve(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) nodes_.emplace_back(context, i, x0);
+  }
+
+  NodeRuleContext context_;
+  std::vector<Node> nodes_;
 };
 
 // One round of every node in a plain loop on one thread (slot 0): Step all, deliver every
