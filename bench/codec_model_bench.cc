@@ -13,6 +13,7 @@
 
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
+#include "bench/bench_flags.h"
 #include "scenarios/codec_calibrate.h"
 #include "scenarios/codec_profile_file.h"
 #include "sim/rng.h"
@@ -51,17 +52,10 @@ void Run(const CodecProfile& profile, int64_t d, int reps) {
 int main(int argc, char** argv) {
   std::string device = "cpu_core";
   int reps = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--device") {
-      device = argv[i + 1];
-    } else if (flag == "--reps") {
-      reps = std::max(1, std::stoi(argv[i + 1]));
-    } else {
-      fmt::print(stderr, "usage: codec_model_bench [--device NAME] [--reps n]\n");
-      return 1;
-    }
-  }
+  bench::Flags flags(argc, argv);
+  flags.Text("--device", device);
+  flags.Number("--reps", reps, 1);
+  if (!flags.Ok("codec_model_bench [--device NAME] [--reps n]")) return 1;
   const auto profile = commsim::ShippedCodecProfile(device);
   if (profile == nullptr) {
     fmt::print(stderr, "no shipped codec profile {}\n", device);

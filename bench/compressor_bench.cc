@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "algorithms/registry.h"
+#include "bench/bench_flags.h"
 #include "bench/bench_timing.h"
 #include "scenarios/codec_calibrate.h"
 #include "scenarios/compress_report.h"
@@ -98,24 +99,17 @@ int main(int argc, char** argv) {
   std::vector<int64_t> dims = {1'000'000, 11'173'962};
   int reps = 3;
   std::string only;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--only") {
-      only = argv[i + 1];
-    } else if (flag == "--reps") {
-      reps = std::max(1, std::stoi(argv[i + 1]));
-    } else if (flag == "--dims") {
-      dims.clear();
-      std::string list = argv[i + 1];
-      for (size_t pos = 0; pos < list.size();) {
-        const size_t comma = std::min(list.find(',', pos), list.size());
-        dims.push_back(std::stoll(list.substr(pos, comma - pos)));
-        pos = comma + 1;
-      }
-    } else {
-      fmt::print(stderr, "usage: compressor_bench [--dims d1,d2,...] [--reps n] [--only substring]\n");
-      return 1;
-    }
+  std::string dim_list;
+  bench::Flags flags(argc, argv);
+  flags.Text("--only", only);
+  flags.Number("--reps", reps, 1);
+  flags.Text("--dims", dim_list);
+  if (!flags.Ok("compressor_bench [--dims d1,d2,...] [--reps n] [--only substring]")) return 1;
+  if (!dim_list.empty()) dims.clear();
+  for (size_t pos = 0; pos < dim_list.size();) {
+    const size_t comma = std::min(dim_list.find(',', pos), dim_list.size());
+    dims.push_back(std::stoll(dim_list.substr(pos, comma - pos)));
+    pos = comma + 1;
   }
   fmt::print("compressor_bench: Gaussian input, best of {} runs; GB/s of fp32 input (4 B/elt)\n",
              reps);

@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_flags.h"
 #include "bench/bench_timing.h"
+#include "bench/iteration_timing.h"
 #include "scenarios/runner.h"
 
 namespace {
@@ -56,21 +58,22 @@ int main(int argc, char** argv) {
   std::string algorithms = "sgd,dore,dore+counter";
   int threads = 2;
   std::string precision;  // "": the algorithms' default
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--dim") dim = std::stoll(argv[i + 1]);
-    if (flag == "--workers") workers = std::stoi(argv[i + 1]);
-    if (flag == "--iterations") iterations = std::stoi(argv[i + 1]);
-    if (flag == "--algorithms") algorithms = argv[i + 1];
-    if (flag == "--threads") threads = std::max(1, std::stoi(argv[i + 1]));
-    if (flag == "--precision") precision = argv[i + 1];
+  bench::Flags flags(argc, argv);
+  flags.Number("--dim", dim, int64_t{1});
+  flags.Number("--workers", workers, 1);
+  flags.Number("--iterations", iterations, 1);
+  flags.Text("--algorithms", algorithms);
+  flags.Number("--threads", threads, 1);
+  flags.Text("--precision", precision);
+  if (!flags.Ok("ps_sim_bench [--dim D] [--workers N] [--iterations K] [--algorithms a,b,...] "
+                "[--threads T] [--precision float32]")) {
+    return 1;
   }
   const Timing memcpy = MemcpySeconds(static_cast<size_t>(dim) * workers);
   fmt::print("memcpy of n*d doubles ({} x {}): {:.4f} s wall, {:.4f} s CPU ({:.2f} GB/s)\n",
              workers, dim, memcpy.wall_s, memcpy.cpu_s, 8.0 * workers * dim / memcpy.wall_s / 1e9);
   fmt::print("{:<14} {:>7} {:>12} {:>12} {:>14} {:>14} {:>9} {:>12}\n", "algorithm", "threads",
-             "wall s/iter", "CPU s/iter", "passes (wall)", "passes (CPU)", "setup s",
-             "speed-up");
+             "wall s/iter", "CPU s/iter", "passes (wall)", "passes (CPU)", "setup s", "speed-up");
   std::stringstream list(algorithms);
   std::string name;
   while (std::getline(list, name, ',')) {
@@ -78,10 +81,10 @@ int main(int argc, char** argv) {
         {"name", "bench"},
         {"workers", workers},
         {"iterations", iterations},
-        {"metrics_every", iterations},
         {"model", {{"name", "synthetic_quadratic"}, {"dim", dim}}},
-        {"network", {{"topology", {{"name", "star"}, {"worker_bandwidth", "1Gbps"},
-                                   {"server_bandwidth", "1Gbps"}}}}},
+        {"network",
+         {{"topology",
+           {{"name", "star"}, {"worker_bandwidth", "1Gbps"}, {"server_bandwidth", "1Gbps"}}}}},
         {"compute", {{"mode", "fixed"}, {"seconds", 0.1}}},
         {"step", {{"size", 0.1}}},
         {"algorithms", {{{"name", name}}}}};
@@ -90,33 +93,11 @@ int main(int argc, char** argv) {
       doc["algorithms"][0] = {{"name", name.substr(0, plus)}, {"uplink", q}, {"downlink", q}};
     }
     if (!precision.empty()) doc["algorithms"][0]["precision"] = precision;
-    // A warm-up run, then two runs of K and 2K iterations: building the problem, touching the
-    // state and evaluating cost the same in both (each starts from the heap the previous run
-    // left), so their difference is K iterations. (Subtracting a run of 0 iterations misleads:
-    // the first run pays the page faults of fresh memory, the second may not.)
-    nlohmann::json twice = doc;
-    twice["iterations"] = 2 * iterations;
-    twice["metrics_every"] = 2 * iterations;
-    const commsim::Scenario once_k = commsim::ParseScenario(doc, "bench", ".");
-    const commsim::Scenario twice_k = commsim::ParseScenario(twice, "bench", ".");
-    nlohmann::json warm = doc;
-    warm["iterations"] = 1;
-    const commsim::Scenario warm_up = commsim::ParseScenario(warm, "bench", ".");
-    double wall_one = 0;
-    for (const int t : {1, threads}) {
-      if (t == 1 && wall_one > 0) break;  // --threads 1: one row
-      commsim::RunOptions options;
-      options.threads = t;
-      commsim::RunScenario(warm_up, options);
-      const Timing first = Time([&] { commsim::RunScenario(once_k, options); });
-      const Timing second = Time([&] { commsim::RunScenario(twice_k, options); });
-      const double wall = (second.wall_s - first.wall_s) / iterations;
-      const double cpu = (second.cpu_s - first.cpu_s) / iterations;
-      if (t == 1) wall_one = wall;
-      fmt::print("{:<14} {:>7} {:>12.4f} {:>12.4f} {:>14.2f} {:>14.2f} {:>9.3f} {:>12}\n", name, t,
-                 wall, cpu, wall / memcpy.wall_s, cpu / memcpy.cpu_s,
-                 first.wall_s - iterations * wall,
-                 t == 1 ? std::string("1") : fmt::format("{:.2f}x", wall_one / wall));
+    for (const bench::ThreadsRow& row : bench::TimeIterations(doc, threads)) {
+      const Timing& per = row.per_iteration;
+      fmt::print("{:<14} {:>7} {:>12.4f} {:>12.4f} {:>14.2f} {:>14.2f} {:>9.3f} {:>12}\n", name,
+                 row.threads, per.wall_s, per.cpu_s, per.wall_s / memcpy.wall_s,
+                 per.cpu_s / memcpy.cpu_s, row.setup_wall_s, row.speed_up);
     }
   }
   return 0;

@@ -49,7 +49,8 @@ double SampleGamma(double shape, Rng& rng) {
   }
 }
 
-Shards IidPartitioner::Split(const Dataset& train, int workers, Rng& rng) const {
+Shards SplitIid(const IidPartitionConfig& /*config*/, const Dataset& train, int workers,
+                Rng& rng) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   std::vector<int64_t> order(static_cast<size_t>(train.num_samples()));
   std::iota(order.begin(), order.end(), 0);
@@ -64,11 +65,12 @@ Shards IidPartitioner::Split(const Dataset& train, int workers, Rng& rng) const 
   return shards;
 }
 
-Shards ByLabelPartitioner::Split(const Dataset& train, int workers, Rng& rng) const {
+Shards SplitByLabel(const ByLabelPartitionConfig& config, const Dataset& train, int workers,
+                    Rng& rng) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   std::vector<std::vector<int64_t>> by_class = ShuffledByClass(train, "by_label", rng);
   const int classes = train.num_classes;
-  const auto c = static_cast<int>(config_.classes_per_worker);
+  const auto c = static_cast<int>(config.classes_per_worker);
   if (c > classes) {
     throw UserError(
         fmt::format("partition by_label: classes_per_worker = {} exceeds the {} "
@@ -107,14 +109,15 @@ Shards ByLabelPartitioner::Split(const Dataset& train, int workers, Rng& rng) co
   return shards;
 }
 
-Shards DirichletPartitioner::Split(const Dataset& train, int workers, Rng& rng) const {
+Shards SplitDirichlet(const DirichletPartitionConfig& config, const Dataset& train, int workers,
+                      Rng& rng) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   std::vector<std::vector<int64_t>> by_class = ShuffledByClass(train, "dirichlet", rng);
   Shards shards(static_cast<size_t>(workers));
   std::vector<double> share(static_cast<size_t>(workers));
   for (const std::vector<int64_t>& members : by_class) {
     double total = 0.0;
-    for (double& s : share) total += (s = SampleGamma(config_.alpha, rng));
+    for (double& s : share) total += (s = SampleGamma(config.alpha, rng));
     if (!(total > 0.0)) {  // every variate underflowed (tiny alpha): one worker takes the class
       std::fill(share.begin(), share.end(), 0.0);
       share[rng.UniformInt(static_cast<uint64_t>(workers))] = total = 1.0;

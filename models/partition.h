@@ -53,29 +53,31 @@ struct DirichletPartitionConfig final : ConfigBase<DirichletPartitionConfig> {
   }
 };
 
-class IidPartitioner final : public Partitioner {
+// The partitioner of a kind whose split is a function of its typed config: each kind declares
+// `Shards SplitX(const XConfig& config, const Dataset& train, int workers, Rng& rng);` and
+// `using XPartitioner = ConfigPartitioner<XConfig, SplitX>;`.
+template <class Config, Shards (*kSplit)(const Config&, const Dataset&, int, Rng&)>
+class ConfigPartitioner final : public Partitioner {
  public:
-  explicit IidPartitioner(const IidPartitionConfig&) {}
-  Shards Split(const Dataset& train, int workers, Rng& rng) const override;
-};
-
-class ByLabelPartitioner final : public Partitioner {
- public:
-  explicit ByLabelPartitioner(const ByLabelPartitionConfig& config) : config_(config) {}
-  Shards Split(const Dataset& train, int workers, Rng& rng) const override;
+  explicit ConfigPartitioner(const Config& config) : config_(config) {}
+  Shards Split(const Dataset& train, int workers, Rng& rng) const override {
+    return kSplit(config_, train, workers, rng);
+  }
 
  private:
-  ByLabelPartitionConfig config_;
+  Config config_;
 };
 
-class DirichletPartitioner final : public Partitioner {
- public:
-  explicit DirichletPartitioner(const DirichletPartitionConfig& config) : config_(config) {}
-  Shards Split(const Dataset& train, int workers, Rng& rng) const override;
+Shards SplitIid(const IidPartitionConfig& config, const Dataset& train, int workers, Rng& rng);
+using IidPartitioner = ConfigPartitioner<IidPartitionConfig, SplitIid>;
 
- private:
-  DirichletPartitionConfig config_;
-};
+Shards SplitByLabel(const ByLabelPartitionConfig& config, const Dataset& train, int workers,
+                    Rng& rng);
+using ByLabelPartitioner = ConfigPartitioner<ByLabelPartitionConfig, SplitByLabel>;
+
+Shards SplitDirichlet(const DirichletPartitionConfig& config, const Dataset& train, int workers,
+                      Rng& rng);
+using DirichletPartitioner = ConfigPartitioner<DirichletPartitionConfig, SplitDirichlet>;
 
 // A Gamma(shape, 1) variate (Marsaglia-Tsang; shape < 1 via the x * U^(1/shape) boost).
 double SampleGamma(double shape, Rng& rng);

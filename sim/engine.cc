@@ -93,10 +93,7 @@ void Engine::GrowHeap() {
   heap_capacity_ = capacity;
 }
 
-void Engine::Push(const Record& r) {
-  if (heap_size_ == heap_capacity_) GrowHeap();
-  Record* h = heap_;
-  size_t i = heap_size_++;
+void Engine::SiftUp(Record* h, size_t i, const Record& r) {
   while (i > 0) {
     const size_t parent = (i - 1) / kArity;
     if (!Before(r, h[parent])) break;
@@ -104,6 +101,11 @@ void Engine::Push(const Record& r) {
     i = parent;
   }
   h[i] = r;
+}
+
+void Engine::Push(const Record& r) {
+  if (heap_size_ == heap_capacity_) GrowHeap();
+  SiftUp(heap_, heap_size_++, r);
 }
 
 // Bottom-up deletion: walk the hole at the root down along the smallest children to a leaf, then
@@ -142,13 +144,7 @@ void Engine::PopTop() {
       break;
     }
   }
-  while (i > 0) {
-    const size_t parent = (i - 1) / kArity;
-    if (!Before(last, h[parent])) break;
-    h[i] = h[parent];
-    i = parent;
-  }
-  h[i] = last;
+  SiftUp(h, i, last);
 }
 
 bool Engine::Step(int64_t limit_ps) {

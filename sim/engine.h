@@ -113,6 +113,8 @@ class Engine {
   uint32_t AllocSlot();
   void GrowHeap();
   [[noreturn]] void ThrowEventLimit() const;
+  // Moves the hole at heap index i up past every parent that r goes before, then puts r there.
+  static void SiftUp(Record* h, size_t i, const Record& r);
   void Push(const Record& r);
   void PopTop();
   // Pops and runs the next live event if its time is <= limit. Returns false when none is.

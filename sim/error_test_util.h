@@ -11,13 +11,13 @@
 // Not commsim::testing: inside namespace commsim that name would hide gtest's ::testing.
 namespace commsim::test_errors {
 
-// The what() of the UserError `f` throws, or `if_none` when it returns. Any other exception
-// propagates (the test fails on it).
-inline std::string ErrorOf(const std::function<void()>& f,
-                           const std::string& if_none = "(no error)") {
+// The what() of the UserError (or of the Error subclass) `f` throws, or `if_none` when it
+// returns. Any other exception propagates (the test fails on it).
+template <class Error = UserError>
+std::string ErrorOf(const std::function<void()>& f, const std::string& if_none = "(no error)") {
   try {
     f();
-  } catch (const UserError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return if_none;

@@ -14,20 +14,18 @@ constexpr char kKind[] = "dumbbell";
 void DumbbellConfig::Describe(ParamVisitor& v) {
   v.Int("left", left, Range::Closed(0, Topology::kMaxHosts),
         "hosts 0..left-1 sit on the left switch, the rest on the right (0 = half, rounded up)");
-  DescribeLink(v, "access", access_bandwidth_bps, access_latency_s,
-               "bandwidth of each host-switch link, each direction",
-               "one-way latency of each host link");
-  DescribeLink(v, "bottleneck", bottleneck_bandwidth_bps, bottleneck_latency_s,
-               "bandwidth of the left-right link, each direction",
-               "one-way latency of the left-right link");
+  access.Describe(v, "access", "bandwidth of each host-switch link, each direction",
+                  "one-way latency of each host link");
+  bottleneck.Describe(v, "bottleneck", "bandwidth of the left-right link, each direction",
+                      "one-way latency of the left-right link");
   v.Text("server", server, SlotServerChoices(),
          "last: the server is the last host (on the right); none: no server");
 }
 
 Topology BuildDumbbell(const DumbbellConfig& config, int n) {
-  CheckLink(kKind, "access", config.access_bandwidth_bps, config.access_latency_s);
-  CheckLink(kKind, "bottleneck", config.bottleneck_bandwidth_bps, config.bottleneck_latency_s);
-  const FabricHosts hosts = PlaceHosts(kKind, n, config.server, SlotServerChoices());
+  const FabricHosts hosts =
+      PlaceHosts(kKind, n, config.server, SlotServerChoices(),
+                 {{"access", config.access}, {"bottleneck", config.bottleneck}});
   const int h = hosts.total();
   if (h < 2) {
     ThrowTopologyError(kKind, "workers",
@@ -44,10 +42,10 @@ Topology BuildDumbbell(const DumbbellConfig& config, int n) {
   shape.num_switches = 2;
   for (int host = 0; host < h; ++host) {
     const int side = host < left ? 0 : 1;
-    shape.edges.push_back({host, h + side, config.access_bandwidth_bps, config.access_latency_s});
+    shape.edges.push_back(config.access.Join(host, h + side));
     shape.racks.push_back(side);
   }
-  shape.edges.push_back({h, h + 1, config.bottleneck_bandwidth_bps, config.bottleneck_latency_s});
+  shape.edges.push_back(config.bottleneck.Join(h, h + 1));
   shape.node_names.push_back("left");
   shape.node_names.push_back("right");
   return Topology::Create(std::move(shape));

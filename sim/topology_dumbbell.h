@@ -24,10 +24,8 @@ namespace commsim {
 
 struct DumbbellConfig final : ConfigBase<DumbbellConfig> {
   int64_t left = 0;
-  double access_bandwidth_bps = kDefaultBandwidthBps;
-  double access_latency_s = kDefaultLatencyS;
-  double bottleneck_bandwidth_bps = kDefaultBandwidthBps;
-  double bottleneck_latency_s = kDefaultLatencyS;
+  LinkValues access;
+  LinkValues bottleneck;
   std::string server{kServerLast};
   void Describe(ParamVisitor& v) override;
 };

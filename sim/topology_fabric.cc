@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 
-#include "sim/topology_links.h"
 
 namespace commsim {
 namespace {
@@ -25,7 +24,9 @@ std::string FabricHosts::Describe() const {
 }
 
 FabricHosts PlaceHosts(std::string_view kind, int n, std::string_view server,
-                       std::span<const std::string_view> choices) {
+                       std::span<const std::string_view> choices,
+                       std::initializer_list<TierLinks> tiers) {
+  for (const TierLinks& tier : tiers) tier.links.Check(kind, tier.prefix);
   CheckCount(kind, "workers", n, 1);
   if (std::find(choices.begin(), choices.end(), server) == choices.end()) {
     ThrowTopologyError(

@@ -13,11 +13,13 @@
 #ifndef COMMSIM_SIM_TOPOLOGY_FABRIC_H_
 #define COMMSIM_SIM_TOPOLOGY_FABRIC_H_
 
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "sim/topology.h"
+#include "sim/topology_links.h"
 
 namespace commsim {
 
@@ -40,9 +42,17 @@ struct FabricHosts {
   std::string Describe() const;
 };
 
-// Throws UserError naming `kind` for n < 1 or a choice outside `choices`.
+// The links of one tier of a fabric and the prefix of their fields ("host": host_bandwidth, ...).
+struct TierLinks {
+  std::string_view prefix;
+  const LinkValues& links;
+};
+
+// Checks each tier's links (LinkValues::Check), then n and the server choice. Throws UserError
+// naming `kind` and the field, in that order: a bad tier, n < 1, a choice outside `choices`.
 FabricHosts PlaceHosts(std::string_view kind, int n, std::string_view server,
-                       std::span<const std::string_view> choices);
+                       std::span<const std::string_view> choices,
+                       std::initializer_list<TierLinks> tiers);
 
 // A shape with the hosts, their names, the server and its neighbours set; the builder adds
 // switches (num_switches, their names after the hosts'), edges and racks.

@@ -34,15 +34,13 @@ void FatTreeConfig::Describe(ParamVisitor& v) {
         "switch ports (even): k pods, (k/2)^2 core switches, k^3/4 host slots");
   v.Real("oversubscription", oversubscription, Range::AtLeast(1),
          "divides the edge-aggregation and aggregation-core bandwidths (r:1 at the edge)");
-  DescribeLink(v, "host", host_bandwidth_bps, host_latency_s,
-               "bandwidth of each host-edge link, each direction",
-               "one-way latency of each host link");
-  DescribeLink(v, "aggregation", aggregation_bandwidth_bps, aggregation_latency_s,
-               "bandwidth of each edge-aggregation link before oversubscription",
-               "one-way latency of each edge-aggregation link");
-  DescribeLink(v, "core", core_bandwidth_bps, core_latency_s,
-               "bandwidth of each aggregation-core link before oversubscription",
-               "one-way latency of each aggregation-core link");
+  host.Describe(v, "host", "bandwidth of each host-edge link, each direction",
+                "one-way latency of each host link");
+  aggregation.Describe(v, "aggregation",
+                       "bandwidth of each edge-aggregation link before oversubscription",
+                       "one-way latency of each edge-aggregation link");
+  core.Describe(v, "core", "bandwidth of each aggregation-core link before oversubscription",
+                "one-way latency of each aggregation-core link");
   v.Text("server", server, SlotServerChoices(),
          "last: the server takes the slot after the workers; none: no server");
 }
@@ -62,16 +60,15 @@ void CheckFatTree(const FatTreeConfig& config) {
     ThrowTopologyError(kKind, "oversubscription",
                        fmt::format("must be >= 1, got {}", c.oversubscription));
   }
-  CheckLink(kKind, "host", c.host_bandwidth_bps, c.host_latency_s);
-  CheckLink(kKind, "aggregation", c.aggregation_bandwidth_bps, c.aggregation_latency_s);
-  CheckLink(kKind, "core", c.core_bandwidth_bps, c.core_latency_s);
 }
 
 }  // namespace
 
 Topology BuildFatTree(const FatTreeConfig& config, int n) {
   CheckFatTree(config);
-  const FabricHosts hosts = PlaceHosts(kKind, n, config.server, SlotServerChoices());
+  const FabricHosts hosts = PlaceHosts(
+      kKind, n, config.server, SlotServerChoices(),
+      {{"host", config.host}, {"aggregation", config.aggregation}, {"core", config.core}});
   const int k = static_cast<int>(config.k);
   const int half = k / 2;
   const int h = hosts.total();
@@ -87,17 +84,16 @@ Topology BuildFatTree(const FatTreeConfig& config, int n) {
   const int core0 = h + k * k;
   shape.num_switches = k * k + half * half;
   for (int host = 0; host < h; ++host) {
-    shape.edges.push_back(
-        {host, edge0 + host / half, config.host_bandwidth_bps, config.host_latency_s});
+    shape.edges.push_back(config.host.Join(host, edge0 + host / half));
     shape.racks.push_back(host / half);
   }
-  const double agg_bps = config.aggregation_bandwidth_bps / config.oversubscription;
-  const double core_bps = config.core_bandwidth_bps / config.oversubscription;
+  const double agg_bps = config.aggregation.bandwidth_bps / config.oversubscription;
+  const double core_bps = config.core.bandwidth_bps / config.oversubscription;
   for (int pod = 0; pod < k; ++pod) {
     for (int e = 0; e < half; ++e) {
       for (int a = 0; a < half; ++a) {
         shape.edges.push_back(
-            {edge0 + pod * half + e, agg0 + pod * half + a, agg_bps, config.aggregation_latency_s});
+            {edge0 + pod * half + e, agg0 + pod * half + a, agg_bps, config.aggregation.latency_s});
       }
     }
   }
@@ -105,7 +101,7 @@ Topology BuildFatTree(const FatTreeConfig& config, int n) {
     for (int a = 0; a < half; ++a) {
       for (int m = 0; m < half; ++m) {
         shape.edges.push_back(
-            {agg0 + pod * half + a, core0 + a * half + m, core_bps, config.core_latency_s});
+            {agg0 + pod * half + a, core0 + a * half + m, core_bps, config.core.latency_s});
       }
     }
   }

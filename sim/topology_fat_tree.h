@@ -37,12 +37,9 @@ struct FatTreeConfig final : ConfigBase<FatTreeConfig> {
   static constexpr int64_t kMaxK = 64;  // 65536 slots: more than Topology::kMaxHosts
   int64_t k = 4;
   double oversubscription = 1;
-  double host_bandwidth_bps = kDefaultBandwidthBps;
-  double host_latency_s = kDefaultLatencyS;
-  double aggregation_bandwidth_bps = kDefaultBandwidthBps;
-  double aggregation_latency_s = kDefaultLatencyS;
-  double core_bandwidth_bps = kDefaultBandwidthBps;
-  double core_latency_s = kDefaultLatencyS;
+  LinkValues host;
+  LinkValues aggregation;  // before oversubscription
+  LinkValues core;         // before oversubscription
   std::string server{kServerLast};
   void Describe(ParamVisitor& v) override;
   void Validate(ParamProblems& problems) const override;

@@ -14,7 +14,9 @@ namespace commsim {
 namespace {
 
 using testing::BuildError;
+using testing::HostsOfEachRack;
 using testing::LinkBetween;
+using testing::RackOfEachHost;
 using testing::RouteNodes;
 using NameList = std::vector<std::string>;
 
@@ -57,10 +59,10 @@ TEST(FatTreeTest, K6HasTheTextbookSwitchAndLinkCountsPerTier) {
 TEST(FatTreeTest, OversubscriptionDividesTheLinksAboveTheEdge) {
   FatTreeConfig c;
   c.oversubscription = 4;
-  c.host_bandwidth_bps = 1e9;
-  c.aggregation_bandwidth_bps = 10e9;
-  c.core_bandwidth_bps = 40e9;
-  c.core_latency_s = 2e-6;
+  c.host.bandwidth_bps = 1e9;
+  c.aggregation.bandwidth_bps = 10e9;
+  c.core.bandwidth_bps = 40e9;
+  c.core.latency_s = 2e-6;
   const Topology t = FatTreeBuilder(c).Build(15);
   // Edge 0 is w0-e0.0 (link 0 up, 1 down); edge 16 is the first edge-aggregation edge.
   EXPECT_EQ(t.links()[0].bandwidth_bps, 1e9);
@@ -140,12 +142,8 @@ TEST(FatTreeTest, AllToAllSpreadsOverEveryCoreSwitch) {
 
 TEST(FatTreeTest, RackIsTheEdgeSwitch) {
   const Topology t = FatTree(6);  // 7 hosts: racks {0,1} {2,3} {4,5} {6 = server}
-  EXPECT_EQ(t.num_racks(), 4);
-  EXPECT_EQ(t.rack(0), 0);
-  EXPECT_EQ(t.rack(3), 1);
-  EXPECT_EQ(t.rack(6), 3);
-  EXPECT_EQ(t.rack_hosts(2), (std::vector<int>{4, 5}));
-  EXPECT_EQ(t.rack_hosts(3), (std::vector<int>{6}));
+  EXPECT_EQ(RackOfEachHost(t), (std::vector<int>{0, 0, 1, 1, 2, 2, 3}));
+  EXPECT_EQ(HostsOfEachRack(t), (std::vector<std::vector<int>>{{0, 1}, {2, 3}, {4, 5}, {6}}));
 }
 
 TEST(FatTreeTest, BadParametersAreNamed) {
@@ -158,7 +156,7 @@ TEST(FatTreeTest, BadParametersAreNamed) {
             "topology fat_tree: k: k = 6 gives 54 host slots, too few for 55 hosts; k = 8 fits "
             "them");
   FatTreeConfig c;
-  c.core_bandwidth_bps = 0;
+  c.core.bandwidth_bps = 0;
   EXPECT_EQ(BuildError([&] { return FatTreeBuilder(c).Build(4); }),
             "topology fat_tree: core_bandwidth: must be > 0 bit/s, got 0");
   c = FatTreeConfig();

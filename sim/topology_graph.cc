@@ -53,7 +53,7 @@ Topology BuildErdosRenyi(const ErdosRenyiConfig& config, int n) {
     for (int i = 0; i < n; ++i) {
       for (int j = i + 1; j < n; ++j) {
         if (rng.Bernoulli(config.p)) {
-          shape.edges.push_back({i, j, config.links.bandwidth_bps, config.links.latency_s});
+          shape.edges.push_back(config.links.Join(i, j));
         }
       }
     }
@@ -133,8 +133,7 @@ Topology BuildExplicit(const ExplicitConfig& config, int n) {
                                        nodes, hosts, config.switches));
       }
     }
-    Edge e{static_cast<int>(a), static_cast<int>(b), config.links.bandwidth_bps,
-           config.links.latency_s};
+    Edge e = config.links.Join(static_cast<int>(a), static_cast<int>(b));
     if (!config.bandwidths_bps.empty()) e.bandwidth_bps = config.bandwidths_bps[k];
     if (!config.latencies_s.empty()) e.latency_s = config.latencies_s[k];
     CheckBandwidth("explicit", fmt::format("bandwidths[{}]", k), e.bandwidth_bps);

@@ -21,6 +21,15 @@ void UniformLinks::Check(std::string_view kind) const {
   CheckLatency(kind, "latency", latency_s);
 }
 
+void LinkValues::Describe(ParamVisitor& v, std::string_view prefix,
+                          std::string_view bandwidth_help, std::string_view latency_help) {
+  DescribeLink(v, prefix, bandwidth_bps, latency_s, bandwidth_help, latency_help);
+}
+
+void LinkValues::Check(std::string_view kind, std::string_view prefix) const {
+  CheckLink(kind, prefix, bandwidth_bps, latency_s);
+}
+
 void DescribeLink(ParamVisitor& v, std::string_view prefix, double& bandwidth_bps,
                   double& latency_s, std::string_view bandwidth_help,
                   std::string_view latency_help) {

@@ -11,6 +11,7 @@
 
 #include "sim/params.h"
 #include "sim/time.h"
+#include "sim/topology.h"
 
 namespace commsim {
 
@@ -22,11 +23,21 @@ inline constexpr double kDefaultLatencyS = 10e-6;
 inline constexpr double kMaxLatencyS = kMaxDurationS;
 Range LatencyRange();
 
-// One bandwidth and one latency for every link of a uniform topology.
-struct UniformLinks {
+// One bandwidth and one latency: the links of one tier of a fabric (the fields
+// `<prefix>_bandwidth` and `<prefix>_latency`, as DescribeLink and CheckLink below).
+struct LinkValues {
   double bandwidth_bps = kDefaultBandwidthBps;
   double latency_s = kDefaultLatencyS;
 
+  void Describe(ParamVisitor& v, std::string_view prefix, std::string_view bandwidth_help,
+                std::string_view latency_help);
+  void Check(std::string_view kind, std::string_view prefix) const;
+  // The full-duplex edge between nodes a and b with these values.
+  Edge Join(int a, int b) const { return {a, b, bandwidth_bps, latency_s}; }
+};
+
+// The values of every link of a uniform topology: the fields `bandwidth` and `latency`.
+struct UniformLinks : LinkValues {
   void Describe(ParamVisitor& v);
   void Check(std::string_view kind) const;
 };

@@ -25,7 +25,7 @@ Topology BuildRing(const RingConfig& config, int n) {
   TopologyShape shape = Plain("ring", n);
   const int edges = n == 1 ? 0 : (n == 2 ? 1 : n);
   for (int i = 0; i < edges; ++i) {
-    shape.edges.push_back({i, (i + 1) % n, config.links.bandwidth_bps, config.links.latency_s});
+    shape.edges.push_back(config.links.Join(i, (i + 1) % n));
   }
   return Topology::Create(std::move(shape));
 }
@@ -56,7 +56,7 @@ Topology BuildTorus(const TorusConfig& config, int n) {
   std::set<std::pair<int, int>> seen;
   auto add = [&](int a, int b) {
     if (a == b || !seen.insert({std::min(a, b), std::max(a, b)}).second) return;
-    shape.edges.push_back({a, b, config.links.bandwidth_bps, config.links.latency_s});
+    shape.edges.push_back(config.links.Join(a, b));
   };
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
@@ -73,7 +73,7 @@ Topology BuildComplete(const CompleteConfig& config, int n) {
   TopologyShape shape = Plain("complete", n);
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
-      shape.edges.push_back({i, j, config.links.bandwidth_bps, config.links.latency_s});
+      shape.edges.push_back(config.links.Join(i, j));
     }
   }
   return Topology::Create(std::move(shape));

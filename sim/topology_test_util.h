@@ -29,6 +29,20 @@ inline std::string BuildError(const std::function<Topology()>& build) {
   return test_errors::ErrorOf([&] { build(); }, "");
 }
 
+// rack(h) of every host, in host order.
+inline std::vector<int> RackOfEachHost(const Topology& t) {
+  std::vector<int> racks;
+  for (int h = 0; h < t.num_hosts(); ++h) racks.push_back(t.rack(h));
+  return racks;
+}
+
+// rack_hosts(r) of every rack, in rack order (so one list per rack: num_racks() of them).
+inline std::vector<std::vector<int>> HostsOfEachRack(const Topology& t) {
+  std::vector<std::vector<int>> hosts;
+  for (int r = 0; r < t.num_racks(); ++r) hosts.push_back(t.rack_hosts(r));
+  return hosts;
+}
+
 // Links whose two ends are named `from` and `to`, by name.
 inline int LinkBetween(const Topology& t, const std::string& from, const std::string& to) {
   for (size_t id = 0; id < t.links().size(); ++id) {

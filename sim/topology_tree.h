@@ -27,13 +27,10 @@ namespace commsim {
 
 struct TreeConfig final : ConfigBase<TreeConfig> {
   int64_t rack_size = 4;
-  double host_bandwidth_bps = kDefaultBandwidthBps;
-  double host_latency_s = kDefaultLatencyS;
-  double core_bandwidth_bps = kDefaultBandwidthBps;
-  double core_latency_s = kDefaultLatencyS;
+  LinkValues host;
+  LinkValues core;
   std::string server{kServerCore};
-  double server_bandwidth_bps = kDefaultBandwidthBps;
-  double server_latency_s = kDefaultLatencyS;
+  LinkValues server_link;  // the fields server_bandwidth and server_latency
   void Describe(ParamVisitor& v) override;
 };
 

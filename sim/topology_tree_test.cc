@@ -14,8 +14,11 @@ namespace commsim {
 namespace {
 
 using testing::BuildError;
+using testing::HostsOfEachRack;
+using testing::RackOfEachHost;
 using testing::RouteNodes;
 using NameList = std::vector<std::string>;
+using RackList = std::vector<std::vector<int>>;
 
 std::vector<int> TreeRouteOf(const Topology& t, int s, int d) {
   const auto r = t.Route(s, d);
@@ -25,9 +28,9 @@ std::vector<int> TreeRouteOf(const Topology& t, int s, int d) {
 Topology Tree(int n, int64_t rack_size, std::string server = "core") {
   TreeConfig c;
   c.rack_size = rack_size;
-  c.host_bandwidth_bps = 1e9;
-  c.core_bandwidth_bps = 2.5e8;
-  c.server_bandwidth_bps = 4e9;
+  c.host.bandwidth_bps = 1e9;
+  c.core.bandwidth_bps = 2.5e8;
+  c.server_link.bandwidth_bps = 4e9;
   c.server = std::move(server);
   return TreeBuilder(c).Build(n);
 }
@@ -53,20 +56,15 @@ TEST(TreeTest, CoreServerRoutesByLinkId) {
 
 TEST(TreeTest, RacksFollowSlotsAndACoreServerIsARackOfItsOwn) {
   const Topology t = Tree(10, 4);
-  EXPECT_EQ(t.num_racks(), 4);
-  EXPECT_EQ(t.rack(3), 0);
-  EXPECT_EQ(t.rack(4), 1);
-  EXPECT_EQ(t.rack(9), 2);
-  EXPECT_EQ(t.rack_hosts(2), (std::vector<int>{8, 9}));
-  EXPECT_EQ(t.rack_hosts(3), (std::vector<int>{10}));
+  EXPECT_EQ(RackOfEachHost(t), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3}));
+  EXPECT_EQ(HostsOfEachRack(t), (RackList{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}, {10}}));
 }
 
 TEST(TreeTest, LastServerTakesTheNextSlot) {
   // 8 workers + the server in racks of 3: {0,1,2} {3,4,5} {6,7,server}.
   const Topology t = Tree(8, 3, "last");
   EXPECT_EQ(t.server(), 8);
-  EXPECT_EQ(t.num_racks(), 3);
-  EXPECT_EQ(t.rack_hosts(2), (std::vector<int>{6, 7, 8}));
+  EXPECT_EQ(HostsOfEachRack(t), (RackList{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}));
   EXPECT_EQ(RouteNodes(t, 0, 8), (NameList{"w0", "tor0", "core", "tor2", "server"}));
   EXPECT_EQ(RouteNodes(t, 7, 8), (NameList{"w7", "tor2", "server"}));
 }
@@ -85,7 +83,7 @@ TEST(TreeTest, BadParametersAreNamed) {
   EXPECT_EQ(BuildError([] { return Tree(4, 0); }),
             "topology tree: rack_size: must be in [1, 4096], got 0");
   TreeConfig c;
-  c.core_bandwidth_bps = 0;
+  c.core.bandwidth_bps = 0;
   EXPECT_EQ(BuildError([&] { return TreeBuilder(c).Build(4); }),
             "topology tree: core_bandwidth: must be > 0 bit/s, got 0");
   EXPECT_EQ(BuildError([] { return Tree(4, 2, "middle"); }),
@@ -95,8 +93,8 @@ TEST(TreeTest, BadParametersAreNamed) {
 Topology Dumbbell(int n, int64_t left, std::string server = "last") {
   DumbbellConfig c;
   c.left = left;
-  c.access_bandwidth_bps = 1e9;
-  c.bottleneck_bandwidth_bps = 1e8;
+  c.access.bandwidth_bps = 1e9;
+  c.bottleneck.bandwidth_bps = 1e8;
   c.server = std::move(server);
   return DumbbellBuilder(c).Build(n);
 }
@@ -105,9 +103,8 @@ TEST(DumbbellTest, HalfTheHostsOnEachSideByDefault) {
   // 4 workers + the server = 5 hosts; left = ceil(5 / 2) = 3: w0 w1 w2 | w3 server.
   const Topology t = Dumbbell(4, 0);
   EXPECT_EQ(t.num_nodes(), 7);
-  EXPECT_EQ(t.num_racks(), 2);
-  EXPECT_EQ(t.rack_hosts(0), (std::vector<int>{0, 1, 2}));
-  EXPECT_EQ(t.rack_hosts(1), (std::vector<int>{3, 4}));
+  EXPECT_EQ(RackOfEachHost(t), (std::vector<int>{0, 0, 0, 1, 1}));
+  EXPECT_EQ(HostsOfEachRack(t), (RackList{{0, 1, 2}, {3, 4}}));
   EXPECT_EQ(RouteNodes(t, 0, 1), (NameList{"w0", "left", "w1"}));
   EXPECT_EQ(RouteNodes(t, 3, 4), (NameList{"w3", "right", "server"}));
 }
@@ -132,7 +129,7 @@ TEST(DumbbellTest, BadSplitsAreNamed) {
             "topology dumbbell: workers: needs 2 hosts, one per side, got 1 host");
   EXPECT_EQ(BuildError([] { return Dumbbell(1, 0); }), "");
   DumbbellConfig c;
-  c.bottleneck_bandwidth_bps = 0;
+  c.bottleneck.bandwidth_bps = 0;
   EXPECT_EQ(BuildError([&] { return DumbbellBuilder(c).Build(4); }),
             "topology dumbbell: bottleneck_bandwidth: must be > 0 bit/s, got 0");
 }

