@@ -136,15 +136,10 @@ struct ToyAllReduceConfig final : ConfigBase<ToyAllReduceConfig> {
   CollectiveOptions common;
   void Describe(ParamVisitor& v) override { common.Describe(v); }
 };
-class ToyAllReduceRule final : public CollectiveRule {
+class ToyAllReduceRule final : public SharedModelRule {
  public:
   using Config = ToyAllReduceConfig;
   explicit ToyAllReduceRule(const ToyAllReduceConfig&) {}
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective&,
-            const LayerProfile*, uint64_t) override {
-    workers_ = workers;
-    x_ = x0;
-  }
   std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile*) const override {
     return {{.kind = PhaseKind::kAllReduce, .length = dim}};
   }
@@ -154,11 +149,9 @@ class ToyAllReduceRule final : public CollectiveRule {
   }
   void AllReduced(int, int, const Eigen::Ref<const Eigen::VectorXd>& sum) override { sum_ = sum; }
   void EndRound(double step) override { x_ -= step * sum_ / static_cast<double>(workers_); }
-  const Eigen::VectorXd& Model() const override { return x_; }
 
  private:
-  int workers_ = 0;
-  Eigen::VectorXd x_, sum_;
+  Eigen::VectorXd sum_;
 };
 
 struct RecipeOutcome {

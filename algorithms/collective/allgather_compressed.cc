@@ -20,14 +20,10 @@ void AllGatherCompressedConfig::Describe(ParamVisitor& v) {
 AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
     : compressor_(MakeLinkCompressor(config.compressor)), error_feedback_(config.error_feedback) {}
 
-void AllGatherCompressedRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                                   const Objective& objective, const LayerProfile* /*layers*/,
-                                   uint64_t /*seed*/) {
-  objective_ = &objective;
-  x_ = x0;
-  mean_.resize(x0.size());
-  decoded_.assign(1, Eigen::VectorXd(x0.size()));
-  if (error_feedback_) memory_.assign(workers, Eigen::VectorXd::Zero(x0.size()));
+void AllGatherCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t /*seed*/) {
+  mean_.resize(x_.size());
+  decoded_.assign(1, Eigen::VectorXd(x_.size()));
+  if (error_feedback_) memory_.assign(workers_, Eigen::VectorXd::Zero(x_.size()));
 }
 
 Message AllGatherCompressedRule::Encode(int w, int /*phase*/,

@@ -30,12 +30,10 @@ struct AllGatherCompressedConfig final : ConfigBase<AllGatherCompressedConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class AllGatherCompressedRule final : public CollectiveRule {
+class AllGatherCompressedRule final : public SharedModelRule {
  public:
   using Config = AllGatherCompressedConfig;
   explicit AllGatherCompressedRule(const AllGatherCompressedConfig& config);
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
-            const LayerProfile* layers, uint64_t seed) override;
   std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
     return {{.kind = PhaseKind::kAllGather}};
   }
@@ -44,17 +42,17 @@ class AllGatherCompressedRule final : public CollectiveRule {
   void AllGathered(int w, int phase, std::span<const SharedMessage> messages) override;
   void UsePool(ThreadPool& pool) override;
   void EndRound(double step) override;
-  const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
 
  private:
+  void InitRule(const LayerProfile* layers, uint64_t seed) override;
+
   std::unique_ptr<Compressor> compressor_;
   bool error_feedback_;
-  const Objective* objective_ = nullptr;
-  Eigen::VectorXd x_, mean_;
+  Eigen::VectorXd mean_;
   ThreadPool* pool_ = nullptr;
   std::vector<Eigen::VectorXd> decoded_;  // AllGathered's: one per thread
-  std::vector<Eigen::VectorXd> memory_;  // e_i (error feedback only)
+  std::vector<Eigen::VectorXd> memory_;   // e_i (error feedback only)
 };
 
 }  // namespace commsim

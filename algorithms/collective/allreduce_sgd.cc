@@ -9,16 +9,6 @@ void AllReduceSgdConfig::Describe(ParamVisitor& v) {
   v.Real("momentum", momentum, Range::ClosedOpen(0, 1), "heavy-ball momentum mu (0 = none)");
 }
 
-void AllReduceSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                            const Objective& objective, const LayerProfile* /*layers*/,
-                            uint64_t /*seed*/) {
-  workers_ = workers;
-  objective_ = &objective;
-  x_ = x0;
-  velocity_ = Eigen::VectorXd::Zero(x0.size());
-  mean_.resize(x0.size());
-}
-
 std::vector<CollectivePhase> AllReduceSgdRule::Phases(int64_t dim,
                                                       const LayerProfile* /*layers*/) const {
   return {{.kind = PhaseKind::kAllReduce, .length = dim, .gradient = true}};
@@ -38,6 +28,7 @@ void AllReduceSgdRule::AllReduced(int w, int /*phase*/,
 
 void AllReduceSgdRule::EndRound(double step) {
   if (momentum_ > 0.0) {
+    if (velocity_.size() == 0) velocity_ = Eigen::VectorXd::Zero(x_.size());
     velocity_ = momentum_ * velocity_ + mean_;
     x_ -= step * velocity_;
   } else {

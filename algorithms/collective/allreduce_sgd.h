@@ -20,24 +20,20 @@ struct AllReduceSgdConfig final : ConfigBase<AllReduceSgdConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class AllReduceSgdRule final : public CollectiveRule {
+class AllReduceSgdRule final : public SharedModelRule {
  public:
   using Config = AllReduceSgdConfig;
   explicit AllReduceSgdRule(const AllReduceSgdConfig& config) : momentum_(config.momentum) {}
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
-            const LayerProfile* layers, uint64_t seed) override;
   std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile* layers) const override;
   void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
              Eigen::Ref<Eigen::VectorXd> out) override;
   void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;
   void EndRound(double step) override;
-  const Eigen::VectorXd& Model() const override { return x_; }
 
  private:
   double momentum_;
-  int workers_ = 0;
-  const Objective* objective_ = nullptr;
-  Eigen::VectorXd x_, velocity_, mean_;
+  Eigen::VectorXd velocity_;  // sized at the first momentum step
+  Eigen::VectorXd mean_;
 };
 
 }  // namespace commsim

@@ -86,6 +86,29 @@ class CollectiveRule {
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
 };
 
+// The state every learning collective rule keeps: the worker count, the objective (for its
+// proximal step) and the model x, the same on every worker. Init keeps them (x = x0), then calls
+// InitRule for the rule's own state; Model() is x.
+class SharedModelRule : public CollectiveRule {
+ public:
+  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
+            const LayerProfile* layers, uint64_t seed) final {
+    workers_ = workers;
+    objective_ = &objective;
+    x_ = x0;
+    InitRule(layers, seed);
+  }
+  const Eigen::VectorXd& Model() const final { return x_; }
+
+ protected:
+  // The rule's own state (workers_, objective_ and x_ are set). Default: nothing.
+  virtual void InitRule(const LayerProfile* layers, uint64_t seed) { (void)layers, (void)seed; }
+
+  int workers_ = 0;
+  const Objective* objective_ = nullptr;
+  Eigen::VectorXd x_;  // the model
+};
+
 }  // namespace commsim
 
 #endif  // COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_RULE_H_

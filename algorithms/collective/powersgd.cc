@@ -18,16 +18,12 @@ void PowerSgdConfig::Describe(ParamVisitor& v) {
   v.Bool("warm_start", warm_start, "start each round's power iteration from the last Q");
 }
 
-void PowerSgdRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
-                        const Objective& objective, const LayerProfile* layers, uint64_t seed) {
-  workers_ = workers;
-  objective_ = &objective;
-  x_ = x0;
-  layout_ = MakePowerSgdLayout(x0.size(), rank_, layers);
+void PowerSgdRule::InitRule(const LayerProfile* layers, uint64_t seed) {
+  layout_ = MakePowerSgdLayout(x_.size(), rank_, layers);
   rng_ = Rng(seed, 0, "powersgd");
   p_.resize(layout_.p_length);
   q_.resize(layout_.q_length);
-  m_.assign(workers, Eigen::VectorXd::Zero(layout_.padded_size));
+  m_.assign(workers_, Eigen::VectorXd::Zero(layout_.padded_size));
   DrawQ();
 }
 

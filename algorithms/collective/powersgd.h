@@ -29,34 +29,29 @@ struct PowerSgdConfig final : ConfigBase<PowerSgdConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class PowerSgdRule final : public CollectiveRule {
+class PowerSgdRule final : public SharedModelRule {
  public:
   using Config = PowerSgdConfig;
   explicit PowerSgdRule(const PowerSgdConfig& config)
       : rank_(static_cast<int>(config.rank)), warm_start_(config.warm_start) {}
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective& objective,
-            const LayerProfile* layers, uint64_t seed) override;
   std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile* layers) const override;
   void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
              Eigen::Ref<Eigen::VectorXd> out) override;
   void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;
   void EndRound(double step) override;
-  const Eigen::VectorXd& Model() const override { return x_; }
   void Extra(std::map<std::string, double>& out) const override;
   const PowerSgdLayout& layout() const { return layout_; }
 
  private:
+  void InitRule(const LayerProfile* layers, uint64_t seed) override;
   void DrawQ();
   void OrthogonalizeP();
   void UpdateError(int w);
 
   int rank_;
   bool warm_start_;
-  int workers_ = 0;
-  const Objective* objective_ = nullptr;
   PowerSgdLayout layout_;
   Rng rng_{0};
-  Eigen::VectorXd x_;
   Eigen::VectorXd p_, q_;                 // the all-reduced (mean) factors, vectors included in p_
   bool have_p_ = false, have_q_ = false;  // this round's p_/q_ are in
   std::vector<Eigen::VectorXd> m_;        // per worker: padded M_i = G_i + e_i, then e_i
