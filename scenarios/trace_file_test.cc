@@ -103,8 +103,8 @@ std::string ErrorWithLine(int n, const std::string& line) {
   return "no error";
 }
 
-// A damaged line of SampleText(): its number, its text, and the error it must give after
-// "t.txt:<line>: ".
+// A damaged line of SampleText(): its number, its text, and the error it must give (after the
+// file name and the line number).
 struct DamagedLine {
   int line;
   const char* text;
