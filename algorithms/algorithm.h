@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "algorithms/codec_time.h"
+#include "algorithms/run_keys.h"
 #include "algorithms/step_schedule.h"
 #include "sim/limits.h"
 #include "sim/network.h"
@@ -42,9 +43,10 @@ class ComputeTimeModel;
 class Trajectory;
 struct LayerProfile;
 
-struct RunSetup {
+// An entry's run: the scenario's RunKeys (seed, iterations, batch, metrics_every, divergence,
+// header bits, downlink, broadcast, limits) and what is the entry's own.
+struct RunSetup : RunKeys {
   std::string label;  // the entry's label (records' `algorithm` column)
-  uint64_t seed = 1;
   const Objective* objective = nullptr;
   const Topology* topology = nullptr;
   const ComputeTimeModel* compute = nullptr;
@@ -53,19 +55,10 @@ struct RunSetup {
   const LayerProfile* layers = nullptr;
   CodecSetup codec;         // encode/decode time (algorithms/codec_time.h); default none
   NetworkOptions network;   // model, queue, mtu, protocol, packets per message (sim/network.h)
-  int64_t header_bits = 0;  // added to every message's payload bits
-  bool multicast_downlink = false;
-  bool broadcast = false;  // decentralized: one transmission per node (shared medium)
-  int64_t iterations = 100;
-  int64_t batch = 0;  // samples per worker per iteration; <= 0: full shard
-  int64_t metrics_every = 1;
-  double divergence_loss = 1e12;
-  double divergence_factor = 1e3;  // diverged when loss > factor x the initial loss (if > 0)
   StepConfig step;
   // Called after every iteration with the number of iterations completed (progress reports);
   // may be empty. Runs on the thread that runs the entry.
   std::function<void(int64_t)> on_iteration;
-  SimLimits limits;  // events per run, packets per message (sim/limits.h)
   // Threads inside the run (`--threads`): every driver computes the per-worker (per-node) work
   // of a round on this many threads: ps/worker_uplinks.h, decentralized/node_work.h,
   // collective/worker_gradients.h. Results are identical for every value. REQUIRES: >= 1.

@@ -10,7 +10,9 @@
 
 #include "analysis/csv.h"
 #include "analysis/markdown_html.h"
+#include "analysis/records_test_util.h"
 #include "analysis/report.h"
+#include "analysis/text_test_util.h"
 #include "analysis/writers.h"
 #include "sim/file_test_util.h"
 
@@ -26,14 +28,18 @@ size_t Count(const std::string& text, const std::string& what) {
 }
 
 TEST(MarkdownHtmlTest, Base64MatchesTheRfc4648Vectors) {
-  EXPECT_EQ(Base64(""), "");
-  EXPECT_EQ(Base64("f"), "Zg==");
-  EXPECT_EQ(Base64("fo"), "Zm8=");
-  EXPECT_EQ(Base64("foo"), "Zm9v");
-  EXPECT_EQ(Base64("foob"), "Zm9vYg==");
-  EXPECT_EQ(Base64("fooba"), "Zm9vYmE=");
-  EXPECT_EQ(Base64("foobar"), "Zm9vYmFy");
-  EXPECT_EQ(Base64(std::string("\xff\x00\xfe", 3)), "/wD+");
+  // RFC 4648 section 10, then bytes that use the alphabet's last two characters and a zero byte.
+  const std::pair<std::string, std::string> vectors[] = {
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
+      {"foobar", "Zm9vYmFy"},
+      {std::string("\xff\x00\xfe", 3), "/wD+"},
+  };
+  for (const auto& [bytes, base64] : vectors) EXPECT_EQ(Base64(bytes), base64) << bytes;
 }
 
 TEST(MarkdownHtmlTest, TablesHeadingsCodeAndImagesBecomeHtml) {
@@ -90,11 +96,7 @@ TEST_F(HtmlReportTest, PlotsAreEmbeddedAndNothingOutsidePlotsIsRead) {
 TEST_F(HtmlReportTest, UserStringsAreEscapedEverywhere) {
   const std::string evil = "<script>alert(1)</script><img src=x onerror=alert(2)>&amp;\"'";
   RunResult run;
-  RunSummary s;
-  s.name = "a";
-  s.algorithm = "sgd";
-  s.iterations = 1;
-  run.summaries.push_back(s);
+  run.summaries.push_back(test_records::BitsSummary("a", "sgd", /*iterations=*/1, 0, 0));
   WriteFileAtomic((dir_ / "summary.csv").string(),
                   "name,algorithm,status,iterations,total_bits,final_loss\n" +
                       CsvLine({evil, "sgd", "ok", "1", "10", "0.5"}));
@@ -106,18 +108,12 @@ TEST_F(HtmlReportTest, UserStringsAreEscapedEverywhere) {
                       "\", \"d\": 500, "
                       "\"data\": {\"train_samples\": 1000}, \"algorithms\": []}\n");
   WriteReport(dir_.string(), "commsim <b>");
-  std::ifstream in(dir_ / "report.html");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string html = text.str();
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_EQ(html.find("<img src=x"), std::string::npos);
-  EXPECT_EQ(html.find("<b>"), std::string::npos);
-  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
-  // The environment: top-level summary.json fields, objects flattened one level.
-  EXPECT_NE(html.find("<tr><th>d</th><td>500</td></tr>"), std::string::npos);
-  EXPECT_NE(html.find("<tr><th>data.train_samples</th><td>1000</td></tr>"), std::string::npos);
-  EXPECT_NE(html.find("<h2>Scenario</h2>"), std::string::npos);
+  const std::string html = test_files::Read(dir_ / "report.html");
+  test_text::ExpectLacks(html, {"<script", "<img src=x", "<b>"});
+  // Shown escaped; the environment: top-level summary.json fields, objects flattened one level.
+  test_text::ExpectHas(html,
+                       {"&lt;script&gt;alert(1)&lt;/script&gt;", "<tr><th>d</th><td>500</td></tr>",
+                        "<tr><th>data.train_samples</th><td>1000</td></tr>", "<h2>Scenario</h2>"});
   EXPECT_TRUE(fs::exists(dir_ / "report.md"));
 }
 

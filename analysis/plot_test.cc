@@ -12,6 +12,7 @@
 
 #include "analysis/records_test_util.h"
 #include "analysis/sweep_view.h"
+#include "analysis/text_test_util.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
 #include "sim/file_test_util.h"
@@ -157,12 +158,9 @@ TEST_F(PlotTest, SweepFolderGivesTimeAndSpeedupPlots) {
     EXPECT_TRUE(IsSvg(dir_ / "plots" / fmt::format("{}.svg", name)));
   }
   const std::string time = Read(dir_ / "plots" / "time_per_iteration.gp");
-  EXPECT_NE(time.find("title 'sgd' noenhanced"), std::string::npos);
-  EXPECT_NE(time.find("title 'dore' noenhanced"), std::string::npos);
-  EXPECT_NE(time.find("title 'compute time' noenhanced"), std::string::npos);
-  EXPECT_NE(time.find("set logscale x"), std::string::npos);
-  EXPECT_NE(time.find("set logscale y"), std::string::npos);
-  EXPECT_NE(time.find("bandwidth (bit/s)"), std::string::npos);
+  test_text::ExpectHas(
+      time, {"title 'sgd' noenhanced", "title 'dore' noenhanced", "title 'compute time' noenhanced",
+             "set logscale x", "set logscale y", "bandwidth (bit/s)"});
   const std::string speedup = Read(dir_ / "plots" / "speedup.gp");
   EXPECT_NE(speedup.find("title 'dore' noenhanced"), std::string::npos);
   EXPECT_EQ(speedup.find("title 'sgd'"), std::string::npos);       // the baseline itself is 1

@@ -40,11 +40,7 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
   run.summaries[0].time_to_target_s = 2.5;
   run.summaries[0].bits_to_target = 64000;
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
-  const std::string path = WriteReport(dir_.string());
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string md = text.str();
+  const std::string md = test_files::Read(WriteReport(dir_.string()));
   // dore: 200 of sgd's 6400 bits per iteration = 3.1%, a 96.9% reduction.
   EXPECT_NE(md.find("| dore | dore | ok | 10 | 2 kbit | 100 bit | 100 bit | sgd | 3.1% | 96.9% |"),
             std::string::npos)
@@ -64,25 +60,18 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
 
 TEST_F(ReportTest, RunReportShowsTheTimeBreakdownFigureInMarkdownAndHtml) {
   RunResult run;
-  RunSummary s;
-  s.name = "sgd";
-  s.algorithm = "sgd";
-  s.iterations = 1;
-  run.summaries.push_back(s);
+  run.summaries.push_back(test_records::BitsSummary("sgd", "sgd", /*iterations=*/1, 0, 0));
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
   fs::create_directories(dir_ / "plots");
   WriteFileAtomic((dir_ / "plots" / "time_breakdown.png").string(), "PNG");
   WriteFileAtomic((dir_ / "plots" / "time_breakdown.svg").string(), "<svg>bars</svg>");
-  const std::string path = WriteReport(dir_.string());
-  std::ifstream md_in(path), html_in(dir_ / "report.html");
-  std::stringstream md, html;
-  md << md_in.rdbuf();
-  html << html_in.rdbuf();
-  EXPECT_NE(md.str().find("![time per iteration: compute, codec, communication]"
-                          "(plots/time_breakdown.png)"),
+  const std::string md = test_files::Read(WriteReport(dir_.string()));
+  EXPECT_NE(md.find("![time per iteration: compute, codec, communication]"
+                    "(plots/time_breakdown.png)"),
             std::string::npos)
-      << md.str();
-  EXPECT_NE(html.str().find(Base64("<svg>bars</svg>")), std::string::npos);
+      << md;
+  EXPECT_NE(test_files::Read(dir_ / "report.html").find(Base64("<svg>bars</svg>")),
+            std::string::npos);
 }
 
 TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {

@@ -18,6 +18,12 @@ CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size) {
       ->option_text("page|column");
 }
 
+void AddOutputFlags(CLI::App& cmd, RunFolderArgs& args) {
+  cmd.add_flag("--no-plots", args.no_plots, "do not render plots");
+  AddFigureSizeOption(cmd, args.size);
+  cmd.add_flag("--quiet,-q", args.quiet, "no progress lines");
+}
+
 void AddPlotCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "plot", "Render PNG, SVG and PDF plots (gnuplot) of a run or sweep folder into DIR/plots");

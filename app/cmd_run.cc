@@ -25,16 +25,10 @@
 namespace commsim::app {
 namespace {
 
-struct RunArgs {
-  std::string file;  // empty: the shipped quickstart scenario
-  std::string out;
+// file: the scenario (run, validate; empty: the shipped quickstart) or the trace (retime).
+struct RunArgs : RunFolderArgs {
   std::vector<std::string> sets;
-  int jobs = 0;
-  int threads = 1;
-  bool no_plots = false;
-  bool quiet = false;
   bool trace = false;  // run: write trace.txt
-  FigureSize size = FigureSize::kPage;
 };
 
 std::string ScenarioFile(const RunArgs& args) {
@@ -212,9 +206,7 @@ void AddRunCommand(CLI::App& app) {
                   "entries simulated in parallel (default 0: one per core; results identical)")
       ->check(CLI::Range(0, 256));
   AddThreadsOption(*cmd, args->threads);
-  cmd->add_flag("--no-plots", args->no_plots, "do not render plots");
-  AddFigureSizeOption(*cmd, args->size);
-  cmd->add_flag("--quiet,-q", args->quiet, "no progress lines");
+  AddOutputFlags(*cmd, *args);
   cmd->add_flag("--trace", args->trace,
                 "also write trace.txt: every entry's messages and learning, for `commsim retime`");
   cmd->callback([args] { DoRun(*args); });
@@ -230,9 +222,7 @@ void AddRunCommand(CLI::App& app) {
                      "/network/topology/worker_bandwidth=100Mbps");
   retime->add_option("--jobs,-j", rargs->jobs, "entries simulated in parallel (default 0: one "
                      "per core)")->check(CLI::Range(0, 256));
-  retime->add_flag("--no-plots", rargs->no_plots, "do not render plots");
-  AddFigureSizeOption(*retime, rargs->size);
-  retime->add_flag("--quiet,-q", rargs->quiet, "no progress lines");
+  AddOutputFlags(*retime, *rargs);
   retime->callback([rargs] { DoRetime(*rargs); });
 
   auto vargs = std::make_shared<RunArgs>();

@@ -22,19 +22,12 @@
 namespace commsim::app {
 namespace {
 
-struct SweepArgs {
-  std::string file;
-  std::string out;
-  int jobs = 0;
-  int threads = 1;
+struct SweepArgs : RunFolderArgs {
   bool keep_runs = false;
   bool restart = false;
-  bool no_plots = false;
-  bool quiet = false;
   bool count = false;
   bool no_reuse = false;
   size_t point = 0;
-  FigureSize size = FigureSize::kPage;
 };
 
 // Exit code 3 when a point's entry ended with status "error" (the sweep itself completed).
@@ -132,9 +125,7 @@ void AddSweepCommand(CLI::App &app) {
   cmd->add_flag("--no-reuse", args->no_reuse,
                 "run every point's learning in full (default: points whose axes change only "
                 "timing re-time the trajectory recorded once; results identical)");
-  cmd->add_flag("--no-plots", args->no_plots, "do not render plots at the end");
-  AddFigureSizeOption(*cmd, args->size);
-  cmd->add_flag("--quiet", args->quiet, "no progress output");
+  AddOutputFlags(*cmd, *args);
   cmd->add_flag("--count", args->count,
                 "print the number of points and exit (e.g. for a Slurm job array)");
   cmd->callback([args] { RunSweepCommand(*args); });

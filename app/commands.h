@@ -8,6 +8,7 @@
 #define COMMSIM_APP_COMMANDS_H_
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "analysis/gnuplot.h"
 
@@ -32,6 +33,20 @@ void AddTuneConsensusCommand(CLI::App& app);
 
 // Adds `--size page|column` (figure size of the plots) to `cmd`, stored into `size`.
 CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size);  // app/cmd_plot.cc
+
+// The options of the commands that run entries into an output folder: run, retime, sweep.
+struct RunFolderArgs {
+  std::string file;                     // the scenario, trace or sweep file
+  std::string out;                      // --out: the output folder (empty: under results/)
+  int jobs = 0;                         // --jobs: entries or points in parallel (0: one per core)
+  int threads = 1;                      // --threads (AddThreadsOption)
+  bool no_plots = false;                // --no-plots: no plots/ folder
+  FigureSize size = FigureSize::kPage;  // --size page|column
+  bool quiet = false;                   // --quiet, -q: no progress lines
+};
+// Adds `--no-plots`, `--size page|column` and `--quiet` (`-q`) to `cmd`, stored into `args`.
+void AddOutputFlags(CLI::App& cmd, RunFolderArgs& args);  // app/cmd_plot.cc
+
 // Adds `--threads N` (threads inside each entry's run, RunSetup::threads: 1 to 256, default 1)
 // to `cmd`, stored into `threads`; anything else is refused with the value it got.
 CLI::Option* AddThreadsOption(CLI::App& cmd, int& threads);  // app/cmd_run.cc

@@ -28,20 +28,12 @@ constexpr int kPoints = 9;
 // A small linear-regression sweep over 9 bandwidths; `seed` changes what it computes, the
 // iterations how long a point takes.
 std::string SweepJson(int seed, int iterations = 300) {
-  return fmt::format(R"({{
-  "name": "mpi_tiny",
-  "base": {{
-    "name": "tiny", "seed": {}, "workers": 4, "iterations": {}, "metrics_every": 10,
-    "model": {{"name": "linear_regression"}},
-    "data": {{"name": "synthetic_regression", "samples": 400, "features": 300, "noise": 0.1}},
-    "network": {{"topology": {{"name": "star"}}}},
-    "compute": {{"mode": "fixed", "seconds": "1ms"}},
-    "algorithms": [{{"name": "sgd"}}, {{"name": "dore"}}]
-  }},
-  "axes": [{{"name": "bandwidth", "pointer": "/network/topology/worker_bandwidth",
-             "logspace": ["10Mbps", "10Gbps", {}]}}]
-}})",
-                     seed, iterations, kPoints);
+  return commsim::testing::TinySweep("mpi_tiny", {.seed = seed,
+                                                  .iterations = iterations,
+                                                  .samples = 400,
+                                                  .features = 300,
+                                                  .points = kPoints})
+      .dump();
 }
 
 // mpirun as CI runs it: as root, more ranks than cores, shared memory only (no network needed).

@@ -11,6 +11,7 @@
 
 namespace {
 
+using commsim::testing::ExpectCommsim;
 using commsim::testing::RunCommsim;
 
 TEST(NetCommandTest, IncastExampleEndsAtTheClosedForm) {
@@ -37,26 +38,19 @@ TEST(NetCommandTest, BadSpecIsAUserErrorNamingFileAndField) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("error: " + path + ": /topology/latency: "), std::string::npos) << r.out;
   std::remove(path.c_str());
-  const auto missing = RunCommsim("net does_not_exist.json");
-  EXPECT_EQ(missing.status, 1) << missing.out;
-  EXPECT_NE(missing.out.find("does_not_exist.json"), std::string::npos) << missing.out;
+  ExpectCommsim("net does_not_exist.json", 1, {"does_not_exist.json"});
 }
 
 TEST(NetCommandTest, ResolvedSpecFillsInDefaults) {
-  const auto r = RunCommsim("net --resolved scenarios/net/ring_allreduce.json");
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("\"pattern\": \"ring_allreduce\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"mtu\": 72000"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"bandwidth\": 10000000000"), std::string::npos) << r.out;
+  ExpectCommsim(
+      "net --resolved scenarios/net/ring_allreduce.json", 0,
+      {"\"pattern\": \"ring_allreduce\"", "\"mtu\": 72000", "\"bandwidth\": 10000000000"});
 }
 
 TEST(NetCommandTest, ListShowsTopologiesWithParameters) {
-  const auto r = RunCommsim("list");
-  ASSERT_EQ(r.status, 0);
-  for (const char* name : {"star", "star_direct", "ring", "torus", "complete", "erdos_renyi",
-                           "explicit", "server_bandwidth", "default 1e+09"}) {
-    EXPECT_NE(r.out.find(name), std::string::npos) << name;
-  }
+  ExpectCommsim("list", 0,
+                {"star", "star_direct", "ring", "torus", "complete", "erdos_renyi", "explicit",
+                 "server_bandwidth", "default 1e+09"});
 }
 
 }  // namespace

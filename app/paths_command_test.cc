@@ -18,6 +18,7 @@ namespace commsim {
 namespace {
 
 namespace fs = std::filesystem;
+using commsim::testing::ExpectCommsim;
 using commsim::testing::RunCommsim;
 
 fs::path PathsDir(const std::string& name) { return test_files::FreshDir("commsim_paths_" + name); }
@@ -69,32 +70,23 @@ TEST(PathsCommandTest, ValidateTakesSweepFiles) {
   std::ofstream(dir / "sw.json") << R"({"name": "sw",
       "base": {"workers": 2, "iterations": 2, "algorithms": ["sgd"]},
       "axes": [{"pointer": "/workers", "values": [2, 3]}]})";
-  const auto ok = RunCommsim("validate " + (dir / "sw.json").string());
-  EXPECT_EQ(ok.status, 0) << ok.out;
-  EXPECT_NE(ok.out.find("ok (sweep of 2 points)"), std::string::npos) << ok.out;
+  ExpectCommsim("validate " + (dir / "sw.json").string(), 0, {"ok (sweep of 2 points)"});
   // A point that cannot be built (dpsgd on a star) is reported with its index.
   std::ofstream(dir / "bad.json") << R"({"name": "bad",
       "base": {"workers": 4, "iterations": 2, "network": {"topology": "ring"},
                "algorithms": ["dpsgd"]},
       "axes": [{"name": "topo", "pointer": "/network/topology", "values": ["ring", "star"]}]})";
-  const auto bad = RunCommsim("validate " + (dir / "bad.json").string());
-  EXPECT_EQ(bad.status, 1) << bad.out;
-  EXPECT_NE(bad.out.find("point 1"), std::string::npos) << bad.out;
+  ExpectCommsim("validate " + (dir / "bad.json").string(), 1, {"point 1"});
 }
 
 TEST(PathsCommandTest, NetTakesSet) {
-  const auto r = RunCommsim("net scenarios/net/incast.json --set /workers=2 --set /message=1000");
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("message 1000 bits"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("# end"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(", 2 messages,"), std::string::npos) << r.out;
+  ExpectCommsim("net scenarios/net/incast.json --set /workers=2 --set /message=1000", 0,
+                {"message 1000 bits", "# end", ", 2 messages,"});
 }
 
 TEST(PathsCommandTest, ListQuotesTextChoices) {
-  const auto r = RunCommsim("list");
-  ASSERT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find(R"(one of ",", ";", "tab", "space")"), std::string::npos);
-  EXPECT_EQ(r.out.find("one of ,,"), std::string::npos);
+  const std::string out = ExpectCommsim("list", 0, {R"(one of ",", ";", "tab", "space")"});
+  EXPECT_EQ(out.find("one of ,,"), std::string::npos);
 }
 
 TEST(PathsCommandTest, UnknownEntryKeyHintsIncludeTheEntrysOwnKeys) {

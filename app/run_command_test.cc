@@ -16,35 +16,32 @@ namespace fs = std::filesystem;
 using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-fs::path RunDir(const std::string& name) {
-  return commsim::test_files::FreshDir("commsim_run_" + name);
-}
+using RunCommandTest = commsim::test_files::TempDirTest;
 
-TEST(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {
-  const fs::path dir = RunDir("ok");
+TEST_F(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {
   const std::string args = "run scenarios/quickstart.json --quiet --no-plots --set /iterations=20 ";
-  const auto a = RunCommsim(args + "--out " + (dir / "a").string());
+  const auto a = RunCommsim(args + "--out " + (dir_ / "a").string());
   ASSERT_EQ(a.status, 0) << a.out;
-  const auto b = RunCommsim(args + "--jobs 2 --out " + (dir / "b").string());
+  const auto b = RunCommsim(args + "--jobs 2 --out " + (dir_ / "b").string());
   ASSERT_EQ(b.status, 0) << b.out;
   for (const char* file :
        {"metrics.csv", "summary.csv", "summary.json", "scenario.resolved.json"}) {
-    EXPECT_TRUE(fs::exists(dir / "a" / file)) << file;
-    EXPECT_EQ(Read(dir / "a" / file), Read(dir / "b" / file)) << file;
+    EXPECT_TRUE(fs::exists(dir_ / "a" / file)) << file;
+    EXPECT_EQ(Read(dir_ / "a" / file), Read(dir_ / "b" / file)) << file;
   }
   EXPECT_NE(a.out.find("dore"), std::string::npos);
   EXPECT_EQ(
-      Read(dir / "a" / "metrics.csv")
+      Read(dir_ / "a" / "metrics.csv")
           .rfind("algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,codec_time_s,"
                  "comm_time_s,overlap_saved_s,loss,dist_to_opt_sq,test_accuracy,consensus_dist,"
                  "density,bits_up,bits_down,cum_bits,status",
                  0),
       0u);
   // The resolved scenario runs to the same results.
-  const auto c = RunCommsim("run " + (dir / "a" / "scenario.resolved.json").string() +
-                            " --quiet --no-plots --out " + (dir / "c").string());
+  const auto c = RunCommsim("run " + (dir_ / "a" / "scenario.resolved.json").string() +
+                            " --quiet --no-plots --out " + (dir_ / "c").string());
   ASSERT_EQ(c.status, 0) << c.out;
-  EXPECT_EQ(Read(dir / "a" / "metrics.csv"), Read(dir / "c" / "metrics.csv"));
+  EXPECT_EQ(Read(dir_ / "a" / "metrics.csv"), Read(dir_ / "c" / "metrics.csv"));
 }
 
 struct BadCase {
@@ -53,7 +50,7 @@ struct BadCase {
   const char* message;
 };
 
-TEST(RunCommandTest, BadScenariosFailClearlyAndLeaveNoOutput) {
+TEST_F(RunCommandTest, BadScenariosFailClearlyAndLeaveNoOutput) {
   const BadCase cases[] = {
       {"unknown_key", R"({"algorithms": [{"name": "sgd"}], "iteratons": 5})",
        ": /iteratons: unknown key; did you mean \"iterations\"?"},
@@ -73,7 +70,8 @@ TEST(RunCommandTest, BadScenariosFailClearlyAndLeaveNoOutput) {
        ": /workers: must be in [1, 100000], got 0"},
   };
   for (const BadCase& c : cases) {
-    const fs::path dir = RunDir(c.name);
+    const fs::path dir = dir_ / c.name;
+    fs::create_directories(dir);
     const fs::path file = dir / "scenario.json";
     std::ofstream(file) << c.scenario;
     const fs::path out = dir / "out";
@@ -91,7 +89,7 @@ TEST(RunCommandTest, BadScenariosFailClearlyAndLeaveNoOutput) {
   }
 }
 
-TEST(RunCommandTest, ValidateAcceptsTheShippedScenarios) {
+TEST_F(RunCommandTest, ValidateAcceptsTheShippedScenarios) {
   for (const char* f : {"scenarios/quickstart.json", "scenarios/dore_convex.json"}) {
     const auto r = RunCommsim(std::string("validate ") + f);
     EXPECT_EQ(r.status, 0) << f << ": " << r.out;

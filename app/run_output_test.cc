@@ -24,15 +24,19 @@ using commsim::testing::RunCommsim;
 const std::string kQuickstart = std::string(COMMSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
 const std::string kRun = "run " + kQuickstart + " --quiet --no-plots --set /iterations=20 ";
 
-using RunOutputTest = commsim::test_files::TempDirTest;
+class RunOutputTest : public commsim::test_files::TempDirTest {
+ protected:
+  // Runs the quickstart with --out P(out): it must fail with exit code 1 and print `error`.
+  void ExpectOutRefused(const std::string& out, const std::string& error) const {
+    const auto r = RunCommsim(kRun + "--out " + P(out));
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find(error), std::string::npos) << r.out;
+  }
+};
 
 TEST_F(RunOutputTest, AFileAtOutIsRefusedAndKept) {
   std::ofstream(P("file")) << "precious";
-  const auto r = RunCommsim(kRun + "--out " + P("file"));
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("error: --out " + P("file") + ": exists and is not a folder"),
-            std::string::npos)
-      << r.out;
+  ExpectOutRefused("file", "error: --out " + P("file") + ": exists and is not a folder");
   EXPECT_EQ(Read(P("file")), "precious");
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"file"}));
 }
@@ -40,13 +44,9 @@ TEST_F(RunOutputTest, AFileAtOutIsRefusedAndKept) {
 TEST_F(RunOutputTest, AFolderOfNotesIsRefusedUntouched) {
   fs::create_directories(P("notes/sub"));
   std::ofstream(P("notes/todo.txt")) << "mine";
-  const auto r = RunCommsim(kRun + "--out " + P("notes"));
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find("error: --out " + P("notes") +
-                       ": exists and is not a commsim output folder (no .commsim marker); choose "
-                       "another path or remove it yourself"),
-            std::string::npos)
-      << r.out;
+  ExpectOutRefused("notes", "error: --out " + P("notes") +
+                                ": exists and is not a commsim output folder (no .commsim marker); "
+                                "choose another path or remove it yourself");
   EXPECT_EQ(Names(P("notes")), (std::set<std::string>{"sub", "todo.txt"}));
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"notes"}));  // no staging folder left beside it
 }
@@ -82,10 +82,7 @@ TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
 TEST_F(RunOutputTest, ASweepFolderIsNotReplacedByARun) {
   fs::create_directories(P("sweep/points"));
   std::ofstream(P("sweep/.commsim")) << "commsim output folder\nkind=sweep\nformat=1\n";
-  const auto r = RunCommsim(kRun + "--out " + P("sweep"));
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find(": is a commsim sweep folder, not a run folder"), std::string::npos)
-      << r.out;
+  ExpectOutRefused("sweep", ": is a commsim sweep folder, not a run folder");
   EXPECT_TRUE(fs::exists(P("sweep/points")));
 }
 

@@ -17,22 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using commsim::testing::RunCommsim;
+using commsim::testing::TinySweep;
 
 constexpr int kSlurmPoints = 5;
-
-constexpr const char* kSweep = R"({
-  "name": "slurm_tiny",
-  "base": {
-    "name": "tiny", "seed": 5, "workers": 4, "iterations": 40, "metrics_every": 10,
-    "model": {"name": "linear_regression"},
-    "data": {"name": "synthetic_regression", "samples": 200, "features": 50, "noise": 0.1},
-    "network": {"topology": {"name": "star"}},
-    "compute": {"mode": "fixed", "seconds": "1ms"},
-    "algorithms": [{"name": "sgd"}, {"name": "dore"}]
-  },
-  "axes": [{"name": "bandwidth", "pointer": "/network/topology/worker_bandwidth",
-            "logspace": ["10Mbps", "10Gbps", 5]}]
-})";
 
 using commsim::test_files::Read;
 
@@ -52,7 +39,8 @@ class SlurmScriptsTest : public commsim::test_files::TempDirTest {
   void SetUp() override {
     TempDirTest::SetUp();
     file_ = P("slurm_tiny.json");
-    std::ofstream(file_) << kSweep;
+    std::ofstream(file_) << TinySweep("slurm_tiny",
+                                      {.seed = 5, .iterations = 40, .points = kSlurmPoints});
   }
   std::string Script(const std::string& name) const {
     return fmt::format("COMMSIM={} {}/scripts/slurm/{}", COMMSIM_BINARY, COMMSIM_SOURCE_DIR, name);

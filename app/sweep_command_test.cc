@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/binary_test_util.h"
 #include "sim/file_test_util.h"
 
 namespace commsim {
@@ -22,27 +23,24 @@ using test_files::Read;
 
 constexpr int kPoints = 12;
 
-// A small linear-regression scenario (inline base) swept over 12 bandwidths.
-constexpr const char* kSweep = R"({
-  "name": "tiny_bandwidth",
-  "base": {
-    "name": "tiny", "seed": 3, "workers": 4, "iterations": 300, "metrics_every": 10,
-    "model": {"name": "linear_regression"},
-    "data": {"name": "synthetic_regression", "samples": 400, "features": 300, "noise": 0.1},
+// A small linear-regression scenario swept over kPoints bandwidths of the server and the workers
+// together; `seed` changes what it computes.
+std::string KilledSweepJson(int seed) {
+  nlohmann::json sweep = testing::TinySweep(
+      "tiny_bandwidth",
+      {.seed = seed, .iterations = 300, .samples = 400, .features = 300, .points = kPoints});
+  sweep["base"].merge_patch(nlohmann::json::parse(R"({
     "partition": {"name": "iid"},
-    "network": {"topology": {"name": "star", "worker_bandwidth": "1Gbps",
-                             "server_bandwidth": "1Gbps"}},
-    "compute": {"mode": "fixed", "seconds": "1ms"},
-    "step": {"size": 0.1},
-    "algorithms": [{"name": "sgd"}, {"name": "dore"}]
-  },
-  "combine": "zip",
-  "axes": [
-    {"name": "bandwidth", "pointer": "/network/topology/server_bandwidth",
-     "logspace": ["10Mbps", "10Gbps", 12]},
-    {"pointer": "/network/topology/worker_bandwidth", "logspace": ["10Mbps", "10Gbps", 12]}
-  ]
-})";
+    "network": {"topology": {"worker_bandwidth": "1Gbps", "server_bandwidth": "1Gbps"}},
+    "step": {"size": 0.1}
+  })"));
+  sweep["combine"] = "zip";
+  nlohmann::json& axes = sweep["axes"];  // "bandwidth", the server's; the workers' alongside
+  axes[0]["pointer"] = "/network/topology/server_bandwidth";
+  axes.push_back(
+      {{"pointer", "/network/topology/worker_bandwidth"}, {"logspace", axes[0]["logspace"]}});
+  return sweep.dump();
+}
 
 pid_t Spawn(const std::vector<std::string>& args) {
   const pid_t pid = ::fork();
@@ -75,7 +73,7 @@ size_t StoredPoints(const fs::path& dir) {
 TEST(SweepCommandTest, KillNineThenRerunGivesTheUninterruptedSweepCsv) {
   const fs::path root = test_files::FreshDir("sweep_command_test");
   const std::string file = (root / "tiny_sweep.json").string();
-  std::ofstream(file) << kSweep;
+  std::ofstream(file) << KilledSweepJson(3);
   const fs::path killed = root / "killed";
   const fs::path clean = root / "clean";
   const std::vector<std::string> common = {"--jobs", "1", "--no-plots", "--quiet"};
@@ -103,8 +101,7 @@ TEST(SweepCommandTest, KillNineThenRerunGivesTheUninterruptedSweepCsv) {
   EXPECT_EQ(resumed, Read(clean / "sweep.csv"));
 
   // Editing the sweep is refused for the same folder without --restart.
-  std::ofstream(file) << std::string(kSweep).replace(std::string(kSweep).find("\"seed\": 3"), 9,
-                                                     "\"seed\": 4");
+  std::ofstream(file) << KilledSweepJson(4);
   EXPECT_EQ(Wait(Spawn(args(killed))), 1);
   fs::remove_all(root);
 }

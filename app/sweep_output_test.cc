@@ -23,22 +23,11 @@ namespace fs = std::filesystem;
 using commsim::test_files::Read;
 using commsim::testing::RunCommsim;
 
-// A small sweep (4 points, a few ms each) with `name` and `seed` filled in.
-std::string TinySweep(const std::string& name_json, int seed = 3) {
-  return fmt::format(R"({{
-  {}
-  "base": {{
-    "name": "tiny", "seed": {}, "workers": 4, "iterations": 20, "metrics_every": 10,
-    "model": {{"name": "linear_regression"}},
-    "data": {{"name": "synthetic_regression", "samples": 200, "features": 50, "noise": 0.1}},
-    "network": {{"topology": {{"name": "star"}}}},
-    "compute": {{"mode": "fixed", "seconds": "1ms"}},
-    "algorithms": [{{"name": "sgd"}}, {{"name": "dore"}}]
-  }},
-  "axes": [{{"name": "bandwidth", "pointer": "/network/topology/worker_bandwidth",
-             "logspace": ["10Mbps", "10Gbps", 4]}}]
-}})",
-                     name_json, seed);
+// A small sweep (4 points, a few ms each) without a name.
+std::string UnnamedSweep(int seed = 3) {
+  nlohmann::json sweep = commsim::testing::TinySweep("", {.seed = seed});
+  sweep.erase("name");
+  return sweep.dump();
 }
 
 class SweepOutputTest : public commsim::test_files::TempDirTest {
@@ -54,8 +43,8 @@ TEST_F(SweepOutputTest, NamesThatWouldLeaveResultsAreRefusedWithTheirPointer) {
   const std::string abs = P("abs_target");
   for (const std::string& name :
        {std::string("../../../x"), abs, std::string("a/b"), std::string(".."), std::string(""),
-        std::string(".hidden"), std::string("back\\\\slash"), std::string("tab\\there")}) {
-    const std::string file = Write("s.json", TinySweep("\"name\": \"" + name + "\","));
+        std::string(".hidden"), std::string("back\\slash"), std::string("tab\there")}) {
+    const std::string file = Write("s.json", commsim::testing::TinySweep(name).dump());
     const auto r = RunCommsim("sweep " + file + " --no-plots --quiet", "cd " + P("a/b/c") + " &&");
     EXPECT_EQ(r.status, 1) << name << "\n" << r.out;
     EXPECT_NE(r.out.find("error: " + file + ": /name: expected a name usable as a folder name"),
@@ -68,7 +57,7 @@ TEST_F(SweepOutputTest, NamesThatWouldLeaveResultsAreRefusedWithTheirPointer) {
 }
 
 TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
-  const std::string file = Write("s.json", TinySweep(""));
+  const std::string file = Write("s.json", UnnamedSweep());
   const std::string out = P("out");
   const std::string args = "sweep " + file + " --no-plots --quiet --jobs 1 --out " + out;
   ASSERT_EQ(RunCommsim(args).status, 0);
@@ -88,8 +77,8 @@ TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
 // Point files cut to their header, with a row removed or duplicated, or taken from another sweep:
 // each point runs again with a note, and sweep.csv is that of a clean run.
 TEST_F(SweepOutputTest, TamperedPointFilesAreRunAgain) {
-  const std::string file = Write("s.json", TinySweep(""));
-  const std::string other = Write("other.json", TinySweep("", /*seed=*/4));
+  const std::string file = Write("s.json", UnnamedSweep());
+  const std::string other = Write("other.json", UnnamedSweep(/*seed=*/4));
   const auto args = [&](const std::string& sweep, const std::string& out) {
     return "sweep " + sweep + " --no-plots --quiet --jobs 1 --out " + P(out);
   };
@@ -120,7 +109,7 @@ TEST_F(SweepOutputTest, TamperedPointFilesAreRunAgain) {
 }
 
 TEST_F(SweepOutputTest, UnwritableFolderFailsBeforeAnyPointRuns) {
-  const std::string file = Write("s.json", TinySweep(""));
+  const std::string file = Write("s.json", UnnamedSweep());
   if (!MakeReadOnlyDir("ro")) {
     GTEST_SKIP() << "cannot make a read-only folder here (root without chattr)";
   }
@@ -132,7 +121,7 @@ TEST_F(SweepOutputTest, UnwritableFolderFailsBeforeAnyPointRuns) {
 }
 
 TEST_F(SweepOutputTest, AFolderOfNotesIsRefusedEvenWithRestart) {
-  const std::string file = Write("s.json", TinySweep(""));
+  const std::string file = Write("s.json", UnnamedSweep());
   fs::create_directories(P("notes"));
   Write("notes/todo.txt", "mine");
   const auto r = RunCommsim("sweep " + file + " --no-plots --quiet --restart --out " + P("notes"));

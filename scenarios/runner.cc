@@ -128,8 +128,8 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
 RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry, int threads) {
   const AlgorithmEntry& e = s.algorithms[entry];
   RunSetup setup;
+  static_cast<RunKeys&>(setup) = s;
   setup.label = e.label;
-  setup.seed = s.seed;
   setup.objective = world.objective.get();
   setup.layers = world.objective->layers();
   setup.topology = world.entry_topology[entry];
@@ -137,16 +137,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry, in
   setup.codec = e.codec;
   setup.network = s.network;
   setup.network.max_packets_per_message = s.limits.max_packets_per_message;
-  setup.header_bits = s.header_bits;
-  setup.multicast_downlink = s.multicast_downlink;
-  setup.broadcast = s.broadcast;
-  setup.iterations = s.iterations;
-  setup.batch = s.batch;
-  setup.metrics_every = s.metrics_every;
-  setup.divergence_loss = s.divergence_loss;
-  setup.divergence_factor = s.divergence_factor;
   setup.step = e.step;
-  setup.limits = s.limits;
   setup.threads = threads;
   return setup;
 }

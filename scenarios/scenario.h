@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "algorithms/run_keys.h"
 #include "algorithms/step_schedule.h"
 #include "models/compute_time.h"
 #include "scenarios/codec_keys.h"
@@ -54,20 +55,16 @@ struct AlgorithmEntry {
   CodecSetup codec;        // resolved (profile loaded)
 };
 
-struct Scenario {
+// The RunKeys (seed, iterations, batch, metrics_every, divergence_*, header_bits,
+// multicast_downlink, broadcast, limits) are every entry's: its RunSetup starts from them
+// (scenarios/runner.cc).
+struct Scenario : RunKeys {
   std::string file;  // origin, for messages
   nlohmann::json resolved;  // the scenario with every default filled in
   std::string name = "scenario";
-  uint64_t seed = 1;
   int64_t workers = 8;
-  int64_t iterations = 100;
-  int64_t batch = 0;
-  int64_t metrics_every = 1;
-  double divergence_loss = 1e12;
-  double divergence_factor = 1e3;
   std::optional<double> target_loss;
   std::optional<double> target_accuracy;
-  int64_t header_bits = 0;
   ComponentSpec model;      // kind "model"
   ComponentSpec data;       // kind "dataset"
   ComponentSpec partition;  // kind "partition"
@@ -75,10 +72,7 @@ struct Scenario {
   CodecKeys codec;  // mode "none" when the scenario has no `codec` key
   ComponentSpec topology;           // kind "topology"
   NetworkOptions network;  // model, queue, mtu, protocol (max_packets_per_message: see limits)
-  bool multicast_downlink = false;
-  bool broadcast = false;
   StepConfig step;
-  SimLimits limits;
   std::vector<AlgorithmEntry> algorithms;
 };
 

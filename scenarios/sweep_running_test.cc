@@ -39,6 +39,16 @@ Sweep MakeSweep() {  // 10 Mbit/s, 31.6 Mbit/s, 100 Mbit/s, 316 Mbit/s, 1 Gbit/s
                     "fake_sweep.json", "");
 }
 
+// The UserError that gathering the sweep folder `dir` throws ("gathered" when it throws none).
+std::string GatherError(const Sweep& sweep, const std::string& dir) {
+  try {
+    AssembleSweepCsv(sweep, dir);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "gathered";
+}
+
 class SweepRunningTest : public test_files::TempDirTest {
  protected:
   std::string Dir(const std::string& sub) const { return P(sub); }
@@ -75,24 +85,14 @@ TEST_F(SweepRunningTest, AnEntryLeftByAKilledRunIsReportedAndThePointRunAgain) {
   std::ofstream(RunningFile(dir, 3)) << "rank 1 of 3 (host n7, pid 4242)\n";  // killed there
 
   // Gathering now names the point and who was running it.
-  try {
-    AssembleSweepCsv(sweep, dir);
-    FAIL() << "a missing point was gathered";
-  } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("missing (point 1); run the sweep again"),
-              std::string::npos)
-        << e.what();
-  }
+  std::string error = GatherError(sweep, dir);
+  EXPECT_NE(error.find("missing (point 1); run the sweep again"), std::string::npos) << error;
   std::ofstream(RunningFile(dir, 1)) << "rank 2 of 3 (host n8, pid 7)\n";
-  try {
-    AssembleSweepCsv(sweep, dir);
-    FAIL() << "a missing point was gathered";
-  } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("missing (point 1; rank 2 of 3 (host n8, pid 7) started "
-                                         "it and did not finish)"),
-              std::string::npos)
-        << e.what();
-  }
+  error = GatherError(sweep, dir);
+  EXPECT_NE(error.find("missing (point 1; rank 2 of 3 (host n8, pid 7) started it and did not "
+                       "finish)"),
+            std::string::npos)
+      << error;
 
   std::FILE* notes = std::tmpfile();
   SweepOptions options;

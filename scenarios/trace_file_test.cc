@@ -2,6 +2,7 @@
 // damaged trace is refused with its line and what was expected.
 #include "scenarios/trace_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,12 +17,7 @@ namespace commsim {
 namespace {
 
 Message Msg(int64_t bits, std::string_view codec, int64_t elements, int64_t nonzeros) {
-  Message m;
-  m.payload_bits = bits;
-  m.codec = codec;
-  m.elements = elements;
-  m.nonzeros = nonzeros;
-  return m;
+  return Message{.payload_bits = bits, .codec = codec, .elements = elements, .nonzeros = nonzeros};
 }
 
 // Round 1..3: two uplinks and a downlink; rounds 1 and 2 equal (one `rounds 2` line).
@@ -107,36 +103,40 @@ std::string ErrorWithLine(int n, const std::string& line) {
   return "no error";
 }
 
+// A damaged line of SampleText(): its number, its text, and the error it must give (after the
+// file name and the line number).
+struct DamagedLine {
+  int line;
+  const char* text;
+  const char* error;
+};
+
 TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
-  EXPECT_EQ(ErrorWithLine(1, "commsim-trace 2"),
-            "t.txt:1: trace version \"2\" is not supported (this commsim reads version 1)");
-  EXPECT_EQ(ErrorWithLine(1, "hello"),
-            "t.txt:1: expected `commsim-trace 1` (not a commsim trace file?)");
-  EXPECT_EQ(ErrorWithLine(3, "scenario [1]"),
-            "t.txt:3: scenario: expected a JSON object on one line");
-  // Line 5 is shape 0.
-  EXPECT_EQ(ErrorWithLine(5, "shape 0 64 gzip 10 -1 0"),
-            "t.txt:5: codec: expected a compressor name or -, got \"gzip\"");
-  EXPECT_EQ(ErrorWithLine(5, "shape 1 64 qsgd 10 -1 0"),
-            "t.txt:5: expected shape id 0 (ids count up from 0), got 1");
-  EXPECT_EQ(ErrorWithLine(5, "shape 0 -64 qsgd 10 -1 0"),
-            "t.txt:5: bits: expected an integer in [0, 2305843009213693951], got \"-64\"");
-  EXPECT_EQ(ErrorWithLine(5, "shape 0 64 qsgd 10"),
-            "t.txt:5: expected `shape <id> <bits> <codec> <elements> <nonzeros> <parts>` (7 "
-            "fields), got 5 fields");
-  // Lines 6-8 are shape 1 and its parts, 9 shape 2, 10 shape 3, 11-12 the rounds.
-  EXPECT_EQ(ErrorWithLine(11, "rounds 2 0 1 9"),
-            "t.txt:11: slot: expected an integer in [0, 3], got \"9\"");
-  EXPECT_EQ(ErrorWithLine(11, "rounds -2 0 1 2"),
-            "t.txt:11: round count: expected an integer in [1, 1000000000000], got \"-2\"");
-  EXPECT_EQ(ErrorWithLine(7, "shape 9"), "t.txt:7: expected a `part` line, got \"shape\"");
-  EXPECT_EQ(ErrorWithLine(14, "record 0 1 - - - -"),
-            "t.txt:14: iteration 0 after iteration 0: expected increasing iterations");
-  EXPECT_EQ(ErrorWithLine(14, "record 3 1 - - - - residual"),
-            "t.txt:14: expected <key>=<value>, got \"residual\"");
-  EXPECT_EQ(ErrorWithLine(13, "record 0 x - - - -"),
-            "t.txt:13: loss: expected a real number or -, got \"x\"");
-  EXPECT_EQ(ErrorWithLine(15, "end of it"), "t.txt:15: expected `end` (1 fields), got 3 fields");
+  // Line 5 is shape 0, lines 6-8 shape 1 and its parts, 9 shape 2, 10 shape 3, 11-12 the rounds,
+  // 13-14 the records, 15 the end.
+  const DamagedLine cases[] = {
+      {1, "commsim-trace 2", "trace version \"2\" is not supported (this commsim reads version 1)"},
+      {1, "hello", "expected `commsim-trace 1` (not a commsim trace file?)"},
+      {3, "scenario [1]", "scenario: expected a JSON object on one line"},
+      {5, "shape 0 64 gzip 10 -1 0", "codec: expected a compressor name or -, got \"gzip\""},
+      {5, "shape 1 64 qsgd 10 -1 0", "expected shape id 0 (ids count up from 0), got 1"},
+      {5, "shape 0 -64 qsgd 10 -1 0",
+       "bits: expected an integer in [0, 2305843009213693951], got \"-64\""},
+      {5, "shape 0 64 qsgd 10",
+       "expected `shape <id> <bits> <codec> <elements> <nonzeros> <parts>` (7 fields), got 5 "
+       "fields"},
+      {7, "shape 9", "expected a `part` line, got \"shape\""},
+      {11, "rounds 2 0 1 9", "slot: expected an integer in [0, 3], got \"9\""},
+      {11, "rounds -2 0 1 2", "round count: expected an integer in [1, 1000000000000], got \"-2\""},
+      {13, "record 0 x - - - -", "loss: expected a real number or -, got \"x\""},
+      {14, "record 0 1 - - - -", "iteration 0 after iteration 0: expected increasing iterations"},
+      {14, "record 3 1 - - - - residual", "expected <key>=<value>, got \"residual\""},
+      {15, "end of it", "expected `end` (1 fields), got 3 fields"},
+  };
+  for (const DamagedLine& c : cases) {
+    EXPECT_EQ(ErrorWithLine(c.line, c.text), fmt::format("t.txt:{}: {}", c.line, c.error))
+        << c.text;
+  }
 }
 
 TEST(TraceFileTest, ATruncatedTraceSaysSo) {
