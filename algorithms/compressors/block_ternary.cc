@@ -136,7 +136,10 @@ void BlockTernaryConfig::Describe(ParamVisitor& v) {
 }
 
 BlockTernary::BlockTernary(const BlockTernaryConfig& config)
-    : p_inf_(config.p == "inf"), counter_rng_(UsesCounterRng(config.rng)), block_(config.block) {
+    : Compressor("block_ternary", /*unbiased=*/true),
+      p_inf_(config.p == "inf"),
+      counter_rng_(UsesCounterRng(config.rng)),
+      block_(config.block) {
   const auto* it = std::find(std::begin(kCodings), std::end(kCodings), config.coding);
   COMMSIM_CHECK(it != std::end(kCodings), "unknown coding {}", config.coding);
   coding_ = static_cast<Coding>(it - std::begin(kCodings));
@@ -149,7 +152,8 @@ float BlockTernary::BlockNorm(const double* x, int64_t n) const {
 
 Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                                  const DecodeTarget* target) const {
-  return WithDraws(counter_rng_, rng, [&](auto& src) { return EncodeWith(x, src, target); });
+  return WithDraws(counter_rng_, x.size(), rng,
+                   [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>

@@ -38,8 +38,6 @@ class BlockTernary final : public Compressor {
  public:
   enum class Coding { kFixed2, kPacked, kSparse, kEntropy };
   explicit BlockTernary(const BlockTernaryConfig& config);
-  std::string_view Name() const override { return "block_ternary"; }
-  bool unbiased() const override { return true; }
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

@@ -133,7 +133,7 @@ Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
     const uint64_t nonce = rng.NextU64();
     w.Put(nonce, 64);
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    WithDraws(counter, dither, [&](auto& src) {
+    WithDraws(counter, d, dither, [&](auto& src) {
       if (target != nullptr) {
         DrawLevels<true, true>(x.data(), d, s, scale, unit, src, levels, target);
       } else {
@@ -141,7 +141,7 @@ Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
       }
     });
   } else {
-    WithDraws(counter, rng, [&](auto& src) {
+    WithDraws(counter, d, rng, [&](auto& src) {
       if (target != nullptr) {
         DrawLevels<false, true>(x.data(), d, s, scale, unit, src, levels, target);
       } else {
@@ -174,7 +174,7 @@ void Dithered::DecodeInto(const Message& message, const DecodeTarget& out) const
   if (bad) throw DecodeError("corrupted message: level out of range");
   if (config_.subtractive) {
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    WithDraws(UsesCounterRng(config_.rng), dither,
+    WithDraws(UsesCounterRng(config_.rng), d, dither,
               [&](auto& src) { PutSubtractive(z, unit, src, out); });
   } else {
     for (int64_t j = 0; j < d; ++j) out.Put(j, unit * z[j]);

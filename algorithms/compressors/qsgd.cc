@@ -46,7 +46,12 @@ void PrepareLevels(CounterDraws& src, int64_t first, const double* vc, int64_t m
   src.Prepare(first, m);
   counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
 }
-inline uint64_t LevelAt(StreamDraws& src, const double* vc, int64_t k, double scale, double s,
+void PrepareLevels(LaneDraws& src, int64_t first, const double*, int64_t m, double, double,
+                   uint32_t*) {
+  src.Prepare(first, m);
+}
+template <class Stream>
+inline uint64_t LevelAt(Stream& src, const double* vc, int64_t k, double scale, double s,
                         const uint32_t* /*xi*/) {
   return DrawLevel(vc[k], scale, s, src.Next(k));
 }
@@ -150,7 +155,8 @@ void QsgdConfig::Describe(ParamVisitor& v) {
 }
 
 Qsgd::Qsgd(const QsgdConfig& config)
-    : levels_(config.levels),
+    : Compressor("qsgd", /*unbiased=*/true),
+      levels_(config.levels),
       bucket_(config.bucket),
       norm_inf_(config.norm == "inf"),
       elias_(config.coding == "elias"),
@@ -164,7 +170,8 @@ float Qsgd::BucketNorm(const double* x, int64_t n) const {
 
 Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                          const DecodeTarget* target) const {
-  return WithDraws(counter_rng_, rng, [&](auto& src) { return EncodeWith(x, src, target); });
+  return WithDraws(counter_rng_, x.size(), rng,
+                   [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>

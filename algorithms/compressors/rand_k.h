@@ -23,9 +23,8 @@ struct RandKConfig final : ConfigBase<RandKConfig> {
 
 class RandK final : public Compressor {
  public:
-  explicit RandK(const RandKConfig& config) : config_(config) {}
-  std::string_view Name() const override { return "rand_k"; }
-  bool unbiased() const override { return config_.scale; }
+  explicit RandK(const RandKConfig& config)
+      : Compressor("rand_k", /*unbiased=*/config.scale), config_(config) {}
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

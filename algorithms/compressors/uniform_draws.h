@@ -2,6 +2,8 @@
 //
 //   "stream"  (default) the caller's Rng (xoshiro256**), one 53-bit draw per element in element
 //             order: the draws every release so far made, so shipped results stay byte-identical.
+//             Long messages compute them in vectorised lanes (stream_lanes.h), with the same
+//             values and the same final Rng state.
 //   "counter" a CounterRng (sim/counter_rng.h) keyed by one NextU64 of the caller's Rng per
 //             message: element j's draw is a 32-bit Philox4x32-10 output that depends only on
 //             (key, j), generated 256 elements at a time in vectorised code. Faster; the messages
@@ -20,6 +22,7 @@
 #include <string>
 #include <type_traits>
 
+#include "algorithms/compressors/stream_lanes.h"
 #include "sim/counter_rng.h"
 #include "sim/params.h"
 #include "sim/rng.h"
@@ -69,26 +72,38 @@ class CounterDraws {
 //   decltype(auto) local = LocalDraws(src);  ...loop on local...  Commit(src, local);
 inline StreamDraws LocalDraws(const StreamDraws& src) { return src; }
 inline CounterDraws& LocalDraws(CounterDraws& src) { return src; }
+inline LaneDraws& LocalDraws(LaneDraws& src) { return src; }
 inline void Commit(StreamDraws& src, const StreamDraws& local) { src = local; }
 inline void Commit(CounterDraws& /*src*/, const CounterDraws& /*local*/) {}
+inline void Commit(LaneDraws& /*src*/, const LaneDraws& /*local*/) {}
 
 // Returns f(src) on the draw source `counter` selects: a CounterDraws keyed by one NextU64 of
-// rng, or a StreamDraws on rng whose advanced state is handed back to rng when f returns.
+// rng, or for "stream" a source on rng whose advanced state is handed back to rng when f returns:
+// a LaneDraws (stream_lanes.h: the same draws, computed in vectorised lanes) when the message
+// has at least kLaneDrawsMinDim elements (`dim`), else a StreamDraws.
 template <class F>
-auto WithDraws(bool counter, Rng& rng, F&& f) {
+auto WithDraws(bool counter, int64_t dim, Rng& rng, F&& f) {
   if (counter) {
     CounterDraws src(rng.NextU64());
     return f(src);
   }
-  StreamDraws src(rng);
-  if constexpr (std::is_void_v<std::invoke_result_t<F&, StreamDraws&>>) {
-    f(src);
-    rng = src.rng();
-  } else {
-    auto result = f(src);
-    rng = src.rng();
-    return result;
+  auto run = [&](auto& src) {
+    using Src = std::remove_reference_t<decltype(src)>;
+    if constexpr (std::is_void_v<std::invoke_result_t<F&, Src&>>) {
+      f(src);
+      rng = src.rng();
+    } else {
+      auto result = f(src);
+      rng = src.rng();
+      return result;
+    }
+  };
+  if (dim >= kLaneDrawsMinDim) {
+    LaneDraws src(rng);
+    return run(src);
   }
+  StreamDraws src(rng);
+  return run(src);
 }
 
 }  // namespace commsim
