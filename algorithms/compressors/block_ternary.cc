@@ -166,9 +166,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
       coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d))));
   std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
   w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
@@ -208,9 +206,7 @@ void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) c
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, block_);
   std::vector<float> norms(coding_ == Coding::kEntropy ? static_cast<size_t>(nb) : 0);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const float norm_f = ReadScale(r);
     const double norm = norm_f;
     const DecodeTarget o = out.Segment(begin, n);
@@ -248,9 +244,7 @@ Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) c
   Expectation e;
   std::array<double, 3> hist = {0, 0, 0};  // expected counts of -1, 0, +1 in nonzero blocks
   double sparse_bits = 0.0;
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const double norm = BlockNorm(xb, n);
     if (norm == 0.0) continue;

@@ -184,9 +184,7 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
   BitWriter w;
   w.Reserve(elias_ ? 32 * nb + 4 * d : 32 * nb + d * (1 + level_bits));
   Nonzeros nz(elias_ ? std::min(bucket_, d) : 0);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * bucket_;
-    const int64_t n = std::min(bucket_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double* v = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), norm_inf_, v, n, x);
     w.PutFloat(norm);
@@ -217,10 +215,7 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
 void Qsgd::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
-  const int64_t nb = NumBlocks(d, bucket_);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * bucket_;
-    const int64_t n = std::min(bucket_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double unit = static_cast<double>(ReadScale(r)) / static_cast<double>(levels_);
     if (elias_) {
       DecodeElias(r, n, unit, out.Segment(begin, n));
@@ -302,13 +297,10 @@ double Qsgd::EliasBound(int64_t n) const {
 
 Expectation Qsgd::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const int64_t d = x.size();
-  const int64_t nb = NumBlocks(d, bucket_);
   const double s = static_cast<double>(levels_);
   const int level_bits = CeilLog2(static_cast<uint64_t>(levels_) + 1);
   Expectation e;
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * bucket_;
-    const int64_t n = std::min(bucket_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double* v = x.data() + begin;
     const double norm = BucketNorm(v, n);
     e.payload_bits += elias_ ? EliasBound(n) : 32.0 + static_cast<double>(n * (1 + level_bits));
