@@ -49,10 +49,10 @@ void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src
   Commit(src, local);
 }
 
-// counter: the same symbols from the vectorised kernel, a chunk at a time.
-void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, CounterDraws& src,
-                 int8_t* sym) {
-  const double scale = CounterDraws::kOne / static_cast<double>(norm);
+// Draws in memory: the same symbols from the vectorised kernel, a chunk at a time.
+template <KernelDraws Src>
+void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym) {
+  const double scale = Src::kOne / static_cast<double>(norm);
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, n - c);
     src.Prepare(first + c, m);
@@ -110,10 +110,10 @@ void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src,
   Commit(src, local);
 }
 
-// counter: symbols from the kernel, then packed (the same fields as the template above).
-template <bool kDecoded>
-void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, CounterDraws& src,
-                BitWriter& w, const DecodeTarget* target) {
+// Draws in memory: symbols from the kernel, then packed (the same fields as the template above).
+template <bool kDecoded, KernelDraws Src>
+void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
+                const DecodeTarget* target) {
   alignas(8) int8_t sym[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);

@@ -63,18 +63,18 @@ template <bool kSubtractive, bool kDecoded, class Src>
 void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Src& src,
                 Levels& levels, const DecodeTarget* target) {
   decltype(auto) local = LocalDraws(src);
-  int32_t kernel_z[kDrawChunk];  // counter: the chunk's levels from the vectorised kernel
+  int32_t kernel_z[kDrawChunk];  // draws in memory: the chunk's levels from the kernel
   for (int64_t c = 0; c < d; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, d - c);
     local.Prepare(c, m);
-    if constexpr (std::is_same_v<Src, CounterDraws>) {
+    if constexpr (KernelDraws<Src>) {
       counter_kernels::DitheredLevels(x + c, local.data(), m, scale, s, kSubtractive, kernel_z);
     }
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;
       int32_t z = 0;
       double u = 0.0;
-      if constexpr (std::is_same_v<Src, CounterDraws>) {
+      if constexpr (KernelDraws<Src>) {
         z = kernel_z[k];
         if constexpr (kSubtractive && kDecoded) u = local.Next(k) * (1.0 / Src::kOne);
       } else if constexpr (kSubtractive) {

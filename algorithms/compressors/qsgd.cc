@@ -38,25 +38,22 @@ inline uint64_t DrawLevel(double vj, double scale, double s, uint64_t draw) {
   return static_cast<uint64_t>(fl + up);
 }
 
-// The levels of chunk [first, first + m) (values vc): counter draws go through the vectorised
-// kernel into xi up front; the stream draws each level as LevelAt reads it, in element order.
+// The levels of chunk [first, first + m) (values vc): draws in memory (counter, or the stream in
+// lanes) go through the vectorised kernel into xi up front; a StreamDraws draws each level as
+// LevelAt reads it, in element order.
 void PrepareLevels(StreamDraws&, int64_t, const double*, int64_t, double, double, uint32_t*) {}
-void PrepareLevels(CounterDraws& src, int64_t first, const double* vc, int64_t m, double scale,
-                   double s, uint32_t* xi) {
+template <KernelDraws Src>
+void PrepareLevels(Src& src, int64_t first, const double* vc, int64_t m, double scale, double s,
+                   uint32_t* xi) {
   src.Prepare(first, m);
   counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
 }
-void PrepareLevels(LaneDraws& src, int64_t first, const double*, int64_t m, double, double,
-                   uint32_t*) {
-  src.Prepare(first, m);
-}
-template <class Stream>
-inline uint64_t LevelAt(Stream& src, const double* vc, int64_t k, double scale, double s,
+inline uint64_t LevelAt(StreamDraws& src, const double* vc, int64_t k, double scale, double s,
                         const uint32_t* /*xi*/) {
   return DrawLevel(vc[k], scale, s, src.Next(k));
 }
-inline uint64_t LevelAt(CounterDraws&, const double*, int64_t k, double, double,
-                        const uint32_t* xi) {
+template <KernelDraws Src>
+inline uint64_t LevelAt(Src&, const double*, int64_t k, double, double, const uint32_t* xi) {
   return xi[k];
 }
 

@@ -10,13 +10,12 @@
 #define COMMSIM_ALGORITHMS_COMPRESSORS_RAND_K_H_
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/sparse_wire.h"
 #include "sim/params.h"
 
 namespace commsim {
 
-struct RandKConfig final : ConfigBase<RandKConfig> {
-  int64_t k = 0;
-  double fraction = 0.01;
+struct RandKConfig final : ConfigBase<RandKConfig>, KeptCount {
   bool scale = false;
   void Describe(ParamVisitor& v) override;
 };

@@ -11,6 +11,13 @@
 
 namespace commsim {
 
+void KeptCount::DescribeKept(ParamVisitor& v) {
+  v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
+  v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
+}
+
+int64_t KeptCount::For(int64_t d) const { return ResolveK(k, fraction, d); }
+
 Message FinishSparseValues(BitWriter& w, std::string_view name, std::span<const uint32_t> idx,
                            const Eigen::Ref<const Eigen::VectorXd>& x, double factor,
                            const DecodeTarget* target) {

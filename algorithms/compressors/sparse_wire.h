@@ -11,8 +11,20 @@
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/compressors/compressor.h"
+#include "sim/params.h"
 
 namespace commsim {
+
+// How many entries a sparsifier keeps (top_k, rand_k): a base of their configs. k = `k` when
+// k > 0 (clamped to d), else max(1, round(fraction * d)).
+struct KeptCount {
+  int64_t k = 0;           // 0: use fraction
+  double fraction = 0.01;  // of d, used when k == 0
+  // Describes "k" and "fraction".
+  void DescribeKept(ParamVisitor& v);
+  // REQUIRES: d >= 1.
+  int64_t For(int64_t d) const;
+};
 
 // Increasing indices in [0, d): fixed ceil(log2 d)-bit fields, or Golomb-coded gaps.
 void PutIndices(BitWriter& w, std::span<const uint32_t> idx, int64_t d, bool golomb);

@@ -93,55 +93,73 @@ const LaneJumps& Jumps() {
 constexpr int kLanes = LaneDraws::kLanes;
 using Lanes = std::array<std::array<uint64_t, kLanes>, 4>;
 
+// One state word of every lane (gcc/clang vector extension: element-wise integer operations,
+// one AVX-512 register, two AVX2 or four SSE2 ones).
+typedef uint64_t LaneVec __attribute__((vector_size(8 * kLanes)));
+typedef double LaneDoubles __attribute__((vector_size(8 * kLanes)));
+
+// The lanes' states as four vectors, word w of lane l at s[w][l].
+struct LaneWords {
+  LaneVec s[4];
+  explicit LaneWords(const Lanes& lanes) {
+    for (int w = 0; w < 4; ++w) std::memcpy(&s[w], lanes[w].data(), sizeof(LaneVec));
+  }
+  void CopyTo(Lanes& lanes) const {
+    for (int w = 0; w < 4; ++w) std::memcpy(lanes[w].data(), &s[w], sizeof(LaneVec));
+  }
+  // Step() on every lane.
+  void Step() {
+    const LaneVec t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+  }
+  // Every lane's output (NextU64() >> 11) before the next Step(): rotl(s1 * 5, 7) * 9, the
+  // products as shifts and adds.
+  void Draws(LaneVec& out) const {
+    const LaneVec times5 = s[1] + (s[1] << 2);
+    const LaneVec rotated = (times5 << 7) | (times5 >> 57);
+    out = (rotated + (rotated << 3)) >> 11;
+  }
+};
+
 // Every lane's state advanced by the jump polynomial q (the same for all lanes).
 COMMSIM_TARGET_CLONES
 void JumpLanes(Lanes& lanes, const Gf2Poly& q) {
-  Lanes acc{};
-  Lanes s = lanes;
+  LaneWords s(lanes);
+  LaneVec acc[4] = {};
   for (int i = 0; i < 256; ++i) {
-    if ((q[i / 64] >> (i % 64)) & 1) {
-      for (int w = 0; w < 4; ++w) {
-        for (int l = 0; l < kLanes; ++l) acc[w][l] ^= s[w][l];
-      }
-    }
-    for (int l = 0; l < kLanes; ++l) {
-      const uint64_t t = s[1][l] << 17;
-      s[2][l] ^= s[0][l];
-      s[3][l] ^= s[1][l];
-      s[1][l] ^= s[2][l];
-      s[0][l] ^= s[3][l];
-      s[2][l] ^= t;
-      s[3][l] = Rotl(s[3][l], 45);
-    }
+    const uint64_t mask = 0 - ((q[i / 64] >> (i % 64)) & 1);
+    for (int w = 0; w < 4; ++w) acc[w] ^= s.s[w] & mask;
+    s.Step();
   }
-  lanes = acc;
+  for (int w = 0; w < 4; ++w) s.s[w] = acc[w];
+  s.CopyTo(lanes);
 }
 
-// out[l * steps + i] = the i-th draw (NextU64() >> 11) of lane l; the lanes advance by `steps`.
+// out[l * steps + i] = the i-th draw (NextU64() >> 11, as an exact double) of lane l; the lanes
+// advance by `steps`.
 // Eight steps of all lanes go to a tile, which is then stored lane by lane. REQUIRES: steps % 8
 // == 0. Integer arithmetic only: every clone gives the same draws.
 COMMSIM_TARGET_CLONES
-void GenerateLanes(Lanes& lanes, int64_t steps, uint64_t* __restrict out) {
-  Lanes s = lanes;
+void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
+  LaneWords s(lanes);
   for (int64_t i = 0; i < steps; i += 8) {
-    alignas(64) uint64_t tile[8][kLanes];
+    LaneDoubles tile[8];
     for (int k = 0; k < 8; ++k) {
-      for (int l = 0; l < kLanes; ++l) {
-        tile[k][l] = Rotl(s[1][l] * 5, 7) * 9 >> 11;
-        const uint64_t t = s[1][l] << 17;
-        s[2][l] ^= s[0][l];
-        s[3][l] ^= s[1][l];
-        s[1][l] ^= s[2][l];
-        s[0][l] ^= s[3][l];
-        s[2][l] ^= t;
-        s[3][l] = Rotl(s[3][l], 45);
-      }
+      LaneVec draws;
+      s.Draws(draws);
+      tile[k] = __builtin_convertvector(draws, LaneDoubles);
+      s.Step();
     }
     for (int l = 0; l < kLanes; ++l) {
       for (int k = 0; k < 8; ++k) out[l * steps + i + k] = tile[k][l];
     }
   }
-  lanes = s;
+  s.CopyTo(lanes);
 }
 
 }  // namespace
@@ -166,7 +184,7 @@ XoshiroState XoshiroJump(const XoshiroState& s, const Gf2Poly& q) {
 }
 
 LaneDraws::LaneDraws(const Rng& rng)
-    : start_(rng), buf_(std::make_unique_for_overwrite<uint64_t[]>(kPad + kDraws)) {}
+    : start_(rng), buf_(std::make_unique_for_overwrite<double[]>(kPad + kDraws)) {}
 
 void LaneDraws::Refill() {
   if (!generated_) {
@@ -186,7 +204,7 @@ void LaneDraws::Refill() {
 void LaneDraws::Prepare(int64_t /*first*/, int64_t m) {
   if (pos_ + m > kPad + kDraws) {
     const int64_t left = kPad + kDraws - pos_;  // < m <= kPad
-    std::memmove(buf_.get() + kPad - left, buf_.get() + pos_, sizeof(uint64_t) * left);
+    std::memmove(buf_.get() + kPad - left, buf_.get() + pos_, sizeof(double) * left);
     Refill();
     pos_ = kPad - left;
   }

@@ -50,8 +50,9 @@ class LaneDraws {
 
   // REQUIRES: 0 < m <= CounterRng::kChunk.
   void Prepare(int64_t /*first*/, int64_t m);
-  uint64_t Next(int64_t k) const { return chunk_[k]; }
-  const uint64_t* data() const { return chunk_; }
+  // The draws as doubles (exact: they are below 2^53), for the vectorised kernels.
+  double Next(int64_t k) const { return chunk_[k]; }
+  const double* data() const { return chunk_; }
   // The Rng given to the constructor, advanced past every draw handed out so far.
   Rng rng() const;
 
@@ -63,11 +64,11 @@ class LaneDraws {
 
   Rng start_;
   bool generated_ = false;
-  LaneStates lanes_{};               // every lane's state after the last refill
-  LaneStates starts_{};              // every lane's state at the start of the last refill
-  std::unique_ptr<uint64_t[]> buf_;  // kPad + kDraws; the last refill at [kPad, kPad + kDraws)
-  int64_t pos_ = kPad + kDraws;      // the next draw not handed out
-  const uint64_t* chunk_ = nullptr;
+  LaneStates lanes_{};             // every lane's state after the last refill
+  LaneStates starts_{};            // every lane's state at the start of the last refill
+  std::unique_ptr<double[]> buf_;  // kPad + kDraws; the last refill at [kPad, kPad + kDraws)
+  int64_t pos_ = kPad + kDraws;    // the next draw not handed out
+  const double* chunk_ = nullptr;
 };
 
 }  // namespace commsim

@@ -39,7 +39,7 @@ TEST(StreamLanesTest, LaneDrawsEqualTheSerialStreamAndEndInItsState) {
       const int64_t m = std::min(chunk, total - handed);
       lanes.Prepare(handed, m);
       for (int64_t k = 0; k < m; ++k)
-        ASSERT_EQ(lanes.Next(k), serial.NextU64() >> 11) << handed + k;
+        ASSERT_EQ(lanes.Next(k), static_cast<double>(serial.NextU64() >> 11)) << handed + k;
       handed += m;
     }
     EXPECT_EQ(lanes.rng().state(), serial.state());

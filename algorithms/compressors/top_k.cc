@@ -17,8 +17,7 @@ constexpr std::string_view kIndexCodings[] = {"fixed", "golomb"};
 }  // namespace
 
 void TopKConfig::Describe(ParamVisitor& v) {
-  v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
-  v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
+  DescribeKept(v);
   v.Text("index_coding", index_coding, kIndexCodings,
          "indices as fixed-width fields or golomb gaps");
 }
@@ -28,7 +27,7 @@ TopK::TopK(const TopKConfig& config)
       config_(config),
       golomb_(config.index_coding == "golomb") {}
 
-int64_t TopK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
+int64_t TopK::KFor(int64_t dim) const { return config_.For(dim); }
 
 std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   return SelectTopK(Name(), x, KFor(x.size())).idx;

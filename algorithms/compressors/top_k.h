@@ -15,13 +15,12 @@
 #include <vector>
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/sparse_wire.h"
 #include "sim/params.h"
 
 namespace commsim {
 
-struct TopKConfig final : ConfigBase<TopKConfig> {
-  int64_t k = 0;                       // 0: use fraction
-  double fraction = 0.01;              // of d, used when k == 0
+struct TopKConfig final : ConfigBase<TopKConfig>, KeptCount {
   std::string index_coding = "fixed";  // fixed | golomb
   void Describe(ParamVisitor& v) override;
 };

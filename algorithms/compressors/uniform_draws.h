@@ -66,6 +66,11 @@ class CounterDraws {
   alignas(64) uint32_t buf_[kDrawChunk];
 };
 
+// The sources whose chunk of draws sits in memory (data()), for the vectorised kernels of
+// counter_kernels.h.
+template <class Src>
+concept KernelDraws = std::is_same_v<Src, CounterDraws> || std::is_same_v<Src, LaneDraws>;
+
 // A loop's working copy of a draw source: a stream source is copied, so that its state lives in
 // registers rather than behind a reference the loop's stores might alias, and Commit hands the
 // advanced state back; a counter source is used in place. Usage:
