@@ -8,6 +8,7 @@
 
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/compressor_test_util.h"
+#include "algorithms/compressors/stream_lanes.h"
 
 namespace commsim {
 namespace {
@@ -47,15 +48,21 @@ Eigen::VectorXd Reference(const Eigen::VectorXd& x, bool p_inf, int64_t b, Rng& 
   return q;
 }
 
+// Also for a long message, whose stream draws are computed in lanes (stream_lanes.h), with an
+// all-zero block (no draws) inside: the same values, and the Rng ends where the reference's does.
 TEST(BlockTernaryTest, DecodedEqualsTheReferenceOperatorForEveryCoding) {
-  const Eigen::VectorXd x = Gaussian(1000, 1);
-  for (const char* p : {"2", "inf"}) {
-    for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
-      const BlockTernary c(TernaryConfig(p, 64, coding));
-      Rng rng(5), ref_rng(5);
-      Eigen::VectorXd out(x.size());
-      c.Decode(c.Encode(x, rng), out);
-      EXPECT_EQ(out, Reference(x, std::string(p) == "inf", 64, ref_rng)) << p << " " << coding;
+  Eigen::VectorXd long_x = Gaussian(kLaneDrawsMinDim + 1000, 2);
+  long_x.segment(64 * 1000, 64).setZero();
+  for (const Eigen::VectorXd& x : {Gaussian(1000, 1), long_x}) {
+    for (const char* p : {"2", "inf"}) {
+      for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
+        const BlockTernary c(TernaryConfig(p, 64, coding));
+        Rng rng(5), ref_rng(5);
+        Eigen::VectorXd out(x.size());
+        c.Decode(c.Encode(x, rng), out);
+        EXPECT_EQ(out, Reference(x, std::string(p) == "inf", 64, ref_rng)) << p << " " << coding;
+        EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << p << " " << coding;
+      }
     }
   }
 }
