@@ -9,18 +9,8 @@
 namespace commsim {
 namespace {
 
-constexpr uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-// One xoshiro256 state transition (Rng::NextU64 without the output).
-inline void Step(XoshiroState& s) {
-  const uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = Rotl(s[3], 45);
-}
+// One xoshiro256 state transition: Rng::NextU64's update.
+inline void Step(Rng& rng) { rng.NextU64(); }
 
 // The characteristic polynomial P of the transition, without its leading x^256 term: the
 // minimal polynomial (Berlekamp-Massey) of the bit sequence "bit 0 of word 0" over 512 steps.
@@ -28,8 +18,9 @@ inline void Step(XoshiroState& s) {
 Gf2Poly CharacteristicPoly() {
   constexpr int kN = 512;
   std::vector<uint8_t> bit(kN), c(kN + 1, 0), b(kN + 1, 0);
-  XoshiroState s = {1, 0, 0, 0};
-  for (int i = 0; i < kN; ++i, Step(s)) bit[i] = s[0] & 1;
+  Rng rng(0);
+  rng.set_state({1, 0, 0, 0});
+  for (int i = 0; i < kN; ++i, Step(rng)) bit[i] = rng.state()[0] & 1;
   c[0] = b[0] = 1;
   int length = 0, gap = 1;
   for (int i = 0; i < kN; ++i) {
@@ -175,10 +166,13 @@ Gf2Poly XoshiroJumpPoly(uint64_t n) {
 }
 
 XoshiroState XoshiroJump(const XoshiroState& s, const Gf2Poly& q) {
-  XoshiroState acc{}, t = s;
+  XoshiroState acc{};
+  Rng t(0);
+  t.set_state(s);
   for (int i = 0; i < 256; ++i, Step(t)) {
     const uint64_t mask = 0 - ((q[i / 64] >> (i % 64)) & 1);
-    for (int w = 0; w < 4; ++w) acc[w] ^= t[w] & mask;
+    const XoshiroState words = t.state();
+    for (int w = 0; w < 4; ++w) acc[w] ^= words[w] & mask;
   }
   return acc;
 }
@@ -221,8 +215,8 @@ Rng LaneDraws::rng() const {
   const int64_t lane = std::min<int64_t>(used / kLaneSteps, kLanes - 1);
   XoshiroState s;
   for (int w = 0; w < 4; ++w) s[w] = starts_[w][lane];
-  for (int64_t i = lane * kLaneSteps; i < used; ++i) Step(s);
   out.set_state(s);
+  for (int64_t i = lane * kLaneSteps; i < used; ++i) Step(out);
   return out;
 }
 
