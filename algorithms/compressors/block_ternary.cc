@@ -136,24 +136,13 @@ void BlockTernaryConfig::Describe(ParamVisitor& v) {
 }
 
 BlockTernary::BlockTernary(const BlockTernaryConfig& config)
-    : Compressor("block_ternary", /*unbiased=*/true),
+    : DrawingCompressor("block_ternary", /*unbiased=*/true, config.rng),
       p_inf_(config.p == "inf"),
-      counter_rng_(UsesCounterRng(config.rng)),
       block_(config.block) {
   const auto* it = std::find(std::begin(kCodings), std::end(kCodings), config.coding);
   COMMSIM_CHECK(it != std::end(kCodings), "unknown coding {}", config.coding);
   coding_ = static_cast<Coding>(it - std::begin(kCodings));
   COMMSIM_CHECK(block_ >= 1 && (config.p == "2" || p_inf_), "bad block_ternary config");
-}
-
-float BlockTernary::BlockNorm(const double* x, int64_t n) const {
-  return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
-}
-
-Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                 const DecodeTarget* target) const {
-  return WithDraws(counter_rng_, x.size(), rng,
-                   [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>
@@ -246,7 +235,7 @@ Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) c
   double sparse_bits = 0.0;
   for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
-    const double norm = BlockNorm(xb, n);
+    const double norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (norm == 0.0) continue;
     double l1 = 0.0, l2sq = 0.0;
     for (int64_t j = 0; j < n; ++j) {
@@ -285,5 +274,7 @@ Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) c
   }
   return e;
 }
+
+template class DrawingCompressor<BlockTernary>;  // EncodeImpl, with EncodeWith above
 
 }  // namespace commsim

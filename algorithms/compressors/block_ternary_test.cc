@@ -8,12 +8,12 @@
 
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/compressor_test_util.h"
-#include "algorithms/compressors/stream_lanes.h"
 
 namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
+using compressor_test::ShortAndLongInputs;
 
 BlockTernaryConfig TernaryConfig(const std::string& p, int64_t block, const std::string& coding) {
   BlockTernaryConfig c;
@@ -51,9 +51,7 @@ Eigen::VectorXd Reference(const Eigen::VectorXd& x, bool p_inf, int64_t b, Rng& 
 // Also for a long message, whose stream draws are computed in lanes (stream_lanes.h), with an
 // all-zero block (no draws) inside: the same values, and the Rng ends where the reference's does.
 TEST(BlockTernaryTest, DecodedEqualsTheReferenceOperatorForEveryCoding) {
-  Eigen::VectorXd long_x = Gaussian(kLaneDrawsMinDim + 1000, 2);
-  long_x.segment(64 * 1000, 64).setZero();
-  for (const Eigen::VectorXd& x : {Gaussian(1000, 1), long_x}) {
+  for (const Eigen::VectorXd& x : ShortAndLongInputs(64 * 1000, 64)) {
     for (const char* p : {"2", "inf"}) {
       for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
         const BlockTernary c(TernaryConfig(p, 64, coding));

@@ -152,23 +152,12 @@ void QsgdConfig::Describe(ParamVisitor& v) {
 }
 
 Qsgd::Qsgd(const QsgdConfig& config)
-    : Compressor("qsgd", /*unbiased=*/true),
+    : DrawingCompressor("qsgd", /*unbiased=*/true, config.rng),
       levels_(config.levels),
       bucket_(config.bucket),
       norm_inf_(config.norm == "inf"),
-      elias_(config.coding == "elias"),
-      counter_rng_(UsesCounterRng(config.rng)) {
+      elias_(config.coding == "elias") {
   COMMSIM_CHECK(levels_ >= 1 && bucket_ >= 1, "bad qsgd config");
-}
-
-float Qsgd::BucketNorm(const double* x, int64_t n) const {
-  return Fp32Up(Name(), norm_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
-}
-
-Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                         const DecodeTarget* target) const {
-  return WithDraws(counter_rng_, x.size(), rng,
-                   [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>
@@ -299,7 +288,7 @@ Expectation Qsgd::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   Expectation e;
   for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double* v = x.data() + begin;
-    const double norm = BucketNorm(v, n);
+    const double norm = CheckedBlockNorm(Name(), norm_inf_, v, n, x);
     e.payload_bits += elias_ ? EliasBound(n) : 32.0 + static_cast<double>(n * (1 + level_bits));
     if (norm == 0.0) continue;
     const double unit = norm / s;
@@ -315,5 +304,7 @@ Expectation Qsgd::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
                           : "per bucket 32 + |B|(1 + ceil(log2(s+1))) (exact)";
   return e;
 }
+
+template class DrawingCompressor<Qsgd>;  // EncodeImpl, with EncodeWith above
 
 }  // namespace commsim

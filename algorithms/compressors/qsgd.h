@@ -19,6 +19,7 @@
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/uniform_draws.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -32,7 +33,7 @@ struct QsgdConfig final : ConfigBase<QsgdConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class Qsgd final : public Compressor {
+class Qsgd final : public DrawingCompressor<Qsgd> {
  public:
   explicit Qsgd(const QsgdConfig& config);
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
@@ -43,10 +44,7 @@ class Qsgd final : public Compressor {
   double EliasBound(int64_t n) const;
 
  private:
-  float BucketNorm(const double* x, int64_t n) const;
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                     const DecodeTarget* target) const override;
-  // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).
+  friend class DrawingCompressor<Qsgd>;
   template <class Src>
   Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
                      const DecodeTarget* target) const;
@@ -56,8 +54,9 @@ class Qsgd final : public Compressor {
   int64_t bucket_;
   bool norm_inf_;
   bool elias_;
-  bool counter_rng_;
 };
+
+extern template class DrawingCompressor<Qsgd>;
 
 }  // namespace commsim
 

@@ -7,12 +7,12 @@
 
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/compressor_test_util.h"
-#include "algorithms/compressors/stream_lanes.h"
 
 namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
+using compressor_test::ShortAndLongInputs;
 
 QsgdConfig Config(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
   QsgdConfig c;
@@ -45,9 +45,7 @@ Eigen::VectorXd Reference(const Eigen::VectorXd& x, int64_t s, int64_t b, bool i
 // Also for a long message, whose stream draws are computed in lanes (stream_lanes.h), with an
 // all-zero bucket (no draws) inside: the same values, and the Rng ends where the reference's does.
 TEST(QsgdTest, DecodedEqualsTheReferenceOperator) {
-  Eigen::VectorXd long_x = Gaussian(kLaneDrawsMinDim + 1000, 2);
-  long_x.segment(100 * 700, 100).setZero();
-  for (const Eigen::VectorXd& x : {Gaussian(1000, 1), long_x}) {
+  for (const Eigen::VectorXd& x : ShortAndLongInputs(100 * 700, 100)) {
     for (const char* norm : {"2", "inf"}) {
       for (const char* coding : {"elias", "fixed"}) {
         const Qsgd c(Config(7, 100, norm, coding));

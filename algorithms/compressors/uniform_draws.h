@@ -22,6 +22,7 @@
 #include <string>
 #include <type_traits>
 
+#include "algorithms/compressors/compressor.h"
 #include "algorithms/compressors/stream_lanes.h"
 #include "sim/counter_rng.h"
 #include "sim/params.h"
@@ -109,6 +110,34 @@ auto WithDraws(bool counter, int64_t dim, Rng& rng, F&& f) {
   }
   StreamDraws src(rng);
   return run(src);
+}
+
+// A compressor whose encoder is written once over a draw source. Derived defines
+//   template <class Src> Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x,
+//                                           Src& src, const DecodeTarget* target) const;
+// (the contract of EncodeImpl, with the draws from src), and EncodeImpl runs it on the source
+// that the config's "rng" key picks (WithDraws). Derived's .cc file, where EncodeWith is defined,
+// instantiates the base: `template class DrawingCompressor<Derived>;` (its header declares it
+// `extern`), and befriends it if EncodeWith is private.
+template <class Derived>
+class DrawingCompressor : public Compressor {
+ protected:
+  // REQUIRES: rng passed DescribeRngKey's choices.
+  DrawingCompressor(std::string_view name, bool unbiased, const std::string& rng)
+      : Compressor(name, unbiased), counter_rng_(UsesCounterRng(rng)) {}
+
+ private:
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const final;
+  bool counter_rng_;
+};
+
+template <class Derived>
+Message DrawingCompressor<Derived>::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                               const DecodeTarget* target) const {
+  const auto& self = static_cast<const Derived&>(*this);
+  return WithDraws(counter_rng_, x.size(), rng,
+                   [&](auto& src) { return self.EncodeWith(x, src, target); });
 }
 
 }  // namespace commsim
