@@ -34,9 +34,10 @@ std::vector<uint32_t> GetIndices(BitReader& r, int64_t k, int64_t d, bool golomb
 // Writes x[i] for every i in idx (increasing) as fp32, rounded to nearest (`name` for the range
 // error), and returns the message, with nonzeros = idx.size(). When `target` is not null, also
 // delivers the decoded vector to it: factor * the fp32 value at the kept indices, 0 elsewhere.
+// `values`, when not empty, holds x[idx[j]] already (read from there, not gathered from x).
 Message FinishSparseValues(BitWriter& w, std::string_view name, std::span<const uint32_t> idx,
                            const Eigen::Ref<const Eigen::VectorXd>& x, double factor,
-                           const DecodeTarget* target);
+                           const DecodeTarget* target, std::span<const double> values = {});
 
 // k distinct indices drawn uniformly from [0, d) with Floyd's algorithm from a stream seeded by
 // `seed`, returned in increasing order. REQUIRES: 0 <= k <= d.

@@ -36,10 +36,11 @@ std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) c
 Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                          const DecodeTarget* target) const {
   COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "top_k supports d < 2^32");
-  const std::vector<uint32_t> idx = Select(x);  // checks that x is finite
+  const TopKSelection s = SelectTopK(Name(), x, KFor(x.size()));  // checks that x is finite
   BitWriter w;
-  PutIndices(w, idx, x.size(), golomb_);
-  return FinishSparseValues(w, Name(), idx, x, 1.0, target);
+  w.Reserve(96 * static_cast<int64_t>(s.idx.size()));  // 32-bit values, indices mostly shorter
+  PutIndices(w, s.idx, x.size(), golomb_);
+  return FinishSparseValues(w, Name(), s.idx, x, 1.0, target, s.values);
 }
 
 void TopK::DecodeInto(const Message& message, const DecodeTarget& out) const {
