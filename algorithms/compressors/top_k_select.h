@@ -3,9 +3,10 @@
 //
 // Exact for every input: only the speed depends on x. The steps:
 //   1. For large d and k < d/8, a sample of kSampleRuns runs of kSampleRun consecutive elements,
-//      run r starting at r (d - kSampleRun) / (kSampleRuns - 1), gives a magnitude `guess` at the
-//      sample rank that keeps about 1.25 k + 4 standard deviations + 32 elements of x; otherwise
-//      guess = 0 (every element is a candidate).
+//      run r starting at r (d - kSampleRun) / (kSampleRuns - 1), gives a magnitude `guess`: the
+//      sample's (1.25 e + 4 sqrt(e) + 32)-th largest, e = k (sample size) / d its expected share
+//      of the top k, so that about 1.25 k elements of x reach it; otherwise guess = 0 (every
+//      element is a candidate).
 //   2. One pass over x collects the candidates |x_i| >= guess (indices and values) and checks that
 //      x is finite (NonFiniteError naming `compressor` otherwise). It is vectorised and compiled
 //      for several instruction sets; comparisons and bit tests are exact, so every version gives
