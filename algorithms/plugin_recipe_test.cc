@@ -26,9 +26,7 @@ struct RawF64Config final : ConfigBase<RawF64Config> {
 };
 class RawF64 final : public Compressor {
  public:
-  explicit RawF64(const RawF64Config&) {}
-  std::string_view Name() const override { return "raw_f64"; }
-  bool unbiased() const override { return true; }
+  explicit RawF64(const RawF64Config&) : Compressor("raw_f64", /*unbiased=*/true) {}
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
                      const DecodeTarget* target) const override {
     Message m{.payload_bits = 64 * x.size(), .words = {}};

@@ -7,6 +7,7 @@
 #ifndef COMMSIM_SIM_RNG_H_
 #define COMMSIM_SIM_RNG_H_
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -45,6 +46,12 @@ class Rng {
   bool Bernoulli(double p) { return Uniform() < p; }
   // Standard normal N(0, 1).
   double Normal();
+  // The four xoshiro256** state words, for code that computes the same stream in several lanes
+  // at once by jumping ahead. set_state leaves the cached second normal deviate as it is.
+  std::array<uint64_t, 4> state() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  void set_state(const std::array<uint64_t, 4>& s) {
+    for (int i = 0; i < 4; ++i) s_[i] = s[static_cast<size_t>(i)];
+  }
 
  private:
   static constexpr uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

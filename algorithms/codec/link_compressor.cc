@@ -18,9 +18,18 @@ void LabelMessage(Message& m, std::string_view codec, int64_t elements) {
 
 }  // namespace
 
-LinkCompressor::LinkCompressor(std::unique_ptr<Compressor> inner) : inner_(std::move(inner)) {
-  COMMSIM_CHECK(inner_ != nullptr, "LinkCompressor needs a compressor");
+namespace {
+
+const Compressor& NonNull(const std::unique_ptr<Compressor>& c) {
+  COMMSIM_CHECK(c != nullptr, "LinkCompressor needs a compressor");
+  return *c;
 }
+
+}  // namespace
+
+// The name and unbiasedness are the wrapped compressor's (its name outlives it: inner_ owns it).
+LinkCompressor::LinkCompressor(std::unique_ptr<Compressor> inner)
+    : Compressor(NonNull(inner).Name(), NonNull(inner).unbiased()), inner_(std::move(inner)) {}
 
 Message LinkCompressor::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                                    const DecodeTarget* target) const {

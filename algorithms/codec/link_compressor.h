@@ -42,8 +42,6 @@ class LinkCompressor final : public Compressor {
   void set_buckets(std::vector<Segment> buckets) { buckets_ = std::move(buckets); }
   const std::vector<Segment>& buckets() const { return buckets_; }
 
-  std::string_view Name() const override { return inner_->Name(); }
-  bool unbiased() const override { return inner_->unbiased(); }
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

@@ -8,10 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/coding/arithmetic_test_util.h"
 #include "sim/rng.h"
 
 namespace commsim {
 namespace {
+
+using coding_test::EncodeSymbols;
 
 std::vector<int> DrawSymbols(const std::vector<double>& p, int n, uint64_t seed) {
   Rng rng(seed);
@@ -34,15 +37,6 @@ double SymbolEntropyBits(const std::vector<int>& symbols, int k) {
   return bits;
 }
 
-Message EncodeAll(const std::vector<int>& symbols, int k) {
-  BitWriter w;
-  AdaptiveModel model(k);
-  ArithmeticEncoder enc(w);
-  for (int s : symbols) enc.Encode(model, s);
-  enc.Finish();
-  return w.Finish();
-}
-
 std::vector<int> DecodeAll(const Message& m, size_t n, int k) {
   BitReader r(m);
   AdaptiveModel model(k);
@@ -60,7 +54,7 @@ TEST(ArithmeticTest, RoundTripsAndApproachesTheEmpiricalEntropy) {
   for (const auto& p : dists) {
     const int k = static_cast<int>(p.size());
     const std::vector<int> symbols = DrawSymbols(p, 100000, 11);
-    const Message m = EncodeAll(symbols, k);
+    const Message m = EncodeSymbols(symbols, k);
     EXPECT_EQ(DecodeAll(m, symbols.size(), k), symbols);
     const double bound = SymbolEntropyBits(symbols, k);
     EXPECT_LE(m.payload_bits, 1.01 * bound + 64) << "p[0] = " << p[0];
@@ -70,22 +64,22 @@ TEST(ArithmeticTest, RoundTripsAndApproachesTheEmpiricalEntropy) {
 
 TEST(ArithmeticTest, ConstantStreamCostsAlmostNothing) {
   const std::vector<int> symbols(100000, 2);
-  const Message m = EncodeAll(symbols, 3);
+  const Message m = EncodeSymbols(symbols, 3);
   EXPECT_LT(m.payload_bits, 400);
   EXPECT_EQ(DecodeAll(m, symbols.size(), 3), symbols);
 }
 
 TEST(ArithmeticTest, EmptyAndSingleSymbolStreams) {
-  const Message empty = EncodeAll({}, 3);
+  const Message empty = EncodeSymbols({}, 3);
   EXPECT_EQ(empty.payload_bits, 2);
   EXPECT_TRUE(DecodeAll(empty, 0, 3).empty());
-  const Message one = EncodeAll({1}, 3);
+  const Message one = EncodeSymbols({1}, 3);
   EXPECT_EQ(DecodeAll(one, 1, 3), std::vector<int>{1});
 }
 
 TEST(ArithmeticTest, TruncatedOrExtendedStreamIsADecodeError) {
   const std::vector<int> symbols = DrawSymbols({0.7, 0.2, 0.1}, 5000, 5);
-  const Message m = EncodeAll(symbols, 3);
+  const Message m = EncodeSymbols(symbols, 3);
   for (int64_t cut : {int64_t{1}, int64_t{2}, int64_t{17}, m.payload_bits / 2}) {
     Message t = m;
     t.payload_bits -= cut;
@@ -173,7 +167,8 @@ std::vector<int> LongPendingRun(int k, int straddle, int n, int64_t* max_pending
 
 TEST(ArithmeticTest, WritesTheBitsOfTheBitAtATimeCoder) {
   std::vector<std::pair<int, std::vector<int>>> streams;  // (alphabet, symbols)
-  for (int n : {0, 1, 63, 64, 65, 5000}) streams.emplace_back(3, DrawSymbols({0.2, 0.7, 0.1}, n, 7));
+  for (int n : {0, 1, 63, 64, 65, 5000})
+    streams.emplace_back(3, DrawSymbols({0.2, 0.7, 0.1}, n, 7));
   streams.emplace_back(2, DrawSymbols({0.999, 0.001}, 20000, 8));
   streams.emplace_back(5, DrawSymbols({0.2, 0.2, 0.2, 0.2, 0.2}, 20000, 9));
   streams.emplace_back(256, DrawSymbols(std::vector<double>(256, 1.0 / 256), 20000, 10));
@@ -182,13 +177,8 @@ TEST(ArithmeticTest, WritesTheBitsOfTheBitAtATimeCoder) {
   streams.emplace_back(256, LongPendingRun(256, 400, 3000, &max_pending));
   ASSERT_GT(max_pending, 64) << "the last stream must have a pending run longer than a word";
   for (const auto& [k, symbols] : streams) {
-    BitWriter w;
-    ReferenceEncoder ref(w);
-    AdaptiveModel model(k);
-    for (int s : symbols) ref.Encode(model, s);
-    ref.Finish();
-    const Message expected = w.Finish();
-    const Message m = EncodeAll(symbols, k);
+    const Message expected = EncodeSymbols<ReferenceEncoder>(symbols, k);
+    const Message m = EncodeSymbols(symbols, k);
     EXPECT_EQ(m.payload_bits, expected.payload_bits) << "k = " << k << ", n = " << symbols.size();
     EXPECT_EQ(m.words, expected.words) << "k = " << k << ", n = " << symbols.size();
     EXPECT_EQ(DecodeAll(m, symbols.size(), k), symbols);

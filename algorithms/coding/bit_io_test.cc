@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
@@ -8,6 +10,13 @@
 
 namespace commsim {
 namespace {
+
+// The message of these (value, bits) fields, written with BitWriter::Put in order.
+Message Written(std::initializer_list<std::pair<uint64_t, int>> fields) {
+  BitWriter w;
+  for (const auto& [value, bits] : fields) w.Put(value, bits);
+  return w.Finish();
+}
 
 TEST(BitIoTest, RandomFieldsRoundTripAndCountExactly) {
   Rng rng(7);
@@ -58,9 +67,7 @@ TEST(BitIoTest, FloatsAndDoublesKeepTheirBits) {
 }
 
 TEST(BitIoTest, ReadingPastTheEndThrowsDecodeError) {
-  BitWriter w;
-  w.Put(5, 3);
-  const Message m = w.Finish();
+  const Message m = Written({{5, 3}});
   BitReader r(m);
   EXPECT_EQ(r.Get(2), 1u);
   EXPECT_THROW(r.Get(2), DecodeError);
@@ -79,9 +86,7 @@ TEST(BitIoTest, MessageWithTooFewWordsIsRejected) {
 }
 
 TEST(BitIoTest, PaddedReadsReturnZerosPastTheEnd) {
-  BitWriter w;
-  w.Put(0b11, 2);
-  const Message m = w.Finish();
+  const Message m = Written({{0b11, 2}});
   BitReader r(m);
   EXPECT_EQ(r.GetPadded(5), 0b11u);
   EXPECT_EQ(r.GetPadded(64), 0u);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "algorithms/coding/arithmetic.h"
+#include "algorithms/coding/arithmetic_test_util.h"
 #include "algorithms/coding/elias.h"
 #include "algorithms/coding/golomb.h"
 #include "algorithms/coding/vector_source_code.h"
@@ -117,12 +118,7 @@ void Arithmetic(FuzzedDataProvider& in) {
     symbols.push_back(in.ConsumeBool() ? in.ConsumeIntegralInRange<int>(0, hot - 1)
                                        : in.ConsumeIntegralInRange<int>(0, alphabet - 1));
   }
-  BitWriter w;
-  AdaptiveModel enc_model(alphabet);
-  ArithmeticEncoder enc(w);
-  for (int s : symbols) enc.Encode(enc_model, s);
-  enc.Finish();
-  const Message m = w.Finish();
+  const Message m = coding_test::EncodeSymbols(symbols, alphabet);
   BitReader r(m);
   AdaptiveModel dec_model(alphabet);
   ArithmeticDecoder dec(r);
@@ -177,10 +173,18 @@ void VectorCode(FuzzedDataProvider& in) {
 // One input: its first byte picks the code under test.
 void FuzzOneCode(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: Elias(in); break;
-    case 1: Golomb(in); break;
-    case 2: Arithmetic(in); break;
-    default: VectorCode(in); break;
+    case 0:
+      Elias(in);
+      break;
+    case 1:
+      Golomb(in);
+      break;
+    case 2:
+      Arithmetic(in);
+      break;
+    default:
+      VectorCode(in);
+      break;
   }
 }
 

@@ -49,10 +49,10 @@ void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src
   Commit(src, local);
 }
 
-// counter: the same symbols from the vectorised kernel, a chunk at a time.
-void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, CounterDraws& src,
-                 int8_t* sym) {
-  const double scale = CounterDraws::kOne / static_cast<double>(norm);
+// Draws in memory: the same symbols from the vectorised kernel, a chunk at a time.
+template <KernelDraws Src>
+void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym) {
+  const double scale = Src::kOne / static_cast<double>(norm);
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, n - c);
     src.Prepare(first + c, m);
@@ -110,10 +110,10 @@ void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src,
   Commit(src, local);
 }
 
-// counter: symbols from the kernel, then packed (the same fields as the template above).
-template <bool kDecoded>
-void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, CounterDraws& src,
-                BitWriter& w, const DecodeTarget* target) {
+// Draws in memory: symbols from the kernel, then packed (the same fields as the template above).
+template <bool kDecoded, KernelDraws Src>
+void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
+                const DecodeTarget* target) {
   alignas(8) int8_t sym[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);
@@ -136,20 +136,13 @@ void BlockTernaryConfig::Describe(ParamVisitor& v) {
 }
 
 BlockTernary::BlockTernary(const BlockTernaryConfig& config)
-    : p_inf_(config.p == "inf"), counter_rng_(UsesCounterRng(config.rng)), block_(config.block) {
+    : DrawingCompressor("block_ternary", /*unbiased=*/true, config.rng),
+      p_inf_(config.p == "inf"),
+      block_(config.block) {
   const auto* it = std::find(std::begin(kCodings), std::end(kCodings), config.coding);
   COMMSIM_CHECK(it != std::end(kCodings), "unknown coding {}", config.coding);
   coding_ = static_cast<Coding>(it - std::begin(kCodings));
   COMMSIM_CHECK(block_ >= 1 && (config.p == "2" || p_inf_), "bad block_ternary config");
-}
-
-float BlockTernary::BlockNorm(const double* x, int64_t n) const {
-  return Fp32Up(Name(), p_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
-}
-
-Message BlockTernary::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                                 const DecodeTarget* target) const {
-  return WithDraws(counter_rng_, rng, [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>
@@ -162,9 +155,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
       coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d))));
   std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
   w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
@@ -204,9 +195,7 @@ void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) c
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, block_);
   std::vector<float> norms(coding_ == Coding::kEntropy ? static_cast<size_t>(nb) : 0);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const float norm_f = ReadScale(r);
     const double norm = norm_f;
     const DecodeTarget o = out.Segment(begin, n);
@@ -244,11 +233,9 @@ Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) c
   Expectation e;
   std::array<double, 3> hist = {0, 0, 0};  // expected counts of -1, 0, +1 in nonzero blocks
   double sparse_bits = 0.0;
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
-    const double norm = BlockNorm(xb, n);
+    const double norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (norm == 0.0) continue;
     double l1 = 0.0, l2sq = 0.0;
     for (int64_t j = 0; j < n; ++j) {
@@ -287,5 +274,7 @@ Expectation BlockTernary::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) c
   }
   return e;
 }
+
+template class DrawingCompressor<BlockTernary>;  // EncodeImpl, with EncodeWith above
 
 }  // namespace commsim

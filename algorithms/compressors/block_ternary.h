@@ -22,6 +22,7 @@
 #include <string>
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/uniform_draws.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -34,32 +35,26 @@ struct BlockTernaryConfig final : ConfigBase<BlockTernaryConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class BlockTernary final : public Compressor {
+class BlockTernary final : public DrawingCompressor<BlockTernary> {
  public:
   enum class Coding { kFixed2, kPacked, kSparse, kEntropy };
   explicit BlockTernary(const BlockTernaryConfig& config);
-  std::string_view Name() const override { return "block_ternary"; }
-  bool unbiased() const override { return true; }
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
-  // The fp32 norm of one block as sent on the wire.
-  float BlockNorm(const double* x, int64_t n) const;
-
  private:
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                     const DecodeTarget* target) const override;
-  // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).
+  friend class DrawingCompressor<BlockTernary>;
   template <class Src>
   Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
                      const DecodeTarget* target) const;
 
   bool p_inf_;
-  bool counter_rng_;
   int64_t block_;
   Coding coding_;
 };
+
+extern template class DrawingCompressor<BlockTernary>;
 
 }  // namespace commsim
 

@@ -13,6 +13,7 @@ namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
+using compressor_test::ShortAndLongInputs;
 
 BlockTernaryConfig TernaryConfig(const std::string& p, int64_t block, const std::string& coding) {
   BlockTernaryConfig c;
@@ -47,15 +48,19 @@ Eigen::VectorXd Reference(const Eigen::VectorXd& x, bool p_inf, int64_t b, Rng& 
   return q;
 }
 
+// Also for a long message, whose stream draws are computed in lanes (stream_lanes.h), with an
+// all-zero block (no draws) inside: the same values, and the Rng ends where the reference's does.
 TEST(BlockTernaryTest, DecodedEqualsTheReferenceOperatorForEveryCoding) {
-  const Eigen::VectorXd x = Gaussian(1000, 1);
-  for (const char* p : {"2", "inf"}) {
-    for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
-      const BlockTernary c(TernaryConfig(p, 64, coding));
-      Rng rng(5), ref_rng(5);
-      Eigen::VectorXd out(x.size());
-      c.Decode(c.Encode(x, rng), out);
-      EXPECT_EQ(out, Reference(x, std::string(p) == "inf", 64, ref_rng)) << p << " " << coding;
+  for (const Eigen::VectorXd& x : ShortAndLongInputs(64 * 1000, 64)) {
+    for (const char* p : {"2", "inf"}) {
+      for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
+        const BlockTernary c(TernaryConfig(p, 64, coding));
+        Rng rng(5), ref_rng(5);
+        Eigen::VectorXd out(x.size());
+        c.Decode(c.Encode(x, rng), out);
+        EXPECT_EQ(out, Reference(x, std::string(p) == "inf", 64, ref_rng)) << p << " " << coding;
+        EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << p << " " << coding;
+      }
     }
   }
 }

@@ -94,9 +94,10 @@ class DecodeTarget {
 class Compressor {
  public:
   virtual ~Compressor() = default;
-  virtual std::string_view Name() const = 0;
+  // The registry name.
+  std::string_view Name() const { return name_; }
   // True when E[Decode(Encode(x))] = x.
-  virtual bool unbiased() const = 0;
+  bool unbiased() const { return unbiased_; }
   Message Encode(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng) const {
     return EncodeImpl(x, rng, nullptr);
   }
@@ -115,6 +116,8 @@ class Compressor {
   virtual Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
 
  protected:
+  // `name` must outlive the compressor (a string literal, or a wrapped compressor's name).
+  Compressor(std::string_view name, bool unbiased) : name_(name), unbiased_(unbiased) {}
   // Encodes x; when `target` is not null, also delivers the decoded values to it.
   virtual Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                              const DecodeTarget* target) const = 0;
@@ -122,6 +125,10 @@ class Compressor {
   void DeliverDecoded(const Message& message, const DecodeTarget* target) const {
     if (target != nullptr) DecodeInto(message, *target);
   }
+
+ private:
+  std::string_view name_;
+  bool unbiased_;
 };
 
 }  // namespace commsim

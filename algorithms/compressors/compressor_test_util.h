@@ -5,7 +5,9 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <vector>
 
+#include "algorithms/compressors/stream_lanes.h"
 #include "sim/rng.h"
 
 // Not commsim::testing: inside namespace commsim that name would hide gtest's ::testing.
@@ -17,6 +19,15 @@ inline Eigen::VectorXd Gaussian(int64_t d, uint64_t seed, double scale = 1.0) {
   Eigen::VectorXd x(d);
   for (int64_t i = 0; i < d; ++i) x[i] = scale * rng.Normal();
   return x;
+}
+
+// Inputs for the reference-operator tests: Gaussian(1000, 1), and Gaussian(kLaneDrawsMinDim +
+// 1000, 2), long enough for the stream draws to be computed in lanes (stream_lanes.h), with the
+// elements [zero_begin, zero_begin + zero_size) set to zero (a block that draws nothing).
+inline std::vector<Eigen::VectorXd> ShortAndLongInputs(int64_t zero_begin, int64_t zero_size) {
+  std::vector<Eigen::VectorXd> inputs = {Gaussian(1000, 1), Gaussian(kLaneDrawsMinDim + 1000, 2)};
+  inputs[1].segment(zero_begin, zero_size).setZero();
+  return inputs;
 }
 
 }  // namespace commsim::compressor_test

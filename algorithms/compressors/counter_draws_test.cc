@@ -30,17 +30,22 @@ double Draw01(const CounterRng& g, int64_t j) {
   return static_cast<double>(g.Draw(static_cast<uint64_t>(j))) * 0x1p-32;
 }
 
+// The decoded vector of one message, and the counter generator its draws must come from.
+struct CounterMessage {
+  Eigen::VectorXd q;
+  CounterRng g;
+};
+
 // Encodes x with `c` from Rng(seed), decodes, and checks the Rng moved by exactly one draw (the
-// key). Returns the decoded vector; *key is the key the message must use.
-Eigen::VectorXd EncodeDecode(const Compressor& c, const Eigen::VectorXd& x, uint64_t seed,
-                             uint64_t* key) {
+// key of the generator returned).
+CounterMessage EncodeDecode(const Compressor& c, const Eigen::VectorXd& x, uint64_t seed) {
   Rng expected(seed);
-  *key = expected.NextU64();
+  const uint64_t key = expected.NextU64();
   Rng rng(seed);
   Eigen::VectorXd out(x.size());
   c.Decode(c.Encode(x, rng), out);
   EXPECT_EQ(rng.NextU64(), expected.NextU64()) << "one draw per message";
-  return out;
+  return {out, CounterRng(key)};
 }
 
 TEST(CounterDrawsTest, BlockTernaryKeepsElementJWithItsOwnDraw) {
@@ -50,9 +55,7 @@ TEST(CounterDrawsTest, BlockTernaryKeepsElementJWithItsOwnDraw) {
     config.block = 100;  // blocks straddle the draw chunks (256 elements)
     config.coding = coding;
     config.rng = "counter";
-    uint64_t key = 0;
-    const Eigen::VectorXd q = EncodeDecode(BlockTernary(config), x, 9, &key);
-    const CounterRng g(key);
+    const auto [q, g] = EncodeDecode(BlockTernary(config), x, 9);
     for (int64_t j = 0; j < x.size(); ++j) {
       const double norm = Fp32Above(x.segment(j / 100 * 100, 100).cwiseAbs().maxCoeff());
       const bool keep = Draw01(g, j) < std::abs(x[j]) / norm;
@@ -69,9 +72,7 @@ TEST(CounterDrawsTest, QsgdRoundsElementJUpWithItsOwnDraw) {
     config.bucket = 300;
     config.coding = coding;
     config.rng = "counter";
-    uint64_t key = 0;
-    const Eigen::VectorXd q = EncodeDecode(Qsgd(config), x, 10, &key);
-    const CounterRng g(key);
+    const auto [q, g] = EncodeDecode(Qsgd(config), x, 10);
     for (int64_t j = 0; j < x.size(); ++j) {
       const int64_t begin = j / 300 * 300;
       const double norm = Fp32Above(x.segment(begin, std::min<int64_t>(300, 1000 - begin)).norm());
@@ -87,9 +88,7 @@ TEST(CounterDrawsTest, DitheredAddsElementJsOwnDraw) {
   DitheredConfig config;
   config.levels = 5;
   config.rng = "counter";
-  uint64_t key = 0;
-  const Eigen::VectorXd q = EncodeDecode(Dithered(config), x, 11, &key);
-  const CounterRng g(key);
+  const auto [q, g] = EncodeDecode(Dithered(config), x, 11);
   const double norm = Fp32Above(x.norm());
   for (int64_t j = 0; j < x.size(); ++j) {
     const double z = std::floor(std::min(std::abs(x[j]) * 5.0 / norm, 5.0) + Draw01(g, j));

@@ -1,11 +1,13 @@
-// The vectorised inner loops of the stochastic quantizers with rng = "counter" (uniform_draws.h):
-// one chunk of elements and their 32-bit counter draws u in, the quantized symbols or levels out.
+// The vectorised inner loops of the stochastic quantizers (uniform_draws.h): one chunk of elements
+// and their draws u in, the quantized symbols or levels out. Each kernel takes either the 32-bit
+// counter draws (rng = "counter"; kOne = 2^32 below) or the stream's 53-bit draws as exact doubles
+// (stream_lanes.h; kOne = 2^53), and then computes exactly what the stream's scalar loops compute.
 //
 // Each kernel is compiled for several instruction sets (gcc target_clones: AVX-512, AVX2,
 // baseline x86-64), picked at load time, and gives the same bits in every version: the only
 // floating-point operations are |v|, one product v * scale (correctly rounded, IEEE), min/max,
-// truncations to integer, one addition or subtraction (correctly rounded), products by 2^32 or
-// 2^-32 (exact), and uint32 -> double conversions (exact); the file is compiled with
+// truncations to integer, one addition or subtraction (correctly rounded), products by kOne or
+// 1 / kOne (exact), and uint32 -> double conversions (exact); the file is compiled with
 // -ffp-contract=off, so no version fuses a product into a fused multiply-add. Each kernel equals
 // the scalar expression in its comment, which the stream path computes with 53-bit draws.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_COUNTER_KERNELS_H_
@@ -18,16 +20,20 @@ namespace commsim::counter_kernels {
 // sym[k] = sign(x[k]) * [ u[k] < |x[k]| * scale ] in {-1, 0, +1} (block_ternary; -0.0 counts as
 // negative, but |x| = 0 never keeps). REQUIRES: 0 <= n <= 256.
 void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale, int8_t* sym);
+void TernarySymbols(const double* x, const double* u, int64_t n, double scale, int8_t* sym);
 
-// xi[k] = floor(a) + [ u[k] < frac(a) * 2^32 ], a = min(|v[k]| * scale, s) (qsgd levels).
+// xi[k] = floor(a) + [ u[k] < frac(a) * kOne ], a = min(|v[k]| * scale, s) (qsgd levels).
 // REQUIRES: 0 <= n <= 256, 0 < s < 2^31.
 void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, double s,
                 uint32_t* xi);
+void QsgdLevels(const double* v, const double* u, int64_t n, double scale, double s, uint32_t* xi);
 
-// dithered, with u_k = u[k] / 2^32: z[k] = sign(x[k]) * trunc(min(|x[k]| * scale, s) + u_k), or
+// dithered, with u_k = u[k] / kOne: z[k] = sign(x[k]) * trunc(min(|x[k]| * scale, s) + u_k), or
 // with `subtractive` z[k] = floor(clamp(x[k] * scale, -s, s) + u_k). REQUIRES: 0 <= n <= 256,
 // 0 < s < 2^30.
 void DitheredLevels(const double* x, const uint32_t* u, int64_t n, double scale, double s,
+                    bool subtractive, int32_t* z);
+void DitheredLevels(const double* x, const double* u, int64_t n, double scale, double s,
                     bool subtractive, int32_t* z);
 
 }  // namespace commsim::counter_kernels

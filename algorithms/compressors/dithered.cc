@@ -63,18 +63,18 @@ template <bool kSubtractive, bool kDecoded, class Src>
 void DrawLevels(const double* x, int64_t d, double s, double scale, double unit, Src& src,
                 Levels& levels, const DecodeTarget* target) {
   decltype(auto) local = LocalDraws(src);
-  int32_t kernel_z[kDrawChunk];  // counter: the chunk's levels from the vectorised kernel
+  int32_t kernel_z[kDrawChunk];  // draws in memory: the chunk's levels from the kernel
   for (int64_t c = 0; c < d; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, d - c);
     local.Prepare(c, m);
-    if constexpr (std::is_same_v<Src, CounterDraws>) {
+    if constexpr (KernelDraws<Src>) {
       counter_kernels::DitheredLevels(x + c, local.data(), m, scale, s, kSubtractive, kernel_z);
     }
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;
       int32_t z = 0;
       double u = 0.0;
-      if constexpr (std::is_same_v<Src, CounterDraws>) {
+      if constexpr (KernelDraws<Src>) {
         z = kernel_z[k];
         if constexpr (kSubtractive && kDecoded) u = local.Next(k) * (1.0 / Src::kOne);
       } else if constexpr (kSubtractive) {
@@ -133,7 +133,7 @@ Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
     const uint64_t nonce = rng.NextU64();
     w.Put(nonce, 64);
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    WithDraws(counter, dither, [&](auto& src) {
+    WithDraws(counter, d, dither, [&](auto& src) {
       if (target != nullptr) {
         DrawLevels<true, true>(x.data(), d, s, scale, unit, src, levels, target);
       } else {
@@ -141,7 +141,7 @@ Message Dithered::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rn
       }
     });
   } else {
-    WithDraws(counter, rng, [&](auto& src) {
+    WithDraws(counter, d, rng, [&](auto& src) {
       if (target != nullptr) {
         DrawLevels<false, true>(x.data(), d, s, scale, unit, src, levels, target);
       } else {
@@ -174,7 +174,7 @@ void Dithered::DecodeInto(const Message& message, const DecodeTarget& out) const
   if (bad) throw DecodeError("corrupted message: level out of range");
   if (config_.subtractive) {
     Rng dither = DitherStream(config_.dither_seed, nonce);
-    WithDraws(UsesCounterRng(config_.rng), dither,
+    WithDraws(UsesCounterRng(config_.rng), d, dither,
               [&](auto& src) { PutSubtractive(z, unit, src, out); });
   } else {
     for (int64_t j = 0; j < d; ++j) out.Put(j, unit * z[j]);

@@ -35,9 +35,8 @@ struct DitheredConfig final : ConfigBase<DitheredConfig> {
 
 class Dithered final : public Compressor {
  public:
-  explicit Dithered(const DitheredConfig& config) : config_(config) {}
-  std::string_view Name() const override { return "dithered"; }
-  bool unbiased() const override { return true; }
+  explicit Dithered(const DitheredConfig& config)
+      : Compressor("dithered", /*unbiased=*/true), config_(config) {}
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

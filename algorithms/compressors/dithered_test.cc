@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "algorithms/coding/vector_source_code.h"
+#include "algorithms/compressors/stream_lanes.h"
 
 namespace commsim {
 namespace {
@@ -26,19 +27,24 @@ float NormUp(const Eigen::VectorXd& x) {
   return n;
 }
 
+// Also for a long message, whose stream draws are computed in lanes (stream_lanes.h): the same
+// values, and the Rng ends where the reference's does.
 TEST(DitheredTest, DecodedEqualsTheReferenceOperator) {
-  const Eigen::VectorXd x = Residual(2000, 0.3, 1);
-  DitheredConfig cfg;
-  cfg.levels = 15;
-  const Dithered c(cfg);
-  Rng rng(2), ref(2);
-  Eigen::VectorXd out(x.size());
-  c.Decode(c.Encode(x, rng), out);
-  const double norm = NormUp(x);
-  for (int64_t j = 0; j < x.size(); ++j) {
-    const double a = std::min(std::abs(x[j]) * (15.0 / norm), 15.0);
-    const double z = std::floor(a + ref.Uniform());
-    ASSERT_EQ(out[j], (norm / 15.0) * (x[j] < 0 ? -z : z)) << j;
+  for (int64_t d : {int64_t{2000}, kLaneDrawsMinDim + 1000}) {
+    const Eigen::VectorXd x = Residual(d, 0.3, 1);
+    DitheredConfig cfg;
+    cfg.levels = 15;
+    const Dithered c(cfg);
+    Rng rng(2), ref(2);
+    Eigen::VectorXd out(x.size());
+    c.Decode(c.Encode(x, rng), out);
+    const double norm = NormUp(x);
+    for (int64_t j = 0; j < x.size(); ++j) {
+      const double a = std::min(std::abs(x[j]) * (15.0 / norm), 15.0);
+      const double z = std::floor(a + ref.Uniform());
+      ASSERT_EQ(out[j], (norm / 15.0) * (x[j] < 0 ? -z : z)) << d << " " << j;
+    }
+    EXPECT_EQ(rng.NextU64(), ref.NextU64()) << d;
   }
 }
 

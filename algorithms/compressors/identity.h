@@ -18,9 +18,8 @@ struct IdentityConfig final : ConfigBase<IdentityConfig> {
 
 class Identity final : public Compressor {
  public:
-  explicit Identity(const IdentityConfig& config) : config_(config) {}
-  std::string_view Name() const override { return "identity"; }
-  bool unbiased() const override { return true; }
+  explicit Identity(const IdentityConfig& config)
+      : Compressor("identity", /*unbiased=*/true), config_(config) {}
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t) const override { return 0.0; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

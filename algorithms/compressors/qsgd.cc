@@ -38,11 +38,13 @@ inline uint64_t DrawLevel(double vj, double scale, double s, uint64_t draw) {
   return static_cast<uint64_t>(fl + up);
 }
 
-// The levels of chunk [first, first + m) (values vc): counter draws go through the vectorised
-// kernel into xi up front; the stream draws each level as LevelAt reads it, in element order.
+// The levels of chunk [first, first + m) (values vc): draws in memory (counter, or the stream in
+// lanes) go through the vectorised kernel into xi up front; a StreamDraws draws each level as
+// LevelAt reads it, in element order.
 void PrepareLevels(StreamDraws&, int64_t, const double*, int64_t, double, double, uint32_t*) {}
-void PrepareLevels(CounterDraws& src, int64_t first, const double* vc, int64_t m, double scale,
-                   double s, uint32_t* xi) {
+template <KernelDraws Src>
+void PrepareLevels(Src& src, int64_t first, const double* vc, int64_t m, double scale, double s,
+                   uint32_t* xi) {
   src.Prepare(first, m);
   counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
 }
@@ -50,8 +52,8 @@ inline uint64_t LevelAt(StreamDraws& src, const double* vc, int64_t k, double sc
                         const uint32_t* /*xi*/) {
   return DrawLevel(vc[k], scale, s, src.Next(k));
 }
-inline uint64_t LevelAt(CounterDraws&, const double*, int64_t k, double, double,
-                        const uint32_t* xi) {
+template <KernelDraws Src>
+inline uint64_t LevelAt(Src&, const double*, int64_t k, double, double, const uint32_t* xi) {
   return xi[k];
 }
 
@@ -150,21 +152,12 @@ void QsgdConfig::Describe(ParamVisitor& v) {
 }
 
 Qsgd::Qsgd(const QsgdConfig& config)
-    : levels_(config.levels),
+    : DrawingCompressor("qsgd", /*unbiased=*/true, config.rng),
+      levels_(config.levels),
       bucket_(config.bucket),
       norm_inf_(config.norm == "inf"),
-      elias_(config.coding == "elias"),
-      counter_rng_(UsesCounterRng(config.rng)) {
+      elias_(config.coding == "elias") {
   COMMSIM_CHECK(levels_ >= 1 && bucket_ >= 1, "bad qsgd config");
-}
-
-float Qsgd::BucketNorm(const double* x, int64_t n) const {
-  return Fp32Up(Name(), norm_inf_ ? MaxAbs(x, n) : std::sqrt(SumSquares(x, n)));
-}
-
-Message Qsgd::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                         const DecodeTarget* target) const {
-  return WithDraws(counter_rng_, rng, [&](auto& src) { return EncodeWith(x, src, target); });
 }
 
 template <class Src>
@@ -177,9 +170,7 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
   BitWriter w;
   w.Reserve(elias_ ? 32 * nb + 4 * d : 32 * nb + d * (1 + level_bits));
   Nonzeros nz(elias_ ? std::min(bucket_, d) : 0);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * bucket_;
-    const int64_t n = std::min(bucket_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double* v = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), norm_inf_, v, n, x);
     w.PutFloat(norm);
@@ -210,10 +201,7 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
 void Qsgd::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
-  const int64_t nb = NumBlocks(d, bucket_);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * bucket_;
-    const int64_t n = std::min(bucket_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double unit = static_cast<double>(ReadScale(r)) / static_cast<double>(levels_);
     if (elias_) {
       DecodeElias(r, n, unit, out.Segment(begin, n));
@@ -295,15 +283,12 @@ double Qsgd::EliasBound(int64_t n) const {
 
 Expectation Qsgd::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const int64_t d = x.size();
-  const int64_t nb = NumBlocks(d, bucket_);
   const double s = static_cast<double>(levels_);
   const int level_bits = CeilLog2(static_cast<uint64_t>(levels_) + 1);
   Expectation e;
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * bucket_;
-    const int64_t n = std::min(bucket_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double* v = x.data() + begin;
-    const double norm = BucketNorm(v, n);
+    const double norm = CheckedBlockNorm(Name(), norm_inf_, v, n, x);
     e.payload_bits += elias_ ? EliasBound(n) : 32.0 + static_cast<double>(n * (1 + level_bits));
     if (norm == 0.0) continue;
     const double unit = norm / s;
@@ -319,5 +304,7 @@ Expectation Qsgd::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
                           : "per bucket 32 + |B|(1 + ceil(log2(s+1))) (exact)";
   return e;
 }
+
+template class DrawingCompressor<Qsgd>;  // EncodeImpl, with EncodeWith above
 
 }  // namespace commsim

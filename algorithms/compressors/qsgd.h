@@ -2,12 +2,11 @@
 //
 // Per bucket v of `bucket` elements (the last may be shorter), with n = ||v||_2 (or ||v||_inf when
 // norm = "inf") rounded up to fp32: a_j = s |v_j| / n, xi_j = floor(a_j) + Bernoulli(frac(a_j))
-// (one rng.Uniform() per element of a nonzero bucket; with rng = "counter", uniform_draws.h, element
-// j's 32-bit counter draw, so P(xi_j = floor + 1) is within 2^-32 of frac(a_j), and each message
-// draws one key from the Rng), Q(v)_j = n sign(v_j) xi_j / s. Unbiased;
-// E||Q(v) - v||^2 = sum_j (n/s)^2 f_j (1 - f_j) <= min(b/s^2, sqrt(b)/s) ||v||^2.
-// Default levels = 15: the 4-bit variant (levels 0..15 fit 4 bits).
-// Payload per bucket:
+// (one rng.Uniform() per element of a nonzero bucket; with rng = "counter", uniform_draws.h,
+// element j's 32-bit counter draw, so P(xi_j = floor + 1) is within 2^-32 of frac(a_j), and each
+// message draws one key from the Rng), Q(v)_j = n sign(v_j) xi_j / s. Unbiased; E||Q(v) - v||^2 =
+// sum_j (n/s)^2 f_j (1 - f_j) <= min(b/s^2, sqrt(b)/s) ||v||^2. Default levels = 15: the 4-bit
+// variant (levels 0..15 fit 4 bits). Payload per bucket:
 //   fixed  32 + |B| (1 + ceil(log2(s+1))) bits: sign bit then level, for every element (exact)
 //   elias  the paper's code: 32 (norm); if n > 0: Elias-omega(first nonzero position + 1), then per
 //          nonzero a sign bit, Elias-omega(level) and Elias-omega(gap to the next nonzero position
@@ -20,6 +19,7 @@
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/uniform_draws.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -33,11 +33,9 @@ struct QsgdConfig final : ConfigBase<QsgdConfig> {
   void Describe(ParamVisitor& v) override;
 };
 
-class Qsgd final : public Compressor {
+class Qsgd final : public DrawingCompressor<Qsgd> {
  public:
   explicit Qsgd(const QsgdConfig& config);
-  std::string_view Name() const override { return "qsgd"; }
-  bool unbiased() const override { return true; }
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
@@ -46,10 +44,7 @@ class Qsgd final : public Compressor {
   double EliasBound(int64_t n) const;
 
  private:
-  float BucketNorm(const double* x, int64_t n) const;
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
-                     const DecodeTarget* target) const override;
-  // The encoder over a draw source (StreamDraws or CounterDraws, uniform_draws.h).
+  friend class DrawingCompressor<Qsgd>;
   template <class Src>
   Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
                      const DecodeTarget* target) const;
@@ -59,8 +54,9 @@ class Qsgd final : public Compressor {
   int64_t bucket_;
   bool norm_inf_;
   bool elias_;
-  bool counter_rng_;
 };
+
+extern template class DrawingCompressor<Qsgd>;
 
 }  // namespace commsim
 

@@ -12,6 +12,7 @@ namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
+using compressor_test::ShortAndLongInputs;
 
 QsgdConfig Config(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
   QsgdConfig c;
@@ -41,16 +42,22 @@ Eigen::VectorXd Reference(const Eigen::VectorXd& x, int64_t s, int64_t b, bool i
   return q;
 }
 
+// Also for a long message, whose stream draws are computed in lanes (stream_lanes.h), with an
+// all-zero bucket (no draws) inside: the same values, and the Rng ends where the reference's does.
 TEST(QsgdTest, DecodedEqualsTheReferenceOperator) {
-  const Eigen::VectorXd x = Gaussian(1000, 1);
-  for (const char* norm : {"2", "inf"}) {
-    for (const char* coding : {"elias", "fixed"}) {
-      const Qsgd c(Config(7, 100, norm, coding));
-      Rng rng(4), ref(4);
-      Eigen::VectorXd out(x.size());
-      c.Decode(c.Encode(x, rng), out);
-      const Eigen::VectorXd expected = Reference(x, 7, 100, std::string(norm) == "inf", ref);
-      for (int64_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], expected[i]) << norm << coding << i;
+  for (const Eigen::VectorXd& x : ShortAndLongInputs(100 * 700, 100)) {
+    for (const char* norm : {"2", "inf"}) {
+      for (const char* coding : {"elias", "fixed"}) {
+        const Qsgd c(Config(7, 100, norm, coding));
+        Rng rng(4), ref(4);
+        Eigen::VectorXd out(x.size());
+        c.Decode(c.Encode(x, rng), out);
+        const Eigen::VectorXd expected = Reference(x, 7, 100, std::string(norm) == "inf", ref);
+        for (int64_t i = 0; i < x.size(); ++i) {
+          ASSERT_EQ(out[i], expected[i]) << norm << coding << i;
+        }
+        EXPECT_EQ(rng.NextU64(), ref.NextU64()) << norm << coding;
+      }
     }
   }
 }

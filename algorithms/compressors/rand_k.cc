@@ -11,12 +11,11 @@
 namespace commsim {
 
 void RandKConfig::Describe(ParamVisitor& v) {
-  v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
-  v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
+  DescribeKept(v);
   v.Bool("scale", scale, "multiply kept values by d/k (unbiased) instead of keeping them as is");
 }
 
-int64_t RandK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
+int64_t RandK::KFor(int64_t dim) const { return config_.For(dim); }
 
 Message RandK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                           const DecodeTarget* target) const {

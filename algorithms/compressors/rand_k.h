@@ -10,22 +10,20 @@
 #define COMMSIM_ALGORITHMS_COMPRESSORS_RAND_K_H_
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/sparse_wire.h"
 #include "sim/params.h"
 
 namespace commsim {
 
-struct RandKConfig final : ConfigBase<RandKConfig> {
-  int64_t k = 0;
-  double fraction = 0.01;
+struct RandKConfig final : ConfigBase<RandKConfig>, KeptCount {
   bool scale = false;
   void Describe(ParamVisitor& v) override;
 };
 
 class RandK final : public Compressor {
  public:
-  explicit RandK(const RandKConfig& config) : config_(config) {}
-  std::string_view Name() const override { return "rand_k"; }
-  bool unbiased() const override { return config_.scale; }
+  explicit RandK(const RandKConfig& config)
+      : Compressor("rand_k", /*unbiased=*/config.scale), config_(config) {}
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

@@ -61,9 +61,7 @@ Message ScaledSign::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& 
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
   w.Reserve(32 * nb + d);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const float sigma = CheckedBlockScale(xb, n, x);
     w.PutFloat(sigma);
@@ -80,10 +78,7 @@ Message ScaledSign::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& 
 void ScaledSign::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
-  const int64_t nb = NumBlocks(d, block_);
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double sigma = ReadScale(r);
     const double value[2] = {sigma, -sigma};  // branch-free lookup
     const DecodeTarget o = out.Segment(begin, n);
@@ -108,11 +103,8 @@ double ScaledSign::ErrorFactor(int64_t dim) const {
 
 Expectation ScaledSign::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const int64_t d = x.size();
-  const int64_t nb = NumBlocks(d, block_);
   Expectation e;
-  for (int64_t b = 0; b < nb; ++b) {
-    const int64_t begin = b * block_;
-    const int64_t n = std::min(block_, d - begin);
+  for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const double sigma = BlockScale(xb, n);
     for (int64_t j = 0; j < n; ++j) {

@@ -26,9 +26,9 @@ struct ScaledSignConfig final : ConfigBase<ScaledSignConfig> {
 class ScaledSign final : public Compressor {
  public:
   explicit ScaledSign(const ScaledSignConfig& config)
-      : block_(config.block), l2_(config.scale == "l2") {}
-  std::string_view Name() const override { return "scaled_sign"; }
-  bool unbiased() const override { return false; }
+      : Compressor("scaled_sign", /*unbiased=*/false),
+        block_(config.block),
+        l2_(config.scale == "l2") {}
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

@@ -11,12 +11,20 @@
 
 namespace commsim {
 
+void KeptCount::DescribeKept(ParamVisitor& v) {
+  v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
+  v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
+}
+
+int64_t KeptCount::For(int64_t d) const { return ResolveK(k, fraction, d); }
+
 Message FinishSparseValues(BitWriter& w, std::string_view name, std::span<const uint32_t> idx,
                            const Eigen::Ref<const Eigen::VectorXd>& x, double factor,
-                           const DecodeTarget* target) {
+                           const DecodeTarget* target, std::span<const double> values) {
   int64_t next = 0;  // the first element not yet delivered to the target
-  for (uint32_t i : idx) {
-    const float v = Fp32Nearest(name, x[i]);
+  for (size_t j = 0; j < idx.size(); ++j) {
+    const uint32_t i = idx[j];
+    const float v = Fp32Nearest(name, values.empty() ? x[i] : values[j]);
     w.PutFloat(v);
     if (target != nullptr) {
       target->PutZeros(next, i);

@@ -11,6 +11,7 @@
 #include "algorithms/compressors/rand_k.h"
 #include "algorithms/compressors/sparse_wire.h"
 #include "algorithms/compressors/top_k.h"
+#include "algorithms/compressors/top_k_select.h"
 
 namespace commsim {
 namespace {
@@ -63,16 +64,21 @@ std::vector<uint32_t> SortedTopK(const Eigen::VectorXd& x, int64_t k) {
 TEST(TopKTest, SampledThresholdPathSelectsExactlyTheTopK) {
   const int64_t d = 300000, k = 3000;
   const TopK c(TopKCfg(k, 0.01, "fixed"));
-  const int64_t stride = d / (1 << 16);
   Eigen::VectorXd gaussian = Gaussian(d, 9);
-  Eigen::VectorXd ties(d), skewed(d);
+  Eigen::VectorXd ties(d), skewed(d), outlier = gaussian;
   for (int64_t i = 0; i < d; ++i) {
     ties[i] = (i % 7 == 0) ? 5.0 : gaussian[i] * 0.1;  // many exact ties at the threshold
-    // Sampled positions hold the largest values: the estimated threshold keeps fewer than k
-    // candidates and the selection falls back to all of x.
-    skewed[i] = (i % stride == 0) ? 1.0 + static_cast<double>(i) / d : 1e-3 * gaussian[i];
+    skewed[i] = 1e-3 * gaussian[i];
   }
-  for (const Eigen::VectorXd* x : {&gaussian, &ties, &skewed}) {
+  // The sample runs (top_k_select.h) hold the largest values: the estimated threshold keeps
+  // fewer than k candidates and the selection falls back to all of x.
+  for (int64_t r = 0; r < kSampleRuns; ++r) {
+    const int64_t first = r * (d - kSampleRun) / (kSampleRuns - 1);
+    for (int64_t i = first; i < first + kSampleRun; ++i)
+      skewed[i] = 1.0 + static_cast<double>(i) / d;
+  }
+  outlier[d / 2] = 1e300;  // one huge magnitude: the histogram buckets of the final step are wide
+  for (const Eigen::VectorXd* x : {&gaussian, &ties, &skewed, &outlier}) {
     EXPECT_EQ(c.Select(*x), SortedTopK(*x, k));
   }
 }

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
 #include "algorithms/coding/golomb.h"
 #include "algorithms/compressors/sparse_wire.h"
+#include "algorithms/compressors/top_k_select.h"
 #include "algorithms/compressors/wire.h"
 
 namespace commsim {
@@ -17,86 +17,30 @@ constexpr std::string_view kIndexCodings[] = {"fixed", "golomb"};
 }  // namespace
 
 void TopKConfig::Describe(ParamVisitor& v) {
-  v.Int("k", k, Range::NonNegative(), "entries kept (0: use fraction)");
-  v.Real("fraction", fraction, Range::OpenClosed(0, 1), "fraction of d kept when k is 0");
+  DescribeKept(v);
   v.Text("index_coding", index_coding, kIndexCodings,
          "indices as fixed-width fields or golomb gaps");
 }
 
-TopK::TopK(const TopKConfig& config) : config_(config), golomb_(config.index_coding == "golomb") {}
+TopK::TopK(const TopKConfig& config)
+    : Compressor("top_k", /*unbiased=*/false),
+      config_(config),
+      golomb_(config.index_coding == "golomb") {}
 
-int64_t TopK::KFor(int64_t dim) const { return ResolveK(config_.k, config_.fraction, dim); }
-
-namespace {
-
-// The k-th largest of `mags` (reorders it). REQUIRES: 1 <= k <= mags.size().
-double KthLargest(std::vector<double>& mags, int64_t k) {
-  std::nth_element(mags.begin(), mags.begin() + (k - 1), mags.end(), std::greater<double>());
-  return mags[static_cast<size_t>(k - 1)];
-}
-
-}  // namespace
+int64_t TopK::KFor(int64_t dim) const { return config_.For(dim); }
 
 std::vector<uint32_t> TopK::Select(const Eigen::Ref<const Eigen::VectorXd>& x) const {
-  const int64_t d = x.size();
-  const int64_t k = KFor(d);
-  const double* p = x.data();
-  // Candidates in increasing index order: all of x, or (for small k / large d) the entries at or
-  // above a threshold estimated from a strided sample, when that provably holds the top k.
-  std::vector<uint32_t> cand;
-  constexpr int64_t kSample = 1 << 16;
-  bool checked = false;  // x is known to be finite
-  if (d > 4 * kSample && 8 * k < d) {
-    const int64_t stride = d / kSample;
-    std::vector<double> sample;
-    sample.reserve(static_cast<size_t>(kSample + 1));
-    uint64_t bad = 0;  // the sample must be finite before nth_element orders it
-    for (int64_t i = 0; i < d; i += stride) {
-      sample.push_back(std::abs(p[i]));
-      bad |= NonFiniteFlag(p[i]);
-    }
-    if ((bad >> 63) != 0) RequireFinite(Name(), x);
-    const int64_t rank = std::min<int64_t>(
-        static_cast<int64_t>(sample.size()),
-        2 * k * static_cast<int64_t>(sample.size()) / d + 32);  // aim at about 2k candidates
-    const double guess = KthLargest(sample, rank);
-    for (int64_t i = 0; i < d; ++i) {  // the candidates, and the input check in the same pass
-      bad |= NonFiniteFlag(p[i]);
-      if (std::abs(p[i]) >= guess) cand.push_back(static_cast<uint32_t>(i));
-    }
-    if ((bad >> 63) != 0) RequireFinite(Name(), x);
-    checked = true;
-    // Every entry outside cand is below guess <= every candidate: enough candidates suffice.
-    if (static_cast<int64_t>(cand.size()) < k) cand.clear();
-  }
-  if (!checked) RequireFinite(Name(), x);
-  if (cand.empty()) {
-    cand.resize(static_cast<size_t>(d));
-    for (int64_t i = 0; i < d; ++i) cand[i] = static_cast<uint32_t>(i);
-  }
-  if (static_cast<int64_t>(cand.size()) == k) return cand;
-  // tau = the k-th largest magnitude; take every |x_i| > tau and the lowest-index ties at tau.
-  std::vector<double> mags(cand.size());
-  for (size_t j = 0; j < cand.size(); ++j) mags[j] = std::abs(p[cand[j]]);
-  const double tau = KthLargest(mags, k);
-  int64_t ties = k;
-  for (uint32_t i : cand) ties -= std::abs(p[i]) > tau;
-  std::vector<uint32_t> idx;
-  idx.reserve(static_cast<size_t>(k));
-  for (uint32_t i : cand) {
-    const double m = std::abs(p[i]);
-    if (m > tau || (m == tau && ties-- > 0)) idx.push_back(i);
-  }
-  return idx;
+  return SelectTopK(Name(), x, KFor(x.size())).idx;
 }
 
 Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                          const DecodeTarget* target) const {
   COMMSIM_CHECK(x.size() <= int64_t{1} << 32, "top_k supports d < 2^32");
-  const std::vector<uint32_t> idx = Select(x);  // checks that x is finite
+  const TopKSelection s = SelectTopK(Name(), x, KFor(x.size()));  // checks that x is finite
   BitWriter w;
-  PutIndices(w, idx, x.size(), golomb_);
-  return FinishSparseValues(w, Name(), idx, x, 1.0, target);
+  w.Reserve(96 * static_cast<int64_t>(s.idx.size()));  // 32-bit values, indices mostly shorter
+  PutIndices(w, s.idx, x.size(), golomb_);
+  return FinishSparseValues(w, Name(), s.idx, x, 1.0, target, s.values);
 }
 
 void TopK::DecodeInto(const Message& message, const DecodeTarget& out) const {

@@ -1,9 +1,8 @@
 // top_k: keeps the k entries of largest magnitude (ties: the lower index), zeroes the rest.
 //
 // Biased, contractive: ||x - C(x)||^2 <= (1 - k/d) ||x||^2 (plus the fp32 rounding of kept values).
-// k = `k` when k > 0 (clamped to d), else max(1, round(fraction * d)). Selection is
-// a threshold pass: a strided sample estimates a magnitude threshold that keeps about 2k
-// candidates, std::nth_element finds the k-th largest among them (O(d)), never a full sort.
+// k = `k` when k > 0 (clamped to d), else max(1, round(fraction * d)). Selection is one
+// vectorised threshold pass over x (top_k_select.h), O(d), never a full sort.
 // Deterministic; uses no randomness.
 // Payload: the k indices in increasing order, then the k values as fp32:
 //   fixed   k ceil(log2 d) + 32k bits (exact)
@@ -16,13 +15,12 @@
 #include <vector>
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/sparse_wire.h"
 #include "sim/params.h"
 
 namespace commsim {
 
-struct TopKConfig final : ConfigBase<TopKConfig> {
-  int64_t k = 0;                       // 0: use fraction
-  double fraction = 0.01;              // of d, used when k == 0
+struct TopKConfig final : ConfigBase<TopKConfig>, KeptCount {
   std::string index_coding = "fixed";  // fixed | golomb
   void Describe(ParamVisitor& v) override;
 };
@@ -30,8 +28,6 @@ struct TopKConfig final : ConfigBase<TopKConfig> {
 class TopK final : public Compressor {
  public:
   explicit TopK(const TopKConfig& config);
-  std::string_view Name() const override { return "top_k"; }
-  bool unbiased() const override { return false; }
   void DecodeInto(const Message& message, const DecodeTarget& out) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;

@@ -2,6 +2,8 @@
 //
 //   "stream"  (default) the caller's Rng (xoshiro256**), one 53-bit draw per element in element
 //             order: the draws every release so far made, so shipped results stay byte-identical.
+//             Long messages compute them in vectorised lanes (stream_lanes.h), with the same
+//             values and the same final Rng state.
 //   "counter" a CounterRng (sim/counter_rng.h) keyed by one NextU64 of the caller's Rng per
 //             message: element j's draw is a 32-bit Philox4x32-10 output that depends only on
 //             (key, j), generated 256 elements at a time in vectorised code. Faster; the messages
@@ -20,6 +22,8 @@
 #include <string>
 #include <type_traits>
 
+#include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/stream_lanes.h"
 #include "sim/counter_rng.h"
 #include "sim/params.h"
 #include "sim/rng.h"
@@ -63,32 +67,77 @@ class CounterDraws {
   alignas(64) uint32_t buf_[kDrawChunk];
 };
 
+// The sources whose chunk of draws sits in memory (data()), for the vectorised kernels of
+// counter_kernels.h.
+template <class Src>
+concept KernelDraws = std::is_same_v<Src, CounterDraws> || std::is_same_v<Src, LaneDraws>;
+
 // A loop's working copy of a draw source: a stream source is copied, so that its state lives in
 // registers rather than behind a reference the loop's stores might alias, and Commit hands the
 // advanced state back; a counter source is used in place. Usage:
 //   decltype(auto) local = LocalDraws(src);  ...loop on local...  Commit(src, local);
 inline StreamDraws LocalDraws(const StreamDraws& src) { return src; }
 inline CounterDraws& LocalDraws(CounterDraws& src) { return src; }
+inline LaneDraws& LocalDraws(LaneDraws& src) { return src; }
 inline void Commit(StreamDraws& src, const StreamDraws& local) { src = local; }
 inline void Commit(CounterDraws& /*src*/, const CounterDraws& /*local*/) {}
+inline void Commit(LaneDraws& /*src*/, const LaneDraws& /*local*/) {}
 
 // Returns f(src) on the draw source `counter` selects: a CounterDraws keyed by one NextU64 of
-// rng, or a StreamDraws on rng whose advanced state is handed back to rng when f returns.
+// rng, or for "stream" a source on rng whose advanced state is handed back to rng when f returns:
+// a LaneDraws (stream_lanes.h: the same draws, computed in vectorised lanes) when the message
+// has at least kLaneDrawsMinDim elements (`dim`), else a StreamDraws.
 template <class F>
-auto WithDraws(bool counter, Rng& rng, F&& f) {
+auto WithDraws(bool counter, int64_t dim, Rng& rng, F&& f) {
   if (counter) {
     CounterDraws src(rng.NextU64());
     return f(src);
   }
-  StreamDraws src(rng);
-  if constexpr (std::is_void_v<std::invoke_result_t<F&, StreamDraws&>>) {
-    f(src);
-    rng = src.rng();
-  } else {
-    auto result = f(src);
-    rng = src.rng();
-    return result;
+  auto run = [&](auto& src) {
+    using Src = std::remove_reference_t<decltype(src)>;
+    if constexpr (std::is_void_v<std::invoke_result_t<F&, Src&>>) {
+      f(src);
+      rng = src.rng();
+    } else {
+      auto result = f(src);
+      rng = src.rng();
+      return result;
+    }
+  };
+  if (dim >= kLaneDrawsMinDim) {
+    LaneDraws src(rng);
+    return run(src);
   }
+  StreamDraws src(rng);
+  return run(src);
+}
+
+// A compressor whose encoder is written once over a draw source. Derived defines
+//   template <class Src> Message EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x,
+//                                           Src& src, const DecodeTarget* target) const;
+// (the contract of EncodeImpl, with the draws from src), and EncodeImpl runs it on the source
+// that the config's "rng" key picks (WithDraws). Derived's .cc file, where EncodeWith is defined,
+// instantiates the base: `template class DrawingCompressor<Derived>;` (its header declares it
+// `extern`), and befriends it if EncodeWith is private.
+template <class Derived>
+class DrawingCompressor : public Compressor {
+ protected:
+  // REQUIRES: rng passed DescribeRngKey's choices.
+  DrawingCompressor(std::string_view name, bool unbiased, const std::string& rng)
+      : Compressor(name, unbiased), counter_rng_(UsesCounterRng(rng)) {}
+
+ private:
+  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                     const DecodeTarget* target) const final;
+  bool counter_rng_;
+};
+
+template <class Derived>
+Message DrawingCompressor<Derived>::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
+                                               const DecodeTarget* target) const {
+  const auto& self = static_cast<const Derived&>(*this);
+  return WithDraws(counter_rng_, x.size(), rng,
+                   [&](auto& src) { return self.EncodeWith(x, src, target); });
 }
 
 }  // namespace commsim

@@ -3,6 +3,7 @@
 #define COMMSIM_ALGORITHMS_COMPRESSORS_WIRE_H_
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -55,6 +56,42 @@ double MaxAbs(const double* x, int64_t n);
 double MaxAbsChecked(const double* x, int64_t n, bool* finite);
 
 inline int64_t NumBlocks(int64_t d, int64_t b) { return d / b + (d % b != 0); }
+
+// Block `index` of a vector cut into blocks: elements [begin, begin + size).
+struct Block {
+  int64_t index;
+  int64_t begin;
+  int64_t size;
+};
+
+// The blocks of `block` elements covering [0, d) in order, the last one possibly shorter:
+//   for (const auto [b, begin, n] : Blocks(d, block)) ...
+class Blocks {
+ public:
+  class Iterator {
+   public:
+    Iterator(int64_t index, int64_t d, int64_t block) : index_(index), d_(d), block_(block) {}
+    Block operator*() const {
+      const int64_t begin = index_ * block_;
+      return {index_, begin, std::min(block_, d_ - begin)};
+    }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return index_ != other.index_; }
+
+   private:
+    int64_t index_, d_, block_;
+  };
+  // REQUIRES: block >= 1, d >= 0.
+  Blocks(int64_t d, int64_t block) : d_(d), block_(block) {}
+  Iterator begin() const { return {0, d_, block_}; }
+  Iterator end() const { return {NumBlocks(d_, block_), d_, block_}; }
+
+ private:
+  int64_t d_, block_;
+};
 
 // Number of elements of the k fraction of d: max(1, round(fraction * d)) or min(k, d) when k > 0.
 // REQUIRES: d >= 1.

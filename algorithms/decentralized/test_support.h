@@ -38,8 +38,7 @@ inline void DecodeIndexedWords(const Message& m, const DecodeTarget& target) {
 // Full double precision: 64 bits per element, exact.
 class ExactCompressor final : public Compressor {
  public:
-  std::string_view Name() const override { return "exact64"; }
-  bool unbiased() const override { return true; }
+  ExactCompressor() : Compressor("exact64", /*unbiased=*/true) {}
   double ErrorFactor(int64_t) const override { return 0.0; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
@@ -59,9 +58,7 @@ class ExactCompressor final : public Compressor {
 // (upper 32 bits) and the fp32 value (lower 32 bits).
 class TopKCompressor final : public Compressor {
  public:
-  explicit TopKCompressor(int k) : k_(k) {}
-  std::string_view Name() const override { return "top_k_test"; }
-  bool unbiased() const override { return false; }
+  explicit TopKCompressor(int k) : Compressor("top_k_test", /*unbiased=*/false), k_(k) {}
   double ErrorFactor(int64_t dim) const override { return 1.0 - std::min<double>(k_, dim) / dim; }
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
@@ -93,8 +90,7 @@ class TopKCompressor final : public Compressor {
 // (so runs with different streams differ). Same word layout as TopKCompressor.
 class RandomHalfCompressor final : public Compressor {
  public:
-  std::string_view Name() const override { return "random_half_test"; }
-  bool unbiased() const override { return true; }
+  RandomHalfCompressor() : Compressor("random_half_test", /*unbiased=*/true) {}
   double ErrorFactor(int64_t) const override { return 1.0; }  // E||Q(x) - x||^2 = ||x||^2
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>&) const override { return {}; }
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
