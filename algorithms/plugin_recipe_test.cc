@@ -155,12 +155,16 @@ class ToyAllReduceRule final : public SharedModelRule {
 struct RecipeOutcome {
   std::vector<IterationRecord> records;
   RunSummary summary;
+  double d0 = 0;  // ||x_0 - x*||^2 of the objective (x_0 = 0)
 };
 
-RecipeOutcome RunEntry(const Registry<Algorithm>& registry, std::string_view name,
-                       const Topology& topology, const Objective& objective, int64_t iterations) {
-  const ComputeTimeModel compute(ComputeTimeConfig{}, objective.flops_per_sample(),
-                                 objective.num_workers(), 1);
+// Runs registry entry `name` for `iterations` on `topology` with the test quadratic of n workers
+// and dimension `dim` (seed 5), step 1/4; checks that the run ends "ok" in family `family`.
+RecipeOutcome RunToy(const Registry<Algorithm>& registry, std::string_view name,
+                     std::string_view family, const Topology& topology, int n, int dim,
+                     int64_t iterations) {
+  const testing::QuadraticObjective objective(n, dim, 5);
+  const ComputeTimeModel compute(ComputeTimeConfig{}, objective.flops_per_sample(), n, 1);
   RunSetup setup;
   setup.label = std::string(name);
   setup.objective = &objective;
@@ -174,17 +178,19 @@ RecipeOutcome RunEntry(const Registry<Algorithm>& registry, std::string_view nam
   RecipeOutcome out;
   algorithm->Run(setup, &out.records, &out.summary);
   EXPECT_EQ(out.summary.status, kStatusOk);
+  EXPECT_EQ(out.summary.family, family);
+  out.d0 = objective.optimum()->x.squaredNorm();
   return out;
 }
 
 // Gradient descent with step 1/4 on grad_w = x - c_w from x_0 = 0: x_k - x* = 0.75^k (x_0 - x*),
 // so dist_to_opt_sq of record k is 0.75^(2k) d0, checked up to rel_tol d0.
-void ExpectGradientDescentAtRateThreeQuarters(const RecipeOutcome& out, const Objective& objective,
-                                              int64_t iterations, double rel_tol) {
-  const double d0 = objective.optimum()->x.squaredNorm();
+void ExpectGradientDescentAtRateThreeQuarters(const RecipeOutcome& out, int64_t iterations,
+                                              double rel_tol) {
   ASSERT_EQ(out.records.size(), static_cast<size_t>(iterations + 1));
   for (int64_t k = 0; k <= iterations; ++k) {
-    EXPECT_NEAR(*out.records[k].dist_to_opt_sq, std::pow(0.75, 2 * k) * d0, rel_tol * d0) << k;
+    EXPECT_NEAR(*out.records[k].dist_to_opt_sq, std::pow(0.75, 2 * k) * out.d0, rel_tol * out.d0)
+        << k;
   }
 }
 
@@ -207,11 +213,9 @@ TEST(PluginRecipeTest, AToyPsAlgorithmIsOneRegistryLineAndRunsThroughTheDriver) 
   AddAlgorithm<PsAlgorithm<ToyPsRule>>(
       registry, {.name = "toy_ps", .color = "#123456", .help = "gradient descent, raw messages"});
   const int n = 3, dim = 4;
-  const testing::QuadraticObjective objective(n, dim, 5);
-  const Topology star = StarBuilder(StarConfig{}).Build(n);
-  const RecipeOutcome out = RunEntry(registry, "toy_ps", star, objective, 6);
-  EXPECT_EQ(out.summary.family, "parameter_server");
-  ExpectGradientDescentAtRateThreeQuarters(out, objective, 6, 1e-12);
+  const RecipeOutcome out =
+      RunToy(registry, "toy_ps", "parameter_server", StarBuilder(StarConfig{}).Build(n), n, dim, 6);
+  ExpectGradientDescentAtRateThreeQuarters(out, 6, 1e-12);
   // Uplinks and downlinks are 64 bits per value: n (up) + n (down) messages of 64d bits.
   EXPECT_EQ(out.records[1].bits_up, n * 64 * dim);
   EXPECT_EQ(out.records[1].bits_down, n * 64 * dim);
@@ -223,10 +227,8 @@ TEST(PluginRecipeTest, AToyDecentralizedAlgorithmIsOneRegistryLineAndRunsThrough
   AddAlgorithm<DecentralizedAlgorithm<ToyGossipRule>>(
       registry, {.name = "toy_gossip", .baseline = true, .color = "#654321", .help = "gossip"});
   const int n = 4, dim = 2;
-  const testing::QuadraticObjective objective(n, dim, 5);
-  const Topology ring = RingBuilder(RingConfig{}).Build(n);
-  const RecipeOutcome out = RunEntry(registry, "toy_gossip", ring, objective, 2);
-  EXPECT_EQ(out.summary.family, "decentralized");
+  const RecipeOutcome out = RunToy(registry, "toy_gossip", "decentralized",
+                                   RingBuilder(RingConfig{}).Build(n), n, dim, 2);
   EXPECT_TRUE(registry.Make(registry.DefaultSpec("algorithm", "toy_gossip"))->info().baseline);
   // Ring of 4 with metropolis weights 1/3: one round maps node values (0,1,2,3) to
   // ((3+0+1)/3, (0+1+2)/3, (1+2+3)/3, (2+3+0)/3); the mean 1.5 stays, so the consensus distance
@@ -244,12 +246,10 @@ TEST(PluginRecipeTest, AToyCollectiveAlgorithmIsOneRegistryLineAndRunsThroughThe
   AddAlgorithm<CollectiveAlgorithm<ToyAllReduceRule>>(
       registry, {.name = "toy_allreduce", .color = "#abcdef", .help = "all-reduce, then a step"});
   const int n = 3, dim = 4;
-  const testing::QuadraticObjective objective(n, dim, 5);
-  const Topology ring = RingBuilder(RingConfig{}).Build(n);
-  const RecipeOutcome out = RunEntry(registry, "toy_allreduce", ring, objective, 6);
-  EXPECT_EQ(out.summary.family, "collective");
+  const RecipeOutcome out = RunToy(registry, "toy_allreduce", "collective",
+                                   RingBuilder(RingConfig{}).Build(n), n, dim, 6);
   // The default 32-bit wire rounds the gradients: the rate holds up to ~1e-7.
-  ExpectGradientDescentAtRateThreeQuarters(out, objective, 6, 1e-6);
+  ExpectGradientDescentAtRateThreeQuarters(out, 6, 1e-6);
   // Ring of 3: every worker sends 2 (n - 1) = 4 chunks of d/n values (4 values: 2, 1, 1) at 32
   // bits: over the workers 2 (n - 1) x 32 d bits.
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * 32 * dim);

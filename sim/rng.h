@@ -17,6 +17,20 @@ namespace commsim {
 // Mixes a scenario seed, an agent id and a purpose tag into one 64-bit stream seed.
 uint64_t DeriveSeed(uint64_t seed, uint64_t agent, std::string_view purpose);
 
+// The xoshiro256** state transition on its four words: for one stream (Word = uint64_t), or for
+// many streams at once (a vector type with uint64_t lanes and the same integer operators, as in
+// algorithms/compressors/stream_lanes.cc).
+template <class Word>
+inline void XoshiroStep(Word (&s)[4]) {
+  const Word t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = (s[3] << 45) | (s[3] >> 19);
+}
+
 class Rng {
  public:
   using result_type = uint64_t;
@@ -30,13 +44,7 @@ class Rng {
 
   uint64_t NextU64() {
     const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
-    const uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = Rotl(s_[3], 45);
+    XoshiroStep(s_);
     return result;
   }
   // Uniform in [0, 1) with 53 random bits.

@@ -99,15 +99,7 @@ struct LaneWords {
     for (int w = 0; w < 4; ++w) std::memcpy(lanes[w].data(), &s[w], sizeof(LaneVec));
   }
   // Step() on every lane.
-  void Step() {
-    const LaneVec t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = (s[3] << 45) | (s[3] >> 19);
-  }
+  void Step() { XoshiroStep(s); }
   // Every lane's output (NextU64() >> 11) before the next Step(): rotl(s1 * 5, 7) * 9, the
   // products as shifts and adds.
   void Draws(LaneVec& out) const {
