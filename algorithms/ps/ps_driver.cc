@@ -156,17 +156,21 @@ class PsDriver {
     }
   }
 
-  // A part for a colocated server on the worker's own host crosses no link and counts no bits.
+  // Sends `part` from host `from` to host `to`, adding its wire bits to `*bits`; a part between a
+  // worker and a colocated server (the same host) crosses no link and counts no bits. `arrived`
+  // runs at its delivery.
+  template <class OnDelivery>
+  void SendPart(int from, int to, SharedMessage part, int64_t* bits, OnDelivery arrived) {
+    if (from != to) *bits += part->payload_bits + setup_.header_bits;
+    SendMessage(network_, from, to, std::move(part), setup_.header_bits, std::move(arrived));
+  }
+
   void SendUplink(int w, int b, SimTime codec) {
-    SharedMessage part = Part(w_[w].uplink, b);
-    if (worker_hosts_[w] != ServerOf(b)) {
-      rounds_.timing().bits_up += part->payload_bits + setup_.header_bits;
-    }
     first_send_ = std::min(first_send_, engine_.Now());
-    SendMessage(network_, worker_hosts_[w], ServerOf(b), std::move(part), setup_.header_bits,
-                [this, w, b, codec](const SharedMessage&) {
-                  UplinkArrived(w, b, Stamp{engine_.Now(), codec});
-                });
+    SendPart(worker_hosts_[w], ServerOf(b), Part(w_[w].uplink, b), &rounds_.timing().bits_up,
+             [this, w, b, codec](const SharedMessage&) {
+               UplinkArrived(w, b, Stamp{engine_.Now(), codec});
+             });
   }
 
   // The server's rule takes the uplinks in worker order, each when the first of its parts
@@ -236,11 +240,10 @@ class PsDriver {
                        });
     } else {
       for (int w = 0; w < workers_; ++w) {
-        if (worker_hosts_[w] != server) rounds_.timing().bits_down += bits;
-        SendMessage(network_, server, worker_hosts_[w], part, setup_.header_bits,
-                    [this, w, b, codec](const SharedMessage&) {
-                      DownlinkArrived(w, b, Stamp{engine_.Now(), codec});
-                    });
+        SendPart(server, worker_hosts_[w], part, &rounds_.timing().bits_down,
+                 [this, w, b, codec](const SharedMessage&) {
+                   DownlinkArrived(w, b, Stamp{engine_.Now(), codec});
+                 });
       }
     }
   }
