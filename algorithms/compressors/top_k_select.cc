@@ -124,7 +124,6 @@ TopKSelection SelectTopK(std::string_view compressor, const Eigen::Ref<const Eig
     CollectCandidates(x.data(), d, guess, d, cand.data(), values.data(), &n, &bad);
   }
   if ((bad >> 63) != 0) RequireFinite(compressor, x);
-  TopKSelection s;
   if (n == k) {
     cand.resize(static_cast<size_t>(n));
     values.resize(static_cast<size_t>(n));
@@ -134,6 +133,7 @@ TopKSelection SelectTopK(std::string_view compressor, const Eigen::Ref<const Eig
   const double tau = KthLargestMagnitude(values, n, k);
   int64_t ties = k;
   for (int64_t j = 0; j < n; ++j) ties -= std::abs(values[j]) > tau;
+  TopKSelection s;
   s.idx.resize(static_cast<size_t>(k));
   s.values.resize(static_cast<size_t>(k));
   int64_t m = 0;
