@@ -5,25 +5,20 @@
 
 namespace commsim {
 
-DianaConfig::DianaConfig()
-    : uplink(CompressorSpec("block_ternary")), downlink(CompressorSpec("identity")) {}
-
 void DianaConfig::Describe(ParamVisitor& v) {
-  DescribeLinks(v, uplink, downlink);
+  DescribeLinks(v);
   v.Real("alpha", alpha, Range::OpenClosed(0, 1), "shift learning rate (theory: <= 1/(omega+1))");
   v.Real("momentum", momentum, Range::ClosedOpen(0, 1), "heavy-ball momentum mu (0 = none)");
-  DescribeVerifyReplicas(v, verify_replicas);
-  DescribePrecision(v, precision);
+  DescribeStorage(v);
 }
 
 DianaRule::DianaRule(const DianaConfig& config)
-    : ModelBroadcastRule(config.uplink, config.downlink, config.momentum,
-                         config.verify_replicas),
+    : ModelBroadcastRule(config, config.momentum),
       alpha_(config.alpha),
-      single_(IsSinglePrecision(config.precision)) {}
+      shifts_(config.single()) {}
 
 void DianaRule::InitWorkers(int workers, int64_t dim) {
-  shifts_.Init(workers, dim, single_);
+  shifts_.Init(workers, dim);
   server_shift_ = Eigen::VectorXd::Zero(dim);
   residual_sq_of_.assign(static_cast<size_t>(workers), 0.0);
   residual_sq_ = 0;

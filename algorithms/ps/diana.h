@@ -16,15 +16,13 @@
 
 namespace commsim {
 
-struct DianaConfig final : ConfigBase<DianaConfig> {
-  ComponentSpec uplink;    // default block_ternary p=inf b=256
-  ComponentSpec downlink;  // default identity
+// Links default to block_ternary (p = inf, b = 256) up and identity down; `precision` stores the
+// shifts h_i.
+struct DianaConfig final : ConfigBase<DianaConfig>, PsStateKeys {
   double alpha = 0.1;
   double momentum = 0.0;
-  bool verify_replicas = false;
-  std::string precision = "float64";  // of the shifts h_i: "float64" or "float32"
 
-  DianaConfig();
+  DianaConfig() : PsStateKeys("block_ternary", "identity") {}
   void Describe(ParamVisitor& v) override;
 };
 
@@ -44,7 +42,6 @@ class DianaRule final : public ModelBroadcastRule {
   void ServerDirection(Eigen::Ref<Eigen::VectorXd> mean_uplink) override;
 
   double alpha_;
-  bool single_;
   WorkerVectors shifts_;          // h_i
   Eigen::VectorXd server_shift_;  // h
   // ||d_i||^2 of each worker's last encode (one each: workers encode concurrently, ps_rule.h).

@@ -6,33 +6,27 @@
 
 namespace commsim {
 
-DoreConfig::DoreConfig()
-    : uplink(CompressorSpec("block_ternary")), downlink(CompressorSpec("block_ternary")) {}
-
 void DoreConfig::Describe(ParamVisitor& v) {
-  DescribeLinks(v, uplink, downlink);
+  DescribeLinks(v);
   v.Real("alpha", alpha, Range::OpenClosed(0, 1), "gradient-shift learning rate");
   v.Real("beta", beta, Range::OpenClosed(0, 1), "model update step on the compressed residual");
   v.Real("eta", eta, Range::NonNegative(), "weight of the model-residual error feedback");
-  v.Bool("verify_replicas", verify_replicas,
-         "debug: every worker keeps its own x^ and checks it against the server's every round");
-  DescribePrecision(v, precision);
+  DescribeStorage(v,
+                  "debug: every worker keeps its own x^ and checks it against the server's every round");
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
-    : TwoWayRule(config.uplink, config.downlink),
+    : TwoWayRule(config),
       alpha_(config.alpha),
       beta_(config.beta),
       eta_(config.eta),
-      verify_replicas_(config.verify_replicas),
-      single_(IsSinglePrecision(config.precision)) {}
+      worker_shift_(config.single()) {}
 
 void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
-  InitModel(x0, objective);
+  InitModel(workers, x0, objective, "x^");
   const int64_t d = x0.size();
   grad_residual_sq_of_.assign(static_cast<size_t>(workers), 0.0);
-  worker_xhat_.Init(workers, x0, verify_replicas_, "x^");
-  worker_shift_.Init(workers, d, single_);
+  worker_shift_.Init(workers, d);
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
@@ -77,10 +71,10 @@ Message DoreRule::ServerRound(double step, Rng& rng) {
 
 // Without verify_replicas the worker's x^ is the server's, already updated by ServerRound.
 void DoreRule::WorkerReceive(int w, const Message& downlink, double /*step*/) {
-  if (!worker_xhat_.verify()) return;
-  Eigen::VectorXd& xhat = worker_xhat_.Own(w);
+  if (!replicas_.verify()) return;
+  Eigen::VectorXd& xhat = replicas_.Own(w);
   downlink_->DecodeInto(downlink, DecodeTarget(xhat, xhat, beta_));
-  worker_xhat_.Check(w, xhat_);
+  replicas_.Check(w, xhat_);
 }
 
 void DoreRule::Extra(std::map<std::string, double>& out) const {

@@ -26,16 +26,13 @@ namespace commsim {
 
 class Objective;
 
-struct DoreConfig final : ConfigBase<DoreConfig> {
-  ComponentSpec uplink;    // default block_ternary p=inf b=256
-  ComponentSpec downlink;  // default block_ternary p=inf b=256
+// Links default to block_ternary (p = inf, b = 256) both ways; `precision` stores the shifts h_i.
+struct DoreConfig final : ConfigBase<DoreConfig>, PsStateKeys {
   double alpha = 0.1;
   double beta = 0.5;
   double eta = 0.5;
-  bool verify_replicas = false;
-  std::string precision = "float64";  // of the shifts h_i: "float64" or "float32"
 
-  DoreConfig();
+  DoreConfig() : PsStateKeys("block_ternary", "block_ternary") {}
   void Describe(ParamVisitor& v) override;
 };
 
@@ -44,7 +41,7 @@ class DoreRule final : public TwoWayRule {
   using Config = DoreConfig;
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return worker_xhat_.Get(w, xhat_); }
+  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, xhat_); }
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
@@ -57,13 +54,10 @@ class DoreRule final : public TwoWayRule {
   Eigen::VectorXd shift(int w) const { return worker_shift_.Get(w); }
   const Eigen::VectorXd& server_shift() const { return shift_; }
   const Eigen::VectorXd& error() const { return error_; }
-  Replicas& replicas_for_test() { return worker_xhat_; }
 
  private:
   double alpha_, beta_, eta_;
-  bool verify_replicas_, single_;
-  // Workers.
-  Replicas worker_xhat_;        // x^ (the server's xhat_ unless verifying)
+  // Workers (their x^ in replicas_: the server's xhat_ unless verifying).
   WorkerVectors worker_shift_;  // h_i
   // Server (and x_, the model).
   Eigen::VectorXd xhat_, shift_, error_;  // x^, h, e

@@ -6,27 +6,19 @@
 
 namespace commsim {
 
-DoubleSqueezeConfig::DoubleSqueezeConfig()
-    : uplink(CompressorSpec("top_k")), downlink(CompressorSpec("top_k")) {}
-
 void DoubleSqueezeConfig::Describe(ParamVisitor& v) {
-  DescribeLinks(v, uplink, downlink);
+  DescribeLinks(v);
   v.Real("contractive_scale", contractive_scale, Range::OpenClosed(0, 1),
          "multiply decoded messages by this (1/(1+C) makes an unbiased Q contractive)");
-  DescribeVerifyReplicas(v, verify_replicas);
-  DescribePrecision(v, precision);
+  DescribeStorage(v);
 }
 
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
-    : TwoWayRule(config.uplink, config.downlink),
-      scale_(config.contractive_scale),
-      verify_replicas_(config.verify_replicas),
-      single_(IsSinglePrecision(config.precision)) {}
+    : TwoWayRule(config), scale_(config.contractive_scale), worker_errors_(config.single()) {}
 
 void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& objective) {
-  InitModel(x0, objective);
-  replicas_.Init(workers, x0, verify_replicas_, "model");
-  worker_errors_.Init(workers, x0.size(), single_);
+  InitModel(workers, x0, objective, "model");
+  worker_errors_.Init(workers, x0.size());
   server_error_ = Eigen::VectorXd::Zero(x0.size());
   v_.resize(x0.size());
 }

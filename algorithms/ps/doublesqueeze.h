@@ -22,14 +22,11 @@ namespace commsim {
 
 class Objective;
 
-struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig> {
-  ComponentSpec uplink;    // default top_k (1%)
-  ComponentSpec downlink;  // default top_k (1%)
+// Links default to top_k (1%) both ways; `precision` stores the workers' delta_i.
+struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig>, PsStateKeys {
   double contractive_scale = 1.0;
-  bool verify_replicas = false;
-  std::string precision = "float64";  // of the workers' delta_i: "float64" or "float32"
 
-  DoubleSqueezeConfig();
+  DoubleSqueezeConfig() : PsStateKeys("top_k", "top_k") {}
   void Describe(ParamVisitor& v) override;
 };
 
@@ -50,12 +47,9 @@ class DoubleSqueezeRule final : public TwoWayRule {
   // The error memories, read by tests: worker w's delta_w (a copy, in double) and the server's.
   Eigen::VectorXd worker_error(int w) const { return worker_errors_.Get(w); }
   const Eigen::VectorXd& server_error() const { return server_error_; }
-  Replicas& replicas_for_test() { return replicas_; }
 
  private:
   double scale_;
-  bool verify_replicas_, single_;
-  Replicas replicas_;
   WorkerVectors worker_errors_;   // delta_i
   Eigen::VectorXd server_error_;  // delta
   Eigen::VectorXd v_;             // the server's v, accumulating the round's

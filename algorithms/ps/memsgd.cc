@@ -5,20 +5,16 @@
 
 namespace commsim {
 
-MemSgdConfig::MemSgdConfig() : uplink(CompressorSpec("top_k")), downlink(CompressorSpec("identity")) {}
-
 void MemSgdConfig::Describe(ParamVisitor& v) {
-  DescribeLinks(v, uplink, downlink);
-  DescribeVerifyReplicas(v, verify_replicas);
-  DescribePrecision(v, precision);
+  DescribeLinks(v);
+  DescribeStorage(v);
 }
 
 MemSgdRule::MemSgdRule(const MemSgdConfig& config)
-    : ModelBroadcastRule(config.uplink, config.downlink, 0.0, config.verify_replicas),
-      single_(IsSinglePrecision(config.precision)) {}
+    : ModelBroadcastRule(config, 0.0), memory_(config.single()) {}
 
 void MemSgdRule::InitWorkers(int workers, int64_t dim) {
-  memory_.Init(workers, dim, single_);
+  memory_.Init(workers, dim);
 }
 
 // p_i = m_i + gamma g_i (in grad); then m_i <- p_i - c_i.

@@ -14,13 +14,9 @@
 
 namespace commsim {
 
-struct MemSgdConfig final : ConfigBase<MemSgdConfig> {
-  ComponentSpec uplink;    // default top_k, fraction 0.01
-  ComponentSpec downlink;  // default identity
-  bool verify_replicas = false;
-  std::string precision = "float64";  // of the memories m_i: "float64" or "float32"
-
-  MemSgdConfig();
+// Links default to top_k (fraction 0.01) up and identity down; `precision` stores the memories m_i.
+struct MemSgdConfig final : ConfigBase<MemSgdConfig>, PsStateKeys {
+  MemSgdConfig() : PsStateKeys("top_k", "identity") {}
   void Describe(ParamVisitor& v) override;
 };
 
@@ -39,7 +35,6 @@ class MemSgdRule final : public ModelBroadcastRule {
   void ServerDirection(Eigen::Ref<Eigen::VectorXd>) override {}
   bool direction_has_step() const override { return true; }
 
-  bool single_;
   WorkerVectors memory_;
 };
 

@@ -4,12 +4,11 @@
 
 namespace commsim {
 
-ModelBroadcastRule::ModelBroadcastRule(const ComponentSpec& uplink, const ComponentSpec& downlink,
-                                       double momentum, bool verify_replicas)
-    : uplink_(MakeLink(uplink)),
-      downlink_(MakeLink(downlink)),
+ModelBroadcastRule::ModelBroadcastRule(const PsLinkKeys& links, double momentum)
+    : uplink_(MakeLink(links.uplink)),
+      downlink_(MakeLink(links.downlink)),
       momentum_(momentum),
-      verify_replicas_(verify_replicas) {}
+      verify_replicas_(links.verify_replicas) {}
 
 void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
                               const Objective& objective) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/ps/ps_keys.h"
 #include "algorithms/ps/ps_rule.h"
 #include "algorithms/ps/replicas.h"
 
@@ -28,8 +29,7 @@ class ModelBroadcastRule : public PsRule {
   Replicas& replicas_for_test() { return replicas_; }
 
  protected:
-  ModelBroadcastRule(const ComponentSpec& uplink, const ComponentSpec& downlink,
-                     double momentum, bool verify_replicas);
+  ModelBroadcastRule(const PsLinkKeys& links, double momentum);
   // Per-worker state set-up (called by Init after the common state).
   virtual void InitWorkers(int workers, int64_t dim) = 0;
   // Server: turn the decoded mean of the uplinks into the descent direction g (in place).

@@ -6,17 +6,16 @@
 #define COMMSIM_ALGORITHMS_PS_SGD_H_
 
 #include "algorithms/ps/model_broadcast_rule.h"
+#include "algorithms/ps/ps_keys.h"
 #include "sim/params.h"
 
 namespace commsim {
 
-struct SgdConfig final : ConfigBase<SgdConfig> {
-  ComponentSpec uplink;    // default identity (`qsgd`: qsgd)
-  ComponentSpec downlink;  // default identity
+// Links default to identity both ways (`qsgd`: qsgd up).
+struct SgdConfig final : ConfigBase<SgdConfig>, PsLinkKeys {
   double momentum = 0.0;
-  bool verify_replicas = false;
 
-  SgdConfig();
+  SgdConfig() : PsLinkKeys("identity", "identity") {}
   void Describe(ParamVisitor& v) override;
   static void QsgdDefaults(SgdConfig& c);
 };
@@ -31,12 +30,6 @@ class SgdRule final : public ModelBroadcastRule {
   void InitWorkers(int, int64_t) override {}
   void ServerDirection(Eigen::Ref<Eigen::VectorXd>) override {}
 };
-
-// Describes the `uplink` and `downlink` compressor fields every PS algorithm has.
-void DescribeLinks(ParamVisitor& v, ComponentSpec& uplink, ComponentSpec& downlink);
-// Describes the `verify_replicas` debug switch of the rules whose workers' copies are stored once
-// (algorithms/ps/replicas.h).
-void DescribeVerifyReplicas(ParamVisitor& v, bool& verify_replicas);
 
 }  // namespace commsim
 

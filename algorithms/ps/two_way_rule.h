@@ -1,35 +1,51 @@
 // TwoWayRule: the state shared by the rules that compress both directions with memories of their
 // own (DORE, DoubleSqueeze): the two link compressors, the objective that supplies the proximal
-// step (kept by InitModel) and the server's model x, which Model() returns.
+// step (kept by InitModel), the server's model x, which Model() returns, and the workers' copies
+// of the vector every worker holds bit for bit (x for DoubleSqueeze, x^ for DORE), stored once
+// unless `verify_replicas` (replicas.h).
 #ifndef COMMSIM_ALGORITHMS_PS_TWO_WAY_RULE_H_
 #define COMMSIM_ALGORITHMS_PS_TWO_WAY_RULE_H_
 
 #include <memory>
+#include <string>
 #include <utility>
 
+#include "algorithms/ps/ps_keys.h"
 #include "algorithms/ps/ps_rule.h"
+#include "algorithms/ps/replicas.h"
 
 namespace commsim {
 
 class TwoWayRule : public PsRule {
  public:
   const Eigen::VectorXd& Model() const final { return x_; }
+  // The workers' copies, for tests (Replicas::CorruptForTest).
+  Replicas& replicas_for_test() { return replicas_; }
 
  protected:
   // Builds both compressors through MakeLink (ps_rule.h), so the driver can make them compress
   // bucket by bucket.
-  TwoWayRule(const ComponentSpec& uplink, const ComponentSpec& downlink)
-      : uplink_(MakeLink(uplink)), downlink_(MakeLink(downlink)) {}
-  // The common part of Init: keeps `objective` and sets x = x0.
-  void InitModel(const ConstVec& x0, const Objective& objective) {
+  explicit TwoWayRule(const PsLinkKeys& links)
+      : uplink_(MakeLink(links.uplink)),
+        downlink_(MakeLink(links.downlink)),
+        verify_replicas_(links.verify_replicas) {}
+  // The common part of Init: keeps `objective`, sets x = x0 and the workers' copies of the vector
+  // that starts at x0 and is named `replicated` in mismatch reports.
+  void InitModel(int workers, const ConstVec& x0, const Objective& objective,
+                 std::string replicated) {
     objective_ = &objective;
     x_ = x0;
+    replicas_.Init(workers, x0, verify_replicas_, std::move(replicated));
   }
 
   std::unique_ptr<Compressor> uplink_;
   std::unique_ptr<Compressor> downlink_;
   const Objective* objective_ = nullptr;
   Eigen::VectorXd x_;  // the server's model
+  Replicas replicas_;
+
+ private:
+  bool verify_replicas_;
 };
 
 }  // namespace commsim

@@ -1,28 +1,11 @@
 #include "algorithms/ps/worker_vectors.h"
 
-#include <array>
-#include <string_view>
-
-#include "sim/check.h"
-
 namespace commsim {
 
-void DescribePrecision(ParamVisitor& v, std::string& precision) {
-  static constexpr std::array<std::string_view, 2> kChoices = {"float64", "float32"};
-  v.Text("precision", precision, kChoices,
-         "storage of the per-worker state vectors (float32: half the memory, rounded on store)");
-}
-
-bool IsSinglePrecision(const std::string& precision) {
-  COMMSIM_CHECK(precision == "float64" || precision == "float32", "precision {}", precision);
-  return precision == "float32";
-}
-
-void WorkerVectors::Init(int workers, int64_t dim, bool single) {
-  single_ = single;
+void WorkerVectors::Init(int workers, int64_t dim) {
   doubles_.clear();
   floats_.clear();
-  if (single) {
+  if (single_) {
     floats_.assign(static_cast<size_t>(workers), Eigen::VectorXf::Zero(dim));
   } else {
     doubles_.assign(static_cast<size_t>(workers), Eigen::VectorXd::Zero(dim));

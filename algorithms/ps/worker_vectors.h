@@ -13,27 +13,21 @@
 
 #include <Eigen/Core>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "algorithms/compressors/compressor.h"
-#include "sim/params.h"
 
 namespace commsim {
-
-// The `precision` key of the parameter-server rules with per-worker state ("float64" or
-// "float32"), validated by the scenario parser against its choices.
-void DescribePrecision(ParamVisitor& v, std::string& precision);
-// True for "float32". REQUIRES: precision is one of DescribePrecision's choices.
-bool IsSinglePrecision(const std::string& precision);
 
 class WorkerVectors {
  public:
   using Vec = Eigen::Ref<Eigen::VectorXd>;
   using ConstVec = Eigen::Ref<const Eigen::VectorXd>;
 
-  // `workers` zero vectors of dimension `dim`, in float when `single`.
-  void Init(int workers, int64_t dim, bool single);
+  // Stores in float when `single` (the rules' PsStateKeys::single(), ps_keys.h).
+  explicit WorkerVectors(bool single) : single_(single) {}
+  // `workers` zero vectors of dimension `dim`.
+  void Init(int workers, int64_t dim);
   bool single() const { return single_; }
   int size() const { return static_cast<int>(single_ ? floats_.size() : doubles_.size()); }
 
@@ -52,7 +46,7 @@ class WorkerVectors {
   Message EncodeAndKeep(const Compressor& q, int w, Vec x, double weight, Rng& rng);
 
  private:
-  bool single_ = false;
+  bool single_;
   std::vector<Eigen::VectorXd> doubles_;
   std::vector<Eigen::VectorXf> floats_;
 };
