@@ -69,12 +69,8 @@ Message DoreRule::ServerRound(double step, Rng& rng) {
   return message;
 }
 
-// Without verify_replicas the worker's x^ is the server's, already updated by ServerRound.
-void DoreRule::WorkerReceive(int w, const Message& downlink, double /*step*/) {
-  if (!replicas_.verify()) return;
-  Eigen::VectorXd& xhat = replicas_.Own(w);
+void DoreRule::ApplyDownlink(const Message& downlink, double /*step*/, Eigen::VectorXd& xhat) {
   downlink_->DecodeInto(downlink, DecodeTarget(xhat, xhat, beta_));
-  replicas_.Check(w, xhat_);
 }
 
 void DoreRule::Extra(std::map<std::string, double>& out) const {

@@ -41,11 +41,9 @@ class DoreRule final : public TwoWayRule {
   using Config = DoreConfig;
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, xhat_); }
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
-  void WorkerReceive(int w, const Message& downlink, double step) override;
   void Extra(std::map<std::string, double>& out) const override;
 
   // The server's x^ (for the replica invariant) and the other state, read by tests: worker w's
@@ -56,6 +54,10 @@ class DoreRule final : public TwoWayRule {
   const Eigen::VectorXd& error() const { return error_; }
 
  private:
+  const Eigen::VectorXd& Replicated() const override { return xhat_; }
+  // x^ += beta q^.
+  void ApplyDownlink(const Message& downlink, double step, Eigen::VectorXd& xhat) override;
+
   double alpha_, beta_, eta_;
   // Workers (their x^ in replicas_: the server's xhat_ unless verifying).
   WorkerVectors worker_shift_;  // h_i

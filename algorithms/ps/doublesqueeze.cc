@@ -48,13 +48,9 @@ Message DoubleSqueezeRule::ServerRound(double step, Rng& rng) {
   return message;
 }
 
-// Without verify_replicas the worker's model is the server's x, already updated by ServerRound.
-void DoubleSqueezeRule::WorkerReceive(int w, const Message& downlink, double step) {
-  if (!replicas_.verify()) return;
-  Eigen::VectorXd& replica = replicas_.Own(w);
-  downlink_->DecodeInto(downlink, DecodeTarget(replica, replica, -(step * scale_)));
-  objective_->Prox(step, replica);
-  replicas_.Check(w, x_);
+void DoubleSqueezeRule::ApplyDownlink(const Message& downlink, double step, Eigen::VectorXd& x) {
+  downlink_->DecodeInto(downlink, DecodeTarget(x, x, -(step * scale_)));
+  objective_->Prox(step, x);
 }
 
 void DoubleSqueezeRule::Extra(std::map<std::string, double>& out) const {

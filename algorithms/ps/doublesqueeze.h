@@ -35,13 +35,9 @@ class DoubleSqueezeRule final : public TwoWayRule {
   using Config = DoubleSqueezeConfig;
   explicit DoubleSqueezeRule(const DoubleSqueezeConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
-  // Every worker's model equals the server's x bit for bit (same decoded messages, same
-  // arithmetic): stored once unless verify_replicas (algorithms/ps/replicas.h).
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, x_); }
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   Message ServerRound(double step, Rng& rng) override;
-  void WorkerReceive(int w, const Message& downlink, double step) override;
   void Extra(std::map<std::string, double>& out) const override;
 
   // The error memories, read by tests: worker w's delta_w (a copy, in double) and the server's.
@@ -49,6 +45,12 @@ class DoubleSqueezeRule final : public TwoWayRule {
   const Eigen::VectorXd& server_error() const { return server_error_; }
 
  private:
+  // Every worker's model equals the server's x bit for bit (same decoded messages, same
+  // arithmetic).
+  const Eigen::VectorXd& Replicated() const override { return x_; }
+  // x <- prox(x - gamma scale Q(v)).
+  void ApplyDownlink(const Message& downlink, double step, Eigen::VectorXd& x) override;
+
   double scale_;
   WorkerVectors worker_errors_;   // delta_i
   Eigen::VectorXd server_error_;  // delta

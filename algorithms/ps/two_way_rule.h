@@ -19,6 +19,17 @@ namespace commsim {
 class TwoWayRule : public PsRule {
  public:
   const Eigen::VectorXd& Model() const final { return x_; }
+  // Worker w's point: its copy of the replicated vector.
+  const Eigen::VectorXd& WorkerPoint(int w) const final { return replicas_.Get(w, Replicated()); }
+  // Without verify_replicas the worker's copy is the server's, which ServerRound has updated
+  // already. With it, the worker applies the downlink to its own copy (ApplyDownlink), which is
+  // then checked against the server's bit for bit.
+  void WorkerReceive(int w, const Message& downlink, double step) final {
+    if (!replicas_.verify()) return;
+    Eigen::VectorXd& replica = replicas_.Own(w);
+    ApplyDownlink(downlink, step, replica);
+    replicas_.Check(w, Replicated());
+  }
   // The workers' copies, for tests (Replicas::CorruptForTest).
   Replicas& replicas_for_test() { return replicas_; }
 
@@ -37,6 +48,10 @@ class TwoWayRule : public PsRule {
     x_ = x0;
     replicas_.Init(workers, x0, verify_replicas_, std::move(replicated));
   }
+  // The server's copy of the vector every worker holds.
+  virtual const Eigen::VectorXd& Replicated() const = 0;
+  // A worker's update of its own copy from the server's message (verify_replicas only).
+  virtual void ApplyDownlink(const Message& downlink, double step, Eigen::VectorXd& replica) = 0;
 
   std::unique_ptr<Compressor> uplink_;
   std::unique_ptr<Compressor> downlink_;
