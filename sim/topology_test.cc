@@ -11,14 +11,12 @@
 #include "sim/topology_registry.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
+#include "sim/topology_test_util.h"
 
 namespace commsim {
 namespace {
 
-std::vector<int> RouteOf(const Topology& t, int s, int d) {
-  std::span<const int> r = t.Route(s, d);
-  return std::vector<int>(r.begin(), r.end());
-}
+using testing::RouteLinks;
 
 // Every route starts at src, ends at dst, and each link starts where the previous one ended.
 void ExpectRoutesAreChains(const Topology& t) {
@@ -58,9 +56,9 @@ TEST(TopologyTest, StarLayoutLinksAndRoutes) {
   EXPECT_EQ(t.links()[6].from, 3);  // server -> switch
   EXPECT_EQ(t.links()[6].bandwidth_bps, 1e10);
   EXPECT_EQ(t.links()[2].bandwidth_bps, 1e9);
-  EXPECT_EQ(RouteOf(t, 1, 3), (std::vector<int>{2, 7}));
-  EXPECT_EQ(RouteOf(t, 3, 2), (std::vector<int>{6, 5}));
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));
+  EXPECT_EQ(RouteLinks(t, 1, 3), (std::vector<int>{2, 7}));
+  EXPECT_EQ(RouteLinks(t, 3, 2), (std::vector<int>{6, 5}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{0, 5}));
   EXPECT_EQ(t.neighbours(0), std::vector<int>{3});
   EXPECT_EQ(t.neighbours(3), (std::vector<int>{0, 1, 2}));
   ExpectRoutesAreChains(t);
@@ -72,10 +70,10 @@ TEST(TopologyTest, StarDirectAndPerWorkerLists) {
   c.workers.worker_latencies_s = {1e-3, 2e-3};
   const Topology t = StarDirectBuilder(c).Build(2);
   EXPECT_EQ(t.num_nodes(), 3);
-  EXPECT_EQ(RouteOf(t, 1, 2), std::vector<int>{2});
+  EXPECT_EQ(RouteLinks(t, 1, 2), std::vector<int>{2});
   EXPECT_EQ(t.links()[3].bandwidth_bps, 2e6);
   EXPECT_EQ(t.links()[3].latency_s, 2e-3);
-  EXPECT_EQ(RouteOf(t, 0, 1), (std::vector<int>{0, 3}));
+  EXPECT_EQ(RouteLinks(t, 0, 1), (std::vector<int>{0, 3}));
   c.workers.worker_latencies_s = {1e-3};
   EXPECT_EQ(ErrorOf(StarDirectBuilder(c), 2),
             "topology star_direct: worker_latencies: expected 2 values (one per worker) or none, "
@@ -113,10 +111,10 @@ TEST(TopologyTest, LinkCountsAndNeighboursOfTheRegularKinds) {
 
 TEST(TopologyTest, RingRoutesShortestWayWithSmallestPredecessorTieBreak) {
   const Topology t = RingBuilder(RingConfig{}).Build(6);
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 2}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{0, 2}));
   // 0 -> 3: 0-1-2-3 and 0-5-4-3 tie; 3's predecessor is the smaller id, 2.
-  EXPECT_EQ(RouteOf(t, 0, 3), (std::vector<int>{0, 2, 4}));
-  EXPECT_EQ(RouteOf(t, 0, 4), (std::vector<int>{11, 9}));  // 0->5 is edge 5 reversed
+  EXPECT_EQ(RouteLinks(t, 0, 3), (std::vector<int>{0, 2, 4}));
+  EXPECT_EQ(RouteLinks(t, 0, 4), (std::vector<int>{11, 9}));  // 0->5 is edge 5 reversed
 }
 
 TEST(TopologyTest, RoutesMinimiseLatencyNotHops) {
@@ -124,9 +122,9 @@ TEST(TopologyTest, RoutesMinimiseLatencyNotHops) {
   c.edges = {0, 2, 0, 1, 1, 2};
   c.latencies_s = {5e-3, 1e-3, 1e-3};
   const Topology t = ExplicitBuilder(c).Build(3);
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{2, 4}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{2, 4}));
   c.latencies_s = {2e-3, 1e-3, 1e-3};  // equal latency: fewer hops wins
-  EXPECT_EQ(RouteOf(ExplicitBuilder(c).Build(3), 0, 2), std::vector<int>{0});
+  EXPECT_EQ(RouteLinks(ExplicitBuilder(c).Build(3), 0, 2), std::vector<int>{0});
 }
 
 TEST(TopologyTest, TorusGivesEveryNodeFourNeighboursAndItsRowsMustDivideTheNodes) {
@@ -164,7 +162,7 @@ TEST(TopologyTest, ExplicitWithSwitchesAndServer) {
   EXPECT_EQ(t.num_hosts(), 3);
   EXPECT_EQ(t.num_nodes(), 4);
   EXPECT_EQ(t.server(), 2);
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{0, 5}));
   EXPECT_TRUE(t.neighbours(0).empty());  // hosts are joined only through the switch
 }
 

@@ -17,14 +17,10 @@ namespace {
 using testing::BuildError;
 using testing::HostsOfEachRack;
 using testing::RackOfEachHost;
+using testing::RouteLinks;
 using testing::RouteNodes;
 using NameList = std::vector<std::string>;
 using RackList = std::vector<std::vector<int>>;
-
-std::vector<int> TreeRouteOf(const Topology& t, int s, int d) {
-  const auto r = t.Route(s, d);
-  return std::vector<int>(r.begin(), r.end());
-}
 
 Topology Tree(int n, int64_t rack_size, std::string server = "core") {
   TreeConfig c;
@@ -42,10 +38,10 @@ TEST(TreeTest, CoreServerRoutesByLinkId) {
   // 10, tor r - core = edge 11 + r. Link 2e goes up, 2e + 1 down.
   const Topology t = Tree(10, 4);
   EXPECT_EQ(t.links().size(), 2u * 14);
-  EXPECT_EQ(TreeRouteOf(t, 0, 1), (std::vector<int>{0, 3}));
-  EXPECT_EQ(TreeRouteOf(t, 0, 4), (std::vector<int>{0, 22, 25, 9}));
-  EXPECT_EQ(TreeRouteOf(t, 9, 10), (std::vector<int>{18, 26, 21}));
-  EXPECT_EQ(TreeRouteOf(t, 10, 9), (std::vector<int>{20, 27, 19}));
+  EXPECT_EQ(RouteLinks(t, 0, 1), (std::vector<int>{0, 3}));
+  EXPECT_EQ(RouteLinks(t, 0, 4), (std::vector<int>{0, 22, 25, 9}));
+  EXPECT_EQ(RouteLinks(t, 9, 10), (std::vector<int>{18, 26, 21}));
+  EXPECT_EQ(RouteLinks(t, 10, 9), (std::vector<int>{20, 27, 19}));
   EXPECT_EQ(t.links()[0].bandwidth_bps, 1e9);
   EXPECT_EQ(t.links()[20].bandwidth_bps, 4e9);
   EXPECT_EQ(t.links()[22].bandwidth_bps, 2.5e8);
@@ -137,8 +133,8 @@ TEST(DumbbellTest, IncastCrossesTheOneBottleneckLink) {
   // 5, right 6; the bottleneck is edge 5 (link 10 = left -> right, 11 back).
   const Topology t = Dumbbell(4, 4);
   for (int w = 0; w < 4; ++w) {
-    EXPECT_EQ(TreeRouteOf(t, w, 4), (std::vector<int>{2 * w, 10, 9})) << w;
-    EXPECT_EQ(TreeRouteOf(t, 4, w), (std::vector<int>{8, 11, 2 * w + 1})) << w;
+    EXPECT_EQ(RouteLinks(t, w, 4), (std::vector<int>{2 * w, 10, 9})) << w;
+    EXPECT_EQ(RouteLinks(t, 4, w), (std::vector<int>{8, 11, 2 * w + 1})) << w;
   }
   EXPECT_EQ(t.links()[10].bandwidth_bps, 1e8);
   EXPECT_EQ(t.links()[9].bandwidth_bps, 1e9);
