@@ -11,14 +11,12 @@
 #include "sim/topology_registry.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
+#include "sim/topology_test_util.h"
 
 namespace commsim {
 namespace {
 
-std::vector<int> RouteOf(const Topology& t, int s, int d) {
-  std::span<const int> r = t.Route(s, d);
-  return std::vector<int>(r.begin(), r.end());
-}
+using testing::RouteLinks;
 
 // Every route starts at src, ends at dst, and each link starts where the previous one ended.
 void ExpectRoutesAreChains(const Topology& t) {
@@ -58,9 +56,9 @@ TEST(TopologyTest, StarLayoutLinksAndRoutes) {
   EXPECT_EQ(t.links()[6].from, 3);  // server -> switch
   EXPECT_EQ(t.links()[6].bandwidth_bps, 1e10);
   EXPECT_EQ(t.links()[2].bandwidth_bps, 1e9);
-  EXPECT_EQ(RouteOf(t, 1, 3), (std::vector<int>{2, 7}));
-  EXPECT_EQ(RouteOf(t, 3, 2), (std::vector<int>{6, 5}));
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));
+  EXPECT_EQ(RouteLinks(t, 1, 3), (std::vector<int>{2, 7}));
+  EXPECT_EQ(RouteLinks(t, 3, 2), (std::vector<int>{6, 5}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{0, 5}));
   EXPECT_EQ(t.neighbours(0), std::vector<int>{3});
   EXPECT_EQ(t.neighbours(3), (std::vector<int>{0, 1, 2}));
   ExpectRoutesAreChains(t);
@@ -72,27 +70,51 @@ TEST(TopologyTest, StarDirectAndPerWorkerLists) {
   c.workers.worker_latencies_s = {1e-3, 2e-3};
   const Topology t = StarDirectBuilder(c).Build(2);
   EXPECT_EQ(t.num_nodes(), 3);
-  EXPECT_EQ(RouteOf(t, 1, 2), std::vector<int>{2});
+  EXPECT_EQ(RouteLinks(t, 1, 2), std::vector<int>{2});
   EXPECT_EQ(t.links()[3].bandwidth_bps, 2e6);
   EXPECT_EQ(t.links()[3].latency_s, 2e-3);
-  EXPECT_EQ(RouteOf(t, 0, 1), (std::vector<int>{0, 3}));
+  EXPECT_EQ(RouteLinks(t, 0, 1), (std::vector<int>{0, 3}));
   c.workers.worker_latencies_s = {1e-3};
   EXPECT_EQ(ErrorOf(StarDirectBuilder(c), 2),
             "topology star_direct: worker_latencies: expected 2 values (one per worker) or none, "
             "got 1");
 }
 
+// Links (two per edge, one each way) and one node's neighbours of the regular kinds, counted by
+// hand; every route is a chain of links.
+TEST(TopologyTest, LinkCountsAndNeighboursOfTheRegularKinds) {
+  ErdosRenyiConfig every_edge;
+  every_edge.p = 1.0;
+  struct Shape {
+    std::string what;
+    Topology t;
+    size_t links;
+    int node;
+    std::vector<int> neighbours;
+  };
+  const Shape shapes[] = {
+      {"ring of 6", RingBuilder(RingConfig{}).Build(6), 12, 0, {1, 5}},
+      {"ring of 2: one edge", RingBuilder(RingConfig{}).Build(2), 2, 0, {1}},
+      {"ring of 1: no edge", RingBuilder(RingConfig{}).Build(1), 0, 0, {}},
+      {"torus 3 x 4 (the squarest)", TorusBuilder(TorusConfig{}).Build(12), 48, 0, {1, 3, 4, 8}},
+      {"torus 2 x 2: duplicates merged", TorusBuilder(TorusConfig{}).Build(4), 8, 0, {1, 2}},
+      {"complete on 5", CompleteBuilder(CompleteConfig{}).Build(5), 20, 2, {0, 1, 3, 4}},
+      {"erdos_renyi p = 1 on 6", ErdosRenyiBuilder(every_edge).Build(6), 30, 0, {1, 2, 3, 4, 5}},
+  };
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(s.what);
+    EXPECT_EQ(s.t.links().size(), s.links);
+    EXPECT_EQ(s.t.neighbours(s.node), s.neighbours);
+    ExpectRoutesAreChains(s.t);
+  }
+}
+
 TEST(TopologyTest, RingRoutesShortestWayWithSmallestPredecessorTieBreak) {
   const Topology t = RingBuilder(RingConfig{}).Build(6);
-  EXPECT_EQ(t.links().size(), 12u);
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 2}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{0, 2}));
   // 0 -> 3: 0-1-2-3 and 0-5-4-3 tie; 3's predecessor is the smaller id, 2.
-  EXPECT_EQ(RouteOf(t, 0, 3), (std::vector<int>{0, 2, 4}));
-  EXPECT_EQ(RouteOf(t, 0, 4), (std::vector<int>{11, 9}));  // 0->5 is edge 5 reversed
-  EXPECT_EQ(t.neighbours(0), (std::vector<int>{1, 5}));
-  ExpectRoutesAreChains(t);
-  EXPECT_EQ(RingBuilder(RingConfig{}).Build(2).links().size(), 2u);
-  EXPECT_EQ(RingBuilder(RingConfig{}).Build(1).links().size(), 0u);
+  EXPECT_EQ(RouteLinks(t, 0, 3), (std::vector<int>{0, 2, 4}));
+  EXPECT_EQ(RouteLinks(t, 0, 4), (std::vector<int>{11, 9}));  // 0->5 is edge 5 reversed
 }
 
 TEST(TopologyTest, RoutesMinimiseLatencyNotHops) {
@@ -100,19 +122,14 @@ TEST(TopologyTest, RoutesMinimiseLatencyNotHops) {
   c.edges = {0, 2, 0, 1, 1, 2};
   c.latencies_s = {5e-3, 1e-3, 1e-3};
   const Topology t = ExplicitBuilder(c).Build(3);
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{2, 4}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{2, 4}));
   c.latencies_s = {2e-3, 1e-3, 1e-3};  // equal latency: fewer hops wins
-  EXPECT_EQ(RouteOf(ExplicitBuilder(c).Build(3), 0, 2), std::vector<int>{0});
+  EXPECT_EQ(RouteLinks(ExplicitBuilder(c).Build(3), 0, 2), std::vector<int>{0});
 }
 
-TEST(TopologyTest, TorusShapes) {
+TEST(TopologyTest, TorusGivesEveryNodeFourNeighboursAndItsRowsMustDivideTheNodes) {
   const Topology t = TorusBuilder(TorusConfig{}).Build(12);  // squarest: 3 x 4
-  EXPECT_EQ(t.links().size(), 2u * 24);
   for (int h = 0; h < 12; ++h) EXPECT_EQ(t.neighbours(h).size(), 4u);
-  EXPECT_EQ(t.neighbours(0), (std::vector<int>{1, 3, 4, 8}));
-  ExpectRoutesAreChains(t);
-  const Topology small = TorusBuilder(TorusConfig{}).Build(4);  // 2 x 2: merged duplicates
-  EXPECT_EQ(small.links().size(), 8u);
   TorusConfig bad;
   bad.rows = 5;
   EXPECT_EQ(ErrorOf(TorusBuilder(bad), 12),
@@ -120,10 +137,7 @@ TEST(TopologyTest, TorusShapes) {
             "count 12");
 }
 
-TEST(TopologyTest, CompleteAndErdosRenyi) {
-  const Topology k = CompleteBuilder(CompleteConfig{}).Build(5);
-  EXPECT_EQ(k.links().size(), 20u);
-  EXPECT_EQ(k.neighbours(2), (std::vector<int>{0, 1, 3, 4}));
+TEST(TopologyTest, ErdosRenyiIsSeededAndConnectedAndATooSmallPIsNamed) {
   ErdosRenyiConfig c;
   c.p = 0.3;
   c.seed = 11;
@@ -132,8 +146,6 @@ TEST(TopologyTest, CompleteAndErdosRenyi) {
   ASSERT_EQ(a.links().size(), b.links().size());
   for (size_t i = 0; i < a.links().size(); ++i) EXPECT_EQ(a.links()[i].to, b.links()[i].to);
   ExpectRoutesAreChains(a);  // connected: every pair has a route
-  c.p = 1.0;
-  EXPECT_EQ(ErdosRenyiBuilder(c).Build(6).links().size(), 30u);
   c.p = 0.001;
   EXPECT_EQ(ErrorOf(ErdosRenyiBuilder(c), 30),
             "topology erdos_renyi: p: 0.001 is too small: no connected graph on 30 nodes in 1000 "
@@ -150,7 +162,7 @@ TEST(TopologyTest, ExplicitWithSwitchesAndServer) {
   EXPECT_EQ(t.num_hosts(), 3);
   EXPECT_EQ(t.num_nodes(), 4);
   EXPECT_EQ(t.server(), 2);
-  EXPECT_EQ(RouteOf(t, 0, 2), (std::vector<int>{0, 5}));
+  EXPECT_EQ(RouteLinks(t, 0, 2), (std::vector<int>{0, 5}));
   EXPECT_TRUE(t.neighbours(0).empty());  // hosts are joined only through the switch
 }
 

@@ -12,6 +12,12 @@
 
 namespace commsim::testing {
 
+// The link ids of the route from `src` to `dst`, in order.
+inline std::vector<int> RouteLinks(const Topology& t, int src, int dst) {
+  const auto r = t.Route(src, dst);
+  return std::vector<int>(r.begin(), r.end());
+}
+
 // The names of the nodes a route visits, source first; a broken chain of links shows as "?".
 inline std::vector<std::string> RouteNodes(const Topology& t, int src, int dst) {
   std::vector<std::string> nodes = {t.node_name(src)};

@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "algorithms/collective/allreduce_sgd.h"
-#include "algorithms/decentralized/test_support.h"
-#include "models/compute_time.h"
+#include "algorithms/run_test_util.h"
 #include "models/layer_profile.h"
 #include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
@@ -16,38 +15,28 @@
 namespace commsim {
 namespace {
 
-using testing::QuadraticObjective;
+using testing::FixedComputeRun;
+using testing::RunOutput;
 
 constexpr int64_t kNs = 1000;  // picoseconds per nanosecond
 
 using net_test::Seconds;
 
-struct Played {
-  std::vector<IterationRecord> records;
-  RunSummary summary;
-};
-
-// allreduce_sgd (ring, fp32 on the wire) on two workers joined by one 1 Gbps link of 1 us.
-Played PlayRing(const LayerProfile& layers, int dim, bool layerwise, int64_t bucket_params,
-                double compute_s, int n = 2) {
-  const QuadraticObjective objective(n, dim, 1);
+// allreduce_sgd (ring, fp32 on the wire) on n workers (default two) in a ring of 1 Gbps, 1 us
+// links.
+RunOutput PlayRing(const LayerProfile& layers, int dim, bool layerwise, int64_t bucket_params,
+                   double compute_s, int n = 2) {
   RingConfig rc;
   rc.links.bandwidth_bps = 1e9;
   rc.links.latency_s = 1e-6;
   const Topology ring = RingBuilder(rc).Build(n);
-  const ComputeTimeModel compute(testing::FixedCompute(compute_s, layerwise, bucket_params),
-                                 objective.flops_per_sample(), n, 1);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &ring;
-  setup.compute = &compute;
-  setup.layers = &layers;
-  setup.iterations = 2;
-  setup.step.size = 0.01;
+  FixedComputeRun run(ring, n, dim, compute_s, &layers, layerwise, bucket_params);
+  run.setup.iterations = 2;
+  run.setup.step.size = 0.01;
   AllReduceSgdRule rule{AllReduceSgdConfig()};
-  Played run;
-  RunCollective(setup, CollectiveOptions{}, rule, &run.records, &run.summary);
-  return run;
+  RunOutput out;
+  RunCollective(run.setup, CollectiveOptions{}, rule, &out.records, &out.summary);
+  return out;
 }
 
 // Two layers in forward order: L0 150 parameters, L1 100; forward 1 and backward 2 FLOPs per
@@ -59,7 +48,7 @@ TEST(CollectiveOverlapTest, BucketsAreAllReducedAsTheBackwardPassReleasesThem) {
   const LayerProfile layers{.name = "two",
                             .layers = {Layer{"L0", 150, 1, 2}, Layer{"L1", 100, 1, 2}}};
   const auto ring_ar = [](int64_t m) { return 2 * (16 * m * kNs + 1000 * kNs); };
-  const Played over = PlayRing(layers, 250, true, 100, 3e-3);
+  const RunOutput over = PlayRing(layers, 250, true, 100, 3e-3);
   // b0 runs 2 ms .. 2 ms + 5.2 us, long before 3 ms; then b1 and b2 one after the other.
   const int64_t end = 3'000'000 * kNs + ring_ar(100) + ring_ar(50);
   ASSERT_EQ(over.records.size(), 3u) << over.summary.message;
@@ -67,7 +56,7 @@ TEST(CollectiveOverlapTest, BucketsAreAllReducedAsTheBackwardPassReleasesThem) {
   EXPECT_EQ(over.records[1].overlap_saved_s, Seconds(1'000'000 * kNs));
   EXPECT_EQ(over.records[1].bits_up, 2 * 2 * 16 * 250);  // every value crosses twice, each way
   // Without overlap: one all-reduce of 250 values after the compute.
-  const Played plain = PlayRing(layers, 250, false, 100, 3e-3);
+  const RunOutput plain = PlayRing(layers, 250, false, 100, 3e-3);
   EXPECT_EQ(plain.records[1].iter_time_s, Seconds(3'000'000 * kNs + ring_ar(250)));
   EXPECT_EQ(plain.records[1].overlap_saved_s, 0.0);
   // The same learning up to rounding: partial sums travel as fp32 and each bucket is cut into
@@ -82,8 +71,8 @@ TEST(CollectiveOverlapTest, BucketsAreAllReducedAsTheBackwardPassReleasesThem) {
 TEST(CollectiveOverlapTest, OneBucketAtTheEndOfComputeEqualsNoOverlap) {
   const LayerProfile layers{.name = "one", .layers = {Layer{"all", 240, 0, 0}}};
   for (int n : {2, 3, 4}) {
-    const Played one = PlayRing(layers, 240, true, 240, 1e-3, n);
-    const Played plain = PlayRing(layers, 240, false, 240, 1e-3, n);
+    const RunOutput one = PlayRing(layers, 240, true, 240, 1e-3, n);
+    const RunOutput plain = PlayRing(layers, 240, false, 240, 1e-3, n);
     ASSERT_EQ(one.records.size(), plain.records.size());
     for (size_t k = 1; k < one.records.size(); ++k) {
       EXPECT_EQ(one.records[k].iter_time_s, plain.records[k].iter_time_s) << n;

@@ -17,6 +17,7 @@
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
+#include "algorithms/run_test_util.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/error.h"
@@ -30,56 +31,13 @@ namespace {
 
 using test_errors::ErrorOf;
 using testing::QuadraticObjective;
+using testing::RunOutput;
 
 constexpr int64_t kPsPerBit = 1000;  // 1 Gbps
 constexpr int64_t kLatencyPs = 3'000'000;
 constexpr int64_t kComputePs = 5'000'000'000;  // 5 ms
 
 using net_test::Seconds;
-
-struct CollectiveOutcome {
-  std::vector<IterationRecord> records;
-  RunSummary summary;
-};
-
-struct Trial {
-  const Objective* objective = nullptr;
-  const Topology* topology = nullptr;
-  int64_t iterations = 3;
-  double step = 0.25;
-  int64_t header_bits = 0;
-  std::vector<double> slowdown = {};
-  const LayerProfile* layers = nullptr;
-
-  CollectiveOutcome Go(const Algorithm& algorithm) const {
-    ComputeTimeConfig cc;
-    cc.seconds = Seconds(kComputePs);
-    cc.slowdown = slowdown;
-    const ComputeTimeModel compute(cc, objective->flops_per_sample(), objective->num_workers(), 1);
-    RunSetup setup;
-    setup.label = std::string(algorithm.info().name);
-    setup.objective = objective;
-    setup.topology = topology;
-    setup.compute = &compute;
-    setup.iterations = iterations;
-    setup.header_bits = header_bits;
-    setup.step.size = step;
-    setup.layers = layers;
-    algorithm.Check(setup);
-    CollectiveOutcome out;
-    algorithm.Run(setup, &out.records, &out.summary);
-    return out;
-  }
-};
-
-std::unique_ptr<Algorithm> AllReduceSgd(std::string_view kind, std::string_view value_bits,
-                                        int64_t group = 0) {
-  AllReduceSgdConfig c;
-  c.common.collective = std::string(kind);
-  c.common.value_bits = std::string(value_bits);
-  c.common.group_size = group;
-  return MakeAlgorithm("allreduce_sgd", c);
-}
 
 Topology Ring(int n) {
   RingConfig c;
@@ -97,14 +55,75 @@ Topology StarTopology(int n) {
   return StarBuilder(c).Build(n);
 }
 
+enum class Net { kRing, kStar };  // Ring(workers) or StarTopology(workers)
+
+// One run on QuadraticObjective(workers, dim, seed) over `net`, kComputePs of compute per step
+// (times slowdown[w] for worker w); the algorithm's Check runs first.
+struct Trial {
+  int workers = 4;
+  int dim = 4;
+  uint64_t seed = 3;
+  Net net = Net::kRing;
+  int64_t iterations = 3;
+  double step = 0.25;
+  int64_t header_bits = 0;
+  std::vector<double> slowdown = {};
+  const LayerProfile* layers = nullptr;
+  int64_t max_events = 0;  // > 0: the engine's event budget instead of the default
+
+  QuadraticObjective Objective() const { return QuadraticObjective(workers, dim, seed); }
+
+  RunOutput Go(const Algorithm& algorithm) const {
+    const QuadraticObjective objective = Objective();
+    const Topology topology = net == Net::kRing ? Ring(workers) : StarTopology(workers);
+    ComputeTimeConfig cc;
+    cc.seconds = Seconds(kComputePs);
+    cc.slowdown = slowdown;
+    const ComputeTimeModel compute(cc, objective.flops_per_sample(), workers, 1);
+    RunSetup setup;
+    setup.label = std::string(algorithm.info().name);
+    setup.objective = &objective;
+    setup.topology = &topology;
+    setup.compute = &compute;
+    setup.iterations = iterations;
+    setup.header_bits = header_bits;
+    setup.step.size = step;
+    setup.layers = layers;
+    if (max_events > 0) setup.limits.max_events = max_events;
+    algorithm.Check(setup);
+    RunOutput out;
+    algorithm.Run(setup, &out.records, &out.summary);
+    return out;
+  }
+};
+
+// The UserError `algorithm`'s Check throws for 6 workers on `topology` with codec time `codec`;
+// "" when it accepts them.
+std::string CheckError(const Algorithm& algorithm, const Topology& topology,
+                       CodecMode codec = CodecMode::kNone) {
+  const QuadraticObjective objective(6, 3, 3);
+  RunSetup setup;
+  setup.objective = &objective;
+  setup.topology = &topology;
+  setup.codec.mode = codec;
+  return ErrorOf([&] { algorithm.Check(setup); }, "");
+}
+
+std::unique_ptr<Algorithm> AllReduceSgd(std::string_view kind, std::string_view value_bits,
+                                        int64_t group = 0) {
+  AllReduceSgdConfig c;
+  c.common.collective = std::string(kind);
+  c.common.value_bits = std::string(value_bits);
+  c.common.group_size = group;
+  return MakeAlgorithm("allreduce_sgd", c);
+}
+
 // Ring all-reduce on a ring: each iteration = compute + 2(n-1) (l + (64 d / n + header) / B);
 // bits_up = 2(n-1) n messages of 64 d / n + header bits; no downlink; family "collective".
 TEST(CollectiveDriverTest, RingIterationIsComputePlusTheRingClosedForm) {
   const int n = 4, d = 12;
-  const QuadraticObjective objective(n, d, 3);
-  const Topology ring = Ring(n);
-  const CollectiveOutcome out =
-      Trial{.objective = &objective, .topology = &ring, .header_bits = 40}.Go(
+  const RunOutput out =
+      Trial{.workers = n, .dim = d, .seed = 3, .net = Net::kRing, .header_bits = 40}.Go(
           *AllReduceSgd("ring", "64"));
   ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
   EXPECT_EQ(out.summary.family, "collective");
@@ -125,10 +144,8 @@ TEST(CollectiveDriverTest, RingIterationIsComputePlusTheRingClosedForm) {
 // the iteration is the straggler's compute plus the whole ring; the others' early steps hide.
 TEST(CollectiveDriverTest, AStragglerDelaysTheRingByItsExtraCompute) {
   const int n = 3, d = 6;
-  const QuadraticObjective objective(n, d, 3);
-  const Topology ring = Ring(n);
-  const CollectiveOutcome out =
-      Trial{.objective = &objective, .topology = &ring, .slowdown = {1, 2, 1}}.Go(
+  const RunOutput out =
+      Trial{.workers = n, .dim = d, .seed = 3, .net = Net::kRing, .slowdown = {1, 2, 1}}.Go(
           *AllReduceSgd("ring", "64"));
   const int64_t ring_ps = 2 * (n - 1) * (kLatencyPs + 64 * d / n * kPsPerBit);
   EXPECT_EQ(out.records[1].iter_time_s, Seconds(2 * kComputePs + ring_ps));
@@ -140,15 +157,14 @@ TEST(CollectiveDriverTest, AStragglerDelaysTheRingByItsExtraCompute) {
 // d = 7 (not divisible by n).
 TEST(CollectiveAlgorithmsTest, AllReduceSgdMatchesPsSgdForEveryCollective) {
   const int n = 5, d = 7;
-  const QuadraticObjective objective(n, d, 11);
-  const Topology star = StarTopology(n);
-  const Trial run{.objective = &objective, .topology = &star, .iterations = 20, .step = 0.3};
+  const Trial run{
+      .workers = n, .dim = d, .seed = 11, .net = Net::kStar, .iterations = 20, .step = 0.3};
   SgdConfig ps;
   static_cast<IdentityConfig&>(*ps.uplink.config).precision = 64;
   static_cast<IdentityConfig&>(*ps.downlink.config).precision = 64;
-  const CollectiveOutcome reference = run.Go(*MakeAlgorithm("sgd", ps));
+  const RunOutput reference = run.Go(*MakeAlgorithm("sgd", ps));
   for (const std::string_view kind : CollectiveKinds()) {
-    const CollectiveOutcome out = run.Go(*AllReduceSgd(kind, "64", 5));
+    const RunOutput out = run.Go(*AllReduceSgd(kind, "64", 5));
     ASSERT_EQ(out.records.size(), reference.records.size()) << kind;
     for (size_t k = 0; k < out.records.size(); ++k) {
       EXPECT_NEAR(out.records[k].loss, reference.records[k].loss, 1e-12 * reference.records[k].loss)
@@ -166,13 +182,11 @@ TEST(CollectiveAlgorithmsTest, AllReduceSgdMatchesPsSgdForEveryCollective) {
 // value, and it shrinks as x -> x* only down to that level, so the floor is ~d 1e-14).
 TEST(CollectiveAlgorithmsTest, AllReduceSgdConvergesOnTheQuadratic) {
   const int n = 6, d = 10;
-  const QuadraticObjective objective(n, d, 5);
-  const Topology star = StarTopology(n);
-  const CollectiveOutcome out =
-      Trial{.objective = &objective, .topology = &star, .iterations = 40, .step = 0.5}.Go(
-          *AllReduceSgd("hierarchical", "32", 3));
+  const Trial run{
+      .workers = n, .dim = d, .seed = 5, .net = Net::kStar, .iterations = 40, .step = 0.5};
+  const RunOutput out = run.Go(*AllReduceSgd("hierarchical", "32", 3));
   EXPECT_LT(*out.records.back().dist_to_opt_sq, 1e-10);
-  const double d0 = objective.optimum()->x.squaredNorm();
+  const double d0 = run.Objective().optimum()->x.squaredNorm();
   EXPECT_NEAR(*out.records[3].dist_to_opt_sq, d0 / 64, 1e-6 * d0);
 }
 
@@ -180,12 +194,10 @@ TEST(CollectiveAlgorithmsTest, AllReduceSgdConvergesOnTheQuadratic) {
 // With the identity compressor (fp32) a message is 32 d bits + header.
 TEST(CollectiveAlgorithmsTest, AllGatherBitsAreNMinusOneTimesTheMessages) {
   const int n = 4, d = 9;
-  const QuadraticObjective objective(n, d, 5);
-  const Topology ring = Ring(n);
   AllGatherCompressedConfig c;
   c.compressor = CompressorSpec("identity");
-  const CollectiveOutcome out =
-      Trial{.objective = &objective, .topology = &ring, .header_bits = 16}.Go(
+  const RunOutput out =
+      Trial{.workers = n, .dim = d, .seed = 5, .net = Net::kRing, .header_bits = 16}.Go(
           *MakeAlgorithm("allgather_compressed", c));
   EXPECT_EQ(out.records[1].bits_up, (n - 1) * n * (32 * d + 16));
   // One ring all-gather step per hop; every message has the same size: 3 (l + (32 d + 16)/B).
@@ -200,18 +212,16 @@ TEST(CollectiveAlgorithmsTest, AllGatherBitsAreNMinusOneTimesTheMessages) {
 // 0.0078 (1/17 of it) at gamma = 0.05; the test asserts < 0.3 and a ratio > 8.
 TEST(CollectiveAlgorithmsTest, TopKWithErrorFeedbackSettlesInANeighbourhoodThatShrinksWithTheStep) {
   const int n = 4, d = 20;
-  const QuadraticObjective objective(n, d, 7);
-  const Topology star = StarTopology(n);
   AllGatherCompressedConfig c;
   c.compressor = CompressorSpec("top_k");
   static_cast<TopKConfig&>(*c.compressor.config).k = 2;
   c.error_feedback = true;
-  const double d0 = objective.optimum()->x.squaredNorm();
+  Trial run{.workers = n, .dim = d, .seed = 7, .net = Net::kStar, .iterations = 2000};
+  const double d0 = run.Objective().optimum()->x.squaredNorm();
   std::vector<double> tail;
   for (const double step : {0.2, 0.05}) {
-    const CollectiveOutcome out =
-        Trial{.objective = &objective, .topology = &star, .iterations = 2000, .step = step}.Go(
-            *MakeAlgorithm("allgather_compressed", c));
+    run.step = step;
+    const RunOutput out = run.Go(*MakeAlgorithm("allgather_compressed", c));
     ASSERT_EQ(out.summary.status, kStatusOk);
     double sum = 0;
     for (size_t k = 1001; k <= 2000; ++k) sum += *out.records[k].dist_to_opt_sq / d0;
@@ -225,12 +235,10 @@ TEST(CollectiveAlgorithmsTest, TopKWithErrorFeedbackSettlesInANeighbourhoodThatS
 // 2(n-1) x value_bits x (P + Q) bits and 2 x 2(n-1) n headers per iteration.
 TEST(CollectiveAlgorithmsTest, PowerSgdBitsAreTheRingOfItsFactors) {
   const int n = 4, d = 100;  // one 10 x 10 matrix: m = k = 10
-  const QuadraticObjective objective(n, d, 5);
-  const Topology ring = Ring(n);
   PowerSgdConfig c;
   c.rank = 2;
-  const CollectiveOutcome out =
-      Trial{.objective = &objective, .topology = &ring, .header_bits = 8}.Go(
+  const RunOutput out =
+      Trial{.workers = n, .dim = d, .seed = 5, .net = Net::kRing, .header_bits = 8}.Go(
           *MakeAlgorithm("powersgd", c));
   const int64_t per_worker_bits = 32 * 2 * (10 + 10);  // 32 r (m + k)
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * per_worker_bits + 2 * 2 * (n - 1) * n * 8);
@@ -240,12 +248,10 @@ TEST(CollectiveAlgorithmsTest, PowerSgdBitsAreTheRingOfItsFactors) {
 // (P 9 x 2, Q 10 x 2) and a 10-parameter layer kept as a vector inside P: P + Q = 28 + 20 values.
 TEST(CollectiveAlgorithmsTest, PowerSgdBitsFollowTheLayerProfile) {
   const int n = 3, d = 100;
-  const QuadraticObjective objective(n, d, 5);
-  const Topology ring = Ring(n);
   const LayerProfile profile{.name = "toy",
                              .layers = {{.name = "w", .params = 90}, {.name = "b", .params = 10}}};
-  const CollectiveOutcome out =
-      Trial{.objective = &objective, .topology = &ring, .layers = &profile}.Go(
+  const RunOutput out =
+      Trial{.workers = n, .dim = d, .seed = 5, .net = Net::kRing, .layers = &profile}.Go(
           *MakeAlgorithm("powersgd", PowerSgdConfig{}));
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * 32 * (28 + 20));
 }
@@ -276,15 +282,14 @@ TEST(CollectiveAlgorithmsTest, PowerSgdLayoutReshapesLayersAndKeepsSmallOnesAsVe
 // from the same Q, so iteration 1 is the same and iteration 2 differs (a fresh Q vs the last).
 TEST(CollectiveAlgorithmsTest, PowerSgdWithErrorFeedbackConverges) {
   const int n = 4, d = 100;
-  const QuadraticObjective objective(n, d, 9);
-  const Topology star = StarTopology(n);
-  const Trial run{.objective = &objective, .topology = &star, .iterations = 300, .step = 0.5};
-  std::vector<CollectiveOutcome> outs;
+  const Trial run{
+      .workers = n, .dim = d, .seed = 9, .net = Net::kStar, .iterations = 300, .step = 0.5};
+  const double d0 = run.Objective().optimum()->x.squaredNorm();
+  std::vector<RunOutput> outs;
   for (const bool warm : {true, false}) {
     PowerSgdConfig c;
     c.warm_start = warm;
     outs.push_back(run.Go(*MakeAlgorithm("powersgd", c)));
-    const double d0 = objective.optimum()->x.squaredNorm();
     EXPECT_LT(*outs.back().records.back().dist_to_opt_sq, 1e-8 * d0) << "warm_start " << warm;
   }
   EXPECT_EQ(outs[0].records[1].loss, outs[1].records[1].loss);
@@ -293,60 +298,41 @@ TEST(CollectiveAlgorithmsTest, PowerSgdWithErrorFeedbackConverges) {
 
 TEST(CollectiveDriverTest, ATooLargeStepDivergesAndALimitIsAnError) {
   const int n = 3, d = 4;
-  const QuadraticObjective objective(n, d, 3);
-  const Topology ring = Ring(n);
   // Step 3 on the identity Hessian: x - x* is multiplied by -2 every iteration; fp32 on the wire
   // overflows after ~128 iterations (or the loss check fires first).
-  const CollectiveOutcome diverged =
-      Trial{.objective = &objective, .topology = &ring, .iterations = 2000, .step = 3.0}.Go(
-          *AllReduceSgd("ring", "32"));
+  const RunOutput diverged =
+      Trial{.workers = n, .dim = d, .seed = 3, .net = Net::kRing, .iterations = 2000, .step = 3.0}
+          .Go(*AllReduceSgd("ring", "32"));
   EXPECT_EQ(diverged.summary.status, kStatusDiverged);
   EXPECT_LT(diverged.summary.iterations, 2000);
   // An engine event budget too small for one round ends the run with "error" and keeps its text.
-  ComputeTimeModel compute(ComputeTimeConfig{}, 1.0, n, 1);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &ring;
-  setup.compute = &compute;
-  setup.iterations = 3;
-  setup.limits.max_events = 5;
-  CollectiveOutcome out;
-  AllReduceSgd("ring", "64")->Run(setup, &out.records, &out.summary);
+  const RunOutput out =
+      Trial{.workers = n, .dim = d, .seed = 3, .net = Net::kRing, .max_events = 5}.Go(
+          *AllReduceSgd("ring", "64"));
   EXPECT_EQ(out.summary.status, kStatusError);
   EXPECT_NE(out.summary.message.find("event"), std::string::npos) << out.summary.message;
 }
 
 TEST(CollectiveDriverTest, CheckRejectsAWrongWorkerCountAndAGroupSizeThatDoesNotDivide) {
-  const QuadraticObjective objective(6, 3, 3);
-  const Topology ring5 = Ring(5);
-  const Topology star6 = StarTopology(6);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &ring5;
-  const std::string workers = ErrorOf([&] { AllReduceSgd("ring", "32")->Check(setup); });
+  const std::string workers = CheckError(*AllReduceSgd("ring", "32"), Ring(5));
   EXPECT_NE(workers.find("5 such hosts but the scenario has 6 workers"), std::string::npos)
       << workers;
-  setup.topology = &star6;  // 7 hosts, the server's excluded: fine
-  EXPECT_NO_THROW(AllReduceSgd("ring", "32")->Check(setup));
-  EXPECT_EQ(ErrorOf([&] { AllReduceSgd("hierarchical", "32", 4)->Check(setup); }),
+  const Topology star6 = StarTopology(6);  // 7 hosts, the server's excluded: fine
+  EXPECT_EQ(CheckError(*AllReduceSgd("ring", "32"), star6), "");
+  EXPECT_EQ(CheckError(*AllReduceSgd("hierarchical", "32", 4), star6),
             "group_size: must divide the 6 workers, got 4");
 }
 
 // Measured codec time has no per-worker wall time in the collective rules (one decode stands
 // for all workers), so it is refused; the model and none are accepted.
 TEST(CollectiveDriverTest, CheckRejectsMeasuredCodecTime) {
-  const QuadraticObjective objective(6, 3, 3);
   const Topology star6 = StarTopology(6);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &star6;
-  setup.codec.mode = CodecMode::kMeasured;
-  const std::string measured = ErrorOf([&] { AllReduceSgd("ring", "32")->Check(setup); });
+  const std::string measured = CheckError(*AllReduceSgd("ring", "32"), star6, CodecMode::kMeasured);
   EXPECT_NE(measured.find("\"measured\" is not available for collective"), std::string::npos)
       << measured;
   for (CodecMode mode : {CodecMode::kNone, CodecMode::kModel}) {
-    setup.codec.mode = mode;
-    EXPECT_NO_THROW(AllReduceSgd("ring", "32")->Check(setup));
+    EXPECT_EQ(CheckError(*AllReduceSgd("ring", "32"), star6, mode), "")
+        << "mode " << static_cast<int>(mode);
   }
 }
 

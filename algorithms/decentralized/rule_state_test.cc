@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "algorithms/compressors/block_ternary.h"
@@ -47,6 +48,25 @@ VectorXd Soft(const VectorXd& v, double t) {
   return out;
 }
 
+// The three nodes on the path with the compressor of `spec` and the quadratic of `objective_seed`,
+// and a rule context pointing at them (seed kSeed); each test sets its step and prox on `ctx`.
+struct PathTrial {
+  PathTrial(const ComponentSpec& spec, uint64_t objective_seed)
+      : w(Path()),
+        q(CompressorRegistry().Make(spec)),
+        f(kNodes, kDim, objective_seed),
+        ctx{.mixing = &w, .compressor = q.get(), .objective = &f, .dim = kDim} {
+    ctx.seed = kSeed;
+  }
+  PathTrial(const PathTrial&) = delete;  // ctx points into this
+  PathTrial& operator=(const PathTrial&) = delete;
+
+  const MixingMatrix w;
+  const std::unique_ptr<Compressor> q;
+  const testing::QuadraticObjective f;
+  NodeRuleContext ctx;
+};
+
 // Step every node, deliver every message, combine every node; returns the messages sent.
 std::vector<Message> PlayRound(NodeRule& rule, const MixingMatrix& w, int64_t t) {
   std::vector<Message> sent;
@@ -79,13 +99,14 @@ VectorXd Gradient(const Objective& f, int node, const VectorXd& x) {
   return g;
 }
 
-// CHOCO-SGD by its formulas over `rounds` rounds, checked against `rule` after each one:
+// CHOCO-SGD by its formulas over `rounds` rounds, checked against `rule` (made from p.ctx) after
+// each one, with W, Q and f from `p`:
 //   x_half = x_i - gamma_t grad_i(x_i); q_i = Q(x_half - x-hat_i) / tau; x-hat_i += q_i;
 //   replica_i(x-hat_j) += q_j; s_i = sum_j w_ij x-hat_j (j = i and its neighbours);
 //   x_i = x_half + gamma_c (s_i - x-hat_i), then soft_threshold(x_i, gamma_t lambda).
-void ExpectChocoFormulas(ChocoRule& rule, const MixingMatrix& w, const Compressor& q,
-                         const Objective& f, double gamma_c, double tau, double lambda,
-                         const std::function<double(int)>& gamma, int rounds) {
+void ExpectChocoFormulas(ChocoRule& rule, const PathTrial& p, double gamma_c, double tau,
+                         double lambda, const std::function<double(int)>& gamma, int rounds) {
+  const MixingMatrix& w = p.w;
   std::vector<VectorXd> x = Starts();
   for (int i = 0; i < kNodes; ++i) rule.SetX(i, x[i]);
   std::vector<VectorXd> x_hat(kNodes, VectorXd::Zero(kDim));
@@ -96,8 +117,8 @@ void ExpectChocoFormulas(ChocoRule& rule, const MixingMatrix& w, const Compresso
     const std::vector<Message> sent = PlayRound(rule, w, t);
     std::vector<VectorXd> x_half(kNodes);
     for (int i = 0; i < kNodes; ++i) {
-      x_half[i] = x[i] - gamma(t) * Gradient(f, i, x[i]);
-      x_hat[i] += SentQ(q, sent[i], x_half[i] - x_hat[i], streams[i], round) / tau;
+      x_half[i] = x[i] - gamma(t) * Gradient(p.f, i, x[i]);
+      x_hat[i] += SentQ(*p.q, sent[i], x_half[i] - x_hat[i], streams[i], round) / tau;
     }
     for (int i = 0; i < kNodes; ++i) {
       VectorXd s = VectorXd::Zero(kDim);
@@ -115,33 +136,26 @@ void ExpectChocoFormulas(ChocoRule& rule, const MixingMatrix& w, const Compresso
 
 TEST(ChocoStateTest, CopiesReplicasAndConsensusStepFollowTheFormulasWithBlockTernary) {
   // Q = block_ternary p = inf, blocks of 2, seeded per node; tau = 2, gamma_c = 1/2, gamma = 1/2.
-  const MixingMatrix w = Path();
   ComponentSpec spec = CompressorSpec("block_ternary");
   static_cast<BlockTernaryConfig&>(*spec.config).block = 2;
-  const auto q = CompressorRegistry().Make(spec);
-  const testing::QuadraticObjective f(kNodes, kDim, 7);
-  NodeRuleContext ctx{.mixing = &w, .compressor = q.get(), .objective = &f, .dim = kDim};
-  ctx.step.size = 0.5;
-  ctx.seed = kSeed;
-  ChocoRule rule(ctx, 0.5, VectorXd::Zero(kDim), /*tau=*/2.0);
-  ExpectChocoFormulas(rule, w, *q, f, 0.5, 2.0, 0.0, [](int) { return 0.5; }, 2);
+  PathTrial p(spec, /*objective_seed=*/7);
+  p.ctx.step.size = 0.5;
+  ChocoRule rule(p.ctx, 0.5, VectorXd::Zero(kDim), /*tau=*/2.0);
+  ExpectChocoFormulas(
+      rule, p, 0.5, 2.0, 0.0, [](int) { return 0.5; }, 2);
 }
 
 TEST(MalcomStateTest, ProxStepUsesTheDecreasingStepAfterTheConsensusStep) {
   // Q = dithered (3 levels), lambda = 1/2, gamma_t = 0.8 / sqrt(t + 1), gamma_c = 0.4, tau = 1.
-  const MixingMatrix w = Path();
   ComponentSpec spec = CompressorSpec("dithered");
   static_cast<DitheredConfig&>(*spec.config).levels = 3;
-  const auto q = CompressorRegistry().Make(spec);
-  const testing::QuadraticObjective f(kNodes, kDim, 8);
-  NodeRuleContext ctx{
-      .mixing = &w, .compressor = q.get(), .objective = &f, .dim = kDim, .prox_l1 = 0.5};
-  ctx.step.size = 0.8;
-  ctx.step.schedule = "inv_sqrt";
-  ctx.seed = kSeed;
-  ChocoRule rule(ctx, 0.4, VectorXd::Zero(kDim));
+  PathTrial p(spec, /*objective_seed=*/8);
+  p.ctx.prox_l1 = 0.5;
+  p.ctx.step.size = 0.8;
+  p.ctx.step.schedule = "inv_sqrt";
+  ChocoRule rule(p.ctx, 0.4, VectorXd::Zero(kDim));
   ExpectChocoFormulas(
-      rule, w, *q, f, 0.4, 1.0, 0.5, [](int t) { return 0.8 / std::sqrt(t + 1.0); }, 2);
+      rule, p, 0.4, 1.0, 0.5, [](int t) { return 0.8 / std::sqrt(t + 1.0); }, 2);
   int zeros = 0;
   for (int i = 0; i < kNodes; ++i) zeros += static_cast<int>((rule.x(i).array() == 0.0).count());
   EXPECT_GT(zeros, 0) << "the prox step zeroed nothing: lambda untested";
@@ -150,21 +164,17 @@ TEST(MalcomStateTest, ProxStepUsesTheDecreasingStepAfterTheConsensusStep) {
 TEST(DpsgdStateTest, MixesOwnModelWithNeighboursDecodedModelsAndTakesTheStepAtTheOldPoint) {
   // Q = qsgd (2 levels, one bucket, fixed coding) seeded per node; gamma_t = 0.5 / (1 + t),
   // lambda = 0.1: x_i <- soft(w_ii x_i + sum_j w_ij Q(x_j) - gamma_t grad_i(x_i), gamma_t lambda).
-  const MixingMatrix w = Path();
   ComponentSpec spec = CompressorSpec("qsgd");
   auto& cfg = static_cast<QsgdConfig&>(*spec.config);
   cfg.levels = 2;
   cfg.bucket = kDim;
   cfg.coding = "fixed";
-  const auto q = CompressorRegistry().Make(spec);
-  const testing::QuadraticObjective f(kNodes, kDim, 9);
-  NodeRuleContext ctx{
-      .mixing = &w, .compressor = q.get(), .objective = &f, .dim = kDim, .prox_l1 = 0.1};
-  ctx.step.size = 0.5;
-  ctx.step.schedule = "inv_time";
-  ctx.step.decay_iterations = 1;
-  ctx.seed = kSeed;
-  DpsgdRule rule(ctx, VectorXd::Zero(kDim));
+  PathTrial p(spec, /*objective_seed=*/9);
+  p.ctx.prox_l1 = 0.1;
+  p.ctx.step.size = 0.5;
+  p.ctx.step.schedule = "inv_time";
+  p.ctx.step.decay_iterations = 1;
+  DpsgdRule rule(p.ctx, VectorXd::Zero(kDim));
   std::vector<VectorXd> x = Starts();
   for (int i = 0; i < kNodes; ++i) rule.SetX(i, x[i]);
   std::vector<Rng> streams;
@@ -172,15 +182,15 @@ TEST(DpsgdStateTest, MixesOwnModelWithNeighboursDecodedModelsAndTakesTheStepAtTh
   for (int t = 0; t < 2; ++t) {
     const std::string round = "round " + std::to_string(t);
     const double gamma = 0.5 / (1.0 + t);
-    const std::vector<Message> sent = PlayRound(rule, w, t);
+    const std::vector<Message> sent = PlayRound(rule, p.w, t);
     std::vector<VectorXd> y(kNodes), next(kNodes);
-    for (int j = 0; j < kNodes; ++j) y[j] = SentQ(*q, sent[j], x[j], streams[j], round);
+    for (int j = 0; j < kNodes; ++j) y[j] = SentQ(*p.q, sent[j], x[j], streams[j], round);
     for (int i = 0; i < kNodes; ++i) {
       VectorXd mixed = kW[i][i] * x[i];  // a node mixes its own exact model
       for (int j = 0; j < kNodes; ++j) {
         if (j != i) mixed += kW[i][j] * y[j];
       }
-      next[i] = Soft(mixed - gamma * Gradient(f, i, x[i]), gamma * 0.1);
+      next[i] = Soft(mixed - gamma * Gradient(p.f, i, x[i]), gamma * 0.1);
       EXPECT_LT((rule.x(i) - next[i]).cwiseAbs().maxCoeff(), 1e-14) << round << " node " << i;
     }
     x = next;

@@ -33,23 +33,14 @@ inline ComponentSpec TernarySpec(int64_t block) {
 // The DORE rule the formula tests play: d = 4, n = 2, x0 = (1, -1, 0.5, 2), uplink TernarySpec(2),
 // downlink TernarySpec(4) (set here over `config`'s), the proximal l1 weight `l1`; the rule is
 // initialised, and `up`/`down` are the compressors the formulas replay the messages with.
-struct DoreTrial {
+struct DoreTrial : RuleTrial<DoreRule> {
   DoreTrial(DoreConfig config, double l1)
-      : objective(4, l1), x0(V({1, -1, 0.5, 2})), rule(WithTernaryLinks(std::move(config))) {
-    rule.Init(2, x0, objective);
-    up = CompressorRegistry().Make(TernarySpec(2));
-    down = CompressorRegistry().Make(TernarySpec(4));
-  }
+      : RuleTrial(WithTernaryLinks(std::move(config)), 2, V({1, -1, 0.5, 2}), l1) {}
   static DoreConfig WithTernaryLinks(DoreConfig config) {
     config.uplink = TernarySpec(2);
     config.downlink = TernarySpec(4);
     return config;
   }
-
-  const ProxOnlyObjective objective;
-  const Eigen::VectorXd x0;
-  DoreRule rule;
-  std::unique_ptr<Compressor> up, down;
 };
 
 struct DoreFormulas {

@@ -38,6 +38,12 @@ ComponentSpec TopK(int64_t k) {
   return spec;
 }
 
+// The gradients of two workers in two rounds, d = 4; not dyadic, so float rounding shows.
+std::vector<std::vector<VectorXd>> TwoRoundsOfTwoWorkers() {
+  return {{V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
+          {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
+}
+
 TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   DoreConfig config;
   config.alpha = 0.1;
@@ -45,9 +51,7 @@ TEST(PrecisionTest, DoreFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   DoreTrial trial(config, /*l1=*/0.0);
   DoreRule& rule = trial.rule;
   const Compressor &up = *trial.up, &down = *trial.down;
-  const std::vector<std::vector<VectorXd>> grads = {
-      {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
-      {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
+  const std::vector<std::vector<VectorXd>> grads = TwoRoundsOfTwoWorkers();
   // Worker shifts as stored (float values); the server's state in double.
   DoreFormulas f({.alpha = 0.1, .beta = 0.5, .eta = 0.5, .gamma = 0.3, .float32 = true}, 2,
                  trial.x0);
@@ -69,15 +73,12 @@ TEST(PrecisionTest, DianaFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
   config.uplink = TopK(2);
   config.alpha = 0.1;
   config.precision = "float32";
-  DianaRule rule(config);
-  const ProxOnlyObjective objective(4, 0.0);
+  RuleTrial<DianaRule> trial(config, 2, V({1, -1, 0.5, 2}), /*l1=*/0.0);
+  DianaRule& rule = trial.rule;
+  const Compressor& q = *trial.up;
   const double alpha = 0.1, gamma = 0.3;
-  VectorXd x = V({1, -1, 0.5, 2});
-  rule.Init(2, x, objective);
-  const auto q = CompressorRegistry().Make(config.uplink);
-  const std::vector<std::vector<VectorXd>> grads = {
-      {V({3.3, -1.7, 0.45, -2.1}), V({-1.3, 4.1, 0.27, 1.9})},
-      {V({1.1, 2.3, -3.7, 0.55}), V({0.35, -0.45, 2.9, -4.3})}};
+  VectorXd x = trial.x0;
+  const std::vector<std::vector<VectorXd>> grads = TwoRoundsOfTwoWorkers();
   std::vector<VectorXd> h_w(2, VectorXd::Zero(4));
   VectorXd h = VectorXd::Zero(4);
   for (int k = 0; k < 2; ++k) {
@@ -87,7 +88,7 @@ TEST(PrecisionTest, DianaFloat32ShiftsAreTheDoubleUpdateRoundedToFloat) {
     bool rounded = false;  // the rounding shows in some stored value (else a weak test)
     for (int w = 0; w < 2; ++w) {
       const VectorXd delta = grads[k][w] - h_w[w];
-      const VectorXd qw = SentQ(*q, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
+      const VectorXd qw = SentQ(q, r.uplinks[w], delta, r.uplink_rngs[w], round + " uplink");
       rounded |= StoreRounded(h_w[w] + alpha * qw, h_w[w]);
       EXPECT_EQ(rule.shift(w), h_w[w]) << round << " worker " << w;
       mean += qw / 2;
@@ -112,21 +113,18 @@ void ExpectMemoriesAreTheFormulaRoundedToFloat(
     const std::function<VectorXd(const Rule&, int w)>& stored) {
   config.uplink = TopK(1);
   config.precision = "float32";
-  Rule rule(config);
-  const ProxOnlyObjective objective(3, 0.0);
-  rule.Init(2, V({0, 0, 0}), objective);
-  const auto q = CompressorRegistry().Make(config.uplink);
+  RuleTrial<Rule> trial(config, 2, V({0, 0, 0}), /*l1=*/0.0);
   const std::vector<std::vector<VectorXd>> grads = {{V({3.3, -1.7, 0.45}), V({-1.3, 4.1, 0.27})},
                                                     {V({1.1, 2.3, -3.7}), V({0.35, -0.45, 2.9})}};
   std::vector<VectorXd> m(2, VectorXd::Zero(3));
   for (int k = 0; k < 2; ++k) {
-    const PlayedRound r = Play(rule, grads[k], 0.1, seed + k);
+    const PlayedRound r = Play(trial.rule, grads[k], 0.1, seed + k);
     bool rounded = false;  // the rounding shows in some stored value (else a weak test)
     for (int w = 0; w < 2; ++w) {
       const VectorXd p = input(grads[k][w], m[w]);
-      const VectorXd qw = SentQ(*q, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
+      const VectorXd qw = SentQ(*trial.up, r.uplinks[w], p, r.uplink_rngs[w], "uplink");
       rounded |= StoreRounded(keep(p, qw), m[w]);
-      EXPECT_EQ(stored(rule, w), m[w]) << "round " << k << " worker " << w;
+      EXPECT_EQ(stored(trial.rule, w), m[w]) << "round " << k << " worker " << w;
     }
     EXPECT_TRUE(rounded) << "round " << k;
   }
@@ -157,15 +155,12 @@ TEST(PrecisionTest, Float64IsTheDefaultAndStoresTheUnroundedShift) {
   EXPECT_EQ(config.precision, "float64");
   config.uplink = TopK(2);
   config.alpha = 0.1;
-  DoreRule rule(config);
-  const ProxOnlyObjective objective(4, 0.0);
-  rule.Init(1, V({0, 0, 0, 0}), objective);
+  RuleTrial<DoreRule> trial(config, 1, V({0, 0, 0, 0}), /*l1=*/0.0);
   const VectorXd g = V({3.3, -1.7, 0.45, -2.1});
-  const PlayedRound r = Play(rule, {g}, 0.3, 60);
-  const auto q = CompressorRegistry().Make(config.uplink);
-  const VectorXd exact = 0.1 * SentQ(*q, r.uplinks[0], g, r.uplink_rngs[0], "uplink");
+  const PlayedRound r = Play(trial.rule, {g}, 0.3, 60);
+  const VectorXd exact = 0.1 * SentQ(*trial.up, r.uplinks[0], g, r.uplink_rngs[0], "uplink");
   EXPECT_NE(Round(exact), exact);
-  EXPECT_EQ(rule.shift(0), exact);
+  EXPECT_EQ(trial.rule.shift(0), exact);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "algorithms/ps/ps_driver.h"
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
+#include "algorithms/run_test_util.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/network_test_util.h"
@@ -18,7 +19,9 @@
 namespace commsim {
 namespace {
 
+using testing::FixedComputeRun;
 using testing::QuadraticObjective;
+using testing::RunOutput;
 
 constexpr int64_t kTimelineUs = 1'000'000;  // picoseconds per microsecond
 
@@ -120,30 +123,18 @@ TEST(PsTimelineTest, CodecModelWithFreeNetworkIsTheSumOfTheCodecJobs) {
   EXPECT_EQ(PlayToy(n, 2)[1].iter_time_s, Seconds(parallel + decode_up));
 }
 
-// A real SGD run (identity both ways) on a star with a layer profile and overlap settings.
-struct OverlapRun {
-  std::vector<IterationRecord> records;
-  RunSummary summary;
-};
-
-OverlapRun PlaySgd(const Topology& topology, int n, int dim, double compute_s,
-                   const LayerProfile* layers, bool layerwise, int64_t bucket_params,
-                   NetworkModel model = NetworkModel::kMessage, int iterations = 2) {
-  const QuadraticObjective objective(n, dim, 1);
-  const ComputeTimeModel compute(testing::FixedCompute(compute_s, layerwise, bucket_params),
-                                 objective.flops_per_sample(), n, 1);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &topology;
-  setup.compute = &compute;
-  setup.layers = layers;
-  setup.iterations = iterations;
-  setup.network.model = model;
-  setup.step.size = 0.1;
+// A real SGD run (identity both ways) on `topology` with a layer profile and overlap settings.
+RunOutput PlaySgd(const Topology& topology, int n, int dim, double compute_s,
+                  const LayerProfile* layers, bool layerwise, int64_t bucket_params,
+                  NetworkModel model = NetworkModel::kMessage, int iterations = 2) {
+  FixedComputeRun run(topology, n, dim, compute_s, layers, layerwise, bucket_params);
+  run.setup.iterations = iterations;
+  run.setup.network.model = model;
+  run.setup.step.size = 0.1;
   SgdRule rule{SgdConfig()};
-  OverlapRun run;
-  RunParameterServer(setup, rule, &run.records, &run.summary);
-  return run;
+  RunOutput out;
+  RunParameterServer(run.setup, rule, &out.records, &out.summary);
+  return out;
 }
 
 Topology OneWorkerStar() {
@@ -166,7 +157,7 @@ LayerProfile TwoLayers() {
 TEST(PsTimelineTest, TwoLayerBucketsLeaveAsTheBackwardPassReleasesThem) {
   const LayerProfile layers = TwoLayers();
   const Topology star = OneWorkerStar();
-  const OverlapRun run = PlaySgd(star, 1, 250, 3e-3, &layers, true, 100);
+  const RunOutput run = PlaySgd(star, 1, 250, 3e-3, &layers, true, 100);
   // Identity: 32 bits per element. Whole messages, store and forward at the switch.
   // Bucket 0 (3200 bits) leaves at 2 ms and its downlink is back at 2 ms + 15.6 us, long before
   // 3 ms. Buckets 1 (3200 bits) and 2 (1600 bits) leave at 3 ms, b2 after b1 on the worker link:
@@ -182,7 +173,7 @@ TEST(PsTimelineTest, TwoLayerBucketsLeaveAsTheBackwardPassReleasesThem) {
             Seconds(1000 * kTimelineUs));  // first send 2 ms, end 3 ms
   EXPECT_EQ(run.records[1].bits_up, 32 * 250);
   // Without overlap: one 8000-bit message each way at 3 ms: 8 + 1 + 4 + 2 up, 4 + 2 + 8 + 1 down.
-  const OverlapRun plain = PlaySgd(star, 1, 250, 3e-3, &layers, false, 100);
+  const RunOutput plain = PlaySgd(star, 1, 250, 3e-3, &layers, false, 100);
   EXPECT_EQ(plain.records[1].sim_time_s, Seconds(3000 * kTimelineUs + 30 * kTimelineUs));
   EXPECT_EQ(plain.records[1].overlap_saved_s, 0.0);
   // Identity per bucket is the identity: the learning is the same.
@@ -198,8 +189,8 @@ TEST(PsTimelineTest, ShardedServersWithOverlapLearnTheSameAndSendEveryBucketEarl
   c.servers = 3;
   const Topology sharded = StarBuilder(c).Build(2);
   const Topology single = StarBuilder(StarConfig()).Build(2);
-  const OverlapRun over = PlaySgd(sharded, 2, 250, 3e-3, &layers, true, 100);
-  const OverlapRun plain = PlaySgd(single, 2, 250, 3e-3, &layers, false, 100);
+  const RunOutput over = PlaySgd(sharded, 2, 250, 3e-3, &layers, true, 100);
+  const RunOutput plain = PlaySgd(single, 2, 250, 3e-3, &layers, false, 100);
   ASSERT_EQ(over.records.size(), 3u) << over.summary.message;
   EXPECT_EQ(over.records[2].loss, plain.records[2].loss);
   EXPECT_EQ(over.records[1].bits_up, plain.records[1].bits_up);  // no headers: payload only
@@ -218,9 +209,9 @@ TEST(PsTimelineTest, OverlapWithZeroComputeEqualsNoOverlap) {
       .name = "three",
       .layers = {Layer{"a", 200, 1, 2}, Layer{"b", 200, 1, 2}, Layer{"c", 100, 1, 2}}};
   for (NetworkModel model : {NetworkModel::kMessage, NetworkModel::kFlow}) {
-    const OverlapRun plain = PlaySgd(direct, 3, 500, 0.0, &layers, false, 64, model);
-    const OverlapRun one = PlaySgd(direct, 3, 500, 0.0, &layers, true, 500, model);
-    const OverlapRun many = PlaySgd(direct, 3, 500, 0.0, &layers, true, 64, model);
+    const RunOutput plain = PlaySgd(direct, 3, 500, 0.0, &layers, false, 64, model);
+    const RunOutput one = PlaySgd(direct, 3, 500, 0.0, &layers, true, 500, model);
+    const RunOutput many = PlaySgd(direct, 3, 500, 0.0, &layers, true, 64, model);
     ASSERT_EQ(plain.records.size(), one.records.size());
     for (size_t k = 1; k < plain.records.size(); ++k) {
       EXPECT_EQ(one.records[k].sim_time_s, plain.records[k].sim_time_s) << k;
@@ -256,8 +247,8 @@ TEST(PsTimelineTest, OverlapNeverLengthensAnSgdIteration) {
     const double compute_s = 1e-4 * rng.Uniform();
     const int64_t cap = 1 + dim / 16 + static_cast<int64_t>(rng.Uniform() * dim);
     const NetworkModel model = trial % 2 == 0 ? NetworkModel::kMessage : NetworkModel::kFlow;
-    const OverlapRun plain = PlaySgd(star, n, dim, compute_s, &layers, false, cap, model);
-    const OverlapRun over = PlaySgd(star, n, dim, compute_s, &layers, true, cap, model);
+    const RunOutput plain = PlaySgd(star, n, dim, compute_s, &layers, false, cap, model);
+    const RunOutput over = PlaySgd(star, n, dim, compute_s, &layers, true, cap, model);
     for (size_t k = 1; k < plain.records.size(); ++k) {
       EXPECT_LE(over.records[k].iter_time_s, plain.records[k].iter_time_s)
           << "trial " << trial << " iteration " << k;

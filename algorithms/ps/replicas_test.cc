@@ -64,6 +64,13 @@ std::vector<Eigen::VectorXd> Gradients(int round) {
   return grads;
 }
 
+// `c`'s rule, verify_replicas on or off, initialised for the workers at one fixed random x0.
+Made Started(const Case& c, bool verify, const Objective& objective) {
+  Made made = c.make(verify);
+  made.rule->Init(kReplicasWorkers, compressor_test::Gaussian(kReplicasDim, 7), objective);
+  return made;
+}
+
 bool SameReplicaBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return a.size() == b.size() &&
          std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0;
@@ -72,10 +79,7 @@ bool SameReplicaBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 TEST(ReplicasTest, VerifiedCopiesAgreeAndGiveTheSharedCopysPointsBitForBit) {
   const ProxOnlyObjective objective(kReplicasDim, 0.01);
   for (const Case& c : Cases()) {
-    Made shared = c.make(false), verified = c.make(true);
-    const Eigen::VectorXd x0 = compressor_test::Gaussian(kReplicasDim, 7);
-    shared.rule->Init(kReplicasWorkers, x0, objective);
-    verified.rule->Init(kReplicasWorkers, x0, objective);
+    Made shared = Started(c, false, objective), verified = Started(c, true, objective);
     EXPECT_FALSE(shared.replicas().verify()) << c.name;
     for (int round = 0; round < 4; ++round) {
       Play(*shared.rule, Gradients(round), 0.05, round);
@@ -95,8 +99,7 @@ TEST(ReplicasTest, VerifiedCopiesAgreeAndGiveTheSharedCopysPointsBitForBit) {
 TEST(ReplicasTest, ACorruptedCopyIsCaughtNamingTheWorkerAndTheElement) {
   const ProxOnlyObjective objective(kReplicasDim, 0.0);
   for (const Case& c : Cases()) {
-    Made made = c.make(true);
-    made.rule->Init(kReplicasWorkers, compressor_test::Gaussian(kReplicasDim, 7), objective);
+    Made made = Started(c, true, objective);
     Play(*made.rule, Gradients(0), 0.05, 0);
     made.replicas().CorruptForTest(1, 123);
     try {
@@ -115,10 +118,7 @@ TEST(ReplicasTest, ACorruptedCopyIsCaughtNamingTheWorkerAndTheElement) {
 TEST(ReplicasTest, AnEncodeBetweenTwoServerReceivesLeavesTheRoundUnchanged) {
   const ProxOnlyObjective objective(kReplicasDim, 0.0);
   for (const Case& c : Cases()) {
-    Made plain = c.make(false), interleaved = c.make(false);
-    const Eigen::VectorXd x0 = compressor_test::Gaussian(kReplicasDim, 7);
-    plain.rule->Init(kReplicasWorkers, x0, objective);
-    interleaved.rule->Init(kReplicasWorkers, x0, objective);
+    Made plain = Started(c, false, objective), interleaved = Started(c, false, objective);
     for (int round = 0; round < 2; ++round) {
       const std::vector<Eigen::VectorXd> grads = Gradients(round);
       const Message expected = Play(*plain.rule, grads, 0.05, round).downlink;

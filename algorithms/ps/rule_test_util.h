@@ -12,10 +12,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/ps/ps_rule.h"
+#include "algorithms/registry.h"
 #include "algorithms/test_objective.h"
 #include "models/objective.h"
 
@@ -56,6 +59,26 @@ inline Eigen::VectorXd Soft(const Eigen::VectorXd& v, double t) {
   }
   return out;
 }
+
+// A rule under test: `Rule` built from `config` and initialised for `workers` workers at `start`
+// (kept as x0), with a ProxOnlyObjective of l1 weight `l1` in x0's dimension; `up` and `down` are
+// independent instances of config's link compressors, for the formulas to replay messages with.
+template <class Rule>
+struct RuleTrial {
+  RuleTrial(const typename Rule::Config& config, int workers, Eigen::VectorXd start, double l1)
+      : objective(start.size(), l1),
+        x0(std::move(start)),
+        rule(config),
+        up(CompressorRegistry().Make(config.uplink)),
+        down(CompressorRegistry().Make(config.downlink)) {
+    rule.Init(workers, x0, objective);
+  }
+
+  const ProxOnlyObjective objective;
+  const Eigen::VectorXd x0;
+  Rule rule;
+  const std::unique_ptr<Compressor> up, down;
+};
 
 // The messages of one round and the Rng states each party was handed.
 struct PlayedRound {

@@ -68,13 +68,11 @@ TEST(DoubleSqueezeStateTest, WorkerAndServerErrorsFollowTheFormulasWithBiasedCom
   config.downlink = CompressorSpec("scaled_sign");
   static_cast<ScaledSignConfig&>(*config.downlink.config).block = 2;
   config.contractive_scale = 0.5;
-  DoubleSqueezeRule rule(config);
-  const ProxOnlyObjective objective(4, 0.25);
+  RuleTrial<DoubleSqueezeRule> trial(config, 3, V({1, -1, 0.5, 2}), /*l1=*/0.25);
+  DoubleSqueezeRule& rule = trial.rule;
+  const Compressor &up = *trial.up, &down = *trial.down;
   const double s = 0.5, gamma = 0.5;
-  VectorXd x = V({1, -1, 0.5, 2});
-  rule.Init(3, x, objective);
-  const auto up = CompressorRegistry().Make(config.uplink);
-  const auto down = CompressorRegistry().Make(config.downlink);
+  VectorXd x = trial.x0;
   const std::vector<std::vector<VectorXd>> grads = {
       {V({3, -1, 0.5, -2}), V({-1, 4, 0.25, 1}), V({0.5, 0.5, -3, 1.5})},
       {V({1, 2, -3, 0.5}), V({0.5, -0.5, 2, -4}), V({-2, 1, 1, 0.25})}};
@@ -86,12 +84,12 @@ TEST(DoubleSqueezeStateTest, WorkerAndServerErrorsFollowTheFormulasWithBiasedCom
     VectorXd v = delta;  // v = delta + s mean Q(v_i)
     for (int w = 0; w < 3; ++w) {
       const VectorXd v_w = grads[k][w] + delta_w[w];
-      const VectorXd q = SentQ(*up, r.uplinks[w], v_w, r.uplink_rngs[w], round + " uplink");
+      const VectorXd q = SentQ(up, r.uplinks[w], v_w, r.uplink_rngs[w], round + " uplink");
       delta_w[w] = v_w - s * q;  // delta_i <- v_i - s Q(v_i)
       EXPECT_EQ(rule.worker_error(w), delta_w[w]) << round << " worker " << w;
       v += s * q / 3;
     }
-    const VectorXd q = SentQ(*down, r.downlink, v, r.downlink_rng, round + " downlink");
+    const VectorXd q = SentQ(down, r.downlink, v, r.downlink_rng, round + " downlink");
     delta = v - s * q;  // delta <- v - s Q(v)
     x = Soft(x - gamma * s * q, gamma * 0.25);
     EXPECT_LT(MaxDiff(rule.server_error(), delta), 1e-15) << round;

@@ -5,7 +5,8 @@ link bandwidth, message size; AXES unless the entry overrides one), and each poi
 `commsim net` spec with an `explicit` topology, so that commsim, SimGrid and ns-3 read the very
 same nodes, links and routes. All links have LATENCY_S one-way latency.
 
-Adding a case: append one dict to CASES (name, pattern, topology builder and its arguments).
+Adding a case: append one _case(...) row to CASES (name, pattern, topology builder, about,
+and the builder's keyword arguments).
 Adding a simulator variant: append one entry to SIMULATORS.
 """
 
@@ -79,27 +80,31 @@ def tree(n, bw, with_server=True, racks=4, core_factor=0.25):
     return _edges_spec(hosts, racks + 1, n if with_server else -1, edges, bandwidths)
 
 
-# name: the case; pattern: a commsim traffic pattern; topology: builder(n, bandwidth, **args).
+def _case(name, pattern, topology, about, **args):
+    """One CASES entry: the case's name, a commsim traffic pattern, the topology builder and what
+    the case is about; keyword `args` (key "args", only when given) go to the builder after
+    (n, bandwidth)."""
+    entry = dict(name=name, pattern=pattern, topology=topology)
+    if args:
+        entry["args"] = args
+    entry["about"] = about
+    return entry
+
+
 CASES = [
-    dict(name="incast", pattern="incast", topology=star,
-         about="n workers -> server through one switch"),
-    dict(name="downlink", pattern="downlink", topology=star,
-         about="server -> n workers, one unicast copy each"),
-    dict(name="multicast", pattern="broadcast", topology=star,
-         about="server -> n workers, one copy replicated at the switch"),
-    dict(name="ps_round", pattern="ps_round", topology=star,
-         about="incast, then unicast downlink"),
-    dict(name="ring", pattern="ring_allreduce", topology=star, args=dict(with_server=False),
-         about="ring all-reduce through one switch: 2(n-1) steps of M/n"),
-    dict(name="hetero", pattern="ps_round", topology=star,
-         args=dict(worker_factors=[1.0, 0.5, 0.25, 0.125]),
-         about="PS round, worker links at B, B/2, B/4, B/8 (cycled)"),
-    dict(name="straggler", pattern="ps_round", topology=straggler_star,
-         about="PS round, worker 0's link at B/10"),
-    dict(name="tree_ps", pattern="ps_round", topology=tree,
-         about="PS round on 4 racks, server in rack 0, rack-core links at B/4"),
-    dict(name="tree_ring", pattern="ring_allreduce", topology=tree, args=dict(with_server=False),
-         about="ring all-reduce on 4 racks, rack-core links at B/4"),
+    _case("incast", "incast", star, "n workers -> server through one switch"),
+    _case("downlink", "downlink", star, "server -> n workers, one unicast copy each"),
+    _case("multicast", "broadcast", star, "server -> n workers, one copy replicated at the switch"),
+    _case("ps_round", "ps_round", star, "incast, then unicast downlink"),
+    _case("ring", "ring_allreduce", star, "ring all-reduce through one switch: 2(n-1) steps of M/n",
+          with_server=False),
+    _case("hetero", "ps_round", star, "PS round, worker links at B, B/2, B/4, B/8 (cycled)",
+          worker_factors=[1.0, 0.5, 0.25, 0.125]),
+    _case("straggler", "ps_round", straggler_star, "PS round, worker 0's link at B/10"),
+    _case("tree_ps", "ps_round", tree,
+          "PS round on 4 racks, server in rack 0, rack-core links at B/4"),
+    _case("tree_ring", "ring_allreduce", tree, "ring all-reduce on 4 racks, rack-core links at B/4",
+          with_server=False),
 ]
 
 # kind: simgrid | ns3 | commsim. args: extra program arguments. spec: keys merged into the
