@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "sim/target_clones.h"
@@ -58,7 +59,53 @@ inline void Dithered(const double* __restrict x, const U* __restrict u, int64_t 
   }
 }
 
+// Four doubles: accumulators a[0..3] side by side (one AVX2 register, two SSE2 ones).
+typedef double Doubles4 __attribute__((vector_size(32)));
+
+typedef uint64_t Bits4 __attribute__((vector_size(32)));
+
+// sum_k |x[k]| (kAbs) or x[k]^2 in the order of SumSquares4's contract.
+template <bool kAbs>
+inline double Sum4(const double* __restrict x, int64_t n) {
+  Doubles4 acc = {0.0, 0.0, 0.0, 0.0};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Doubles4 v;
+    if constexpr (kAbs) {
+      Bits4 bits;
+      std::memcpy(&bits, x + i, sizeof(bits));
+      bits &= 0x7FFFFFFFFFFFFFFFULL;  // |v|: the sign bit cleared
+      std::memcpy(&v, &bits, sizeof(v));
+      acc += v;
+    } else {
+      std::memcpy(&v, x + i, sizeof(v));
+      acc += v * v;
+    }
+  }
+  for (; i < n; ++i) acc[0] += kAbs ? std::abs(x[i]) : x[i] * x[i];
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
 }  // namespace
+
+COMMSIM_TARGET_CLONES
+uint64_t MaxAbsBits(const double* x, int64_t n) {
+  // Signed 64-bit: the patterns are below 2^63, and AVX2 has a signed compare only.
+  int64_t max_bits = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t bits;
+    std::memcpy(&bits, x + k, sizeof(bits));
+    bits &= 0x7FFFFFFFFFFFFFFFLL;
+    max_bits = bits > max_bits ? bits : max_bits;
+  }
+  return static_cast<uint64_t>(max_bits);
+}
+
+COMMSIM_TARGET_CLONES
+double SumSquares4(const double* x, int64_t n) { return Sum4<false>(x, n); }
+
+COMMSIM_TARGET_CLONES
+double SumAbs4(const double* x, int64_t n) { return Sum4<true>(x, n); }
 
 COMMSIM_TARGET_CLONES
 void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale, int8_t* sym) {

@@ -36,6 +36,17 @@ void DitheredLevels(const double* x, const uint32_t* u, int64_t n, double scale,
 void DitheredLevels(const double* x, const double* u, int64_t n, double scale, double s,
                     bool subtractive, int32_t* z);
 
+// The block norms of the quantizers (wire.h), in the same clones. MaxAbsBits: the largest of the
+// bit patterns of |x[k]| (sign bit cleared), which for finite values is the pattern of max |x[k]|
+// (non-negative doubles order as their patterns do), and is >= the pattern of +Inf exactly when
+// some x[k] is NaN or Inf: the norm and the input check in one integer pass. 0 when n = 0.
+uint64_t MaxAbsBits(const double* x, int64_t n);
+// sum_k x[k]^2 with four accumulators: a[k % 4] += x[k] * x[k] for k below n rounded down to a
+// multiple of 4, the rest into a[0]; then (a[0] + a[1]) + (a[2] + a[3]). A fixed order of
+// correctly rounded operations, so every clone gives the same bits. SumAbs the same with |x[k]|.
+double SumSquares4(const double* x, int64_t n);
+double SumAbs4(const double* x, int64_t n);
+
 }  // namespace commsim::counter_kernels
 
 #endif  // COMMSIM_ALGORITHMS_COMPRESSORS_COUNTER_KERNELS_H_
