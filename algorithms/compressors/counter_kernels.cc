@@ -28,6 +28,32 @@ inline void Ternary(const double* __restrict x, const U* __restrict u, int64_t n
   }
 }
 
+// The fixed2 code of one element (Ternary's symbol & 3).
+template <class U>
+inline uint64_t TernaryCode(double x, U u, double scale) {
+  const uint64_t keep = static_cast<double>(u) < std::abs(x) * scale;
+  const uint64_t negative = x < 0;
+  return keep | ((keep & negative) << 1);
+}
+
+template <class U>
+inline void Codes(const double* __restrict x, const U* __restrict u, int64_t n, double scale,
+                  uint64_t* __restrict words) {
+  int64_t w = 0;
+  for (; 32 * w + 32 <= n; ++w) {  // whole words: a fixed trip count, vectorised
+    uint64_t word = 0;
+    for (int k = 0; k < 32; ++k) word |= TernaryCode(x[32 * w + k], u[32 * w + k], scale) << (2 * k);
+    words[w] = word;
+  }
+  if (32 * w < n) {
+    uint64_t word = 0;
+    for (int64_t k = 0; 32 * w + k < n; ++k) {
+      word |= TernaryCode(x[32 * w + k], u[32 * w + k], scale) << (2 * k);
+    }
+    words[w] = word;
+  }
+}
+
 template <class U>
 inline void Qsgd(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
                  double s, uint32_t* __restrict xi) {
@@ -114,6 +140,15 @@ void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale,
 COMMSIM_TARGET_CLONES
 void TernarySymbols(const double* x, const double* u, int64_t n, double scale, int8_t* sym) {
   Ternary(x, u, n, scale, sym);
+}
+
+COMMSIM_TARGET_CLONES
+void TernaryCodes(const double* x, const uint32_t* u, int64_t n, double scale, uint64_t* words) {
+  Codes(x, u, n, scale, words);
+}
+COMMSIM_TARGET_CLONES
+void TernaryCodes(const double* x, const double* u, int64_t n, double scale, uint64_t* words) {
+  Codes(x, u, n, scale, words);
 }
 
 COMMSIM_TARGET_CLONES

@@ -22,6 +22,12 @@ namespace commsim::counter_kernels {
 void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale, int8_t* sym);
 void TernarySymbols(const double* x, const double* u, int64_t n, double scale, int8_t* sym);
 
+// The same symbols as fixed2 codes (0 -> 00, +1 -> 01, -1 -> 11), 32 to a word, the first in the
+// low bits: words[w] holds elements [32w, 32w + 32), a short last word zero above its elements.
+// REQUIRES: 0 <= n <= 256 (so at most 8 words).
+void TernaryCodes(const double* x, const uint32_t* u, int64_t n, double scale, uint64_t* words);
+void TernaryCodes(const double* x, const double* u, int64_t n, double scale, uint64_t* words);
+
 // xi[k] = floor(a) + [ u[k] < frac(a) * kOne ], a = min(|v[k]| * scale, s) (qsgd levels).
 // REQUIRES: 0 <= n <= 256, 0 < s < 2^31.
 void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, double s,
