@@ -66,6 +66,19 @@ inline void Qsgd(const double* __restrict v, const U* __restrict u, int64_t n, d
 }
 
 template <class U>
+inline void Fields(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
+                   double s, const uint64_t* __restrict shift, uint64_t* __restrict g) {
+  for (int64_t k = 0; k < n; ++k) {
+    const double a = std::min(std::abs(v[k]) * scale, s);
+    const int64_t fl = static_cast<int64_t>(a);  // floor for 0 <= a < 2^31
+    const double frac = a - static_cast<double>(fl);
+    const uint64_t xi = static_cast<uint64_t>(fl) + (static_cast<double>(u[k]) < frac * kOne<U>);
+    const uint64_t negative = (v[k] < 0) & (xi != 0);
+    g[k] = ((xi << 1) | negative) << shift[k];
+  }
+}
+
+template <class U>
 inline void Dithered(const double* __restrict x, const U* __restrict u, int64_t n, double scale,
                      double s, bool subtractive, int32_t* __restrict z) {
   if (subtractive) {
@@ -159,6 +172,17 @@ void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, dou
 COMMSIM_TARGET_CLONES
 void QsgdLevels(const double* v, const double* u, int64_t n, double scale, double s, uint32_t* xi) {
   Qsgd(v, u, n, scale, s, xi);
+}
+
+COMMSIM_TARGET_CLONES
+void QsgdFields(const double* v, const uint32_t* u, int64_t n, double scale, double s,
+                const uint64_t* shift, uint64_t* g) {
+  Fields(v, u, n, scale, s, shift, g);
+}
+COMMSIM_TARGET_CLONES
+void QsgdFields(const double* v, const double* u, int64_t n, double scale, double s,
+                const uint64_t* shift, uint64_t* g) {
+  Fields(v, u, n, scale, s, shift, g);
 }
 
 COMMSIM_TARGET_CLONES

@@ -34,6 +34,14 @@ void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, dou
                 uint32_t* xi);
 void QsgdLevels(const double* v, const double* u, int64_t n, double scale, double s, uint32_t* xi);
 
+// The qsgd fixed coding's fields, each at its place in its word: g[k] = ((xi << 1) | neg) <<
+// shift[k], xi as QsgdLevels gives it and neg = [v[k] < 0 and xi > 0] (the sign bit below the
+// level). REQUIRES: 0 <= n <= 256, 0 < s < 2^31, shift[k] < 64 and the field fits above it.
+void QsgdFields(const double* v, const uint32_t* u, int64_t n, double scale, double s,
+                const uint64_t* shift, uint64_t* g);
+void QsgdFields(const double* v, const double* u, int64_t n, double scale, double s,
+                const uint64_t* shift, uint64_t* g);
+
 // dithered, with u_k = u[k] / kOne: z[k] = sign(x[k]) * trunc(min(|x[k]| * scale, s) + u_k), or
 // with `subtractive` z[k] = floor(clamp(x[k] * scale, -s, s) + u_k). REQUIRES: 0 <= n <= 256,
 // 0 < s < 2^30.
