@@ -146,54 +146,37 @@ double SumSquares4(const double* x, int64_t n) { return Sum4<false>(x, n); }
 COMMSIM_TARGET_CLONES
 double SumAbs4(const double* x, int64_t n) { return Sum4<true>(x, n); }
 
+// Each kernel: its loop on the kind of draws the chunk has.
 COMMSIM_TARGET_CLONES
-void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale, int8_t* sym) {
-  Ternary(x, u, n, scale, sym);
-}
-COMMSIM_TARGET_CLONES
-void TernarySymbols(const double* x, const double* u, int64_t n, double scale, int8_t* sym) {
-  Ternary(x, u, n, scale, sym);
+void TernarySymbols(const double* x, ChunkDraws u, int64_t n, double scale, int8_t* sym) {
+  if (u.u32 != nullptr) return Ternary(x, u.u32, n, scale, sym);
+  Ternary(x, u.f64, n, scale, sym);
 }
 
 COMMSIM_TARGET_CLONES
-void TernaryCodes(const double* x, const uint32_t* u, int64_t n, double scale, uint64_t* words) {
-  Codes(x, u, n, scale, words);
-}
-COMMSIM_TARGET_CLONES
-void TernaryCodes(const double* x, const double* u, int64_t n, double scale, uint64_t* words) {
-  Codes(x, u, n, scale, words);
+void TernaryCodes(const double* x, ChunkDraws u, int64_t n, double scale, uint64_t* words) {
+  if (u.u32 != nullptr) return Codes(x, u.u32, n, scale, words);
+  Codes(x, u.f64, n, scale, words);
 }
 
 COMMSIM_TARGET_CLONES
-void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, double s,
-                uint32_t* xi) {
-  Qsgd(v, u, n, scale, s, xi);
-}
-COMMSIM_TARGET_CLONES
-void QsgdLevels(const double* v, const double* u, int64_t n, double scale, double s, uint32_t* xi) {
-  Qsgd(v, u, n, scale, s, xi);
+void QsgdLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s, uint32_t* xi) {
+  if (u.u32 != nullptr) return Qsgd(v, u.u32, n, scale, s, xi);
+  Qsgd(v, u.f64, n, scale, s, xi);
 }
 
 COMMSIM_TARGET_CLONES
-void QsgdFields(const double* v, const uint32_t* u, int64_t n, double scale, double s,
+void QsgdFields(const double* v, ChunkDraws u, int64_t n, double scale, double s,
                 const uint64_t* shift, uint64_t* g) {
-  Fields(v, u, n, scale, s, shift, g);
-}
-COMMSIM_TARGET_CLONES
-void QsgdFields(const double* v, const double* u, int64_t n, double scale, double s,
-                const uint64_t* shift, uint64_t* g) {
-  Fields(v, u, n, scale, s, shift, g);
+  if (u.u32 != nullptr) return Fields(v, u.u32, n, scale, s, shift, g);
+  Fields(v, u.f64, n, scale, s, shift, g);
 }
 
 COMMSIM_TARGET_CLONES
-void DitheredLevels(const double* x, const uint32_t* u, int64_t n, double scale, double s,
+void DitheredLevels(const double* x, ChunkDraws u, int64_t n, double scale, double s,
                     bool subtractive, int32_t* z) {
-  Dithered(x, u, n, scale, s, subtractive, z);
-}
-COMMSIM_TARGET_CLONES
-void DitheredLevels(const double* x, const double* u, int64_t n, double scale, double s,
-                    bool subtractive, int32_t* z) {
-  Dithered(x, u, n, scale, s, subtractive, z);
+  if (u.u32 != nullptr) return Dithered(x, u.u32, n, scale, s, subtractive, z);
+  Dithered(x, u.f64, n, scale, s, subtractive, z);
 }
 
 }  // namespace commsim::counter_kernels
