@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -60,24 +59,6 @@ void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src
   }
 }
 
-// The fixed2 codes of m <= 32 symbols (code = symbol & 3), the first in the low bits; eight
-// symbols at a time are gathered from their bytes by shifts (byte k holds its code at bit 8k).
-uint64_t PackCodes(const int8_t* sym, int m) {
-  uint64_t word = 0;
-  int k = 0;
-  for (; k + 8 <= m; k += 8) {
-    uint64_t v;
-    std::memcpy(&v, sym + k, 8);
-    v &= 0x0303030303030303ULL;
-    v = (v | v >> 6) & 0x000F000F000F000FULL;
-    v = (v | v >> 12) & 0x000000FF000000FFULL;
-    v = (v | v >> 24) & 0xFFFFULL;
-    word |= v << (2 * k);
-  }
-  for (; k < m; ++k) word |= static_cast<uint64_t>(sym[k] & 3) << (2 * k);
-  return word;
-}
-
 // The decoded values of one block's symbols, as every decoder below produces them.
 void PutSymbols(const int8_t* sym, int64_t n, double norm, const DecodeTarget& target) {
   const double value[3] = {-norm, 0.0, norm};
@@ -110,19 +91,25 @@ void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src,
   Commit(src, local);
 }
 
-// Draws in memory: symbols from the kernel, then packed (the same fields as the template above).
+// Draws in memory: the fields straight from the vectorised kernel (the same fields as above).
 template <bool kDecoded, KernelDraws Src>
 void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
                 const DecodeTarget* target) {
-  alignas(8) int8_t sym[kDrawChunk];
+  const double scale = Src::kOne / static_cast<double>(norm);
+  const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
+  uint64_t words[kDrawChunk / 32];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);
-    DrawSymbols(x + c, first + c, cm, norm, src, sym);
+    src.Prepare(first + c, cm);
+    counter_kernels::TernaryCodes(x + c, src.data(), cm, scale, words);
     for (int64_t j = 0; j < cm; j += 32) {
       const int m = static_cast<int>(std::min<int64_t>(32, cm - j));
-      w.Put(PackCodes(sym + j, m), 2 * m);
+      const uint64_t word = words[j / 32];
+      w.Put(word, 2 * m);
+      if constexpr (kDecoded) {
+        for (int k = 0; k < m; ++k) target->Put(c + j + k, value[(word >> (2 * k)) & 3]);
+      }
     }
-    if constexpr (kDecoded) PutSymbols(sym, cm, norm, target->Segment(c, cm));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "sim/target_clones.h"
@@ -27,6 +28,32 @@ inline void Ternary(const double* __restrict x, const U* __restrict u, int64_t n
   }
 }
 
+// The fixed2 code of one element (Ternary's symbol & 3).
+template <class U>
+inline uint64_t TernaryCode(double x, U u, double scale) {
+  const uint64_t keep = static_cast<double>(u) < std::abs(x) * scale;
+  const uint64_t negative = x < 0;
+  return keep | ((keep & negative) << 1);
+}
+
+template <class U>
+inline void Codes(const double* __restrict x, const U* __restrict u, int64_t n, double scale,
+                  uint64_t* __restrict words) {
+  int64_t w = 0;
+  for (; 32 * w + 32 <= n; ++w) {  // whole words: a fixed trip count, vectorised
+    uint64_t word = 0;
+    for (int k = 0; k < 32; ++k) word |= TernaryCode(x[32 * w + k], u[32 * w + k], scale) << (2 * k);
+    words[w] = word;
+  }
+  if (32 * w < n) {
+    uint64_t word = 0;
+    for (int64_t k = 0; 32 * w + k < n; ++k) {
+      word |= TernaryCode(x[32 * w + k], u[32 * w + k], scale) << (2 * k);
+    }
+    words[w] = word;
+  }
+}
+
 template <class U>
 inline void Qsgd(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
                  double s, uint32_t* __restrict xi) {
@@ -35,6 +62,19 @@ inline void Qsgd(const double* __restrict v, const U* __restrict u, int64_t n, d
     const int32_t fl = static_cast<int32_t>(a);  // floor for 0 <= a < 2^31
     const double frac = a - static_cast<double>(fl);
     xi[k] = static_cast<uint32_t>(fl) + (static_cast<double>(u[k]) < frac * kOne<U>);
+  }
+}
+
+template <class U>
+inline void Fields(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
+                   double s, const uint64_t* __restrict shift, uint64_t* __restrict g) {
+  for (int64_t k = 0; k < n; ++k) {
+    const double a = std::min(std::abs(v[k]) * scale, s);
+    const int64_t fl = static_cast<int64_t>(a);  // floor for 0 <= a < 2^31
+    const double frac = a - static_cast<double>(fl);
+    const uint64_t xi = static_cast<uint64_t>(fl) + (static_cast<double>(u[k]) < frac * kOne<U>);
+    const uint64_t negative = (v[k] < 0) & (xi != 0);
+    g[k] = ((xi << 1) | negative) << shift[k];
   }
 }
 
@@ -58,36 +98,85 @@ inline void Dithered(const double* __restrict x, const U* __restrict u, int64_t 
   }
 }
 
+// Four doubles: accumulators a[0..3] side by side (one AVX2 register, two SSE2 ones).
+typedef double Doubles4 __attribute__((vector_size(32)));
+
+typedef uint64_t Bits4 __attribute__((vector_size(32)));
+
+// sum_k |x[k]| (kAbs) or x[k]^2 in the order of SumSquares4's contract.
+template <bool kAbs>
+inline double Sum4(const double* __restrict x, int64_t n) {
+  Doubles4 acc = {0.0, 0.0, 0.0, 0.0};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Doubles4 v;
+    if constexpr (kAbs) {
+      Bits4 bits;
+      std::memcpy(&bits, x + i, sizeof(bits));
+      bits &= 0x7FFFFFFFFFFFFFFFULL;  // |v|: the sign bit cleared
+      std::memcpy(&v, &bits, sizeof(v));
+      acc += v;
+    } else {
+      std::memcpy(&v, x + i, sizeof(v));
+      acc += v * v;
+    }
+  }
+  for (; i < n; ++i) acc[0] += kAbs ? std::abs(x[i]) : x[i] * x[i];
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
 }  // namespace
 
 COMMSIM_TARGET_CLONES
-void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale, int8_t* sym) {
-  Ternary(x, u, n, scale, sym);
-}
-COMMSIM_TARGET_CLONES
-void TernarySymbols(const double* x, const double* u, int64_t n, double scale, int8_t* sym) {
-  Ternary(x, u, n, scale, sym);
-}
-
-COMMSIM_TARGET_CLONES
-void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, double s,
-                uint32_t* xi) {
-  Qsgd(v, u, n, scale, s, xi);
-}
-COMMSIM_TARGET_CLONES
-void QsgdLevels(const double* v, const double* u, int64_t n, double scale, double s, uint32_t* xi) {
-  Qsgd(v, u, n, scale, s, xi);
+uint64_t MaxAbsBits(const double* x, int64_t n) {
+  // Signed 64-bit: the patterns are below 2^63, and AVX2 has a signed compare only.
+  int64_t max_bits = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t bits;
+    std::memcpy(&bits, x + k, sizeof(bits));
+    bits &= 0x7FFFFFFFFFFFFFFFLL;
+    max_bits = bits > max_bits ? bits : max_bits;
+  }
+  return static_cast<uint64_t>(max_bits);
 }
 
 COMMSIM_TARGET_CLONES
-void DitheredLevels(const double* x, const uint32_t* u, int64_t n, double scale, double s,
-                    bool subtractive, int32_t* z) {
-  Dithered(x, u, n, scale, s, subtractive, z);
-}
+double SumSquares4(const double* x, int64_t n) { return Sum4<false>(x, n); }
+
 COMMSIM_TARGET_CLONES
-void DitheredLevels(const double* x, const double* u, int64_t n, double scale, double s,
+double SumAbs4(const double* x, int64_t n) { return Sum4<true>(x, n); }
+
+// Each kernel: its loop on the kind of draws the chunk has.
+COMMSIM_TARGET_CLONES
+void TernarySymbols(const double* x, ChunkDraws u, int64_t n, double scale, int8_t* sym) {
+  if (u.u32 != nullptr) return Ternary(x, u.u32, n, scale, sym);
+  Ternary(x, u.f64, n, scale, sym);
+}
+
+COMMSIM_TARGET_CLONES
+void TernaryCodes(const double* x, ChunkDraws u, int64_t n, double scale, uint64_t* words) {
+  if (u.u32 != nullptr) return Codes(x, u.u32, n, scale, words);
+  Codes(x, u.f64, n, scale, words);
+}
+
+COMMSIM_TARGET_CLONES
+void QsgdLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s, uint32_t* xi) {
+  if (u.u32 != nullptr) return Qsgd(v, u.u32, n, scale, s, xi);
+  Qsgd(v, u.f64, n, scale, s, xi);
+}
+
+COMMSIM_TARGET_CLONES
+void QsgdFields(const double* v, ChunkDraws u, int64_t n, double scale, double s,
+                const uint64_t* shift, uint64_t* g) {
+  if (u.u32 != nullptr) return Fields(v, u.u32, n, scale, s, shift, g);
+  Fields(v, u.f64, n, scale, s, shift, g);
+}
+
+COMMSIM_TARGET_CLONES
+void DitheredLevels(const double* x, ChunkDraws u, int64_t n, double scale, double s,
                     bool subtractive, int32_t* z) {
-  Dithered(x, u, n, scale, s, subtractive, z);
+  if (u.u32 != nullptr) return Dithered(x, u.u32, n, scale, s, subtractive, z);
+  Dithered(x, u.f64, n, scale, s, subtractive, z);
 }
 
 }  // namespace commsim::counter_kernels

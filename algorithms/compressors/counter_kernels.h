@@ -17,24 +17,50 @@
 
 namespace commsim::counter_kernels {
 
+// One chunk's draws u: the counter's 32-bit draws or the stream's 53-bit draws as doubles (a
+// draw source's data() converts).
+struct ChunkDraws {
+  ChunkDraws(const uint32_t* draws) : u32(draws) {}  // NOLINT: implicit by design
+  ChunkDraws(const double* draws) : f64(draws) {}    // NOLINT: implicit by design
+  const uint32_t* u32 = nullptr;
+  const double* f64 = nullptr;
+};
+
 // sym[k] = sign(x[k]) * [ u[k] < |x[k]| * scale ] in {-1, 0, +1} (block_ternary; -0.0 counts as
 // negative, but |x| = 0 never keeps). REQUIRES: 0 <= n <= 256.
-void TernarySymbols(const double* x, const uint32_t* u, int64_t n, double scale, int8_t* sym);
-void TernarySymbols(const double* x, const double* u, int64_t n, double scale, int8_t* sym);
+void TernarySymbols(const double* x, ChunkDraws u, int64_t n, double scale, int8_t* sym);
+
+// The same symbols as fixed2 codes (0 -> 00, +1 -> 01, -1 -> 11), 32 to a word, the first in the
+// low bits: words[w] holds elements [32w, 32w + 32), a short last word zero above its elements.
+// REQUIRES: 0 <= n <= 256 (so at most 8 words).
+void TernaryCodes(const double* x, ChunkDraws u, int64_t n, double scale, uint64_t* words);
 
 // xi[k] = floor(a) + [ u[k] < frac(a) * kOne ], a = min(|v[k]| * scale, s) (qsgd levels).
 // REQUIRES: 0 <= n <= 256, 0 < s < 2^31.
-void QsgdLevels(const double* v, const uint32_t* u, int64_t n, double scale, double s,
-                uint32_t* xi);
-void QsgdLevels(const double* v, const double* u, int64_t n, double scale, double s, uint32_t* xi);
+void QsgdLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s, uint32_t* xi);
+
+// The qsgd fixed coding's fields, each at its place in its word: g[k] = ((xi << 1) | neg) <<
+// shift[k], xi as QsgdLevels gives it and neg = [v[k] < 0 and xi > 0] (the sign bit below the
+// level). REQUIRES: 0 <= n <= 256, 0 < s < 2^31, shift[k] < 64 and the field fits above it.
+void QsgdFields(const double* v, ChunkDraws u, int64_t n, double scale, double s,
+                const uint64_t* shift, uint64_t* g);
 
 // dithered, with u_k = u[k] / kOne: z[k] = sign(x[k]) * trunc(min(|x[k]| * scale, s) + u_k), or
 // with `subtractive` z[k] = floor(clamp(x[k] * scale, -s, s) + u_k). REQUIRES: 0 <= n <= 256,
 // 0 < s < 2^30.
-void DitheredLevels(const double* x, const uint32_t* u, int64_t n, double scale, double s,
+void DitheredLevels(const double* x, ChunkDraws u, int64_t n, double scale, double s,
                     bool subtractive, int32_t* z);
-void DitheredLevels(const double* x, const double* u, int64_t n, double scale, double s,
-                    bool subtractive, int32_t* z);
+
+// The block norms of the quantizers (wire.h), in the same clones. MaxAbsBits: the largest of the
+// bit patterns of |x[k]| (sign bit cleared), which for finite values is the pattern of max |x[k]|
+// (non-negative doubles order as their patterns do), and is >= the pattern of +Inf exactly when
+// some x[k] is NaN or Inf: the norm and the input check in one integer pass. 0 when n = 0.
+uint64_t MaxAbsBits(const double* x, int64_t n);
+// sum_k x[k]^2 with four accumulators: a[k % 4] += x[k] * x[k] for k below n rounded down to a
+// multiple of 4, the rest into a[0]; then (a[0] + a[1]) + (a[2] + a[3]). A fixed order of
+// correctly rounded operations, so every clone gives the same bits. SumAbs the same with |x[k]|.
+double SumSquares4(const double* x, int64_t n);
+double SumAbs4(const double* x, int64_t n);
 
 }  // namespace commsim::counter_kernels
 

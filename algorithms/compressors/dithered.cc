@@ -56,6 +56,18 @@ struct Levels {
   int64_t count = 0;
 };
 
+// Levels::Add of z[0, m) at positions first + k, passing over each group of eight zeros at once.
+void AddNonzeroLevels(int64_t first, const int32_t* z, int64_t m, Levels& levels) {
+  int64_t k = 0;
+  for (; k + 8 <= m; k += 8) {
+    int32_t any = 0;
+    for (int i = 0; i < 8; ++i) any |= z[k + i];
+    if (any == 0) continue;
+    for (int i = 0; i < 8; ++i) levels.Add(first + k + i, z[k + i]);
+  }
+  for (; k < m; ++k) levels.Add(first + k, z[k]);
+}
+
 // Draws the levels of x (scale = s / n) and, with a target, delivers the decoded values as
 // Decode computes them: unit * z_j, or unit * (z_j - u_j + 1/2) with the subtractive dither.
 // u_j = draw / Src::kOne (stream: exactly Rng::Uniform()).
@@ -69,6 +81,10 @@ void DrawLevels(const double* x, int64_t d, double s, double scale, double unit,
     local.Prepare(c, m);
     if constexpr (KernelDraws<Src>) {
       counter_kernels::DitheredLevels(x + c, local.data(), m, scale, s, kSubtractive, kernel_z);
+      if constexpr (!kDecoded) {  // levels only: skip the groups of zeros (most of a message)
+        AddNonzeroLevels(c, kernel_z, m, levels);
+        continue;
+      }
     }
     for (int64_t k = 0; k < m; ++k) {
       const int64_t j = c + k;

@@ -112,14 +112,24 @@ void PutEliasLevels(const Nonzeros& nz, int64_t count, int64_t n, BitWriter& w) 
   }
 }
 
-// fixed: fields of 1 + level_bits bits (level << 1 | sign), packed into 64-bit words before
-// writing (a draw chunk may end a word early: the stream is the same as one field after
-// another). With a target, also delivers the decoded values.
+// The fixed coding's layout: fields of 1 + level_bits bits (level << 1 | sign), `per_word` to a
+// 64-bit word from the start of each draw chunk (a chunk may end a word early: the stream is the
+// same as one field after another); shift[k] is element k's bit offset in its word.
+struct FixedLayout {
+  explicit FixedLayout(int level_bits) : field(1 + level_bits), per_word(64 / field) {
+    for (int64_t k = 0; k < kDrawChunk; ++k) shift[k] = static_cast<uint64_t>(k % per_word * field);
+  }
+  int field;
+  int per_word;
+  uint64_t shift[kDrawChunk];
+};
+
+// fixed: the words of one bucket; with a target, also delivers the decoded values.
 template <bool kDecoded, class Src>
 void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
-               int level_bits, Src& src, BitWriter& w, const DecodeTarget* target) {
-  const int field = 1 + level_bits;
-  const int per_word = 64 / field;
+               const FixedLayout& layout, Src& src, BitWriter& w, const DecodeTarget* target) {
+  const int field = layout.field;
+  const int per_word = layout.per_word;
   decltype(auto) local = LocalDraws(src);
   uint32_t levels[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
@@ -139,6 +149,34 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
     }
   }
   Commit(src, local);
+}
+
+// Draws in memory: every element's field from the vectorised kernel, already at its offset in
+// its word, so a word is the OR of its fields (the same words as the template above).
+template <bool kDecoded, KernelDraws Src>
+void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
+               const FixedLayout& layout, Src& src, BitWriter& w, const DecodeTarget* target) {
+  const int field = layout.field;
+  const int per_word = layout.per_word;
+  uint64_t g[kDrawChunk];
+  for (int64_t c = 0; c < n; c += kDrawChunk) {
+    const int64_t cm = std::min(kDrawChunk, n - c);
+    src.Prepare(first + c, cm);
+    counter_kernels::QsgdFields(v + c, src.data(), cm, scale, s, layout.shift, g);
+    for (int64_t j = 0; j < cm; j += per_word) {
+      const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
+      uint64_t word = 0;
+      for (int k = 0; k < m; ++k) word |= g[j + k];
+      w.Put(word, m * field);
+      if constexpr (kDecoded) {
+        const uint64_t mask = (uint64_t{1} << field) - 1;
+        for (int k = 0; k < m; ++k) {
+          const uint64_t f = (word >> (k * field)) & mask;
+          target->Put(c + j + k, LevelValue(f >> 1, (f & 1) != 0, unit));
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -170,6 +208,8 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
   BitWriter w;
   w.Reserve(elias_ ? 32 * nb + 4 * d : 32 * nb + d * (1 + level_bits));
   Nonzeros nz(elias_ ? std::min(bucket_, d) : 0);
+  const std::optional<FixedLayout> layout =
+      elias_ ? std::nullopt : std::optional<FixedLayout>(std::in_place, level_bits);
   for (const auto [b, begin, n] : Blocks(d, bucket_)) {
     const double* v = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), norm_inf_, v, n, x);
@@ -185,9 +225,9 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
     const double unit = static_cast<double>(norm) / s;
     if (!elias_) {
       if (t) {
-        DrawFixed<true>(v, begin, n, scale, s, unit, level_bits, src, w, &*t);
+        DrawFixed<true>(v, begin, n, scale, s, unit, *layout, src, w, &*t);
       } else {
-        DrawFixed<false>(v, begin, n, scale, s, unit, level_bits, src, w, nullptr);
+        DrawFixed<false>(v, begin, n, scale, s, unit, *layout, src, w, nullptr);
       }
       continue;
     }

@@ -14,7 +14,7 @@ namespace {
 using compressor_test::Gaussian;
 using compressor_test::ShortAndLongInputs;
 
-QsgdConfig Config(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
+QsgdConfig QsgdWith(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
   QsgdConfig c;
   c.levels = s;
   c.bucket = b;
@@ -48,7 +48,7 @@ TEST(QsgdTest, DecodedEqualsTheReferenceOperator) {
   for (const Eigen::VectorXd& x : ShortAndLongInputs(100 * 700, 100)) {
     for (const char* norm : {"2", "inf"}) {
       for (const char* coding : {"elias", "fixed"}) {
-        const Qsgd c(Config(7, 100, norm, coding));
+        const Qsgd c(QsgdWith(7, 100, norm, coding));
         Rng rng(4), ref(4);
         Eigen::VectorXd out(x.size());
         c.Decode(c.Encode(x, rng), out);
@@ -65,7 +65,7 @@ TEST(QsgdTest, DecodedEqualsTheReferenceOperator) {
 TEST(QsgdTest, FixedCodingBitsAreExact) {
   for (int64_t s : {1, 3, 15, 16}) {
     for (int64_t d : {1, 511, 512, 1300}) {
-      const Qsgd c(Config(s, 512, "2", "fixed"));
+      const Qsgd c(QsgdWith(s, 512, "2", "fixed"));
       Rng rng(2);
       const int64_t nb = (d + 511) / 512;
       EXPECT_EQ(c.Encode(Gaussian(d, 3), rng).payload_bits,
@@ -78,7 +78,7 @@ TEST(QsgdTest, FixedCodingBitsAreExact) {
 TEST(QsgdTest, EliasCodingIsBelowThePaperBoundOnAverage) {
   for (int64_t s : {1, 4, 15}) {
     const int64_t b = 512, d = 512 * 20;
-    const Qsgd c(Config(s, b, "2", "elias"));
+    const Qsgd c(QsgdWith(s, b, "2", "elias"));
     double total = 0.0;
     Rng rng(5);
     for (int t = 0; t < 10; ++t) total += c.Encode(Gaussian(d, 10 + t), rng).payload_bits;
@@ -93,7 +93,7 @@ TEST(QsgdTest, EliasCodingIsBelowThePaperBoundOnAverage) {
 TEST(QsgdTest, VarianceBoundAndExpectedNonzeros) {
   const Eigen::VectorXd x = Gaussian(2048, 6);
   for (int64_t s : {1, 2, 8, 64}) {
-    const Qsgd c(Config(s, 256, "2", "fixed"));
+    const Qsgd c(QsgdWith(s, 256, "2", "fixed"));
     const double bound = std::min(256.0 / (s * s), std::sqrt(256.0) / s);
     EXPECT_DOUBLE_EQ(c.ErrorFactor(1 << 20), bound);
     const Expectation e = c.Expected(x);
@@ -104,7 +104,7 @@ TEST(QsgdTest, VarianceBoundAndExpectedNonzeros) {
 }
 
 TEST(QsgdTest, CorruptLevelsAreDecodeErrors) {
-  const Qsgd c(Config(2, 4, "2", "fixed"));  // level field of 2 bits: 3 is out of range
+  const Qsgd c(QsgdWith(2, 4, "2", "fixed"));  // level field of 2 bits: 3 is out of range
   BitWriter w;
   w.PutFloat(1.0f);
   for (int j = 0; j < 4; ++j) w.Put(3 << 1, 3);
@@ -116,7 +116,7 @@ TEST(QsgdTest, CorruptLevelsAreDecodeErrors) {
 // An Elias-omega first position of 2^63 + 5 (a valid 64-bit code) used to become a negative int64
 // position and a write far before `out` (found by decoders_fuzz).
 TEST(QsgdTest, EliasPositionBeyondTheBucketIsADecodeErrorWhateverItsSize) {
-  const Qsgd c(Config(2, 4, "2", "elias"));
+  const Qsgd c(QsgdWith(2, 4, "2", "elias"));
   for (uint64_t first : {uint64_t{6}, (uint64_t{1} << 63) + 5, ~uint64_t{0}}) {
     BitWriter w;
     w.PutFloat(1.0f);

@@ -123,12 +123,31 @@ void JumpLanes(Lanes& lanes, const Gf2Poly& q) {
   s.CopyTo(lanes);
 }
 
+// The 8 x 8 tile r[step][lane] transposed in place (r[lane][step]): three rounds of two-vector
+// shuffles, swapping 1 x 1, then 2 x 2, then 4 x 4 blocks.
+inline void Transpose8(LaneDoubles r[8]) {
+  LaneDoubles s[8], t[8];
+  for (int k = 0; k < 8; k += 2) {
+    s[k] = __builtin_shufflevector(r[k], r[k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+    s[k + 1] = __builtin_shufflevector(r[k], r[k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+  }
+  for (int k : {0, 1, 4, 5}) {
+    t[k] = __builtin_shufflevector(s[k], s[k + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+    t[k + 2] = __builtin_shufflevector(s[k], s[k + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+  }
+  for (int k = 0; k < 4; ++k) {
+    r[k] = __builtin_shufflevector(t[k], t[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    r[k + 4] = __builtin_shufflevector(t[k], t[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+  }
+}
+
 // out[l * steps + i] = the i-th draw (NextU64() >> 11, as an exact double) of lane l; the lanes
 // advance by `steps`.
-// Eight steps of all lanes go to a tile, which is then stored lane by lane. REQUIRES: steps % 8
-// == 0. Integer arithmetic only: every clone gives the same draws.
+// Eight steps of all lanes go to a tile, which is transposed and stored lane by lane. REQUIRES:
+// steps % 8 == 0. Integer arithmetic and exact conversions only: every clone gives the same draws.
 COMMSIM_TARGET_CLONES
 void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
+  static_assert(kLanes == 8, "Transpose8 is for eight lanes");
   LaneWords s(lanes);
   for (int64_t i = 0; i < steps; i += 8) {
     LaneDoubles tile[8];
@@ -138,9 +157,8 @@ void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
       tile[k] = __builtin_convertvector(draws, LaneDoubles);
       s.Step();
     }
-    for (int l = 0; l < kLanes; ++l) {
-      for (int k = 0; k < 8; ++k) out[l * steps + i + k] = tile[k][l];
-    }
+    Transpose8(tile);
+    for (int l = 0; l < kLanes; ++l) std::memcpy(out + l * steps + i, &tile[l], sizeof(tile[l]));
   }
   s.CopyTo(lanes);
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "algorithms/compressors/counter_kernels.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -71,43 +72,13 @@ float ReadScale(BitReader& r) {
   return f;
 }
 
-namespace {
-
-template <class Op>
-double Reduce4(const double* x, int64_t n, Op op) {
-  double a[4] = {0.0, 0.0, 0.0, 0.0};
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    for (int k = 0; k < 4; ++k) a[k] = op(a[k], x[i + k]);
-  }
-  for (; i < n; ++i) a[0] = op(a[0], x[i]);
-  return op.Combine(op.Combine(a[0], a[1]), op.Combine(a[2], a[3]));
-}
-
-struct AbsSum {
-  double operator()(double acc, double v) const { return acc + std::abs(v); }
-  double Combine(double a, double b) const { return a + b; }
-};
-struct SquareSum {
-  double operator()(double acc, double v) const { return acc + v * v; }
-  double Combine(double a, double b) const { return a + b; }
-};
-struct AbsMax {
-  double operator()(double acc, double v) const { return std::max(acc, std::abs(v)); }
-  double Combine(double a, double b) const { return std::max(a, b); }
-};
-
-}  // namespace
-
-double SumAbs(const double* x, int64_t n) { return Reduce4(x, n, AbsSum{}); }
-double SumSquares(const double* x, int64_t n) { return Reduce4(x, n, SquareSum{}); }
-double MaxAbs(const double* x, int64_t n) { return Reduce4(x, n, AbsMax{}); }
+double SumAbs(const double* x, int64_t n) { return counter_kernels::SumAbs4(x, n); }
+double SumSquares(const double* x, int64_t n) { return counter_kernels::SumSquares4(x, n); }
 
 double MaxAbsChecked(const double* x, int64_t n, bool* finite) {
-  uint64_t bad = 0;
-  for (int64_t i = 0; i < n; ++i) bad |= NonFiniteFlag(x[i]);
-  *finite = (bad >> 63) == 0;
-  return MaxAbs(x, n);
+  const uint64_t bits = counter_kernels::MaxAbsBits(x, n);
+  *finite = bits < 0x7FF0000000000000ULL;  // below the pattern of +Inf
+  return std::bit_cast<double>(bits);
 }
 
 int64_t ResolveK(int64_t k, double fraction, int64_t d) {

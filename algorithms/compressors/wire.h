@@ -46,13 +46,12 @@ float CheckedBlockNorm(std::string_view compressor, bool inf_norm, const double*
 float ReadScale(BitReader& r);
 
 // Reductions with four independent accumulators (a single serial floating-point sum is bound
-// by the add latency); the order is fixed, so results are deterministic.
+// by the add latency); the order is fixed, so results are deterministic (the vectorised kernels
+// of counter_kernels.h).
 double SumAbs(const double* x, int64_t n);
 double SumSquares(const double* x, int64_t n);
-double MaxAbs(const double* x, int64_t n);
-// MaxAbs, and whether every x[i] is finite (*finite; a NaN does not show in the maximum). Meant
-// for one block at a time: the check reads the block again while it is in cache, so it costs no
-// separate pass over memory.
+// max |x[i]|, and whether every x[i] is finite (*finite; when it is false the value returned is
+// meaningless). One integer pass over the block does both.
 double MaxAbsChecked(const double* x, int64_t n, bool* finite);
 
 inline int64_t NumBlocks(int64_t d, int64_t b) { return d / b + (d % b != 0); }
