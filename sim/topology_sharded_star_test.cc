@@ -7,14 +7,10 @@
 
 #include "sim/error_test_util.h"
 #include "sim/topology_star.h"
+#include "sim/topology_test_util.h"
 
 namespace commsim {
 namespace {
-
-std::vector<int> ShardedRouteOf(const Topology& t, int src, int dst) {
-  const std::span<const int> r = t.Route(src, dst);
-  return {r.begin(), r.end()};
-}
 
 // 3 workers and 2 dedicated servers: hosts 0-2 work, hosts 3 and 4 serve, the switch is node 5;
 // edge k is host k's (links 2k up, 2k + 1 down); the servers' edges take the server values.
@@ -36,8 +32,8 @@ TEST(ShardedStarTest, DedicatedServersAreHostsAfterTheWorkersEachWithItsOwnLink)
   ASSERT_EQ(t.links().size(), 10u);
   for (int link : {6, 7, 8, 9}) EXPECT_EQ(t.links()[link].bandwidth_bps, 1e10) << link;
   EXPECT_EQ(t.links()[0].bandwidth_bps, 1e9);
-  EXPECT_EQ(ShardedRouteOf(t, 1, 4), (std::vector<int>{2, 9}));
-  EXPECT_EQ(ShardedRouteOf(t, 4, 0), (std::vector<int>{8, 1}));
+  EXPECT_EQ(testing::RouteLinks(t, 1, 4), (std::vector<int>{2, 9}));
+  EXPECT_EQ(testing::RouteLinks(t, 4, 0), (std::vector<int>{8, 1}));
   EXPECT_EQ(t.neighbours(0), (std::vector<int>{3, 4}));
   EXPECT_EQ(t.neighbours(4), (std::vector<int>{0, 1, 2}));
 }
@@ -56,7 +52,7 @@ TEST(ShardedStarTest, ColocatedServersAreTheFirstWorkers) {
   EXPECT_EQ(t.WorkerHosts(), (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(t.node_name(3), "switch");
   EXPECT_EQ(t.links().size(), 6u);
-  EXPECT_EQ(ShardedRouteOf(t, 0, 1), (std::vector<int>{0, 3}));
+  EXPECT_EQ(testing::RouteLinks(t, 0, 1), (std::vector<int>{0, 3}));
   EXPECT_EQ(t.neighbours(0), (std::vector<int>{1, 2}));  // the other workers, server 1 among them
   EXPECT_EQ(t.neighbours(2), (std::vector<int>{0, 1}));  // the two servers
 }
