@@ -100,7 +100,7 @@ class TrafficRun {
 struct PatternRow {
   std::string_view name;
   TrafficRun::Step start;
-  TrafficRun::Step after_incast;  // nullptr: none
+  TrafficRun::Step after_incast;  // starts when the last uplink has arrived; nullptr: none
   bool needs_server;
 };
 
