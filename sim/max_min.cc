@@ -7,8 +7,21 @@
 
 namespace commsim {
 
-void MaxMinSolver::Solve(std::span<const double> capacity_bps, std::span<const int> flow_offsets,
-                         std::span<const int> flow_links, std::span<double> rates_bps) {
+void MaxMinProblem::Clear() {
+  capacity_bps.clear();
+  flow_offsets.assign(1, 0);
+  flow_links.clear();
+}
+
+int MaxMinProblem::AddLink(double link_capacity_bps) {
+  capacity_bps.push_back(link_capacity_bps);
+  return static_cast<int>(capacity_bps.size()) - 1;
+}
+
+void MaxMinSolver::Solve(const MaxMinProblem& problem, std::span<double> rates_bps) {
+  const std::vector<double>& capacity_bps = problem.capacity_bps;
+  const std::vector<int>& flow_offsets = problem.flow_offsets;
+  const std::vector<int>& flow_links = problem.flow_links;
   const size_t num_links = capacity_bps.size();
   const size_t num_flows = rates_bps.size();
   COMMSIM_CHECK(flow_offsets.size() == num_flows + 1, "max-min: offsets do not match the flows");

@@ -17,13 +17,27 @@
 
 namespace commsim {
 
+// The input of a max-min problem, built flow by flow: AddLink numbers links 0, 1, ... in the
+// order it is called; Cross adds a link to the flow being built and EndFlow closes that flow.
+// Flow i crosses links flow_links[flow_offsets[i] .. flow_offsets[i+1]), which index
+// capacity_bps. Clear() empties it and keeps the memory, so a reused problem does not allocate.
+struct MaxMinProblem {
+  std::vector<double> capacity_bps;
+  std::vector<int> flow_offsets{0};
+  std::vector<int> flow_links;
+
+  void Clear();
+  int AddLink(double link_capacity_bps);
+  void Cross(int link) { flow_links.push_back(link); }
+  void EndFlow() { flow_offsets.push_back(static_cast<int>(flow_links.size())); }
+  size_t num_flows() const { return flow_offsets.size() - 1; }
+};
+
 class MaxMinSolver {
  public:
-  // Flow i crosses links flow_links[flow_offsets[i] .. flow_offsets[i+1]); link ids index
-  // capacity_bps. rates_bps receives one rate per flow.
-  // REQUIRES: flow_offsets.size() == rates_bps.size() + 1, capacities > 0, link ids in range.
-  void Solve(std::span<const double> capacity_bps, std::span<const int> flow_offsets,
-             std::span<const int> flow_links, std::span<double> rates_bps);
+  // rates_bps receives one rate per flow of `problem`.
+  // REQUIRES: rates_bps.size() == problem.num_flows(), capacities > 0, link ids in range.
+  void Solve(const MaxMinProblem& problem, std::span<double> rates_bps);
 
  private:
   // Scratch, kept between calls to avoid allocating.

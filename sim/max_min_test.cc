@@ -11,15 +11,15 @@ namespace {
 // Rates of flows given as lists of links.
 std::vector<double> Rates(const std::vector<double>& capacity,
                           const std::vector<std::vector<int>>& flows) {
-  std::vector<int> offsets{0};
-  std::vector<int> links;
+  MaxMinProblem problem;
+  for (double c : capacity) problem.AddLink(c);
   for (const auto& f : flows) {
-    links.insert(links.end(), f.begin(), f.end());
-    offsets.push_back(static_cast<int>(links.size()));
+    for (int link : f) problem.Cross(link);
+    problem.EndFlow();
   }
   std::vector<double> rates(flows.size());
   MaxMinSolver solver;
-  solver.Solve(capacity, offsets, links, rates);
+  solver.Solve(problem, rates);
   return rates;
 }
 
@@ -49,6 +49,24 @@ TEST(MaxMinTest, UnequalCapacitiesInSeries) {
   EXPECT_EQ(Rates({1e9, 2e9}, {{0, 1}, {0}, {1}}), (std::vector<double>{5e8, 5e8, 1.5e9}));
 }
 
+// The problem builder: ids in order of AddLink, flows closed by EndFlow, Clear keeps nothing.
+TEST(MaxMinTest, ProblemBuilderNumbersLinksAndClosesFlows) {
+  MaxMinProblem p;
+  EXPECT_EQ(p.AddLink(5.0), 0);
+  EXPECT_EQ(p.AddLink(7.0), 1);
+  p.Cross(1);
+  p.Cross(0);
+  p.EndFlow();
+  p.EndFlow();
+  EXPECT_EQ(p.num_flows(), 2u);
+  EXPECT_EQ(p.flow_offsets, (std::vector<int>{0, 2, 2}));
+  EXPECT_EQ(p.flow_links, (std::vector<int>{1, 0}));
+  p.Clear();
+  EXPECT_EQ(p.num_flows(), 0u);
+  EXPECT_TRUE(p.capacity_bps.empty() && p.flow_links.empty());
+  EXPECT_EQ(p.AddLink(1.0), 0);
+}
+
 TEST(MaxMinTest, AFlowOnNoLinkIsUnbounded) {
   const std::vector<double> r = Rates({1e9}, {{}, {0}});
   EXPECT_EQ(r[0], std::numeric_limits<double>::infinity());
@@ -58,13 +76,11 @@ TEST(MaxMinTest, AFlowOnNoLinkIsUnbounded) {
 TEST(MaxMinTest, SolverReusedWithOtherSizesGivesFreshResults) {
   MaxMinSolver solver;
   std::vector<double> two(2), one(1);
-  const std::vector<double> cap2{1.0, 1.0};
-  const std::vector<int> off2{0, 2, 3}, links2{0, 1, 1};
-  solver.Solve(cap2, off2, links2, two);
+  const MaxMinProblem problem2{{1.0, 1.0}, {0, 2, 3}, {0, 1, 1}};
+  solver.Solve(problem2, two);
   EXPECT_EQ(two, (std::vector<double>{0.5, 0.5}));
-  const std::vector<double> cap1{4.0};
-  const std::vector<int> off1{0, 1}, links1{0};
-  solver.Solve(cap1, off1, links1, one);
+  const MaxMinProblem problem1{{4.0}, {0, 1}, {0}};
+  solver.Solve(problem1, one);
   EXPECT_EQ(one, (std::vector<double>{4.0}));
 }
 

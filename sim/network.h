@@ -248,10 +248,8 @@ class Network {
   std::vector<uint32_t> component_;
   uint64_t visit_stamp_ = 0;
   uint64_t activations_ = 0;
-  std::vector<int> solver_links_;
-  std::vector<double> solver_capacity_;
-  std::vector<int> solver_offsets_;
-  std::vector<int> solver_flow_links_;
+  MaxMinProblem solver_input_;
+  std::vector<int> solver_links_;  // solver link -> network link, -1 for a window cap
   std::vector<double> solver_rates_;
 };
 

@@ -124,32 +124,28 @@ void Network::RecomputeRates() {
   });
   // Solver input: the component's links, numbered in order of first use; a window cap is one
   // more link, private to its flow.
+  solver_input_.Clear();
   solver_links_.clear();
-  solver_capacity_.clear();
-  solver_offsets_.assign(1, 0);
-  solver_flow_links_.clear();
   for (uint32_t f : component_) {
     for (const Hop& hop : flows_[f].hops) {
       int& slot = link_slot_[hop.link];
       if (slot < 0) {
-        slot = static_cast<int>(solver_links_.size());
+        slot = solver_input_.AddLink(links_[hop.link].bandwidth_bps);
         solver_links_.push_back(hop.link);
-        solver_capacity_.push_back(links_[hop.link].bandwidth_bps);
       }
-      solver_flow_links_.push_back(slot);
+      solver_input_.Cross(slot);
     }
     if (flows_[f].cap_bps > 0) {
-      solver_flow_links_.push_back(static_cast<int>(solver_capacity_.size()));
-      solver_capacity_.push_back(flows_[f].cap_bps);
+      solver_input_.Cross(solver_input_.AddLink(flows_[f].cap_bps));
       solver_links_.push_back(-1);
     }
-    solver_offsets_.push_back(static_cast<int>(solver_flow_links_.size()));
+    solver_input_.EndFlow();
   }
   for (int l : solver_links_) {
     if (l >= 0) link_slot_[l] = -1;
   }
   solver_rates_.resize(component_.size());
-  solver_.Solve(solver_capacity_, solver_offsets_, solver_flow_links_, solver_rates_);
+  solver_.Solve(solver_input_, solver_rates_);
   const SimTime now = engine_.Now();
   for (size_t i = 0; i < component_.size(); ++i) {
     Flow& flow = flows_[component_[i]];

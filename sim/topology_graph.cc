@@ -39,15 +39,11 @@ void ErdosRenyiConfig::Describe(ParamVisitor& v) {
 }
 
 Topology BuildErdosRenyi(const ErdosRenyiConfig& config, int n) {
-  CheckCount("erdos_renyi", "nodes", n, 1);
-  config.links.Check("erdos_renyi");
+  TopologyShape shape = UniformShape("erdos_renyi", n, config.links);
   if (!(config.p > 0 && config.p <= 1)) {
     ThrowTopologyError("erdos_renyi", "p", fmt::format("must be in (0, 1], got {}", config.p));
   }
   Rng rng(static_cast<uint64_t>(config.seed), 0, "erdos_renyi");
-  TopologyShape shape;
-  shape.kind = "erdos_renyi";
-  shape.num_hosts = n;
   for (int draw = 0; draw < ErdosRenyiConfig::kMaxDraws; ++draw) {
     shape.edges.clear();
     for (int i = 0; i < n; ++i) {
@@ -97,8 +93,7 @@ void ExplicitConfig::Validate(ParamProblems& problems) const {
 }
 
 Topology BuildExplicit(const ExplicitConfig& config, int n) {
-  CheckCount("explicit", "nodes", n, 1);
-  config.links.Check("explicit");
+  TopologyShape shape = UniformShape("explicit", n, config.links);
   ParamProblems problems;
   config.Validate(problems);
   if (!problems.empty()) {
@@ -118,8 +113,6 @@ Topology BuildExplicit(const ExplicitConfig& config, int n) {
                                    "got {}",
                                    n, n, config.server));
   }
-  TopologyShape shape;
-  shape.kind = "explicit";
   shape.num_hosts = hosts;
   shape.num_switches = static_cast<int>(config.switches);
   if (config.server >= 0) shape.servers = {static_cast<int>(config.server)};

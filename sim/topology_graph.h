@@ -21,23 +21,21 @@
 
 namespace commsim {
 
-struct ErdosRenyiConfig final : ConfigBase<ErdosRenyiConfig> {
+struct ErdosRenyiConfig final : UniformLinksConfig<ErdosRenyiConfig> {
   static constexpr int kMaxDraws = 1000;  // graphs drawn before giving up on a connected one
   double p = 0.5;
   int64_t seed = 1;
-  UniformLinks links;
   void Describe(ParamVisitor& v) override;
 };
 
 Topology BuildErdosRenyi(const ErdosRenyiConfig& config, int n);
 using ErdosRenyiBuilder = ConfigBuilder<ErdosRenyiConfig, BuildErdosRenyi>;
 
-struct ExplicitConfig final : ConfigBase<ExplicitConfig> {
+struct ExplicitConfig final : UniformLinksConfig<ExplicitConfig> {
   static constexpr int64_t kMaxSwitches = 100000;  // as many as the largest worker count
   std::vector<double> edges;                       // node-id pairs, flattened
   int64_t switches = 0;
   int64_t server = -1;
-  UniformLinks links;
   std::vector<double> bandwidths_bps;
   std::vector<double> latencies_s;
   void Describe(ParamVisitor& v) override;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <string>
 
 #include "sim/error.h"
 
@@ -19,6 +20,15 @@ void UniformLinks::Describe(ParamVisitor& v) {
 void UniformLinks::Check(std::string_view kind) const {
   CheckBandwidth(kind, "bandwidth", bandwidth_bps);
   CheckLatency(kind, "latency", latency_s);
+}
+
+TopologyShape UniformShape(std::string_view kind, int n, const UniformLinks& links) {
+  CheckCount(kind, "nodes", n, 1);
+  links.Check(kind);
+  TopologyShape shape;
+  shape.kind = std::string(kind);
+  shape.num_hosts = n;
+  return shape;
 }
 
 void LinkValues::Describe(ParamVisitor& v, std::string_view prefix,

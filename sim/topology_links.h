@@ -42,6 +42,20 @@ struct UniformLinks : LinkValues {
   void Check(std::string_view kind) const;
 };
 
+// The config of a kind whose links all take one bandwidth and latency (ring, torus, complete,
+// erdos_renyi, explicit): the fields `bandwidth` and `latency`, described after the kind's own
+// fields unless the kind's Describe says otherwise; a kind with no other field adds nothing.
+template <class Derived>
+struct UniformLinksConfig : ConfigBase<Derived> {
+  UniformLinks links;
+  void Describe(ParamVisitor& v) override { links.Describe(v); }
+};
+
+// The first step of a kind of n nodes with uniform links (ring, torus, complete, erdos_renyi,
+// explicit): checks n >= 1 ("nodes") and the links, in that order, and returns a shape of n
+// hosts named `kind`, with no switches and no edges yet.
+TopologyShape UniformShape(std::string_view kind, int n, const UniformLinks& links);
+
 // Declares the link fields `<prefix>_bandwidth` (> 0, bit/s) and `<prefix>_latency` (LatencyRange,
 // seconds) with their help texts; CheckLink checks the same pair.
 void DescribeLink(ParamVisitor& v, std::string_view prefix, double& bandwidth_bps,

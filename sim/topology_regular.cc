@@ -4,25 +4,12 @@
 
 #include <algorithm>
 #include <set>
-#include <string>
 #include <utility>
 
 namespace commsim {
-namespace {
-
-TopologyShape Plain(std::string kind, int n) {
-  TopologyShape shape;
-  shape.kind = std::move(kind);
-  shape.num_hosts = n;
-  return shape;
-}
-
-}  // namespace
 
 Topology BuildRing(const RingConfig& config, int n) {
-  CheckCount("ring", "nodes", n, 1);
-  config.links.Check("ring");
-  TopologyShape shape = Plain("ring", n);
+  TopologyShape shape = UniformShape("ring", n, config.links);
   const int edges = n == 1 ? 0 : (n == 2 ? 1 : n);
   for (int i = 0; i < edges; ++i) {
     shape.edges.push_back(config.links.Join(i, (i + 1) % n));
@@ -37,8 +24,7 @@ void TorusConfig::Describe(ParamVisitor& v) {
 }
 
 Topology BuildTorus(const TorusConfig& config, int n) {
-  CheckCount("torus", "nodes", n, 1);
-  config.links.Check("torus");
+  TopologyShape shape = UniformShape("torus", n, config.links);
   int rows = static_cast<int>(config.rows);
   if (config.rows < 0) {
     ThrowTopologyError("torus", "rows", fmt::format("must be >= 0, got {}", config.rows));
@@ -52,7 +38,6 @@ Topology BuildTorus(const TorusConfig& config, int n) {
                        fmt::format("{} does not divide the node count {}", config.rows, n));
   }
   const int cols = n / rows;
-  TopologyShape shape = Plain("torus", n);
   std::set<std::pair<int, int>> seen;
   auto add = [&](int a, int b) {
     if (a == b || !seen.insert({std::min(a, b), std::max(a, b)}).second) return;
@@ -68,9 +53,7 @@ Topology BuildTorus(const TorusConfig& config, int n) {
 }
 
 Topology BuildComplete(const CompleteConfig& config, int n) {
-  CheckCount("complete", "nodes", n, 1);
-  config.links.Check("complete");
-  TopologyShape shape = Plain("complete", n);
+  TopologyShape shape = UniformShape("complete", n, config.links);
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
       shape.edges.push_back(config.links.Join(i, j));

@@ -18,27 +18,20 @@
 
 namespace commsim {
 
-struct RingConfig final : ConfigBase<RingConfig> {
-  UniformLinks links;
-  void Describe(ParamVisitor& v) override { links.Describe(v); }
-};
+struct RingConfig final : UniformLinksConfig<RingConfig> {};
 
 Topology BuildRing(const RingConfig& config, int n);
 using RingBuilder = ConfigBuilder<RingConfig, BuildRing>;
 
-struct TorusConfig final : ConfigBase<TorusConfig> {
+struct TorusConfig final : UniformLinksConfig<TorusConfig> {
   int64_t rows = 0;
-  UniformLinks links;
   void Describe(ParamVisitor& v) override;
 };
 
 Topology BuildTorus(const TorusConfig& config, int n);
 using TorusBuilder = ConfigBuilder<TorusConfig, BuildTorus>;
 
-struct CompleteConfig final : ConfigBase<CompleteConfig> {
-  UniformLinks links;
-  void Describe(ParamVisitor& v) override { links.Describe(v); }
-};
+struct CompleteConfig final : UniformLinksConfig<CompleteConfig> {};
 
 Topology BuildComplete(const CompleteConfig& config, int n);
 using CompleteBuilder = ConfigBuilder<CompleteConfig, BuildComplete>;

@@ -11,10 +11,6 @@
 namespace commsim {
 namespace {
 
-constexpr std::array<std::string_view, 7> kNames = {
-    "incast",     "downlink",      "broadcast", "ps_round", "ps_round_multicast",
-    "neighbours", "ring_allreduce"};
-
 // The state of one pattern run; lives on RunTraffic's stack while the engine runs.
 class TrafficRun {
  public:
@@ -23,52 +19,18 @@ class TrafficRun {
     workers_ = network.topology().WorkerHosts();
   }
 
-  void Start(TrafficPattern pattern) {
-    switch (pattern) {
-      case TrafficPattern::kIncast:
-        Incast(nullptr);
-        break;
-      case TrafficPattern::kDownlink:
-        Downlink();
-        break;
-      case TrafficPattern::kBroadcast:
-        Broadcast();
-        break;
-      case TrafficPattern::kPsRound:
-        Incast([this] { Downlink(); });
-        break;
-      case TrafficPattern::kPsRoundMulticast:
-        Incast([this] { Broadcast(); });
-        break;
-      case TrafficPattern::kNeighbours:
-        Neighbours();
-        break;
-      case TrafficPattern::kRingAllReduce:
-        RingStart();
-        break;
-    }
-  }
+  // Makes the pattern's first sends (defined after kPatterns below).
+  void Start(TrafficPattern pattern);
   std::vector<MessageRecord> TakeRecords() { return std::move(records_); }
 
- private:
-  int Server() const { return *net_.topology().server(); }
-
-  // Sends one unicast message and records it; `then` runs after its delivery is recorded.
-  void Send(int src, int dst, int64_t bits, std::string phase, std::function<void()> then) {
-    const size_t r = records_.size();
-    records_.push_back({0, src, dst, bits, std::move(phase), engine_.Now(), SimTime()});
-    records_[r].message = net_.Send(src, dst, bits, [this, r, then = std::move(then)] {
-      records_[r].delivered = engine_.Now();
-      if (then) then();
-    });
-  }
-
-  void Incast(std::function<void()> then) {
+  // The steps a pattern is made of (kPatterns below).
+  using Step = void (TrafficRun::*)();
+  // Every worker sends to the server; the last arrival starts then_ (when set).
+  void Incast() {
     remaining_up_ = static_cast<int>(workers_.size());
-    then_ = std::move(then);
     for (int w : workers_) {
       Send(w, Server(), bits_, "up", [this] {
-        if (--remaining_up_ == 0 && then_) then_();
+        if (--remaining_up_ == 0 && then_ != nullptr) (this->*then_)();
       });
     }
   }
@@ -103,6 +65,19 @@ class TrafficRun {
     for (int h = 0; h < hosts; ++h) RingSend(h, 0);
   }
 
+ private:
+  int Server() const { return *net_.topology().server(); }
+
+  // Sends one unicast message and records it; `then` runs after its delivery is recorded.
+  void Send(int src, int dst, int64_t bits, std::string phase, std::function<void()> then) {
+    const size_t r = records_.size();
+    records_.push_back({0, src, dst, bits, std::move(phase), engine_.Now(), SimTime()});
+    records_[r].message = net_.Send(src, dst, bits, [this, r, then = std::move(then)] {
+      records_[r].delivered = engine_.Now();
+      if (then) then();
+    });
+  }
+
   // Host `host` sends its step-`step` chunk; its arrival triggers the next host's next step.
   void RingSend(int host, int step) {
     const int hosts = net_.topology().num_hosts();
@@ -118,8 +93,44 @@ class TrafficRun {
   std::vector<int> workers_;
   std::vector<MessageRecord> records_;
   int remaining_up_ = 0;
-  std::function<void()> then_;
+  Step then_ = nullptr;
 };
+
+// One row per TrafficPattern, in enum order (see traffic.h).
+struct PatternRow {
+  std::string_view name;
+  TrafficRun::Step start;
+  TrafficRun::Step after_incast;  // starts when the last uplink has arrived; nullptr: none
+  bool needs_server;
+};
+
+constexpr std::array<PatternRow, 7> kPatterns = {{
+    {"incast", &TrafficRun::Incast, nullptr, true},
+    {"downlink", &TrafficRun::Downlink, nullptr, true},
+    {"broadcast", &TrafficRun::Broadcast, nullptr, true},
+    {"ps_round", &TrafficRun::Incast, &TrafficRun::Downlink, true},
+    {"ps_round_multicast", &TrafficRun::Incast, &TrafficRun::Broadcast, true},
+    {"neighbours", &TrafficRun::Neighbours, nullptr, false},
+    {"ring_allreduce", &TrafficRun::RingStart, nullptr, false},
+}};
+static_assert(kPatterns.size() == static_cast<size_t>(TrafficPattern::kRingAllReduce) + 1,
+              "one kPatterns row per TrafficPattern");
+
+const PatternRow& RowOf(TrafficPattern pattern) {
+  return kPatterns[static_cast<size_t>(pattern)];
+}
+
+void TrafficRun::Start(TrafficPattern pattern) {
+  const PatternRow& row = RowOf(pattern);
+  then_ = row.after_incast;
+  (this->*row.start)();
+}
+
+constexpr std::array<std::string_view, kPatterns.size()> kNames = [] {
+  std::array<std::string_view, kPatterns.size()> names;
+  for (size_t i = 0; i < names.size(); ++i) names[i] = kPatterns[i].name;
+  return names;
+}();
 
 }  // namespace
 
@@ -132,14 +143,12 @@ std::optional<TrafficPattern> ParseTrafficPattern(std::string_view name) {
   return std::nullopt;
 }
 
-bool NeedsServer(TrafficPattern pattern) {
-  return pattern != TrafficPattern::kNeighbours && pattern != TrafficPattern::kRingAllReduce;
-}
+bool NeedsServer(TrafficPattern pattern) { return RowOf(pattern).needs_server; }
 
 std::vector<MessageRecord> RunTraffic(Engine& engine, Network& network, TrafficPattern pattern,
                                       int64_t message_bits) {
   COMMSIM_CHECK(!NeedsServer(pattern) || network.topology().server().has_value(),
-                "pattern {} needs a server", kNames[static_cast<size_t>(pattern)]);
+                "pattern {} needs a server", RowOf(pattern).name);
   COMMSIM_CHECK(message_bits >= 0, "negative message size");
   TrafficRun run(engine, network, message_bits);
   run.Start(pattern);

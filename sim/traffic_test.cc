@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <span>
+#include <string_view>
+#include <vector>
 
 #include "sim/network_test_util.h"
 #include "sim/topology_regular.h"
@@ -99,6 +102,22 @@ TEST(TrafficTest, NeighboursAndBroadcastRecordEveryDestination) {
   EXPECT_EQ(broadcast.net.link_stats(2 * 4).bits, 1000);  // one copy on the server's link
   EXPECT_EQ(ParseTrafficPattern("ring_allreduce"), TrafficPattern::kRingAllReduce);
   EXPECT_FALSE(ParseTrafficPattern("ring").has_value());
+}
+
+// The pattern table (traffic.cc) against traffic.h: names in enum order, each read back by
+// ParseTrafficPattern, and a server needed by exactly the five patterns marked PS.
+TEST(TrafficTest, PatternNamesRoundTripAndPsPatternsNeedAServer) {
+  const std::vector<std::string_view> names = {"incast",     "downlink",          "broadcast",
+                                               "ps_round",   "ps_round_multicast", "neighbours",
+                                               "ring_allreduce"};
+  const std::span<const std::string_view> listed = TrafficPatternNames();
+  ASSERT_EQ(std::vector<std::string_view>(listed.begin(), listed.end()), names);
+  for (size_t i = 0; i < names.size(); ++i) {
+    SCOPED_TRACE(names[i]);
+    const auto pattern = static_cast<TrafficPattern>(i);
+    EXPECT_EQ(ParseTrafficPattern(names[i]), pattern);
+    EXPECT_EQ(NeedsServer(pattern), i < 5);
+  }
 }
 
 }  // namespace
