@@ -6,6 +6,7 @@
 #include <string>
 
 #include "scenarios/json_config.h"
+#include "sim/params_text.h"
 
 namespace commsim {
 namespace {
@@ -41,17 +42,6 @@ const Suffix* FindSuffix(const Suffix (&table)[N], const std::string& s) {
   return nullptr;
 }
 
-const char* UnitExamples(Unit unit) {
-  switch (unit) {
-    case Unit::kSeconds: return "seconds, e.g. 0.002, \"2ms\", \"50us\"";
-    case Unit::kBitsPerSecond: return "bit/s, e.g. 1e9, \"1Gbps\", \"200Mbps\"";
-    case Unit::kBits: return "bits, e.g. 12000, \"1500B\", \"1MiB\"";
-    case Unit::kFlopsPerSecond: return "FLOP/s, e.g. 1.5e13, \"15.7TFLOPS\"";
-    case Unit::kNone: return "a number";
-  }
-  return "a number";
-}
-
 }  // namespace
 
 std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std::string* error) {
@@ -60,7 +50,7 @@ std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std:
     return x == 0.0 ? 0.0 : x;  // -0 reads as 0
   }
   if (!value.is_string() || unit == Unit::kNone) {
-    *error = std::string("expected ") + UnitExamples(unit);
+    *error = "expected " + std::string(UnitExamples(unit));
     return std::nullopt;
   }
   const std::string text = value.get<std::string>();
@@ -87,7 +77,7 @@ std::optional<double> ParseQuantity(const nlohmann::json& value, Unit unit, std:
            c == '+' || c == '-';
   });
   if (found == nullptr || !decimal || !std::isfinite(number)) {
-    *error = std::string("expected ") + UnitExamples(unit);
+    *error = "expected " + std::string(UnitExamples(unit));
     return std::nullopt;
   }
   const double si = number * found->factor;

@@ -90,21 +90,35 @@ std::vector<ParamRow> ParamRows(Config& config) {
   return collector.Take();
 }
 
-std::string_view UnitSymbol(Unit unit) {
-  switch (unit) {
-    case Unit::kNone:
-      return "";
-    case Unit::kSeconds:
-      return "s";
-    case Unit::kBitsPerSecond:
-      return "bit/s";
-    case Unit::kBits:
-      return "bit";
-    case Unit::kFlopsPerSecond:
-      return "FLOP/s";
+namespace {
+
+// One row per Unit, in the enum's order.
+struct UnitText {
+  Unit unit;
+  std::string_view symbol;
+  std::string_view examples;
+};
+constexpr std::array<UnitText, 5> kUnitTexts = {{
+    {Unit::kNone, "", "a number"},
+    {Unit::kSeconds, "s", "seconds, e.g. 0.002, \"2ms\", \"50us\""},
+    {Unit::kBitsPerSecond, "bit/s", "bit/s, e.g. 1e9, \"1Gbps\", \"200Mbps\""},
+    {Unit::kBits, "bit", "bits, e.g. 12000, \"1500B\", \"1MiB\""},
+    {Unit::kFlopsPerSecond, "FLOP/s", "FLOP/s, e.g. 1.5e13, \"15.7TFLOPS\""},
+}};
+static_assert([] {
+  for (size_t i = 0; i < kUnitTexts.size(); ++i) {
+    if (static_cast<size_t>(kUnitTexts[i].unit) != i) return false;
   }
-  return "";
-}
+  return static_cast<size_t>(Unit::kFlopsPerSecond) + 1 == kUnitTexts.size();
+}(), "kUnitTexts: one row per Unit, in the enum's order");
+
+const UnitText& TextOf(Unit unit) { return kUnitTexts[static_cast<size_t>(unit)]; }
+
+}  // namespace
+
+std::string_view UnitSymbol(Unit unit) { return TextOf(unit).symbol; }
+
+std::string_view UnitExamples(Unit unit) { return TextOf(unit).examples; }
 
 std::string DescribeParams(Config& config, std::string_view indent) {
   std::vector<std::array<std::string, 5>> lines;

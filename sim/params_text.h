@@ -19,6 +19,9 @@ namespace commsim {
 // The one spelling of each unit, wherever a unit is shown (`commsim list`, docs tables, axes.csv,
 // plot axes): "s", "bit/s", "bit", "FLOP/s", or "" for Unit::kNone.
 std::string_view UnitSymbol(Unit unit);
+// What a value with this unit may look like, for "expected ..." messages: "seconds, e.g. 0.002,
+// \"2ms\", \"50us\"", ..., "a number" for Unit::kNone. Read from the same table as UnitSymbol.
+std::string_view UnitExamples(Unit unit);
 
 // One field of a config, as its Describe() declares it.
 struct ParamRow {

@@ -37,5 +37,25 @@ TEST(ParamsTextTest, OneAlignedLinePerField) {
   EXPECT_EQ(DescribeParams(empty, "    "), "    (no parameters)\n");
 }
 
+// Each unit's symbol and examples belong to that unit (a table row out of the enum's order would
+// give one unit another's spelling); the examples are the forms the quantity parser accepts.
+TEST(ParamsTextTest, EveryUnitHasItsOwnSymbolAndExamples) {
+  const struct {
+    Unit unit;
+    const char* symbol;
+    const char* examples;
+  } kUnits[] = {
+      {Unit::kNone, "", "a number"},
+      {Unit::kSeconds, "s", "seconds, e.g. 0.002, \"2ms\", \"50us\""},
+      {Unit::kBitsPerSecond, "bit/s", "bit/s, e.g. 1e9, \"1Gbps\", \"200Mbps\""},
+      {Unit::kBits, "bit", "bits, e.g. 12000, \"1500B\", \"1MiB\""},
+      {Unit::kFlopsPerSecond, "FLOP/s", "FLOP/s, e.g. 1.5e13, \"15.7TFLOPS\""},
+  };
+  for (const auto& u : kUnits) {
+    EXPECT_EQ(UnitSymbol(u.unit), u.symbol);
+    EXPECT_EQ(UnitExamples(u.unit), u.examples);
+  }
+}
+
 }  // namespace
 }  // namespace commsim
