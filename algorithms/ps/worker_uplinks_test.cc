@@ -199,5 +199,23 @@ TEST(WorkerUplinksTest, MeanInWorkerOrderAddsEachValueOverNInOrder) {
   EXPECT_EQ(MeanInWorkerOrder({0.1, 0.2, 0.3}), expected);
 }
 
+// A rule with a server scratch (DORE's uplink sum) lends it as the first gradient buffer: no
+// d-vector of the driver's for it; a rule without one (SGD) gets a buffer of the driver's.
+TEST(WorkerUplinksTest, FirstGradientBufferIsTheRulesServerScratch) {
+  UplinksNoisyQuadratic objective;
+  const RunSetup setup = UplinksSetupFor(objective, 1);
+  DoreRule dore_rule(DoreConfig{});
+  PsRule& dore = dore_rule;  // ServerScratch is private in the rules
+  WorkerUplinks with_scratch(setup, dore);
+  ASSERT_NE(dore.ServerScratch(), nullptr);
+  EXPECT_EQ(&with_scratch.FreeBuffer(), dore.ServerScratch());
+  EXPECT_EQ(with_scratch.FreeBuffer().size(), kUplinkDim);
+  SgdRule sgd_rule(SgdConfig{});
+  PsRule& sgd = sgd_rule;
+  ASSERT_EQ(sgd.ServerScratch(), nullptr);
+  WorkerUplinks without(setup, sgd);
+  EXPECT_EQ(without.FreeBuffer().size(), kUplinkDim);
+}
+
 }  // namespace
 }  // namespace commsim
