@@ -199,22 +199,31 @@ TEST(WorkerUplinksTest, MeanInWorkerOrderAddsEachValueOverNInOrder) {
   EXPECT_EQ(MeanInWorkerOrder({0.1, 0.2, 0.3}), expected);
 }
 
-// A rule with a server scratch (DORE's uplink sum) lends it as the first gradient buffer: no
-// d-vector of the driver's for it; a rule without one (SGD) gets a buffer of the driver's.
+// Every PS rule has a server scratch (its uplink sum) and lends it as the first gradient buffer,
+// so the driver keeps no d-vector of its own for it; a rule without one gets the driver's.
 TEST(WorkerUplinksTest, FirstGradientBufferIsTheRulesServerScratch) {
   UplinksNoisyQuadratic objective;
   const RunSetup setup = UplinksSetupFor(objective, 1);
-  DoreRule dore_rule(DoreConfig{});
-  PsRule& dore = dore_rule;  // ServerScratch is private in the rules
-  WorkerUplinks with_scratch(setup, dore);
-  ASSERT_NE(dore.ServerScratch(), nullptr);
-  EXPECT_EQ(&with_scratch.FreeBuffer(), dore.ServerScratch());
-  EXPECT_EQ(with_scratch.FreeBuffer().size(), kUplinkDim);
-  SgdRule sgd_rule(SgdConfig{});
-  PsRule& sgd = sgd_rule;
-  ASSERT_EQ(sgd.ServerScratch(), nullptr);
-  WorkerUplinks without(setup, sgd);
-  EXPECT_EQ(without.FreeBuffer().size(), kUplinkDim);
+  for (const UplinkRuleCase& c : UplinkRuleCases()) {
+    std::unique_ptr<PsRule> rule = c.make();
+    ASSERT_NE(rule->ServerScratch(), nullptr) << c.name;
+    WorkerUplinks uplinks(setup, *rule);
+    EXPECT_EQ(&uplinks.FreeBuffer(), rule->ServerScratch()) << c.name;
+    EXPECT_EQ(uplinks.FreeBuffer().size(), kUplinkDim) << c.name;
+  }
+  struct NoScratchRule final : PsRule {
+    Eigen::VectorXd x;
+    void Init(int, const ConstVec& x0, const Objective&) override { x = x0; }
+    const Eigen::VectorXd& WorkerPoint(int) const override { return x; }
+    Message WorkerEncode(int, GradVec, double, Rng&) override { return Message{}; }
+    void ServerReceive(int, const Message&) override {}
+    Message ServerRound(double, Rng&) override { return Message{}; }
+    void WorkerReceive(int, const Message&, double) override {}
+    const Eigen::VectorXd& Model() const override { return x; }
+  } plain;
+  WorkerUplinks uplinks(setup, plain);
+  EXPECT_EQ(uplinks.FreeBuffer().size(), kUplinkDim);
+  EXPECT_NE(&uplinks.FreeBuffer(), &plain.x);
 }
 
 }  // namespace
