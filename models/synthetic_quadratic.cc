@@ -76,7 +76,8 @@ void QuadraticCurvatures::Init(const SyntheticQuadraticConfig& config, int64_t d
   fix.resize(static_cast<size_t>(dim));
   full.resize(0);
   for (int64_t j = 0; j < dim; ++j) {
-    const double approx = anchor[static_cast<size_t>(j / kBlock)] * factor[static_cast<size_t>(j % kBlock)];
+    const double approx =
+        anchor[static_cast<size_t>(j / kBlock)] * factor[static_cast<size_t>(j % kBlock)];
     const int64_t delta = std::bit_cast<int64_t>(exact(j)) - std::bit_cast<int64_t>(approx);
     if (delta < INT8_MIN || delta > INT8_MAX) {  // store them all
       fix = {};

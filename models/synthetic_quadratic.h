@@ -62,7 +62,8 @@ struct QuadraticCurvatures {
   void Fill(int64_t begin, int64_t n, double* out) const;
   double At(int64_t j) const {
     if (full.size() > 0) return full[j];
-    const double approx = anchor[static_cast<size_t>(j / kBlock)] * factor[static_cast<size_t>(j % kBlock)];
+    const double approx =
+        anchor[static_cast<size_t>(j / kBlock)] * factor[static_cast<size_t>(j % kBlock)];
     return std::bit_cast<double>(std::bit_cast<int64_t>(approx) + fix[static_cast<size_t>(j)]);
   }
 };

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "sim/rng.h"
 
@@ -34,8 +35,8 @@ SyntheticQuadraticConfig QuadraticOf(int64_t dim, double lambda_min, double lamb
 // coordinate, and condition numbers from 1 (all equal) to 1e300 (fixes beyond a byte).
 TEST(SyntheticQuadraticTest, CurvaturesEqualTheFormulaBitForBit) {
   for (const int64_t dim : {1, 2, 255, 256, 257, 1023, 1024, 1025, 5000}) {
-    for (const auto& [lo, hi] : {std::pair{1.0, 100.0}, std::pair{0.5, 0.5},
-                                 std::pair{1e-3, 7.0}, std::pair{1e-150, 1e150}}) {
+    for (const auto& [lo, hi] : {std::pair{1.0, 100.0}, std::pair{0.5, 0.5}, std::pair{1e-3, 7.0},
+                                 std::pair{1e-150, 1e150}}) {
       const SyntheticQuadraticConfig c = QuadraticOf(dim, lo, hi);
       const SyntheticQuadratic f(c, 3, 5);
       const Eigen::VectorXd lambda = f.lambda();
