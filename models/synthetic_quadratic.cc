@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "models/dataset.h"
 #include "sim/check.h"
@@ -21,7 +25,86 @@ inline double FastNormal(Rng& rng) {
   return (sum * (1.0 / 65536.0) - 2.0) * 1.7320508075688772;  // sqrt(3): variance 4/12 -> 1
 }
 
+// lambda_{offset + j} as an Eigen expression of n coefficients with packet access, so that sums
+// over it take the same (vectorized) order as the same sums over a stored vector.
+struct CurvatureOp {
+  const QuadraticCurvatures* c;
+  int64_t offset;
+  double operator()(Eigen::Index j) const { return c->At(offset + j); }
+  template <class Packet>
+  Packet packetOp(Eigen::Index j) const {
+    constexpr int kSize = Eigen::internal::unpacket_traits<Packet>::size;
+    alignas(64) double values[kSize];
+    for (int k = 0; k < kSize; ++k) values[k] = c->At(offset + j + k);
+    return Eigen::internal::pload<Packet>(values);
+  }
+};
+
 }  // namespace
+}  // namespace commsim
+
+namespace Eigen::internal {
+template <>
+struct functor_traits<commsim::CurvatureOp> {
+  enum { Cost = 4, PacketAccess = true, IsRepeatable = true };
+};
+}  // namespace Eigen::internal
+
+namespace commsim {
+namespace {
+
+auto Curvatures(const QuadraticCurvatures& c, int64_t offset, int64_t n) {
+  return Eigen::VectorXd::NullaryExpr(n, CurvatureOp{&c, offset});
+}
+
+}  // namespace
+
+void QuadraticCurvatures::Init(const SyntheticQuadraticConfig& config, int64_t dim) {
+  const double ratio = config.lambda_max / config.lambda_min;
+  const auto exact = [&](int64_t j) {
+    return dim == 1 ? config.lambda_min
+                    : config.lambda_min * std::pow(ratio, static_cast<double>(j) /
+                                                              static_cast<double>(dim - 1));
+  };
+  factor.resize(static_cast<size_t>(kBlock));
+  for (int64_t k = 0; k < kBlock; ++k) {
+    factor[static_cast<size_t>(k)] =
+        dim == 1 ? 1.0 : std::pow(ratio, static_cast<double>(k) / static_cast<double>(dim - 1));
+  }
+  anchor.resize(static_cast<size_t>((dim + kBlock - 1) / kBlock));
+  for (size_t b = 0; b < anchor.size(); ++b) anchor[b] = exact(static_cast<int64_t>(b) * kBlock);
+  fix.resize(static_cast<size_t>(dim));
+  full.resize(0);
+  for (int64_t j = 0; j < dim; ++j) {
+    const double approx =
+        anchor[static_cast<size_t>(j / kBlock)] * factor[static_cast<size_t>(j % kBlock)];
+    const int64_t delta = std::bit_cast<int64_t>(exact(j)) - std::bit_cast<int64_t>(approx);
+    if (delta < INT8_MIN || delta > INT8_MAX) {  // store them all
+      fix = {};
+      anchor = {};
+      full.resize(dim);
+      for (int64_t i = 0; i < dim; ++i) full[i] = exact(i);
+      return;
+    }
+    fix[static_cast<size_t>(j)] = static_cast<int8_t>(delta);
+  }
+}
+
+void QuadraticCurvatures::Fill(int64_t begin, int64_t n, double* out) const {
+  if (full.size() > 0) {
+    std::copy(full.data() + begin, full.data() + begin + n, out);
+    return;
+  }
+  for (int64_t k0 = 0; k0 < n; k0 += kBlock) {
+    const double a = anchor[static_cast<size_t>((begin + k0) / kBlock)];
+    const int8_t* f = fix.data() + begin + k0;
+    const int64_t m = std::min(kBlock, n - k0);
+    for (int64_t k = 0; k < m; ++k) {
+      out[k0 + k] = std::bit_cast<double>(
+          std::bit_cast<int64_t>(a * factor[static_cast<size_t>(k)]) + f[k]);
+    }
+  }
+}
 
 void SyntheticQuadraticConfig::Describe(ParamVisitor& v) {
   v.Int("dim", dim, Range::Closed(0, kMaxModelDim),
@@ -88,39 +171,42 @@ SyntheticQuadratic::SyntheticQuadratic(const SyntheticQuadraticConfig& config, i
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   COMMSIM_CHECK(profile_ == nullptr || profile_->TotalParams() == dim_, "dim {}", dim_);
   const int64_t d = dim_;
-  lambda_.resize(d);
-  const double ratio = config.lambda_max / config.lambda_min;
-  for (int64_t j = 0; j < d; ++j) {
-    lambda_[j] = d == 1 ? config.lambda_min
-                        : config.lambda_min *
-                              std::pow(ratio, static_cast<double>(j) / static_cast<double>(d - 1));
-  }
+  lambda_.Init(config, d);
   Rng rng(seed, 0, "synthetic_quadratic");
   center_.resize(d);
   shared_.resize(d);
   for (int64_t j = 0; j < d; ++j) center_[j] = rng.Normal();
   for (int64_t j = 0; j < d; ++j) shared_[j] = rng.Normal();
   for (int i = 0; i < workers; ++i) shift_.push_back(d * i / workers);
-  // x* = c + h * mean_i shift_i(r); F(x*) = mean_i 1/2 sum_j lambda_j (x*_j - c_ij)^2.
-  Eigen::VectorXd mean_shared = Eigen::VectorXd::Zero(d);
-  for (int i = 0; i < workers; ++i) {
+  InitOptimum();
+}
+
+// x* = c + h * mean_i shift_i(r); F(x*) = mean_i 1/2 sum_j lambda_j (x*_j - c_ij)^2. The mean of
+// the shifted r is built in x*'s own storage (a temporary d-vector freed here would stay resident:
+// commsim keeps freed memory, and small allocations split it so no later vector fits in it).
+void SyntheticQuadratic::InitOptimum() {
+  const int64_t d = dim_;
+  Eigen::VectorXd& mean_shared = optimum_.x;
+  mean_shared.setZero(d);
+  for (int i = 0; i < workers_; ++i) {
     const int64_t o = shift_[static_cast<size_t>(i)];
     mean_shared.head(d - o) += shared_.tail(d - o);
     mean_shared.tail(o) += shared_.head(o);
   }
-  mean_shared /= workers;
-  optimum_.x = center_ + config.heterogeneity * mean_shared;
+  mean_shared /= workers_;
   double f_star = 0.0;
-  for (int i = 0; i < workers; ++i) {
+  for (int i = 0; i < workers_; ++i) {
     const int64_t o = shift_[static_cast<size_t>(i)];
     // x*_j - c_ij = h (mean_shared_j - r_{(j+o) mod d})
-    f_star += (lambda_.head(d - o).array() *
+    f_star += (Curvatures(lambda_, 0, d - o).array() *
                (mean_shared.head(d - o) - shared_.tail(d - o)).array().square())
                   .sum();
-    f_star +=
-        (lambda_.tail(o).array() * (mean_shared.tail(o) - shared_.head(o)).array().square()).sum();
+    f_star += (Curvatures(lambda_, d - o, o).array() *
+               (mean_shared.tail(o) - shared_.head(o)).array().square())
+                  .sum();
   }
-  optimum_.loss = 0.5 * config.heterogeneity * config.heterogeneity * f_star / workers;
+  optimum_.loss = 0.5 * config_.heterogeneity * config_.heterogeneity * f_star / workers_;
+  optimum_.x = center_ + config_.heterogeneity * mean_shared;  // elementwise, in place
 }
 
 double SyntheticQuadratic::center(int worker, int64_t j) const {
@@ -149,26 +235,32 @@ double SyntheticQuadratic::Fill(int worker, const Eigen::Ref<const Eigen::Vector
   const double h = config_.heterogeneity;
   const bool noisy = config_.noise > 0.0 && batch > 0 && batch < config_.samples_per_worker;
   const double sigma = noisy ? config_.noise / std::sqrt(static_cast<double>(batch)) : 0.0;
-  const double* lam = lambda_.data();
   const double* c = center_.data();
   const double* xs = x.data();
   double* g = grad.data();
   double loss = 0.0;
   uint64_t bad = 0;
-  // Two runs so that the shared vector is read contiguously: j < d - o reads r[j + o].
-  const double* r_parts[2] = {shared_.data() + o, shared_.data() - (d - o)};
-  const int64_t bounds[3] = {0, d - o, d};
-  for (int part = 0; part < 2; ++part) {
-    const double* r = r_parts[part];
-    for (int64_t j = bounds[part]; j < bounds[part + 1]; ++j) {
+  // Chunks of kChunk coordinates (lambda rebuilt into `lam` first), each in at most two runs so
+  // that the shared vector is read contiguously: j < d - o reads r[j + o], the rest r[j - (d - o)].
+  std::array<double, kChunk> lam;
+  const auto run = [&](int64_t begin, int64_t end, const double* r, int64_t chunk) {
+    for (int64_t j = begin; j < end; ++j) {
       const double diff = xs[j] - c[j] - h * r[j];
-      g[j] = lam[j] * diff;
+      const double lam_j = lam[static_cast<size_t>(j - chunk)];
+      g[j] = lam_j * diff;
       if constexpr (kLoss) {
-        loss += lam[j] * diff * diff;
+        loss += lam_j * diff * diff;
       } else if (!noisy) {
         bad |= NonFiniteFlag(g[j]);
       }
     }
+  };
+  for (int64_t begin = 0; begin < d; begin += kChunk) {
+    const int64_t end = std::min(d, begin + kChunk);
+    lambda_.Fill(begin, end - begin, lam.data());
+    const int64_t split = std::clamp(d - o, begin, end);
+    run(begin, split, shared_.data() + o, begin);
+    run(split, end, shared_.data() - (d - o), begin);
   }
   if (noisy) {
     for (int64_t j = 0; j < d; ++j) {
@@ -195,7 +287,10 @@ bool SyntheticQuadratic::FiniteGradient(int worker, const Eigen::Ref<const Eigen
 }
 
 double SyntheticQuadratic::Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const {
-  return 0.5 * (lambda_.array() * (x - optimum_.x).array().square()).sum() + optimum_.loss;
+  return 0.5 * (Curvatures(lambda_, 0, dim_).array() * (x - optimum_.x).array().square()).sum() +
+         optimum_.loss;
 }
+
+Eigen::VectorXd SyntheticQuadratic::lambda() const { return Curvatures(lambda_, 0, dim_); }
 
 }  // namespace commsim

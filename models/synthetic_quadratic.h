@@ -15,10 +15,15 @@
 //             objective then reports those layers and their FLOPs to the time model, so a run is
 //             timed like that network; d defaults to (and must equal) the profile's parameter
 //             count, and flops_per_sample comes from the profile.
-// Memory: four d-vectors (lambda, c, r, x*).
+// Memory: three d-vectors (c, r, x*) and about one byte per coordinate for lambda: lambda_j is
+// stored as the bit-pattern difference between it and a cheap approximation (block start times a
+// per-offset factor), which rebuilds every lambda_j exactly (the full d-vector when a difference
+// does not fit in a byte).
 #ifndef COMMSIM_MODELS_SYNTHETIC_QUADRATIC_H_
 #define COMMSIM_MODELS_SYNTHETIC_QUADRATIC_H_
 
+#include <bit>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,6 +47,27 @@ struct SyntheticQuadraticConfig final : ConfigBase<SyntheticQuadraticConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
+// The curvatures lambda_j, stored exactly in about one byte each: lambda_j is the double whose bit
+// pattern is bits(anchor[j / kBlock] * factor[j % kBlock]) + fix[j] (anchor: lambda at each
+// block's start; factor[k]: (lambda_max / lambda_min)^(k / (d - 1))), or full[j] when some fix
+// does not fit in int8 (extreme condition numbers).
+struct QuadraticCurvatures {
+  static constexpr int64_t kBlock = 256;
+  std::vector<double> anchor, factor;
+  std::vector<int8_t> fix;
+  Eigen::VectorXd full;  // empty unless the fixes do not fit
+
+  void Init(const SyntheticQuadraticConfig& config, int64_t dim);
+  // out[k] = lambda_{begin + k} for k < n. REQUIRES: begin % kBlock == 0.
+  void Fill(int64_t begin, int64_t n, double* out) const;
+  double At(int64_t j) const {
+    if (full.size() > 0) return full[j];
+    const double approx =
+        anchor[static_cast<size_t>(j / kBlock)] * factor[static_cast<size_t>(j % kBlock)];
+    return std::bit_cast<double>(std::bit_cast<int64_t>(approx) + fix[static_cast<size_t>(j)]);
+  }
+};
+
 class SyntheticQuadratic final : public Objective {
  public:
   SyntheticQuadratic(const SyntheticQuadraticConfig& config, int workers, uint64_t seed);
@@ -59,11 +85,13 @@ class SyntheticQuadratic final : public Objective {
   const LayerProfile* layers() const override { return profile_; }
   void InitialPoint(Rng&, Eigen::Ref<Eigen::VectorXd> x0) const override { x0.setZero(); }
 
-  const Eigen::VectorXd& lambda() const { return lambda_; }
+  // lambda_j for every j (built on each call; tests).
+  Eigen::VectorXd lambda() const;
   // c_ij for tests.
   double center(int worker, int64_t j) const;
 
  private:
+  static constexpr int64_t kChunk = 4 * QuadraticCurvatures::kBlock;
   template <bool kLoss>
   double Fill(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
               Eigen::Ref<Eigen::VectorXd> grad, uint64_t* flags) const;
@@ -71,7 +99,9 @@ class SyntheticQuadratic final : public Objective {
   const LayerProfile* profile_;  // a shipped profile or nullptr
   int64_t dim_;
   int workers_;
-  Eigen::VectorXd lambda_, center_, shared_;
+  void InitOptimum();
+  QuadraticCurvatures lambda_;
+  Eigen::VectorXd center_, shared_;
   std::vector<int64_t> shift_;
   Optimum optimum_;
 };

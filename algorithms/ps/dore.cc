@@ -30,7 +30,7 @@ void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective)
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
-  mean_.resize(d);
+  // mean_ may hold x0 (ServerScratch): sized by the first ServerReceive.
 }
 
 // d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
@@ -41,7 +41,7 @@ Message DoreRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
 }
 
 void DoreRule::ServerReceive(int w, const Message& uplink) {
-  if (w == 0) mean_.setZero();
+  if (w == 0) mean_.setZero(x_.size());
   uplink_->DecodeInto(uplink, DecodeTarget(mean_, mean_, 1.0));
 }
 

@@ -63,8 +63,10 @@ class DoreRule final : public TwoWayRule {
   WorkerVectors worker_shift_;  // h_i
   // Server (and x_, the model).
   Eigen::VectorXd xhat_, shift_, error_;  // x^, h, e
-  // The sum of the round's d^_i until ServerRound has used it, then the model residual q.
+  // The sum of the round's d^_i until ServerRound has used it, then the model residual q; lent
+  // to the driver as a gradient buffer in between (ps_rule.h).
   Eigen::VectorXd mean_;
+  Eigen::VectorXd* ServerScratch() override { return &mean_; }
   // ||d_i||^2 of each worker's last encode (one each: workers encode concurrently, ps_rule.h).
   std::vector<double> grad_residual_sq_of_;
   double grad_residual_sq_ = 0, model_residual_sq_ = 0;

@@ -20,7 +20,7 @@ void DoubleSqueezeRule::Init(int workers, const ConstVec& x0, const Objective& o
   InitModel(workers, x0, objective, "model");
   worker_errors_.Init(workers, x0.size());
   server_error_ = Eigen::VectorXd::Zero(x0.size());
-  v_.resize(x0.size());
+  // v_ may hold x0 (ServerScratch); the first ServerReceive sets it.
 }
 
 // v_i = g_i + delta_i (in grad); then delta_i <- v_i - scale Q(v_i).

@@ -55,6 +55,7 @@ class DoubleSqueezeRule final : public TwoWayRule {
   WorkerVectors worker_errors_;   // delta_i
   Eigen::VectorXd server_error_;  // delta
   Eigen::VectorXd v_;             // the server's v, accumulating the round's
+  Eigen::VectorXd* ServerScratch() override { return &v_; }  // v_ is dead between rounds
 };
 
 }  // namespace commsim

@@ -16,14 +16,13 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   workers_ = workers;
   x_ = x0;
   velocity_ = momentum_ > 0.0 ? Eigen::VectorXd::Zero(x0.size()) : Eigen::VectorXd();
-  mean_.resize(x0.size());
   replica_ = x0;
   replicas_.Init(workers, x0, verify_replicas_, "model");
   InitWorkers(workers, x0.size());
 }
 
 void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
-  if (w == 0) mean_.setZero();
+  if (w == 0) mean_.setZero(x_.size());  // mean_ may have held x0 (ServerScratch)
   uplink_->DecodeInto(uplink, DecodeTarget(mean_, mean_, 1.0));
 }
 

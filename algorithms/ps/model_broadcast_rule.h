@@ -50,7 +50,8 @@ class ModelBroadcastRule : public PsRule {
   const Objective* objective_ = nullptr;
   Eigen::VectorXd x_;
   Eigen::VectorXd velocity_;  // only with momentum
-  Eigen::VectorXd mean_;
+  Eigen::VectorXd mean_;  // the round's uplink sum; lent as a gradient buffer (ps_rule.h)
+  Eigen::VectorXd* ServerScratch() final { return &mean_; }
   Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
   Replicas replicas_;
 };

@@ -72,6 +72,13 @@ class PsRule {
   virtual const Eigen::VectorXd& Model() const = 0;
   // Algorithm-specific metrics of the last round (e.g. residual norms), for metrics.csv.
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
+  // A d-vector of the rule's that holds nothing from the end of ServerRound to the next round's
+  // first ServerReceive (a server-side scratch, e.g. the sum of the round's uplinks), or nullptr.
+  // The driver lends it out as a gradient buffer (worker_uplinks.h): the workers' gradients and
+  // WorkerEncode calls run in that window, and x0 sits in it during Init, so one d-vector serves
+  // both. The rule's Init must read x0 before writing the scratch, and WorkerPoint and
+  // WorkerEncode must not touch it. Called before Init; the vector may be empty until then.
+  virtual Eigen::VectorXd* ServerScratch() { return nullptr; }
 
   // Every link compressor built by MakeLink compresses bucket by bucket from now on (empty: the
   // whole vector). Called by the driver before Init.

@@ -14,7 +14,10 @@
 namespace commsim {
 
 WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
-    : setup_(setup), rule_(rule), pool_(RunThreads(setup, setup.objective->num_workers())) {
+    : setup_(setup),
+      rule_(rule),
+      pool_(RunThreads(setup, setup.objective->num_workers())),
+      lent_(rule.ServerScratch()) {
   const int workers = setup.objective->num_workers();
   for (int w = 0; w < workers; ++w) {
     batch_rngs_.emplace_back(setup.seed, w, "batch");
@@ -34,8 +37,7 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   Result& r = results_[static_cast<size_t>(w)];
   r = Result{};
   try {
-    Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
-    grad.resize(setup_.objective->dim());
+    Eigen::VectorXd& grad = Buffer(slot);
     WorkerGradient(setup_, w, rule_.WorkerPoint(w), batch_rngs_[static_cast<size_t>(w)], grad);
     const WallTimer timer;
     r.uplink = rule_.WorkerEncode(w, grad, step, encode_rngs_[static_cast<size_t>(w)]);
@@ -45,11 +47,14 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   }
 }
 
-Eigen::VectorXd& WorkerUplinks::FreeBuffer() {
-  Eigen::VectorXd& buffer = grads_.front();
+Eigen::VectorXd& WorkerUplinks::Buffer(int slot) {
+  Eigen::VectorXd& buffer =
+      slot == 0 && lent_ != nullptr ? *lent_ : grads_[static_cast<size_t>(slot)];
   buffer.resize(setup_.objective->dim());
   return buffer;
 }
+
+Eigen::VectorXd& WorkerUplinks::FreeBuffer() { return Buffer(0); }
 
 Message WorkerUplinks::Take(int w, double* encode_wall_s) {
   Result& r = results_[static_cast<size_t>(w)];

@@ -8,7 +8,8 @@
 // times they always had. Results do not depend on the thread count: each worker uses its own
 // Rng streams ((seed, w, "batch") and (seed, w, "uplink")) and its own rule state, and the rule
 // may overwrite the gradient buffer it is given (ps_rule.h says what else it may touch).
-// Memory: one gradient buffer per thread (at most one per worker), not one per worker.
+// Memory: one gradient buffer per thread (at most one per worker), not one per worker; the first
+// is the rule's ServerScratch when it has one (ps_rule.h), so that rule adds no buffer here.
 // Errors: a worker whose gradient has a NaN/Inf gets a NonFiniteError (and no encode); an
 // exception from the encode is kept too; Take(w) rethrows worker w's, so the run stops at the
 // same event, with the same message, as when the worker computed at its own event.
@@ -48,12 +49,15 @@ class WorkerUplinks {
     std::exception_ptr error;
   };
   void ComputeOne(int w, int slot, double step);
+  // Thread slot's gradient buffer, of dimension objective.dim().
+  Eigen::VectorXd& Buffer(int slot);
 
   const RunSetup& setup_;
   PsRule& rule_;
   std::vector<Rng> batch_rngs_, encode_rngs_;
   ThreadPool pool_;
-  std::vector<Eigen::VectorXd> grads_;  // one per thread
+  std::vector<Eigen::VectorXd> grads_;  // one per thread (the first unused with lent_)
+  Eigen::VectorXd* lent_;               // the rule's ServerScratch, or nullptr
   std::vector<Result> results_;         // one per worker
 };
 

@@ -199,5 +199,32 @@ TEST(WorkerUplinksTest, MeanInWorkerOrderAddsEachValueOverNInOrder) {
   EXPECT_EQ(MeanInWorkerOrder({0.1, 0.2, 0.3}), expected);
 }
 
+// Every PS rule has a server scratch (its uplink sum) and lends it as the first gradient buffer,
+// so the driver keeps no d-vector of its own for it; a rule without one gets the driver's.
+TEST(WorkerUplinksTest, FirstGradientBufferIsTheRulesServerScratch) {
+  UplinksNoisyQuadratic objective;
+  const RunSetup setup = UplinksSetupFor(objective, 1);
+  for (const UplinkRuleCase& c : UplinkRuleCases()) {
+    std::unique_ptr<PsRule> rule = c.make();
+    ASSERT_NE(rule->ServerScratch(), nullptr) << c.name;
+    WorkerUplinks uplinks(setup, *rule);
+    EXPECT_EQ(&uplinks.FreeBuffer(), rule->ServerScratch()) << c.name;
+    EXPECT_EQ(uplinks.FreeBuffer().size(), kUplinkDim) << c.name;
+  }
+  struct NoScratchRule final : PsRule {
+    Eigen::VectorXd x;
+    void Init(int, const ConstVec& x0, const Objective&) override { x = x0; }
+    const Eigen::VectorXd& WorkerPoint(int) const override { return x; }
+    Message WorkerEncode(int, GradVec, double, Rng&) override { return Message{}; }
+    void ServerReceive(int, const Message&) override {}
+    Message ServerRound(double, Rng&) override { return Message{}; }
+    void WorkerReceive(int, const Message&, double) override {}
+    const Eigen::VectorXd& Model() const override { return x; }
+  } plain;
+  WorkerUplinks uplinks(setup, plain);
+  EXPECT_EQ(uplinks.FreeBuffer().size(), kUplinkDim);
+  EXPECT_NE(&uplinks.FreeBuffer(), &plain.x);
+}
+
 }  // namespace
 }  // namespace commsim

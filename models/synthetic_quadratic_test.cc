@@ -1,0 +1,86 @@
+// synthetic_quadratic's compact curvatures: every lambda_j rebuilt from the one-byte fixes equals
+// the written-out formula lambda_min (lambda_max / lambda_min)^(j / (d - 1)) bit for bit (also on
+// the fallback for condition numbers whose fixes do not fit in a byte), and the gradient and the
+// loss equal their definitions evaluated on that formula, bit for bit.
+#include "models/synthetic_quadratic.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "sim/rng.h"
+
+namespace commsim {
+namespace {
+
+double LambdaFormula(const SyntheticQuadraticConfig& c, int64_t j) {
+  if (c.dim == 1) return c.lambda_min;
+  return c.lambda_min * std::pow(c.lambda_max / c.lambda_min,
+                                 static_cast<double>(j) / static_cast<double>(c.dim - 1));
+}
+
+SyntheticQuadraticConfig QuadraticOf(int64_t dim, double lambda_min, double lambda_max) {
+  SyntheticQuadraticConfig c;
+  c.dim = dim;
+  c.lambda_min = lambda_min;
+  c.lambda_max = lambda_max;
+  c.heterogeneity = 1.5;
+  return c;
+}
+
+// Dimensions around the 256-coordinate blocks and the 1024-coordinate gradient chunks, one
+// coordinate, and condition numbers from 1 (all equal) to 1e300 (fixes beyond a byte).
+TEST(SyntheticQuadraticTest, CurvaturesEqualTheFormulaBitForBit) {
+  for (const int64_t dim : {1, 2, 255, 256, 257, 1023, 1024, 1025, 5000}) {
+    for (const auto& [lo, hi] : {std::pair{1.0, 100.0}, std::pair{0.5, 0.5}, std::pair{1e-3, 7.0},
+                                 std::pair{1e-150, 1e150}}) {
+      const SyntheticQuadraticConfig c = QuadraticOf(dim, lo, hi);
+      const SyntheticQuadratic f(c, 3, 5);
+      const Eigen::VectorXd lambda = f.lambda();
+      ASSERT_EQ(lambda.size(), dim);
+      for (int64_t j = 0; j < dim; ++j) {
+        ASSERT_EQ(std::bit_cast<uint64_t>(lambda[j]), std::bit_cast<uint64_t>(LambdaFormula(c, j)))
+            << "d " << dim << ", lambda " << lo << ".." << hi << ", j " << j;
+      }
+    }
+  }
+}
+
+// g_j = lambda_j ((x_j - c_j) - h r_{(j + o_w) mod d}) with center(w, j) = c_j + h r_..., and
+// the loss 1/2 sum_j lambda_j (x_j - x*_j)^2 + F(x*) summed as Eigen sums a stored vector.
+TEST(SyntheticQuadraticTest, GradientAndLossMatchTheDefinitionOnTheFormula) {
+  for (const auto& [lo, hi] : {std::pair{1.0, 100.0}, std::pair{1e-150, 1e150}}) {
+    const SyntheticQuadraticConfig c = QuadraticOf(3001, lo, hi);
+    const int workers = 4;
+    const SyntheticQuadratic f(c, workers, 9);
+    Eigen::VectorXd lambda(c.dim), x(c.dim), g(c.dim), expected(c.dim);
+    Rng rng(1, 0, "x");
+    for (int64_t j = 0; j < c.dim; ++j) {
+      lambda[j] = LambdaFormula(c, j);
+      x[j] = rng.Normal();
+    }
+    for (int w = 0; w < workers; ++w) {
+      const double loss = f.Gradient(w, x, c.samples_per_worker, rng, g);
+      double expected_loss = 0.0;
+      for (int64_t j = 0; j < c.dim; ++j) {
+        const double diff = x[j] - f.center(w, j);
+        expected[j] = lambda[j] * diff;
+        expected_loss += lambda[j] * diff * diff;
+      }
+      // center(w, j) adds c_j and h r in another order, so compare to a rounding.
+      EXPECT_LE((g - expected).lpNorm<Eigen::Infinity>(), 1e-9 * expected.lpNorm<Eigen::Infinity>())
+          << "worker " << w;
+      EXPECT_NEAR(loss, 0.5 * expected_loss, 1e-9 * expected_loss) << "worker " << w;
+    }
+    const Eigen::VectorXd& x_star = f.optimum()->x;
+    const double stored =
+        0.5 * (lambda.array() * (x - x_star).array().square()).sum() + f.optimum()->loss;
+    EXPECT_EQ(std::bit_cast<uint64_t>(f.Loss(x)), std::bit_cast<uint64_t>(stored));
+  }
+}
+
+}  // namespace
+}  // namespace commsim
