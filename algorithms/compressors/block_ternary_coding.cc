@@ -36,7 +36,7 @@ void PutPacked(const int8_t* s, int64_t n, BitWriter& w) {
 // sparse: the nonzero count, then (sign, index) of each nonzero symbol. The nonzero indices are
 // gathered first without a branch on the (unpredictable) symbols.
 void PutSparse(const int8_t* s, int64_t n, BitWriter& w) {
-  const int index_bits = CeilLog2(static_cast<uint64_t>(n));
+  const int field_bits = 1 + CeilLog2(static_cast<uint64_t>(n));
   int64_t nnz = 0;
   for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
   w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
@@ -49,7 +49,19 @@ void PutSparse(const int8_t* s, int64_t n, BitWriter& w) {
       fields[count] = (s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1);
       count += s[j] != 0;
     }
-    for (int i = 0; i < count; ++i) w.Put(fields[i], 1 + index_bits);
+    // Whole fields gathered into a local word, handed to the writer when the next would not fit.
+    uint64_t acc = 0;
+    int fill = 0;
+    for (int i = 0; i < count; ++i) {
+      if (fill + field_bits > 64) {
+        w.Put(acc, fill);
+        acc = 0;
+        fill = 0;
+      }
+      acc |= fields[i] << fill;  // fill < 64: a field has at least one bit
+      fill += field_bits;
+    }
+    w.Put(acc, fill);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -128,6 +129,45 @@ TEST(QsgdTest, EliasPositionBeyondTheBucketIsADecodeErrorWhateverItsSize) {
     Eigen::VectorXd out(4);
     EXPECT_THROW(c.Decode(m, out), DecodeError) << first;
   }
+}
+
+// Integer inputs with the inf norm equal to s: scale is 1, every level is |x_j| exactly (no
+// rounding draw), so the stream is known. It mixes nonzeros whose level and gap are both below
+// 256 (one table field) with levels, gaps and first positions of 256 and more (the general
+// path), and long runs of small fields across word boundaries. Read back field by field with the
+// Elias-omega reader, it must give x; a bit lost or misplaced where the encoder switches paths
+// breaks the parse.
+TEST(QsgdTest, EliasStreamMixingTableAndGeneralCodesParsesBackToTheLevels) {
+  const int64_t n = 2048;
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(2 * n);
+  x[300] = -1000;  // first position 300, level 1000
+  x[301] = 3;
+  x[302] = 1;  // gap 400 to the next
+  x[702] = 255;
+  x[703] = 256;
+  x[704] = -2;
+  for (int64_t j = 705; j < 900; ++j)
+    x[j] = ((j % 3 == 0) ? -1.0 : 1.0) * static_cast<double>(j % 7 + 1);
+  x[2000] = -5;        // gap 48 to the end of the bucket
+  x[n + 1000] = 1000;  // second bucket: first position 1000, gap 1048 to its end
+  const Qsgd c(QsgdWith(1000, n, "inf", "elias"));
+  Rng rng(3);
+  const Message m = c.Encode(x, rng);
+  BitReader r(m);
+  Eigen::VectorXd parsed = Eigen::VectorXd::Zero(2 * n);
+  for (int64_t begin = 0; begin < 2 * n; begin += n) {
+    ASSERT_EQ(std::bit_cast<float>(static_cast<uint32_t>(r.Get(32))), 1000.0f);
+    int64_t pos = static_cast<int64_t>(GetEliasOmega(r)) - 1;
+    while (pos < n) {
+      const bool negative = r.GetBit();
+      const double level = static_cast<double>(GetEliasOmega(r));
+      parsed[begin + pos] = negative ? -level : level;
+      pos += static_cast<int64_t>(GetEliasOmega(r));
+    }
+    ASSERT_EQ(pos, n) << begin;
+  }
+  r.ExpectEnd();
+  for (int64_t j = 0; j < 2 * n; ++j) ASSERT_EQ(parsed[j], x[j]) << j;
 }
 
 }  // namespace
