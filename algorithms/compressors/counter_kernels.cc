@@ -54,25 +54,26 @@ inline void Codes(const double* __restrict x, const U* __restrict u, int64_t n, 
   }
 }
 
+// One qsgd level: floor(a) + [u < frac(a) kOne], a = min(|v| scale, s).
+template <class U>
+inline uint32_t Level(double v, U u, double scale, double s) {
+  const double a = std::min(std::abs(v) * scale, s);
+  const int32_t fl = static_cast<int32_t>(a);  // floor for 0 <= a < 2^31
+  const double frac = a - static_cast<double>(fl);
+  return static_cast<uint32_t>(fl) + (static_cast<double>(u) < frac * kOne<U>);
+}
+
 template <class U>
 inline void Qsgd(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
                  double s, uint32_t* __restrict xi) {
-  for (int64_t k = 0; k < n; ++k) {
-    const double a = std::min(std::abs(v[k]) * scale, s);
-    const int32_t fl = static_cast<int32_t>(a);  // floor for 0 <= a < 2^31
-    const double frac = a - static_cast<double>(fl);
-    xi[k] = static_cast<uint32_t>(fl) + (static_cast<double>(u[k]) < frac * kOne<U>);
-  }
+  for (int64_t k = 0; k < n; ++k) xi[k] = Level(v[k], u[k], scale, s);
 }
 
 template <class U>
 inline void Fields(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
                    double s, const uint64_t* __restrict shift, uint64_t* __restrict g) {
   for (int64_t k = 0; k < n; ++k) {
-    const double a = std::min(std::abs(v[k]) * scale, s);
-    const int64_t fl = static_cast<int64_t>(a);  // floor for 0 <= a < 2^31
-    const double frac = a - static_cast<double>(fl);
-    const uint64_t xi = static_cast<uint64_t>(fl) + (static_cast<double>(u[k]) < frac * kOne<U>);
+    const uint64_t xi = Level(v[k], u[k], scale, s);
     const uint64_t negative = (v[k] < 0) & (xi != 0);
     g[k] = ((xi << 1) | negative) << shift[k];
   }
