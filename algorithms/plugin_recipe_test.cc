@@ -27,6 +27,7 @@ struct RawF64Config final : ConfigBase<RawF64Config> {
 class RawF64 final : public Compressor {
  public:
   explicit RawF64(const RawF64Config&) : Compressor("raw_f64", /*unbiased=*/true) {}
+  COMMSIM_COMPRESSOR_MEMBERS;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
                      const DecodeTarget* target) const override {
     Message m{.payload_bits = 64 * x.size(), .words = {}};
@@ -34,15 +35,14 @@ class RawF64 final : public Compressor {
     DeliverDecoded(m, target);
     return m;
   }
-  void DecodeInto(const Message& m, const DecodeTarget& target) const override {
-    testing::DecodeF64Words(m, target);
-  }
-  double ErrorFactor(int64_t) const override { return 0.0; }
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override {
-    return {64.0 * static_cast<double>(x.size()), "64d (exact)", 0.0,
-            static_cast<double>(x.size())};
-  }
 };
+void RawF64::DecodeInto(const Message& m, const DecodeTarget& target) const {
+  testing::DecodeF64Words(m, target);
+}
+double RawF64::ErrorFactor(int64_t) const { return 0.0; }
+Expectation RawF64::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  return {64.0 * static_cast<double>(x.size()), "64d (exact)", 0.0, static_cast<double>(x.size())};
+}
 
 const RawF64 kRaw{RawF64Config{}};
 

@@ -42,9 +42,7 @@ class LinkCompressor final : public Compressor {
   void set_buckets(std::vector<Segment> buckets) { buckets_ = std::move(buckets); }
   const std::vector<Segment>& buckets() const { return buckets_; }
 
-  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
 
  private:
   // Encode with each bucket's decoded values delivered to its segment of `target` (nullptr: none).

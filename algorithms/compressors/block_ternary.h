@@ -39,9 +39,7 @@ class BlockTernary final : public DrawingCompressor<BlockTernary> {
  public:
   enum class Coding { kFixed2, kPacked, kSparse, kEntropy };
   explicit BlockTernary(const BlockTernaryConfig& config);
-  void DecodeInto(const Message& message, const DecodeTarget& out) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
 
  private:
   friend class DrawingCompressor<BlockTernary>;

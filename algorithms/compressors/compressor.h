@@ -91,6 +91,15 @@ class DecodeTarget {
   int64_t size_;
 };
 
+// The public members every compressor overrides (the contract above), declared once: a
+// compressor writes `COMMSIM_COMPRESSOR_MEMBERS;` in its public section and defines the three in
+// its .cc file (parameter names there are its own). Its encoder, EncodeImpl, is private (or comes
+// from DrawingCompressor, uniform_draws.h).
+#define COMMSIM_COMPRESSOR_MEMBERS                                                    \
+  void DecodeInto(const Message& message, const DecodeTarget& target) const override; \
+  double ErrorFactor(int64_t dim) const override;                                     \
+  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override
+
 class Compressor {
  public:
   virtual ~Compressor() = default;

@@ -37,9 +37,7 @@ class Dithered final : public Compressor {
  public:
   explicit Dithered(const DitheredConfig& config)
       : Compressor("dithered", /*unbiased=*/true), config_(config) {}
-  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
 
  private:
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,

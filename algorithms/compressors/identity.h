@@ -20,9 +20,7 @@ class Identity final : public Compressor {
  public:
   explicit Identity(const IdentityConfig& config)
       : Compressor("identity", /*unbiased=*/true), config_(config) {}
-  void DecodeInto(const Message& message, const DecodeTarget& out) const override;
-  double ErrorFactor(int64_t) const override { return 0.0; }
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
 
  private:
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,

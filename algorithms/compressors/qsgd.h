@@ -36,9 +36,7 @@ struct QsgdConfig final : ConfigBase<QsgdConfig> {
 class Qsgd final : public DrawingCompressor<Qsgd> {
  public:
   explicit Qsgd(const QsgdConfig& config);
-  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
 
   // The paper's bound on the expected elias payload of one bucket of n elements.
   double EliasBound(int64_t n) const;

@@ -24,9 +24,7 @@ class RandK final : public Compressor {
  public:
   explicit RandK(const RandKConfig& config)
       : Compressor("rand_k", /*unbiased=*/config.scale), config_(config) {}
-  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
   int64_t KFor(int64_t dim) const;
 
  private:

@@ -29,9 +29,7 @@ class ScaledSign final : public Compressor {
       : Compressor("scaled_sign", /*unbiased=*/false),
         block_(config.block),
         l2_(config.scale == "l2") {}
-  void DecodeInto(const Message& message, const DecodeTarget& target) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
   float BlockScale(const double* x, int64_t n) const;
 
  private:

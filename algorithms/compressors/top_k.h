@@ -28,9 +28,7 @@ struct TopKConfig final : ConfigBase<TopKConfig>, KeptCount {
 class TopK final : public Compressor {
  public:
   explicit TopK(const TopKConfig& config);
-  void DecodeInto(const Message& message, const DecodeTarget& out) const override;
-  double ErrorFactor(int64_t dim) const override;
-  Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  COMMSIM_COMPRESSOR_MEMBERS;
 
   int64_t KFor(int64_t dim) const;
   // The k selected indices in increasing order. Throws NonFiniteError on NaN/Inf input (the

@@ -156,21 +156,23 @@ class PsDriver {
     }
   }
 
-  // Sends `part` from host `from` to host `to`, adding its wire bits to `*bits`; a part between a
-  // worker and a colocated server (the same host) crosses no link and counts no bits. `arrived`
-  // runs at its delivery.
-  template <class OnDelivery>
-  void SendPart(int from, int to, SharedMessage part, int64_t* bits, OnDelivery arrived) {
+  // Sends worker w's part b from host `from` to host `to`, adding its wire bits to `*bits`; a part
+  // between a worker and a colocated server (the same host) crosses no link and counts no bits.
+  // At its delivery, `Arrived(w, b, {delivery time, codec})` runs (a template argument, so the
+  // delivery handler holds no member pointer and stays within the engine's inline storage).
+  template <void (PsDriver::*Arrived)(int, int, const Stamp&)>
+  void SendPart(int from, int to, int w, int b, SimTime codec, SharedMessage part, int64_t* bits) {
     if (from != to) *bits += part->payload_bits + setup_.header_bits;
-    SendMessage(network_, from, to, std::move(part), setup_.header_bits, std::move(arrived));
+    SendMessage(network_, from, to, std::move(part), setup_.header_bits,
+                [this, w, b, codec](const SharedMessage&) {
+                  (this->*Arrived)(w, b, Stamp{engine_.Now(), codec});
+                });
   }
 
   void SendUplink(int w, int b, SimTime codec) {
     first_send_ = std::min(first_send_, engine_.Now());
-    SendPart(worker_hosts_[w], ServerOf(b), Part(w_[w].uplink, b), &rounds_.timing().bits_up,
-             [this, w, b, codec](const SharedMessage&) {
-               UplinkArrived(w, b, Stamp{engine_.Now(), codec});
-             });
+    SendPart<&PsDriver::UplinkArrived>(worker_hosts_[w], ServerOf(b), w, b, codec,
+                                       Part(w_[w].uplink, b), &rounds_.timing().bits_up);
   }
 
   // The server's rule takes the uplinks in worker order, each when the first of its parts
@@ -240,10 +242,8 @@ class PsDriver {
                        });
     } else {
       for (int w = 0; w < workers_; ++w) {
-        SendPart(server, worker_hosts_[w], part, &rounds_.timing().bits_down,
-                 [this, w, b, codec](const SharedMessage&) {
-                   DownlinkArrived(w, b, Stamp{engine_.Now(), codec});
-                 });
+        SendPart<&PsDriver::DownlinkArrived>(server, worker_hosts_[w], w, b, codec, part,
+                                             &rounds_.timing().bits_down);
       }
     }
   }
