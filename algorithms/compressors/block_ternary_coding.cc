@@ -3,31 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 
 #include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/elias.h"
 #include "sim/error.h"
 
 namespace commsim::ternary_coding {
-
-namespace {
-
-// One packed byte: the five symbols q[0, 5) side by side in the bytes of a word become trits
-// (v & 1) + (v >> 7 & 1) (0, +1, -1 -> 0, 1, 2), and one product sums trit_i * 3^i into byte 4
-// (no byte of the product reaches 256, so none carries into the next).
-inline uint64_t PackedByte(const int8_t* q) {
-  static_assert(std::endian::native == std::endian::little);
-  constexpr uint64_t kOnes = 0x0101010101;
-  constexpr uint64_t kPowers = 81 | 27 << 8 | 9 << 16 | 3 << 24 | uint64_t{1} << 32;
-  uint64_t v = 0;
-  std::memcpy(&v, q, 5);
-  const uint64_t trits = (v & kOnes) + ((v >> 7) & kOnes);
-  return (trits * kPowers) >> 32 & 0xFF;
-}
-
-}  // namespace
 
 // packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
 // Eight bytes (40 symbols) are gathered into one 64-bit field per write.
@@ -37,7 +18,12 @@ void PutPacked(const int8_t* s, int64_t n, BitWriter& w) {
   for (int64_t g = 0; g < full; g += 8) {
     const int bytes = static_cast<int>(std::min<int64_t>(8, full - g));
     uint64_t word = 0;
-    for (int k = 0; k < bytes; ++k) word |= PackedByte(s + 5 * (g + k)) << (8 * k);
+    for (int k = 0; k < bytes; ++k) {
+      const int8_t* q = s + 5 * (g + k);
+      const unsigned byte =
+          trit(q[0]) + 3 * trit(q[1]) + 9 * trit(q[2]) + 27 * trit(q[3]) + 81 * trit(q[4]);
+      word |= static_cast<uint64_t>(byte) << (8 * k);
+    }
     w.Put(word, 8 * bytes);
   }
   if (n % 5 != 0) {
