@@ -5,8 +5,10 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <vector>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/block_ternary_coding.h"
 #include "algorithms/compressors/compressor_test_util.h"
 
 namespace commsim {
@@ -164,6 +166,33 @@ TEST(BlockTernaryTest, CorruptSymbolCodesAreDecodeErrors) {
   neg.Put(0, 8);
   const Message mn = neg.Finish();
   EXPECT_THROW(c.Decode(mn, out), DecodeError);
+}
+
+// The packed coding written out: byte g is sum_i trit(s[5g + i]) * 3^i with trit(0, +1, -1) =
+// 0, 1, 2 (a short last group the same over its symbols), and byte g sits at bits [8g, 8g + 8)
+// of the stream. Random symbols, lengths around the five-symbol groups and 40-symbol words.
+TEST(BlockTernaryTest, PackedBytesAreTheBaseThreeDigitsOfEachGroupOfFive) {
+  Rng rng(17);
+  for (int64_t n : {1, 4, 5, 6, 39, 40, 41, 44, 45, 79, 80, 81, 255, 256}) {
+    std::vector<int8_t> s(static_cast<size_t>(n));
+    for (int8_t& v : s) v = static_cast<int8_t>(static_cast<int>(rng.UniformInt(3)) - 1);
+    std::vector<uint64_t> expected((static_cast<size_t>(n) + 39) / 40, 0);
+    for (int64_t g = 0; 5 * g < n; ++g) {
+      uint64_t byte = 0, power = 1;
+      for (int64_t j = 5 * g; j < std::min<int64_t>(n, 5 * g + 5); ++j, power *= 3) {
+        byte += power * static_cast<uint64_t>(s[j] == 0 ? 0 : (s[j] == 1 ? 1 : 2));
+      }
+      expected[static_cast<size_t>(g / 8)] |= byte << (8 * (g % 8));
+    }
+    BitWriter w;
+    ternary_coding::PutPacked(s.data(), n, w);
+    const Message m = w.Finish();
+    EXPECT_EQ(m.payload_bits, 8 * ((n + 4) / 5)) << n;
+    ASSERT_EQ(m.words.size(), expected.size()) << n;
+    for (size_t k = 0; k < expected.size(); ++k) {
+      EXPECT_EQ(m.words[k], expected[k]) << "n " << n << ", word " << k;
+    }
+  }
 }
 
 }  // namespace

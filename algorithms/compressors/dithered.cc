@@ -78,6 +78,7 @@ void DrawLevels(const double* x, int64_t d, double s, double scale, double unit,
   int32_t kernel_z[kDrawChunk];  // draws in memory: the chunk's levels from the kernel
   for (int64_t c = 0; c < d; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, d - c);
+    PrefetchBlockAfterNext(x, d, c, kDrawChunk);
     local.Prepare(c, m);
     if constexpr (KernelDraws<Src>) {
       counter_kernels::DitheredLevels(x + c, local.data(), m, scale, s, kSubtractive, kernel_z);

@@ -25,9 +25,11 @@ float ScaledSign::BlockScale(const double* x, int64_t n) const {
 
 // BlockScale with the input check folded into the block's pass: NaN and Inf propagate into the
 // block's sum, and then RequireFinite names the first one of the whole input, as a check up
-// front would (before a scale beyond the fp32 range).
+// front would (before a scale beyond the fp32 range). Prefetches the block after next, as
+// CheckedBlockNorm does.
 float ScaledSign::CheckedBlockScale(const double* xb, int64_t n,
                                     const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  PrefetchBlockAfterNext(x.data(), x.size(), xb - x.data(), n);
   const double sum = l2_ ? SumSquares(xb, n) : SumAbs(xb, n);
   const double raw = l2_ ? std::sqrt(sum / static_cast<double>(n)) : sum / static_cast<double>(n);
   if (!std::isfinite(static_cast<float>(raw))) [[unlikely]]

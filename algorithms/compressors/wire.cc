@@ -47,6 +47,7 @@ float CheckedFp32Up(std::string_view compressor, double raw, bool finite,
 
 float CheckedBlockNorm(std::string_view compressor, bool inf_norm, const double* v, int64_t n,
                        const Eigen::Ref<const Eigen::VectorXd>& x) {
+  PrefetchBlockAfterNext(x.data(), x.size(), v - x.data(), n);
   bool finite = true;
   double raw = 0.0;
   if (inf_norm) {
@@ -57,6 +58,12 @@ float CheckedBlockNorm(std::string_view compressor, bool inf_norm, const double*
     raw = std::sqrt(raw);
   }
   return CheckedFp32Up(compressor, raw, finite, x);
+}
+
+void PrefetchBlockAfterNext(const double* x, int64_t d, int64_t begin, int64_t n) {
+  const int64_t first = begin + 2 * n;
+  const int64_t end = std::min(first + n, d);
+  for (int64_t i = first; i < end; i += 8) __builtin_prefetch(x + i, /*rw=*/0, /*locality=*/3);
 }
 
 void ThrowOutsideFp32(std::string_view compressor, double v) {

@@ -39,8 +39,16 @@ float CheckedFp32Up(std::string_view compressor, double raw, bool finite,
 // The fp32 norm (max |x_j| when inf_norm, else the 2-norm) of the block [v, v + n) of x, as sent
 // on the wire, with the input check folded into the block's pass: a NaN or Inf in the block, or
 // a norm beyond fp32, throws what RequireFinite(x) then Fp32Up would (the first NaN/Inf of x).
+// Also prefetches the block after next (PrefetchBlockAfterNext): the callers go through x in
+// order.
 float CheckedBlockNorm(std::string_view compressor, bool inf_norm, const double* v, int64_t n,
                        const Eigen::Ref<const Eigen::VectorXd>& x);
+
+// A hint for the loops that go through x[0, d) block by block in order (blocks of n elements):
+// asks the memory system for x[begin + 2n, begin + 3n) (clamped to d), so that the reads of the
+// block after next overlap the work on the current one instead of stalling the next block's
+// first pass. No effect on any result.
+void PrefetchBlockAfterNext(const double* x, int64_t d, int64_t begin, int64_t n);
 
 // Reads a 32-bit scale (a norm) and checks that it is finite and >= 0; DecodeError otherwise.
 float ReadScale(BitReader& r);
