@@ -16,28 +16,63 @@ namespace {
 constexpr int kMaxLanes = 8;  // the largest alphabet the runs keep in locals
 
 // A small model as cumulative counts: cum[s] = Low(s), cum[size] = total, and cum[i] = total for
-// i > size too (so a decoder comparing against every lane needs no bound).
+// size < i <= kLanes too (a decoder comparing against every lane then needs no bound).
+template <int kLanes>
 struct Cumulative {
-  uint32_t cum[kMaxLanes + 1];
-  void Load(const std::vector<uint32_t>& freq) {
-    const int size = static_cast<int>(freq.size());
+  uint32_t cum[kLanes + 1];
+  int size;
+  explicit Cumulative(const AdaptiveModel& model) : size(model.size()) {
     cum[0] = 0;
-    for (int i = 0; i < kMaxLanes; ++i) cum[i + 1] = cum[i] + (i < size ? freq[i] : 0);
+    for (int i = 0; i < kLanes; ++i) cum[i + 1] = cum[i] + (i < size ? model.Freq(i) : 0);
   }
   void Store(std::vector<uint32_t>& freq) const {
-    for (size_t i = 0; i < freq.size(); ++i) freq[i] = cum[i + 1] - cum[i];
+    for (int i = 0; i < size; ++i) freq[static_cast<size_t>(i)] = cum[i + 1] - cum[i];
   }
-  // AdaptiveModel::Update(s) on the lanes 1..kLanes (the frequencies halved past kMaxTotal).
-  template <int kLanes>
-  void Update(int s, int size) {
+  uint32_t Low(int s) const { return cum[s]; }
+  uint32_t High(int s) const { return cum[s + 1]; }
+  uint32_t Total() const { return cum[kLanes]; }
+  // AdaptiveModel::Update(s) (the frequencies halved when the total passes kMaxTotal).
+  void Update(int s) {
     for (int i = 1; i <= kLanes; ++i) cum[i] += kIncrement & Mask32(i > s);
-    if (cum[size] > kMaxTotal) [[unlikely]] {
-      uint32_t below = 0;
-      for (int i = 0; i < kLanes; ++i) {
-        const uint32_t f = i < size ? (cum[i + 1] - below + 1) / 2 : 0;
-        below = cum[i + 1];
-        cum[i + 1] = cum[i] + f;
-      }
+    if (cum[kLanes] > kMaxTotal) [[unlikely]] Halve(cum, size);
+  }
+  static void Halve(uint32_t* cum, int size) {
+    uint32_t below = 0;  // cum[i] before halving
+    for (int i = 0; i < kLanes; ++i) {
+      const uint32_t f = i < size ? (cum[i + 1] - below + 1) / 2 : 0;
+      below = cum[i + 1];
+      cum[i + 1] = cum[i] + f;
+    }
+  }
+};
+
+// The same for alphabets of 2 or 3 symbols, the counts cum[0..3] in one vector register: an
+// update is one compare, one mask and one add; reads go through a stored copy.
+struct Cumulative3 {
+  typedef uint32_t V4 __attribute__((vector_size(16)));
+  V4 v;
+  uint32_t copy[4];
+  int size;
+  explicit Cumulative3(const AdaptiveModel& model) : size(model.size()) {
+    const Cumulative<3> c(model);
+    v = V4{c.cum[0], c.cum[1], c.cum[2], c.cum[3]};
+    Sync();
+  }
+  void Sync() { __builtin_memcpy(copy, &v, sizeof(copy)); }
+  void Store(std::vector<uint32_t>& freq) const {
+    for (int i = 0; i < size; ++i) freq[static_cast<size_t>(i)] = copy[i + 1] - copy[i];
+  }
+  uint32_t Low(int s) const { return copy[s]; }
+  uint32_t High(int s) const { return copy[s + 1]; }
+  uint32_t Total() const { return copy[3]; }
+  void Update(int s) {
+    const V4 lane = {0, 1, 2, 3};
+    const uint32_t u = static_cast<uint32_t>(s);
+    v += reinterpret_cast<V4>(lane > V4{u, u, u, u}) & kIncrement;
+    Sync();
+    if (copy[3] > kMaxTotal) [[unlikely]] {
+      Cumulative<3>::Halve(copy, size);
+      v = V4{copy[0], copy[1], copy[2], copy[3]};
     }
   }
 };
@@ -72,8 +107,8 @@ struct EncoderState {
 };
 
 // ArithmeticEncoder::Encode for symbols[j] + offset, j < n. kLanes >= the alphabet size.
-template <int kLanes>
-[[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Cumulative& model, int size,
+template <class Model>
+[[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model,
                                               const int8_t* symbols, int64_t n, int offset,
                                               BitWriter& out) {
   uint64_t low = st.low, range = st.range;
@@ -81,31 +116,39 @@ template <int kLanes>
   MsbBits bits{out};
   for (int64_t j = 0; j < n; ++j) {
     const int s = symbols[j] + offset;
-    const uint64_t inv = Reciprocal(model.cum[size]);
-    const uint64_t ql = DivideBy(range * model.cum[s], inv);
-    const uint64_t qh = DivideBy(range * model.cum[s + 1], inv);
+    const uint64_t inv = Reciprocal(model.Total());
+    const uint64_t ql = DivideBy(range * model.Low(s), inv);
+    const uint64_t qh = DivideBy(range * model.High(s), inv);
     const uint64_t narrowed = low + ql;
     const Shift sh = RenormShift(narrowed, low + qh - 1);
-    EmitSettled(narrowed, sh.k, pending, bits);
+    const int64_t p = pending & static_cast<int64_t>(Mask64(sh.k != 0));
+    if (bits.fill + p + sh.k < 64) [[likely]] {  // EmitSettled's chunk, straight into the word
+      bits.acc = (bits.acc << (p + sh.k)) | ((narrowed >> (32 - sh.k)) +
+                                             ((((uint64_t{1} << p) - 1) << sh.k) >> 1));
+      bits.fill += static_cast<int>(p) + sh.k;
+      pending -= p;
+    } else {
+      EmitSettled(narrowed, sh.k, pending, bits);
+    }
     pending += sh.s - sh.k;
     low = (narrowed << sh.s) & 0x7FFFFFFFu;
     range = (qh - ql) << sh.s;
-    model.Update<kLanes>(s, size);
+    model.Update(s);
   }
   bits.Flush();
   st = {low, range, pending};
 }
 
 COMMSIM_TARGET_CLONES
-void EncodeTernary(EncoderState& st, Cumulative& model, const int8_t* symbols, int64_t n,
+void EncodeTernary(EncoderState& st, Cumulative3& model, const int8_t* symbols, int64_t n,
                    int offset, BitWriter& out) {
-  EncodeLoop<3>(st, model, 3, symbols, n, offset, out);
+  EncodeLoop(st, model, symbols, n, offset, out);
 }
 
 COMMSIM_TARGET_CLONES
-void EncodeSmall(EncoderState& st, Cumulative& model, int size, const int8_t* symbols, int64_t n,
-                 int offset, BitWriter& out) {
-  EncodeLoop<kMaxLanes>(st, model, size, symbols, n, offset, out);
+void EncodeSmall(EncoderState& st, Cumulative<kMaxLanes>& model, const int8_t* symbols,
+                 int64_t n, int offset, BitWriter& out) {
+  EncodeLoop(st, model, symbols, n, offset, out);
 }
 
 // ArithmeticDecoder::Decode n times into out[j] - offset. The symbol is the number of lanes i
@@ -113,19 +156,19 @@ void EncodeSmall(EncoderState& st, Cumulative& model, int size, const int8_t* sy
 // Decode's count ((v + 1) total - 1) / range is >= cum[i] exactly when (v + 1) total > cum[i]
 // range, that is v + 1 > range cum[i] / total, that is v >= q_i (v is an integer). The symbol's
 // interval is then [q_s, q_{s+1}) (q_0 = 0, q_kLanes = range), found without a division.
-template <int kLanes>
-[[gnu::always_inline]] inline int64_t DecodeLoop(DecoderState& st, Cumulative& model, int size,
-                                                 int8_t* out, int64_t n, int offset,
-                                                 BitReader& in, int64_t shift_limit) {
+template <int kLanes, class Model>
+[[gnu::always_inline]] inline int64_t DecodeLoop(DecoderState& st, Model& model, int8_t* out,
+                                                 int64_t n, int offset, BitReader& in,
+                                                 int64_t shift_limit) {
   DecoderState s = st;
   for (int64_t j = 0; j < n; ++j) {
-    const uint64_t inv = Reciprocal(model.cum[size]);
+    const uint64_t inv = Reciprocal(model.Total());
     const uint64_t v = s.value - s.low;
     if (v >= s.range) return j;  // the caller throws
     uint64_t ql = 0, qh = s.range;
     int symbol = 0;
     uint64_t q[kLanes];
-    for (int i = 1; i < kLanes; ++i) q[i] = DivideBy(s.range * model.cum[i], inv);
+    for (int i = 1; i < kLanes; ++i) q[i] = DivideBy(s.range * model.Low(i), inv);
     for (int i = 1; i < kLanes; ++i) {
       symbol += v >= q[i];
       ql = (q[i] & Mask64(v >= q[i])) | (ql & Mask64(v < q[i]));
@@ -133,7 +176,7 @@ template <int kLanes>
     for (int i = kLanes - 1; i >= 1; --i) qh = (q[i] & Mask64(v < q[i])) | (qh & Mask64(v >= q[i]));
     Refill(s, in);
     Advance(s, ql, qh);
-    model.Update<kLanes>(symbol, size);
+    model.Update(symbol);
     out[j] = static_cast<int8_t>(symbol - offset);
     if (s.shifts > shift_limit) [[unlikely]] {
       st = s;
@@ -145,15 +188,22 @@ template <int kLanes>
 }
 
 COMMSIM_TARGET_CLONES
-int64_t DecodeTernary(DecoderState& st, Cumulative& model, int8_t* out, int64_t n, int offset,
+int64_t DecodeTernary(DecoderState& st, Cumulative3& model, int8_t* out, int64_t n, int offset,
                       BitReader& in, int64_t shift_limit) {
-  return DecodeLoop<3>(st, model, 3, out, n, offset, in, shift_limit);
+  return DecodeLoop<3>(st, model, out, n, offset, in, shift_limit);
 }
 
 COMMSIM_TARGET_CLONES
-int64_t DecodeSmall(DecoderState& st, Cumulative& model, int size, int8_t* out, int64_t n,
+int64_t DecodeSmall(DecoderState& st, Cumulative<kMaxLanes>& model, int8_t* out, int64_t n,
                     int offset, BitReader& in, int64_t shift_limit) {
-  return DecodeLoop<kMaxLanes>(st, model, size, out, n, offset, in, shift_limit);
+  return DecodeLoop<kMaxLanes>(st, model, out, n, offset, in, shift_limit);
+}
+
+// The model's counts back from a run's local copy.
+template <class Model>
+void StoreModel(const Model& local, std::vector<uint32_t>& freq, uint32_t& total) {
+  local.Store(freq);
+  total = local.Total();
 }
 
 }  // namespace
@@ -165,16 +215,16 @@ void ArithmeticEncoder::EncodeRun(AdaptiveModel& model, const int8_t* symbols, i
     for (int64_t j = 0; j < n; ++j) Encode(model, symbols[j] + offset);
     return;
   }
-  Cumulative cum;
-  cum.Load(model.freq_);
   EncoderState st{low_, range_, pending_};
-  if (size == 3) {
-    EncodeTernary(st, cum, symbols, n, offset, out_);
+  if (size <= 3) {
+    Cumulative3 local(model);
+    EncodeTernary(st, local, symbols, n, offset, out_);
+    StoreModel(local, model.freq_, model.total_);
   } else {
-    EncodeSmall(st, cum, size, symbols, n, offset, out_);
+    Cumulative<kMaxLanes> local(model);
+    EncodeSmall(st, local, symbols, n, offset, out_);
+    StoreModel(local, model.freq_, model.total_);
   }
-  cum.Store(model.freq_);
-  model.total_ = cum.cum[size];
   low_ = st.low;
   range_ = st.range;
   pending_ = st.pending;
@@ -186,14 +236,18 @@ void ArithmeticDecoder::DecodeRun(AdaptiveModel& model, int8_t* out, int64_t n, 
     for (int64_t j = 0; j < n; ++j) out[j] = static_cast<int8_t>(Decode(model) - offset);
     return;
   }
-  Cumulative cum;
-  cum.Load(model.freq_);
   // CheckNotPastEnd fails once shifts exceed this.
   const int64_t shift_limit = in_.size() + 32 - start_;
-  const int64_t done = size == 3 ? DecodeTernary(st_, cum, out, n, offset, in_, shift_limit)
-                                 : DecodeSmall(st_, cum, size, out, n, offset, in_, shift_limit);
-  cum.Store(model.freq_);
-  model.total_ = cum.cum[size];
+  int64_t done;
+  if (size <= 3) {
+    Cumulative3 local(model);
+    done = DecodeTernary(st_, local, out, n, offset, in_, shift_limit);
+    StoreModel(local, model.freq_, model.total_);
+  } else {
+    Cumulative<kMaxLanes> local(model);
+    done = DecodeSmall(st_, local, out, n, offset, in_, shift_limit);
+    StoreModel(local, model.freq_, model.total_);
+  }
   if (done < n && st_.shifts <= shift_limit) {
     throw DecodeError("corrupted message: arithmetic code value out of range");
   }

@@ -36,8 +36,7 @@ inline uint64_t DivideBy(uint64_t a, uint64_t reciprocal) {
 // With w = low & ~high (zero in the top k + 1 bits), m >= 1 exactly when w's highest one is the
 // bit right after the first difference (countl_zero(w) = k + 1); w's first run of ones is then
 // the m bits, and it ends at the highest one of w & ~(w << 1), whose countl_zero is k + m. The
-// three counts are independent, which keeps them off each other's latency. `| 1` leaves every
-// count that matters unchanged and keeps the operands nonzero.
+// three counts are independent, which keeps them off each other's latency.
 struct Shift {
   int k;  // settled leading bits
   int s;  // k + m: the total left shift
@@ -47,11 +46,14 @@ struct Shift {
 inline uint32_t Mask32(bool b) { return 0u - static_cast<uint32_t>(b); }
 inline uint64_t Mask64(bool b) { return 0 - static_cast<uint64_t>(b); }
 inline Shift RenormShift(uint64_t low, uint64_t high) {
-  const uint32_t d = static_cast<uint32_t>(low ^ high);  // nonzero: low < high
-  const uint32_t w = static_cast<uint32_t>(low & ~high);
+  const uint32_t l = static_cast<uint32_t>(low), h = static_cast<uint32_t>(high);
+  const uint32_t d = l ^ h;  // nonzero: low < high
+  const uint32_t w = l & ~h;
+  const uint32_t w_up = (l << 1) & ~(h << 1);  // w << 1, from low and high directly
   const int k = __builtin_clz(d);
-  const int run_end = __builtin_clz((w & ~(w << 1)) | 1u);
-  const uint32_t pending = Mask32(__builtin_clz(w | 1u) == k + 1);
+  // 32-bit counts of possibly zero operands, as 64-bit counts of nonzero ones
+  const int run_end = __builtin_clzll(uint64_t{w & ~w_up} << 32 | 1);
+  const uint32_t pending = Mask32(__builtin_clzll(uint64_t{w} << 32 | 1) == k + 1);
   return {k, k + static_cast<int>(static_cast<uint32_t>(run_end - k) & pending)};
 }
 
