@@ -53,9 +53,9 @@ class ArithmeticEncoder {
 
  private:
   BitWriter& out_;
-  uint64_t low_ = 0;                   // the interval is [low_, low_ + range_ - 1]
+  uint64_t low_ = 0;  // the interval is [low_, low_ + range_ - 1]
   uint64_t range_ = uint64_t{1} << 32;
-  int64_t pending_ = 0;                // opposite bits owed after the next settled bit
+  int64_t pending_ = 0;  // opposite bits owed after the next settled bit
 };
 
 namespace arithmetic_steps {
@@ -63,10 +63,10 @@ namespace arithmetic_steps {
 struct DecoderState {
   uint64_t low = 0;
   uint64_t range = uint64_t{1} << 32;
-  uint64_t value = 0;   // the 32-bit code value, low <= value < low + range
-  uint64_t buf = 0;     // bits read ahead, the next one most significant
-  int avail = 0;        // how many bits of buf are valid
-  int64_t shifts = 0;   // bits the encoder emitted so far (renormalisation shifts)
+  uint64_t value = 0;  // the 32-bit code value, low <= value < low + range
+  uint64_t buf = 0;    // bits read ahead, the next one most significant
+  int avail = 0;       // how many bits of buf are valid
+  int64_t shifts = 0;  // bits the encoder emitted so far (renormalisation shifts)
 };
 }  // namespace arithmetic_steps
 

@@ -34,7 +34,8 @@ struct Cumulative {
   // AdaptiveModel::Update(s) (the frequencies halved when the total passes kMaxTotal).
   void Update(int s) {
     for (int i = 1; i <= kLanes; ++i) cum[i] += kIncrement & Mask32(i > s);
-    if (cum[kLanes] > kMaxTotal) [[unlikely]] Halve(cum, size);
+    if (cum[kLanes] > kMaxTotal) [[unlikely]]
+      Halve(cum, size);
   }
   static void Halve(uint32_t* cum, int size) {
     uint32_t below = 0;  // cum[i] before halving
@@ -106,11 +107,10 @@ struct EncoderState {
   int64_t pending;
 };
 
-// ArithmeticEncoder::Encode for symbols[j] + offset, j < n. kLanes >= the alphabet size.
+// ArithmeticEncoder::Encode for symbols[j] + offset, j < n, on a local copy of the model.
 template <class Model>
-[[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model,
-                                              const int8_t* symbols, int64_t n, int offset,
-                                              BitWriter& out) {
+[[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model, const int8_t* symbols,
+                                              int64_t n, int offset, BitWriter& out) {
   uint64_t low = st.low, range = st.range;
   int64_t pending = st.pending;
   MsbBits bits{out};
@@ -123,8 +123,8 @@ template <class Model>
     const Shift sh = RenormShift(narrowed, low + qh - 1);
     const int64_t p = pending & static_cast<int64_t>(Mask64(sh.k != 0));
     if (bits.fill + p + sh.k < 64) [[likely]] {  // EmitSettled's chunk, straight into the word
-      bits.acc = (bits.acc << (p + sh.k)) | ((narrowed >> (32 - sh.k)) +
-                                             ((((uint64_t{1} << p) - 1) << sh.k) >> 1));
+      bits.acc = (bits.acc << (p + sh.k)) |
+                 ((narrowed >> (32 - sh.k)) + ((((uint64_t{1} << p) - 1) << sh.k) >> 1));
       bits.fill += static_cast<int>(p) + sh.k;
       pending -= p;
     } else {
@@ -146,8 +146,8 @@ void EncodeTernary(EncoderState& st, Cumulative3& model, const int8_t* symbols, 
 }
 
 COMMSIM_TARGET_CLONES
-void EncodeSmall(EncoderState& st, Cumulative<kMaxLanes>& model, const int8_t* symbols,
-                 int64_t n, int offset, BitWriter& out) {
+void EncodeSmall(EncoderState& st, Cumulative<kMaxLanes>& model, const int8_t* symbols, int64_t n,
+                 int offset, BitWriter& out) {
   EncodeLoop(st, model, symbols, n, offset, out);
 }
 
@@ -164,7 +164,10 @@ template <int kLanes, class Model>
   for (int64_t j = 0; j < n; ++j) {
     const uint64_t inv = Reciprocal(model.Total());
     const uint64_t v = s.value - s.low;
-    if (v >= s.range) return j;  // the caller throws
+    if (v >= s.range) [[unlikely]] {  // Decode's out-of-range error: the caller throws
+      st = s;
+      return j;
+    }
     uint64_t ql = 0, qh = s.range;
     int symbol = 0;
     uint64_t q[kLanes];

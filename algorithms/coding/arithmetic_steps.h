@@ -73,7 +73,7 @@ inline uint64_t Reverse64(uint64_t v) {
 // top + (2^p - 1) << (k - 1), with top the k bits.
 template <class Put>
 inline void EmitSettled(uint64_t low, int k, int64_t& pending, Put&& put) {
-  const uint64_t top = low >> (32 - k);                          // k = 0: 0
+  const uint64_t top = low >> (32 - k);                              // k = 0: 0
   const int64_t p = pending & static_cast<int64_t>(Mask64(k != 0));  // k = 0: p = 0
   if (p + k > 64) [[unlikely]] {  // a pending run longer than a word (k > 0)
     const uint64_t first = top >> (k - 1);

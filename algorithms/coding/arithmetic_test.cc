@@ -319,9 +319,11 @@ TEST(ArithmeticTest, RenormShiftCountsTheLoopsSteps) {
       const uint64_t prefix = (0xA5A5A5A5u >> (32 - k)) << (32 - k) & 0xFFFFFFFFu;
       const int rest = 31 - k - m;
       const uint64_t run = ((uint64_t{1} << m) - 1) << rest;
-      for (uint64_t tail : {uint64_t{0}, (uint64_t{1} << rest) - 1, uint64_t{0x12345} & ((uint64_t{1} << rest) - 1)}) {
+      for (uint64_t tail : {uint64_t{0}, (uint64_t{1} << rest) - 1,
+                            uint64_t{0x12345} & ((uint64_t{1} << rest) - 1)}) {
         const uint64_t low = prefix | run | tail;
-        const uint64_t high = prefix | (uint64_t{1} << (31 - k)) | (((uint64_t{1} << rest) - 1) & ~tail);
+        const uint64_t high =
+            prefix | (uint64_t{1} << (31 - k)) | (((uint64_t{1} << rest) - 1) & ~tail);
         if (low < high) cases.emplace_back(low, high);
       }
     }
