@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "algorithms/coding/arithmetic_steps.h"
 #include "algorithms/coding/arithmetic_test_util.h"
 #include "sim/rng.h"
 
@@ -196,6 +198,148 @@ TEST(ArithmeticTest, WritesTheBitsOfTheBitAtATimeCoder) {
     const Message by_run = run_out.Finish();
     EXPECT_EQ(by_run.payload_bits, expected.payload_bits) << "EncodeRun, k = " << k;
     EXPECT_EQ(by_run.words, expected.words) << "EncodeRun, k = " << k << ", n = " << symbols.size();
+  }
+}
+
+// DecodeRun in pieces of `piece` symbols (its state carries over, and over Decode calls).
+std::vector<int> DecodeByRuns(const Message& m, size_t n, int k, int64_t piece) {
+  BitReader r(m);
+  AdaptiveModel model(k);
+  ArithmeticDecoder dec(r);
+  std::vector<int8_t> out(n);
+  const int offset = k > 128 ? 128 : 1;
+  for (size_t begin = 0; begin < n; begin += static_cast<size_t>(piece)) {
+    const int64_t len = std::min<int64_t>(piece, static_cast<int64_t>(n - begin));
+    if (len == 1) {  // a single symbol through Decode between runs
+      out[begin] = static_cast<int8_t>(dec.Decode(model) - offset);
+      continue;
+    }
+    dec.DecodeRun(model, out.data() + begin, len, offset);
+  }
+  dec.Finish(r.size());
+  r.ExpectEnd();
+  std::vector<int> symbols;
+  for (int8_t v : out) symbols.push_back(v + offset);
+  return symbols;
+}
+
+Message EncodeByRun(const std::vector<int>& symbols, int k) {
+  const int offset = k > 128 ? 128 : 1;
+  std::vector<int8_t> shifted;
+  for (int s : symbols) shifted.push_back(static_cast<int8_t>(s - offset));
+  BitWriter w;
+  AdaptiveModel model(k);
+  ArithmeticEncoder enc(w);
+  enc.EncodeRun(model, shifted.data(), static_cast<int64_t>(shifted.size()), offset);
+  enc.Finish();
+  return w.Finish();
+}
+
+// Every alphabet size the runs treat differently (2..3 in a vector, 4..8 in locals, more
+// through Encode), uniform and skewed sources, lengths 0, 1, 2 and 2^20 (many model halvings):
+// Encode and EncodeRun write the reference's bits, Decode and DecodeRun read the symbols back.
+TEST(ArithmeticTest, RunsWriteTheReferenceBitsAndDecodeBack) {
+  for (int k : {2, 3, 4, 5, 8, 9, 16, 256}) {
+    const std::vector<double> uniform(static_cast<size_t>(k), 1.0 / k);
+    std::vector<double> skewed(static_cast<size_t>(k), 0.05 / (k - 1));
+    skewed[static_cast<size_t>(k / 2)] = 0.95;
+    for (const auto& p : {uniform, skewed}) {
+      for (int n : {0, 1, 2, 3000, 1 << 20}) {
+        if (n == (1 << 20) && k != 3 && k != 256 && k != 5) continue;  // keep the test short
+        const std::vector<int> symbols = DrawSymbols(p, n, static_cast<uint64_t>(31 * k + n));
+        const Message expected = EncodeSymbols<ReferenceEncoder>(symbols, k);
+        const std::string what = "k = " + std::to_string(k) + ", n = " + std::to_string(n) +
+                                 ", p[0] = " + std::to_string(p[0]);
+        const Message by_symbol = EncodeSymbols(symbols, k);
+        EXPECT_EQ(by_symbol.payload_bits, expected.payload_bits) << what;
+        EXPECT_EQ(by_symbol.words, expected.words) << what;
+        const Message by_run = EncodeByRun(symbols, k);
+        EXPECT_EQ(by_run.payload_bits, expected.payload_bits) << what;
+        EXPECT_EQ(by_run.words, expected.words) << what;
+        EXPECT_EQ(DecodeByRuns(expected, symbols.size(), k, 1 << 20), symbols) << what;
+        if (n <= 3000) {
+          EXPECT_EQ(DecodeAll(expected, symbols.size(), k), symbols) << what;
+          EXPECT_EQ(DecodeByRuns(expected, symbols.size(), k, 7), symbols) << what;
+          EXPECT_EQ(DecodeByRuns(expected, symbols.size(), k, 1), symbols) << what;
+        }
+      }
+    }
+  }
+}
+
+// Long pending runs and constant streams (the interval pinned near the middle or an edge) through
+// the runs: the reference's bits, and back.
+TEST(ArithmeticTest, RunsHandlePendingRunsLongerThanAWord) {
+  for (int k : {2, 3, 8, 256}) {
+    int64_t max_pending = 0;
+    std::vector<std::vector<int>> streams = {LongPendingRun(k, 2000, 6000, &max_pending),
+                                             std::vector<int>(70000, k - 1),
+                                             std::vector<int>(70000, 0)};
+    if (k > 8) {  // small alphabets settle bits sooner
+      EXPECT_GT(max_pending, 64) << "k = " << k;
+    }
+    for (const auto& symbols : streams) {
+      const Message expected = EncodeSymbols<ReferenceEncoder>(symbols, k);
+      const Message by_run = EncodeByRun(symbols, k);
+      EXPECT_EQ(by_run.payload_bits, expected.payload_bits) << "k = " << k;
+      EXPECT_EQ(by_run.words, expected.words) << "k = " << k;
+      EXPECT_EQ(DecodeByRuns(expected, symbols.size(), k, 100), symbols) << "k = " << k;
+    }
+  }
+}
+
+// The closed-form shift against the bit-at-a-time loop, on intervals with every split of
+// settled and pending bits and on random ones.
+TEST(ArithmeticTest, RenormShiftCountsTheLoopsSteps) {
+  auto loop = [](uint64_t low, uint64_t high, int* k) {
+    constexpr uint64_t kHalf = uint64_t{1} << 31, kQuarter = uint64_t{1} << 30;
+    int steps = 0;
+    *k = 0;
+    while (true) {
+      if (high < kHalf || low >= kHalf) {
+        ++*k;
+        low &= kHalf - 1;
+        high &= kHalf - 1;
+      } else if (low >= kQuarter && high < kHalf + kQuarter) {
+        low -= kQuarter;
+        high -= kQuarter;
+      } else {
+        break;
+      }
+      low <<= 1;
+      high = (high << 1) | 1;
+      ++steps;
+    }
+    return steps;
+  };
+  std::vector<std::pair<uint64_t, uint64_t>> cases;
+  for (int k = 0; k < 32; ++k) {
+    for (int m = 0; k + m < 32; ++m) {
+      // k agreeing bits (a pattern), then 0 / 1 in low / high, m bits of 1 / 0, then the rest
+      const uint64_t prefix = (0xA5A5A5A5u >> (32 - k)) << (32 - k) & 0xFFFFFFFFu;
+      const int rest = 31 - k - m;
+      const uint64_t run = ((uint64_t{1} << m) - 1) << rest;
+      for (uint64_t tail : {uint64_t{0}, (uint64_t{1} << rest) - 1,
+                            uint64_t{0x12345} & ((uint64_t{1} << rest) - 1)}) {
+        const uint64_t low = prefix | run | tail;
+        const uint64_t high =
+            prefix | (uint64_t{1} << (31 - k)) | (((uint64_t{1} << rest) - 1) & ~tail);
+        if (low < high) cases.emplace_back(low, high);
+      }
+    }
+  }
+  Rng rng(17);
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t a = rng.UniformInt(uint64_t{1} << 32), b = rng.UniformInt(uint64_t{1} << 32);
+    if (a == b) continue;
+    cases.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  for (const auto& [low, high] : cases) {
+    int k = 0;
+    const int s = loop(low, high, &k);
+    const arithmetic_steps::Shift sh = arithmetic_steps::RenormShift(low, high);
+    ASSERT_EQ(sh.k, k) << low << " " << high;
+    ASSERT_EQ(sh.s, s) << low << " " << high;
   }
 }
 

@@ -148,8 +148,16 @@ void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,
     const int64_t begin = static_cast<int64_t>(b) * block;
     const int64_t n = std::min(block, d - begin);
     const double norm = norms[b];
-    for (int64_t j = begin; j < begin + n; ++j) {
-      out.Put(j, norm == 0.0 ? 0.0 : (dec.Decode(model) - 1) * norm);
+    if (norm == 0.0) {
+      for (int64_t j = begin; j < begin + n; ++j) out.Put(j, 0.0);
+      continue;
+    }
+    constexpr int64_t kChunk = 1024;
+    int8_t sym[kChunk];
+    for (int64_t c = begin; c < begin + n; c += kChunk) {
+      const int64_t m = std::min(kChunk, begin + n - c);
+      dec.DecodeRun(model, sym, m, 1);
+      for (int64_t j = 0; j < m; ++j) out.Put(c + j, sym[j] * norm);
     }
   }
   dec.Finish(r.size());
