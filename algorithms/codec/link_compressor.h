@@ -42,7 +42,11 @@ class LinkCompressor final : public Compressor {
   void set_buckets(std::vector<Segment> buckets) { buckets_ = std::move(buckets); }
   const std::vector<Segment>& buckets() const { return buckets_; }
 
+  // The wrapped compressor's, its message stamped; none with buckets.
+  std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
   void DecodeInto(const Message& message, const DecodeTarget& target) const override;
+  // The wrapped compressor's without buckets.
+  void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& target) const override;
   double ErrorFactor(int64_t dim) const override;
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
 
