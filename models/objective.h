@@ -10,6 +10,9 @@
 //   - FiniteGradient(...): the same gradient (bit for bit, same Rng use), without the loss,
 //     returning whether every element of grad is finite. The default is Gradient plus a second
 //     pass over grad; an objective may check within its own pass (the simulators call this one).
+//   - StreamFiniteGradient(..., sink): FiniteGradient without storing the gradient, optional (the
+//     default declines): its values go to `sink` in index order, chunk by chunk, so a consumer
+//     (e.g. a worker's fp32 encoder) takes them while they are in cache.
 //   - All methods are const and thread-safe: one Objective is shared by simulations running in
 //     parallel threads; scratch memory is per call.
 //   - Models that know their layers describe them in layers() (parameters and FLOPs per layer).
@@ -19,6 +22,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -44,6 +48,17 @@ class Objective {
                           Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const = 0;
   virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
                               int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
+  // Takes the next n values of a vector handed over in order, chunk by chunk.
+  using ChunkSink = std::function<void(const double* values, int64_t n)>;
+  // FiniteGradient's values (bit for bit, the same Rng use) handed to `sink` in index order in
+  // chunks, the gradient never stored; returns whether every value was finite. Returns nullopt
+  // without drawing from `rng` or calling `sink` when the objective cannot (the default).
+  virtual std::optional<bool> StreamFiniteGradient(int /*worker*/,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& /*x*/,
+                                                   int64_t /*batch*/, Rng& /*rng*/,
+                                                   const ChunkSink& /*sink*/) const {
+    return std::nullopt;
+  }
   // F(x) + R(x) on the whole training set.
   virtual double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
   // Test-set accuracy in [0, 1] for classifiers; nullopt where it does not apply.

@@ -222,68 +222,98 @@ double SyntheticQuadratic::flops_per_sample() const {
                                         : 3.0 * static_cast<double>(dim_);
 }
 
-// g = lambda (x - c_w) (+ noise) in one pass (two with noise). kLoss: returns 1/2 sum_j lambda_j
-// (x_j - c_wj)^2, summed in index order; else returns 0 and ORs NonFiniteFlag(g_j) into *flags.
-template <bool kLoss>
-double SyntheticQuadratic::Fill(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
-                                int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad,
-                                uint64_t* flags) const {
+SyntheticQuadratic::Pass SyntheticQuadratic::Begin(int worker,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& x,
+                                                   int64_t batch, Rng& rng) const {
   COMMSIM_CHECK(worker >= 0 && worker < workers_, "worker {}", worker);
-  const int64_t d = dim_;
-  COMMSIM_CHECK(x.size() == d && grad.size() == d, "dimension mismatch");
-  const int64_t o = shift_[static_cast<size_t>(worker)];
-  const double h = config_.heterogeneity;
+  COMMSIM_CHECK(x.size() == dim_, "dimension mismatch");
   const bool noisy = config_.noise > 0.0 && batch > 0 && batch < config_.samples_per_worker;
-  const double sigma = noisy ? config_.noise / std::sqrt(static_cast<double>(batch)) : 0.0;
+  return Pass{.x = x.data(),
+              .shift = shift_[static_cast<size_t>(worker)],
+              .noisy = noisy,
+              .sigma = noisy ? config_.noise / std::sqrt(static_cast<double>(batch)) : 0.0,
+              .rng = &rng};
+}
+
+// g_j = lambda_j (x_j - c_wj) (+ noise) for j in [begin, end), into out[j - begin]: one pass, then
+// the chunk's noise draws (in index order, so chunk after chunk draws as one pass would). kLoss:
+// adds lambda_j (x_j - c_wj)^2 to p.loss in index order; else ORs NonFiniteFlag(g_j) into p.bad.
+// The chunk is read in at most two runs so that the shared vector is read contiguously: j < d - o
+// reads r[j + o], the rest r[j - (d - o)].
+template <bool kLoss>
+void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, double* out) const {
+  const int64_t d = dim_;
+  const int64_t o = p.shift;
+  const double h = config_.heterogeneity;
   const double* c = center_.data();
-  const double* xs = x.data();
-  double* g = grad.data();
-  double loss = 0.0;
-  uint64_t bad = 0;
-  // Chunks of kChunk coordinates (lambda rebuilt into `lam` first), each in at most two runs so
-  // that the shared vector is read contiguously: j < d - o reads r[j + o], the rest r[j - (d - o)].
+  const double* xs = p.x;
+  const bool noisy = p.noisy;
+  double loss = p.loss;
+  uint64_t bad = p.bad;
   std::array<double, kChunk> lam;
-  const auto run = [&](int64_t begin, int64_t end, const double* r, int64_t chunk) {
-    for (int64_t j = begin; j < end; ++j) {
+  lambda_.Fill(begin, end - begin, lam.data());
+  const auto run = [&](int64_t from, int64_t to, const double* r) {
+    for (int64_t j = from; j < to; ++j) {
       const double diff = xs[j] - c[j] - h * r[j];
-      const double lam_j = lam[static_cast<size_t>(j - chunk)];
-      g[j] = lam_j * diff;
+      const double lam_j = lam[static_cast<size_t>(j - begin)];
+      const double g = lam_j * diff;
+      out[j - begin] = g;
       if constexpr (kLoss) {
         loss += lam_j * diff * diff;
       } else if (!noisy) {
-        bad |= NonFiniteFlag(g[j]);
+        bad |= NonFiniteFlag(g);
       }
     }
   };
-  for (int64_t begin = 0; begin < d; begin += kChunk) {
-    const int64_t end = std::min(d, begin + kChunk);
-    lambda_.Fill(begin, end - begin, lam.data());
-    const int64_t split = std::clamp(d - o, begin, end);
-    run(begin, split, shared_.data() + o, begin);
-    run(split, end, shared_.data() - (d - o), begin);
-  }
+  const int64_t split = std::clamp(d - o, begin, end);
+  run(begin, split, shared_.data() + o);
+  run(split, end, shared_.data() - (d - o));
   if (noisy) {
-    for (int64_t j = 0; j < d; ++j) {
-      g[j] += sigma * FastNormal(rng);
-      if constexpr (!kLoss) bad |= NonFiniteFlag(g[j]);
+    for (int64_t k = 0; k < end - begin; ++k) {
+      out[k] += p.sigma * FastNormal(*p.rng);
+      if constexpr (!kLoss) bad |= NonFiniteFlag(out[k]);
     }
   }
-  if constexpr (!kLoss) *flags |= bad;
-  return 0.5 * loss;
+  p.loss = loss;
+  p.bad = bad;
+}
+
+template <bool kLoss>
+SyntheticQuadratic::Pass SyntheticQuadratic::FillAll(int worker,
+                                                     const Eigen::Ref<const Eigen::VectorXd>& x,
+                                                     int64_t batch, Rng& rng,
+                                                     Eigen::Ref<Eigen::VectorXd> grad) const {
+  COMMSIM_CHECK(grad.size() == dim_, "dimension mismatch");
+  Pass p = Begin(worker, x, batch, rng);
+  for (int64_t begin = 0; begin < dim_; begin += kChunk) {
+    FillChunk<kLoss>(p, begin, std::min(dim_, begin + kChunk), grad.data() + begin);
+  }
+  return p;
 }
 
 double SyntheticQuadratic::Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
                                     int64_t batch, Rng& rng,
                                     Eigen::Ref<Eigen::VectorXd> grad) const {
-  return Fill<true>(worker, x, batch, rng, grad, nullptr);
+  return 0.5 * FillAll<true>(worker, x, batch, rng, grad).loss;
 }
 
 bool SyntheticQuadratic::FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
                                         int64_t batch, Rng& rng,
                                         Eigen::Ref<Eigen::VectorXd> grad) const {
-  uint64_t flags = 0;
-  Fill<false>(worker, x, batch, rng, grad, &flags);
-  return (flags >> 63) == 0;
+  return (FillAll<false>(worker, x, batch, rng, grad).bad >> 63) == 0;
+}
+
+std::optional<bool> SyntheticQuadratic::StreamFiniteGradient(
+    int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
+    const ChunkSink& sink) const {
+  Pass p = Begin(worker, x, batch, rng);
+  std::array<double, kChunk> chunk;
+  for (int64_t begin = 0; begin < dim_; begin += kChunk) {
+    const int64_t end = std::min(dim_, begin + kChunk);
+    FillChunk<false>(p, begin, end, chunk.data());
+    sink(chunk.data(), end - begin);
+  }
+  return (p.bad >> 63) == 0;
 }
 
 double SyntheticQuadratic::Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const {

@@ -24,6 +24,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,10 @@ class SyntheticQuadratic final : public Objective {
                   Eigen::Ref<Eigen::VectorXd> grad) const override;
   bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                       Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const override;
+  // In chunks of kChunk coordinates.
+  std::optional<bool> StreamFiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                           int64_t batch, Rng& rng,
+                                           const ChunkSink& sink) const override;
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   const Optimum* optimum() const override { return &optimum_; }
   double flops_per_sample() const override;
@@ -92,9 +97,24 @@ class SyntheticQuadratic final : public Objective {
 
  private:
   static constexpr int64_t kChunk = 4 * QuadraticCurvatures::kBlock;
+  // One gradient evaluation: its inputs and running results.
+  struct Pass {
+    const double* x;
+    int64_t shift;  // the worker's o_i
+    bool noisy;
+    double sigma;
+    Rng* rng;
+    double loss = 0.0;  // sum of lambda_j (x_j - c_ij)^2 so far
+    uint64_t bad = 0;   // NonFiniteFlag of the values so far
+  };
+  Pass Begin(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
+             Rng& rng) const;
   template <bool kLoss>
-  double Fill(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
-              Eigen::Ref<Eigen::VectorXd> grad, uint64_t* flags) const;
+  void FillChunk(Pass& p, int64_t begin, int64_t end, double* out) const;
+  // Every chunk into grad.
+  template <bool kLoss>
+  Pass FillAll(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
+               Eigen::Ref<Eigen::VectorXd> grad) const;
   SyntheticQuadraticConfig config_;
   const LayerProfile* profile_;  // a shipped profile or nullptr
   int64_t dim_;

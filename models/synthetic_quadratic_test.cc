@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "sim/rng.h"
 
@@ -79,6 +80,42 @@ TEST(SyntheticQuadraticTest, GradientAndLossMatchTheDefinitionOnTheFormula) {
     const double stored =
         0.5 * (lambda.array() * (x - x_star).array().square()).sum() + f.optimum()->loss;
     EXPECT_EQ(std::bit_cast<uint64_t>(f.Loss(x)), std::bit_cast<uint64_t>(stored));
+  }
+}
+
+// StreamFiniteGradient hands over FiniteGradient's values bit for bit, in index order, in chunks
+// that cover [0, d) once, with the same finiteness answer and the same noise draws (the Rng ends in
+// the same state), on dimensions around the 1024-coordinate chunks.
+TEST(SyntheticQuadraticTest, StreamedGradientIsTheStoredGradientInOrder) {
+  for (const int64_t dim : {1, 1023, 1024, 1025, 3001}) {
+    for (const double noise : {0.0, 0.7}) {
+      SyntheticQuadraticConfig c = QuadraticOf(dim, 1.0, 100.0);
+      c.noise = noise;
+      const SyntheticQuadratic f(c, 3, 5);
+      Eigen::VectorXd x(dim), stored(dim);
+      Rng xs(2, 0, "x");
+      for (int64_t j = 0; j < dim; ++j) x[j] = xs.Normal();
+      for (const bool finite : {true, false}) {
+        if (!finite) x[dim / 2] = INFINITY;
+        Rng a(4, 1, "batch"), b(4, 1, "batch");
+        EXPECT_EQ(f.FiniteGradient(2, x, 10, a, stored), finite);
+        std::vector<double> streamed;
+        const std::optional<bool> answer =
+            f.StreamFiniteGradient(2, x, 10, b, [&](const double* values, int64_t n) {
+              EXPECT_GT(n, 0);
+              streamed.insert(streamed.end(), values, values + n);
+            });
+        ASSERT_TRUE(answer.has_value());
+        EXPECT_EQ(*answer, finite) << "d " << dim;
+        ASSERT_EQ(static_cast<int64_t>(streamed.size()), dim);
+        for (int64_t j = 0; j < dim; ++j) {
+          ASSERT_EQ(std::bit_cast<uint64_t>(streamed[static_cast<size_t>(j)]),
+                    std::bit_cast<uint64_t>(stored[j]))
+              << "d " << dim << ", noise " << noise << ", j " << j;
+        }
+        EXPECT_EQ(a.NextU64(), b.NextU64()) << "the noise draws differ";
+      }
+    }
   }
 }
 

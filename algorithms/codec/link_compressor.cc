@@ -59,6 +59,35 @@ Message LinkCompressor::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, R
   return m;
 }
 
+namespace {
+
+// Stamps the message of a wrapped ChunkEncoder.
+class StampedChunks final : public ChunkEncoder {
+ public:
+  StampedChunks(std::unique_ptr<ChunkEncoder> inner, std::string_view codec, int64_t d)
+      : inner_(std::move(inner)), codec_(codec), d_(d) {}
+  void Put(const double* values, int64_t n) override { inner_->Put(values, n); }
+  std::optional<Message> Finish() override {
+    std::optional<Message> m = inner_->Finish();
+    if (m) LabelMessage(*m, codec_, d_);
+    return m;
+  }
+
+ private:
+  std::unique_ptr<ChunkEncoder> inner_;
+  std::string_view codec_;
+  int64_t d_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncode(int64_t d) const {
+  if (!buckets_.empty()) return nullptr;
+  std::unique_ptr<ChunkEncoder> inner = inner_->ChunkEncode(d);
+  if (inner == nullptr) return nullptr;
+  return std::make_unique<StampedChunks>(std::move(inner), inner_->Name(), d);
+}
+
 void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& target) const {
   if (buckets_.empty() && message.parts.empty()) {
     inner_->DecodeInto(message, target);
@@ -71,6 +100,15 @@ void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& targ
   for (size_t b = 0; b < buckets_.size(); ++b) {
     inner_->DecodeInto(message.parts[b], target.Segment(buckets_[b].offset, buckets_[b].size));
   }
+}
+
+void LinkCompressor::DecodeTwoInto(const Message& a, const Message& b,
+                                   const DecodeTarget& target) const {
+  if (buckets_.empty() && a.parts.empty() && b.parts.empty()) {
+    inner_->DecodeTwoInto(a, b, target);
+    return;
+  }
+  Compressor::DecodeTwoInto(a, b, target);
 }
 
 double LinkCompressor::ErrorFactor(int64_t dim) const {

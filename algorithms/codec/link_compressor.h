@@ -43,6 +43,10 @@ class LinkCompressor final : public Compressor {
   const std::vector<Segment>& buckets() const { return buckets_; }
 
   COMMSIM_COMPRESSOR_MEMBERS;
+  // The wrapped compressor's, its message stamped; none with buckets.
+  std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
+  // The wrapped compressor's without buckets.
+  void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& target) const override;
 
  private:
   // Encode with each bucket's decoded values delivered to its segment of `target` (nullptr: none).

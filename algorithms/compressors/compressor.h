@@ -18,6 +18,10 @@
 //   - Encode rejects NaN/Inf input, and values beyond the fp32 range of its wire format, with a
 //     NonFiniteError naming the compressor (the run drivers turn it into status "diverged"); Decode
 //     of a truncated or corrupted message throws DecodeError and never reads out of bounds.
+//   - ChunkEncode(d) (optional; compressors that draw no random numbers): an encoder fed x in
+//     order, chunk by chunk, whose Finish() is the message Encode(x, rng) gives, so a producer
+//     (a worker's gradient) is encoded without storing x. Finish() declines (nullopt) where Encode
+//     would throw; the caller then encodes the stored vector for the error.
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
@@ -29,6 +33,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,6 +105,17 @@ class DecodeTarget {
   double ErrorFactor(int64_t dim) const override;                                     \
   Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const override
 
+// Encodes a vector of the dimension it was made for, handed over in order in chunks.
+class ChunkEncoder {
+ public:
+  virtual ~ChunkEncoder() = default;
+  // The next n values of x.
+  virtual void Put(const double* values, int64_t n) = 0;
+  // Encode(x, rng)'s message, or nullopt when Encode(x, rng) would throw (a value not finite, or
+  // not on the wire format). REQUIRES: every value put, once.
+  virtual std::optional<Message> Finish() = 0;
+};
+
 class Compressor {
  public:
   virtual ~Compressor() = default;
@@ -118,8 +134,16 @@ class Compressor {
   // REQUIRES: target.size() == x.size().
   Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                             const DecodeTarget& target) const;
+  // A ChunkEncoder for vectors of dimension d, or nullptr when the compressor has none (default).
+  virtual std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t /*d*/) const { return nullptr; }
   // Decode into `target`. REQUIRES: target.size() equals the encoded vector's dimension.
   virtual void DecodeInto(const Message& message, const DecodeTarget& target) const = 0;
+  // DecodeInto(a, target) then DecodeInto(b, target) (the default); a compressor may fuse them
+  // into one pass over target with the same bits (e.g. a server adding two uplinks to its sum).
+  virtual void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& target) const {
+    DecodeInto(a, target);
+    DecodeInto(b, target);
+  }
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.
   virtual Expectation Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;

@@ -3,6 +3,9 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <utility>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/wire.h"
@@ -22,50 +25,91 @@ void IdentityConfig::Validate(ParamProblems& problems) const {
 
 namespace {
 
-// The wire bits of one fp32 value; bit 31 of `bad` collects values that are not finite in fp32.
-inline uint64_t F32Bits(double v, uint32_t& bad) {
-  const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(v));
-  bad |= NonFiniteFlag32(bits);
-  return bits;
+// A message of d values at `precision` bits, its words unwritten but for the last (zero, so the
+// bits past payload_bits of an odd fp32 count are zero).
+Message SizedMessage(int64_t d, int64_t precision) {
+  Message m;
+  m.payload_bits = d * precision;
+  m.words.resize(static_cast<size_t>((m.payload_bits + 63) / 64), boost::container::default_init);
+  if (!m.words.empty()) m.words.back() = 0;
+  return m;
 }
+
+// Writes p[0, n) as fp64 words from words[0]; returns the OR of their NonFiniteFlag (bit 63).
+uint64_t PutFp64(const double* p, int64_t n, uint64_t* words) {
+  uint64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    words[i] = std::bit_cast<uint64_t>(p[i]);
+    bad |= NonFiniteFlag(p[i]);
+  }
+  return bad;
+}
+
+// Writes p[0, n) as fp32 values from bytes[0]: two per 64-bit word, the first in the low half,
+// which on the little-endian hosts we build for is the floats in order in memory (byte copies,
+// which the compiler vectorises). Returns the OR of NonFiniteFlag32 of the fp32 values (bit 31:
+// one is not finite in fp32).
+uint32_t PutFp32(const double* p, int64_t n, unsigned char* bytes) {
+  static_assert(std::endian::native == std::endian::little);
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(p[i]));
+    bad |= NonFiniteFlag32(bits);
+    std::memcpy(bytes + 4 * i, &bits, sizeof bits);
+  }
+  return bad;
+}
+
+// Identity's ChunkEncoder: each chunk converted straight into the message words.
+class IdentityChunks final : public ChunkEncoder {
+ public:
+  IdentityChunks(int64_t d, int64_t precision)
+      : d_(d), precision_(precision), m_(SizedMessage(d, precision)) {}
+  void Put(const double* values, int64_t n) override {
+    COMMSIM_CHECK(next_ + n <= d_, "{} values put into an encoder of {}", next_ + n, d_);
+    if (precision_ == 64) {
+      bad_ |= PutFp64(values, n, m_.words.data() + next_) >> 63;
+    } else {
+      auto* bytes = reinterpret_cast<unsigned char*>(m_.words.data());
+      bad_ |= PutFp32(values, n, bytes + 4 * next_) >> 31;
+    }
+    next_ += n;
+  }
+  std::optional<Message> Finish() override {
+    COMMSIM_CHECK(next_ == d_, "{} values put into an encoder of {}", next_, d_);
+    if (bad_ != 0) return std::nullopt;
+    return std::move(m_);
+  }
+
+ private:
+  int64_t d_, precision_, next_ = 0;
+  uint64_t bad_ = 0;
+  Message m_;
+};
 
 }  // namespace
 
-// One pass: converts, writes the words directly (two fp32 values per 64-bit word, the first in
-// the low half, as BitWriter would), checks and (with a target) delivers the decoded values. A
-// value that is not finite, or not finite in fp32, fails after the pass with the same error as a
-// check up front: RequireFinite names the first NaN/Inf, else the first value beyond fp32.
+std::unique_ptr<ChunkEncoder> Identity::ChunkEncode(int64_t d) const {
+  return std::make_unique<IdentityChunks>(d, config_.precision);
+}
+
+// One pass: converts, writes the words directly, checks and (with a target) delivers the decoded
+// values. A value that is not finite, or not finite in fp32, fails after the pass with the same
+// error as a check up front: RequireFinite names the first NaN/Inf, else the first value beyond
+// fp32.
 Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                              const DecodeTarget* target) const {
   const Eigen::Index d = x.size();
   const double* p = x.data();
-  Message m;
-  m.payload_bits = d * config_.precision;
-  m.words.resize(static_cast<size_t>((m.payload_bits + 63) / 64), boost::container::default_init);
-  if (!m.words.empty()) m.words.back() = 0;  // the bits past payload_bits (an odd fp32 count)
-  uint64_t* words = m.words.data();
-  uint64_t bad = 0;
+  Message m = SizedMessage(d, config_.precision);
   if (config_.precision == 64) {
-    for (Eigen::Index i = 0; i < d; ++i) {
-      words[i] = std::bit_cast<uint64_t>(p[i]);
-      bad |= NonFiniteFlag(p[i]);
-    }
-    if ((bad >> 63) != 0) RequireFinite(Name(), x);
+    if ((PutFp64(p, d, m.words.data()) >> 63) != 0) RequireFinite(Name(), x);
     if (target != nullptr) {
       for (Eigen::Index i = 0; i < d; ++i) target->Put(i, p[i]);
     }
     return m;
   }
-  uint32_t bad32 = 0;
-  // Two fp32 values per word, the first in the low half: on the little-endian hosts we build for,
-  // that is the floats in order in memory (byte copies, which the compiler vectorises).
-  static_assert(std::endian::native == std::endian::little);
-  auto* bytes = reinterpret_cast<unsigned char*>(words);
-  for (Eigen::Index i = 0; i < d; ++i) {
-    const uint32_t bits = static_cast<uint32_t>(F32Bits(p[i], bad32));
-    std::memcpy(bytes + 4 * i, &bits, sizeof bits);
-  }
-  if ((bad32 >> 31) != 0) {
+  if ((PutFp32(p, d, reinterpret_cast<unsigned char*>(m.words.data())) >> 31) != 0) {
     RequireFinite(Name(), x);
     for (Eigen::Index j = 0; j < d; ++j) Fp32Nearest(Name(), x[j]);  // throws at the first
   }
@@ -77,46 +121,67 @@ Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*
 
 namespace {
 
-// The values of a well-formed message into `out` (precision 64: one per word; 32: two per word,
-// the first in the low half); returns false when one is not finite. One loop per kind of target,
-// so each vectorises.
+// Value i of a well-formed message's words (precision 64: one per word; 32: two per word, the
+// first in the low half, which is the floats in order in memory, little-endian as the encoder
+// writes them): byte copies, which the compiler turns into vector loads.
+template <int kPrecision>
+inline double WireValue(const uint64_t* words, Eigen::Index i) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(words);
+  if constexpr (kPrecision == 64) {
+    double v;
+    std::memcpy(&v, bytes + 8 * i, sizeof v);
+    return v;
+  }
+  float f;
+  std::memcpy(&f, bytes + 4 * i, sizeof f);
+  return static_cast<double>(f);
+}
+
+// The values of a well-formed message into `out`; returns false when one is not finite. One loop
+// per kind of target, so each vectorises.
 template <int kPrecision>
 bool DecodeWords(const uint64_t* words, const DecodeTarget& out) {
   const Eigen::Index d = out.size();
-  // The floats in order in memory (little-endian, as the encoder writes them): byte copies, which
-  // the compiler turns into vector loads.
-  const auto* bytes = reinterpret_cast<const unsigned char*>(words);
-  auto value = [bytes](Eigen::Index i) {
-    if constexpr (kPrecision == 64) {
-      double v;
-      std::memcpy(&v, bytes + 8 * i, sizeof v);
-      return v;
-    }
-    float f;
-    std::memcpy(&f, bytes + 4 * i, sizeof f);
-    return static_cast<double>(f);
-  };
   uint64_t bad = 0;
   if (out.plain()) {
     double* o = out.out().data();
     for (Eigen::Index i = 0; i < d; ++i) {
-      o[i] = value(i);
+      o[i] = WireValue<kPrecision>(words, i);
       bad |= NonFiniteFlag(o[i]);
     }
   } else if (out.accumulates()) {  // the common server case: sum += weight * v
     double* o = out.out().data();
     const double weight = out.weight();
     for (Eigen::Index i = 0; i < d; ++i) {
-      const double v = value(i);
+      const double v = WireValue<kPrecision>(words, i);
       bad |= NonFiniteFlag(v);
       o[i] += weight * v;
     }
   } else {
     for (Eigen::Index i = 0; i < d; ++i) {
-      const double v = value(i);
+      const double v = WireValue<kPrecision>(words, i);
       bad |= NonFiniteFlag(v);
       out.Put(i, v);
     }
+  }
+  return (bad >> 63) == 0;
+}
+
+// Two well-formed messages a, b into an accumulating target in one pass: out += weight * a, then
+// out += weight * b, element by element (the bits of two DecodeWords passes). False when a value
+// is not finite.
+template <int kPrecision>
+bool AccumulateTwo(const uint64_t* a, const uint64_t* b, const DecodeTarget& out) {
+  const Eigen::Index d = out.size();
+  double* o = out.out().data();
+  const double weight = out.weight();
+  uint64_t bad = 0;
+  for (Eigen::Index i = 0; i < d; ++i) {
+    const double va = WireValue<kPrecision>(a, i);
+    const double vb = WireValue<kPrecision>(b, i);
+    bad |= NonFiniteFlag(va) | NonFiniteFlag(vb);
+    const double sum = o[i] + weight * va;
+    o[i] = sum + weight * vb;
   }
   return (bad >> 63) == 0;
 }
@@ -141,6 +206,21 @@ void Identity::DecodeInto(const Message& message, const DecodeTarget& out) const
 
 // The fp32 rounding on the wire is left out of ErrorFactor (compressor.h): the identity is exact.
 double Identity::ErrorFactor(int64_t) const { return 0.0; }
+
+// Fused for two well-formed messages into an accumulating target (a server's sum); a corrupted
+// value throws the same DecodeError, after both are added.
+void Identity::DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& out) const {
+  const int64_t bits = out.size() * config_.precision;
+  if (!out.accumulates() || a.payload_bits != bits || b.payload_bits != bits) {
+    Compressor::DecodeTwoInto(a, b, out);
+    return;
+  }
+  BitReader check_a(a), check_b(b);  // the words hold payload_bits
+  const bool finite = config_.precision == 64
+                          ? AccumulateTwo<64>(a.words.data(), b.words.data(), out)
+                          : AccumulateTwo<32>(a.words.data(), b.words.data(), out);
+  if (!finite) throw DecodeError("corrupted message: non-finite value");
+}
 
 Expectation Identity::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   Expectation e;

@@ -25,6 +25,8 @@ class Identity final : public Compressor {
  private:
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
+  std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
+  void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& out) const override;
 
   IdentityConfig config_;
 };

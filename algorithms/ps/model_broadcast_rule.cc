@@ -21,9 +21,17 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   InitWorkers(workers, x0.size());
 }
 
-void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
+DecodeTarget ModelBroadcastRule::SumFrom(int w) {
   if (w == 0) mean_.setZero(x_.size());  // mean_ may have held x0 (ServerScratch)
-  uplink_->DecodeInto(uplink, DecodeTarget(mean_, mean_, 1.0));
+  return DecodeTarget(mean_, mean_, 1.0);
+}
+
+void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
+  uplink_->DecodeInto(uplink, SumFrom(w));
+}
+
+void ModelBroadcastRule::ServerReceiveTwo(int w, const Message& a, const Message& b) {
+  uplink_->DecodeTwoInto(a, b, SumFrom(w));
 }
 
 Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {

@@ -22,6 +22,8 @@ class ModelBroadcastRule : public PsRule {
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, replica_); }
   void ServerReceive(int w, const Message& uplink) final;
+  // Both uplinks added to the sum in one pass (Compressor::DecodeTwoInto).
+  void ServerReceiveTwo(int w, const Message& a, const Message& b) final;
   Message ServerRound(double step, Rng& rng) final;
   void WorkerReceive(int w, const Message& downlink, double step) final;
   const Eigen::VectorXd& Model() const override { return x_; }
@@ -52,6 +54,8 @@ class ModelBroadcastRule : public PsRule {
   Eigen::VectorXd velocity_;  // only with momentum
   Eigen::VectorXd mean_;  // the round's uplink sum; lent as a gradient buffer (ps_rule.h)
   Eigen::VectorXd* ServerScratch() final { return &mean_; }
+  // The sum as the decode target of uplink w's values (zeroed for w = 0).
+  DecodeTarget SumFrom(int w);
   Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
   Replicas replicas_;
 };

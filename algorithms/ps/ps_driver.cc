@@ -183,17 +183,7 @@ class PsDriver {
     WorkerRound& wr = w_[w];
     if (!wr.arrived) {
       wr.arrived = true;
-      for (; next_uplink_ < workers_ && w_[next_uplink_].arrived; ++next_uplink_) {
-        WorkerRound& next = w_[next_uplink_];
-        const WallTimer timer;
-        rule_.ServerReceive(next_uplink_, *next.uplink);
-        next.receive_wall_s = timer.Seconds();
-        next.received = true;
-        for (const auto& [part, stamp] : next.waiting) {
-          ServerDecode(next_uplink_, part, Stamp{engine_.Now(), stamp.codec});
-        }
-        next.waiting.clear();
-      }
+      TakeArrivedUplinks();
       if (next_uplink_ == workers_) {
         const WallTimer timer;
         downlink_ = Share(rule_.ServerRound(step_, *server_rng_));
@@ -208,6 +198,33 @@ class PsDriver {
       return;
     }
     ServerDecode(w, b, arrival);
+  }
+
+  // The rule takes the arrived uplinks in worker order, two at a time (ServerReceiveTwo: w waits
+  // for w + 1; the mathematics does not depend on when) but for an odd count's last, and one at a
+  // time in measured mode (each uplink's own wall time).
+  void TakeArrivedUplinks() {
+    while (next_uplink_ < workers_ && w_[next_uplink_].arrived) {
+      const int w = next_uplink_;
+      const int take = !clock_.measured() && w + 1 < workers_ ? 2 : 1;
+      if (take == 2 && !w_[w + 1].arrived) return;
+      const WallTimer timer;
+      if (take == 2) {
+        rule_.ServerReceiveTwo(w, *w_[w].uplink, *w_[w + 1].uplink);
+      } else {
+        rule_.ServerReceive(w, *w_[w].uplink);
+      }
+      next_uplink_ += take;
+      for (int v = w; v < next_uplink_; ++v) {
+        WorkerRound& taken = w_[v];
+        taken.receive_wall_s = timer.Seconds();
+        taken.received = true;
+        for (const auto& [part, stamp] : taken.waiting) {
+          ServerDecode(v, part, Stamp{engine_.Now(), stamp.codec});
+        }
+        taken.waiting.clear();
+      }
+    }
   }
 
   void ServerDecode(int w, int b, const Stamp& ready) {
@@ -312,32 +329,6 @@ class PsDriver {
 };
 
 }  // namespace
-
-void CheckParameterServer(const RunSetup& setup) {
-  COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
-  const Topology& t = *setup.topology;
-  if (t.servers().empty()) {
-    throw UserError(fmt::format(
-        "a parameter-server algorithm needs a topology with a server (star, star_direct, or "
-        "explicit with \"server\"), got {}",
-        t.kind()));
-  }
-  const int workers = static_cast<int>(t.WorkerHosts().size());
-  if (workers != setup.objective->num_workers()) {
-    throw UserError(fmt::format(
-        "topology {} has {} hosts besides the server (host {}) but the scenario has {} workers; "
-        "they must agree",
-        t.kind(), workers, *t.server(), setup.objective->num_workers()));
-  }
-  if (const auto shards = static_cast<int64_t>(t.servers().size());
-      shards > setup.objective->dim()) {
-    throw UserError(
-        fmt::format("topology {} has {} servers but the model has only {} parameters "
-                    "to shard; give at most one server per parameter",
-                    t.kind(), shards, setup.objective->dim()));
-  }
-  CheckThreadsForCodec(setup);
-}
 
 void RunParameterServer(const RunSetup& setup, PsRule& rule, std::vector<IterationRecord>* records,
                         RunSummary* summary) {

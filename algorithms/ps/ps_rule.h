@@ -62,8 +62,20 @@ class PsRule {
   // `grad` is worker w's gradient at WorkerPoint(w); the rule may overwrite it (it is the
   // worker's scratch, so rules keep no d-vector of their own for the message).
   virtual Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) = 0;
+  // An encoder whose message is WorkerEncode(w, grad, ...)'s when fed worker w's gradient in
+  // order (ChunkEncoder, compressor.h), for a rule whose WorkerEncode only encodes the gradient as
+  // it is; nullptr (the default) otherwise. The driver then streams the gradient into it instead
+  // of storing it (worker_uplinks.h). Same threading rules as WorkerEncode.
+  virtual std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int /*w*/) const { return nullptr; }
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
+  // ServerReceive(w, a) then ServerReceive(w + 1, b) (the default); a rule may take both in one
+  // pass (the same results). The driver calls it where it can wait for w + 1 (not in the
+  // measured codec mode, which times each uplink's decode).
+  virtual void ServerReceiveTwo(int w, const Message& a, const Message& b) {
+    ServerReceive(w, a);
+    ServerReceive(w + 1, b);
+  }
   // Server, after every uplink of the round: updates its state and returns the downlink.
   virtual Message ServerRound(double step, Rng& rng) = 0;
   // Worker w decodes this round's downlink and applies it to its own state.

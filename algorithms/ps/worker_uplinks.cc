@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "algorithms/codec_time.h"
@@ -37,6 +39,7 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   Result& r = results_[static_cast<size_t>(w)];
   r = Result{};
   try {
+    if (Streamed(w, r)) return;
     Eigen::VectorXd& grad = Buffer(slot);
     WorkerGradient(setup_, w, rule_.WorkerPoint(w), batch_rngs_[static_cast<size_t>(w)], grad);
     const WallTimer timer;
@@ -45,6 +48,23 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   } catch (...) {
     r.error = std::current_exception();
   }
+}
+
+bool WorkerUplinks::Streamed(int w, Result& r) {
+  if (setup_.codec.mode == CodecMode::kMeasured) return false;
+  const std::unique_ptr<ChunkEncoder> encoder = rule_.WorkerChunkEncoder(w);
+  if (encoder == nullptr) return false;
+  const Objective& objective = *setup_.objective;
+  Rng rng = batch_rngs_[static_cast<size_t>(w)];  // kept for the ordinary path
+  const std::optional<bool> finite = objective.StreamFiniteGradient(
+      w, rule_.WorkerPoint(w), EffectiveBatch(setup_, objective, w), rng,
+      [&encoder](const double* values, int64_t n) { encoder->Put(values, n); });
+  if (!finite.value_or(false)) return false;
+  std::optional<Message> uplink = encoder->Finish();
+  if (!uplink) return false;
+  batch_rngs_[static_cast<size_t>(w)] = rng;
+  r.uplink = std::move(*uplink);
+  return true;
 }
 
 Eigen::VectorXd& WorkerUplinks::Buffer(int slot) {

@@ -8,6 +8,9 @@
 // times they always had. Results do not depend on the thread count: each worker uses its own
 // Rng streams ((seed, w, "batch") and (seed, w, "uplink")) and its own rule state, and the rule
 // may overwrite the gradient buffer it is given (ps_rule.h says what else it may touch).
+// Streaming: a rule whose uplink is the gradient as it is (PsRule::WorkerChunkEncoder) gets it
+// straight from the objective, chunk by chunk, into the message (Streamed): the same message
+// without a stored gradient, one pass instead of two.
 // Memory: one gradient buffer per thread (at most one per worker), not one per worker; the first
 // is the rule's ServerScratch when it has one (ps_rule.h), so that rule adds no buffer here.
 // Errors: a worker whose gradient has a NaN/Inf gets a NonFiniteError (and no encode); an
@@ -49,6 +52,11 @@ class WorkerUplinks {
     std::exception_ptr error;
   };
   void ComputeOne(int w, int slot, double step);
+  // Worker w's gradient streamed into the rule's WorkerChunkEncoder, when the rule has one, the
+  // objective streams and the codec mode is not "measured" (which times the encode alone); the
+  // gradient is then never stored. False when not done (also for a value the encoder cannot
+  // send): the ordinary path then runs from the same batch Rng state, and reports any error.
+  bool Streamed(int w, Result& r);
   // Thread slot's gradient buffer, of dimension objective.dim().
   Eigen::VectorXd& Buffer(int slot);
 

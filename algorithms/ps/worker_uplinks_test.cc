@@ -24,6 +24,7 @@
 #include "models/objective.h"
 #include "models/problem.h"
 #include "models/registry.h"
+#include "models/synthetic_quadratic.h"
 
 namespace commsim {
 namespace {
@@ -163,6 +164,69 @@ TEST(WorkerUplinksTest, ParallelEncodesEqualTheSequentialLoopOnShippedModels) {
     const std::shared_ptr<const Objective> objective = BuildProblem(*spec, kUplinkWorkers, 1);
     for (const UplinkRuleCase& c : UplinkRuleCases()) {
       ExpectUplinksEqualSequential(*objective, c, {}, 3);
+    }
+  }
+}
+
+// The synthetic quadratic streams its gradient (noisy: the batch Rng draws) and SGD's identity
+// uplink takes it chunk by chunk: the same uplinks as the sequential loop, and the gradient buffer
+// never written; a rule that needs the stored gradient (MEM-SGD) still gets it.
+SyntheticQuadratic StreamingQuadratic() {
+  SyntheticQuadraticConfig config;
+  config.dim = 2500;  // not a multiple of the 1024-coordinate chunks
+  config.noise = 0.5;
+  return SyntheticQuadratic(config, kUplinkWorkers, 3);
+}
+
+TEST(WorkerUplinksTest, SgdStreamsTheGradientIntoItsUplink) {
+  const SyntheticQuadratic objective = StreamingQuadratic();
+  for (const UplinkRuleCase& c : UplinkRuleCases()) {
+    for (const int threads : {1, 3}) ExpectUplinksEqualSequential(objective, c, {}, threads);
+  }
+  for (const bool streams : {true, false}) {
+    std::unique_ptr<PsRule> rule = streams ? std::unique_ptr<PsRule>(new SgdRule(SgdConfig{}))
+                                           : std::unique_ptr<PsRule>(new MemSgdRule(MemSgdConfig{}));
+    const RunSetup setup = UplinksSetupFor(objective, 1);
+    WorkerUplinks uplinks(setup, *rule);
+    rule->Init(kUplinkWorkers, Eigen::VectorXd::Constant(2500, 0.5), objective);
+    uplinks.FreeBuffer().setConstant(7.0);
+    uplinks.Compute(0.1);
+    EXPECT_EQ(uplinks.FreeBuffer() == Eigen::VectorXd::Constant(2500, 7.0), streams);
+  }
+}
+
+// A streamed gradient that cannot go on the wire fails as the stored one does: a non-finite
+// gradient with the gradient's error, a finite one beyond fp32 with identity's.
+TEST(WorkerUplinksTest, AStreamedGradientFailsAsTheStoredOne) {
+  const SyntheticQuadratic objective = StreamingQuadratic();
+  for (const double bad : {double{INFINITY}, 1e39}) {
+    SgdRule rule{SgdConfig{}};
+    Eigen::VectorXd x0 = Eigen::VectorXd::Constant(2500, 0.5);
+    x0[1800] = bad;
+    rule.Init(kUplinkWorkers, x0, objective);
+    const RunSetup setup = UplinksSetupFor(objective, 2);
+    WorkerUplinks uplinks(setup, rule);
+    uplinks.Compute(0.1);
+    for (int w = 0; w < kUplinkWorkers; ++w) {
+      std::string expected = "worker " + std::to_string(w) + "'s gradient has a non-finite value";
+      if (bad == 1e39) {
+        Eigen::VectorXd grad(2500);
+        Rng batch(setup.seed, w, "batch"), encode(setup.seed, w, "uplink");
+        objective.Gradient(w, x0, setup.batch, batch, grad);
+        try {
+          rule.WorkerEncode(w, grad, 0.1, encode);
+          ADD_FAILURE() << "a value beyond fp32 was encoded";
+        } catch (const NonFiniteError& e) {
+          expected = e.what();
+        }
+      }
+      double wall_s = 0;
+      try {
+        uplinks.Take(w, &wall_s);
+        ADD_FAILURE() << "worker " << w << "'s gradient was encoded";
+      } catch (const NonFiniteError& e) {
+        EXPECT_EQ(std::string(e.what()), expected);
+      }
     }
   }
 }

@@ -1,0 +1,180 @@
+// The optional streaming paths of Compressor: ChunkEncode (a vector fed in chunks gives Encode's
+// message, and declines where Encode throws) and DecodeTwoInto (two messages added to a sum in
+// one call give what two DecodeInto calls give). Identity's are checked against the wire format
+// written out by hand; every registered compressor against its own Encode / DecodeInto.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/codec/link_compressor.h"
+#include "algorithms/compressors/compressor_test_util.h"
+#include "algorithms/compressors/identity.h"
+#include "algorithms/registry.h"
+#include "sim/error.h"
+
+namespace commsim {
+namespace {
+
+using compressor_test::Gaussian;
+
+std::unique_ptr<Compressor> IdentityOf(int64_t precision) {
+  IdentityConfig config;
+  config.precision = precision;
+  return std::make_unique<Identity>(config);
+}
+
+// x fed in chunks of 1, 7 and 300 values, then the rest.
+std::optional<Message> FedInChunks(const Compressor& q, const Eigen::VectorXd& x) {
+  std::unique_ptr<ChunkEncoder> encoder = q.ChunkEncode(x.size());
+  EXPECT_NE(encoder, nullptr) << q.Name();
+  if (encoder == nullptr) return std::nullopt;
+  int64_t at = 0;
+  for (const int64_t n : {int64_t{1}, int64_t{7}, int64_t{300}, x.size()}) {
+    const int64_t take = std::min(n, x.size() - at);
+    encoder->Put(x.data() + at, take);
+    at += take;
+  }
+  return encoder->Finish();
+}
+
+// The fp32 wire format by hand: value i's float bits at bit 32 (i % 2) of word i / 2.
+std::vector<uint64_t> Fp32Words(const Eigen::VectorXd& x) {
+  std::vector<uint64_t> words(static_cast<size_t>((x.size() + 1) / 2), 0);
+  for (int64_t i = 0; i < x.size(); ++i) {
+    const uint64_t bits = std::bit_cast<uint32_t>(static_cast<float>(x[i]));
+    words[static_cast<size_t>(i / 2)] |= bits << (32 * (i % 2));
+  }
+  return words;
+}
+
+TEST(ChunkEncodeTest, IdentityChunksAreTheFp32WireFormat) {
+  for (const int64_t d : {1, 2, 308, 1001}) {
+    const Eigen::VectorXd x = Gaussian(d, 3);
+    const std::optional<Message> m = FedInChunks(*IdentityOf(32), x);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->payload_bits, 32 * d);
+    const std::vector<uint64_t> words(m->words.begin(), m->words.end());
+    EXPECT_EQ(words, Fp32Words(x)) << "d " << d;
+  }
+  const Eigen::VectorXd x = Gaussian(309, 4);
+  const std::optional<Message> m64 = FedInChunks(*IdentityOf(64), x);
+  ASSERT_TRUE(m64.has_value());
+  ASSERT_EQ(m64->words.size(), 309u);
+  for (int64_t i = 0; i < 309; ++i) EXPECT_EQ(m64->words[i], std::bit_cast<uint64_t>(x[i]));
+}
+
+// Where Encode throws (NaN, Inf, a value beyond fp32 at 32 bits) the chunk encoder declines.
+TEST(ChunkEncodeTest, IdentityChunksDeclineWhatEncodeRejects) {
+  for (const double bad : {double{NAN}, double{INFINITY}, 1e39}) {
+    for (const int64_t precision : {32, 64}) {
+      Eigen::VectorXd x = Gaussian(500, 5);
+      x[400] = bad;
+      const std::unique_ptr<Compressor> q = IdentityOf(precision);
+      Rng rng(1);
+      const bool throws = bad != 1e39 || precision == 32;
+      if (throws) EXPECT_THROW(q->Encode(x, rng), NonFiniteError);
+      EXPECT_EQ(FedInChunks(*q, x).has_value(), !throws) << bad << " at " << precision << " bits";
+    }
+  }
+}
+
+// Every compressor that has a chunk encoder gives Encode's message with it; those that draw
+// random numbers have none.
+TEST(ChunkEncodeTest, EveryChunkEncoderGivesEncodesMessage) {
+  const Eigen::VectorXd x = Gaussian(1001, 6);
+  for (const std::string& name : CompressorRegistry().names()) {
+    const std::unique_ptr<Compressor> q = CompressorRegistry().Make(CompressorSpec(name));
+    if (q->ChunkEncode(x.size()) == nullptr) continue;
+    EXPECT_EQ(name, "identity") << "a chunk encoder besides identity's: extend this test";
+    Rng rng(2);
+    const Message expected = q->Encode(x, rng);
+    const std::optional<Message> got = FedInChunks(*q, x);
+    ASSERT_TRUE(got.has_value()) << name;
+    EXPECT_EQ(got->payload_bits, expected.payload_bits) << name;
+    EXPECT_EQ(got->words, expected.words) << name;
+  }
+  EXPECT_EQ(CompressorRegistry().Make(CompressorSpec("qsgd"))->ChunkEncode(10), nullptr);
+}
+
+// A link stamps the chunk encoder's message like its Encode's; with buckets it has none.
+TEST(ChunkEncodeTest, LinkStampsChunkMessagesAndHasNoneWithBuckets) {
+  LinkCompressor link(IdentityOf(32));
+  const Eigen::VectorXd x = Gaussian(400, 7);
+  const std::optional<Message> m = FedInChunks(link, x);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->codec, "identity");
+  EXPECT_EQ(m->elements, 400);
+  link.set_buckets({{0, 100}, {100, 300}});
+  EXPECT_EQ(link.ChunkEncode(400), nullptr);
+}
+
+// sum_j = (out_j + w a_j) + w b_j with a_j, b_j the fp32 values: identity's fused pass, by hand.
+TEST(DecodeTwoIntoTest, IdentityAddsBothMessagesInOrder) {
+  const std::unique_ptr<Compressor> q = IdentityOf(32);
+  const Eigen::VectorXd a = Gaussian(1001, 8), b = Gaussian(1001, 9, 1e-3);
+  Rng rng(3);
+  const Message ma = q->Encode(a, rng), mb = q->Encode(b, rng);
+  for (const double weight : {1.0, 0.3}) {
+    Eigen::VectorXd sum = Gaussian(1001, 10);
+    Eigen::VectorXd expected(1001);
+    for (int64_t j = 0; j < 1001; ++j) {
+      const double first = sum[j] + weight * static_cast<float>(a[j]);
+      expected[j] = first + weight * static_cast<float>(b[j]);
+    }
+    q->DecodeTwoInto(ma, mb, DecodeTarget(sum, sum, weight));
+    EXPECT_EQ(std::memcmp(sum.data(), expected.data(), sizeof(double) * 1001), 0) << weight;
+  }
+}
+
+// For every compressor (and identity at 64 bits, and a link with buckets), into a sum and into
+// a target that is not a sum (the second message's values win): what two DecodeInto calls give.
+TEST(DecodeTwoIntoTest, EveryCompressorGivesTwoDecodes) {
+  std::vector<std::unique_ptr<Compressor>> all;
+  for (const std::string& name : CompressorRegistry().names()) {
+    all.push_back(CompressorRegistry().Make(CompressorSpec(name)));
+  }
+  all.push_back(IdentityOf(64));
+  auto link = std::make_unique<LinkCompressor>(IdentityOf(32));
+  link->set_buckets({{0, 300}, {300, 200}});
+  all.push_back(std::move(link));
+  const Eigen::VectorXd a = Gaussian(500, 11), b = Gaussian(500, 12), base = Gaussian(500, 13);
+  for (const std::unique_ptr<Compressor>& q : all) {
+    Rng rng(4);
+    const Message ma = q->Encode(a, rng), mb = q->Encode(b, rng);
+    Eigen::VectorXd sum = base, expected = base;
+    q->DecodeInto(ma, DecodeTarget(expected, expected, 0.5));
+    q->DecodeInto(mb, DecodeTarget(expected, expected, 0.5));
+    q->DecodeTwoInto(ma, mb, DecodeTarget(sum, sum, 0.5));
+    EXPECT_EQ(std::memcmp(sum.data(), expected.data(), sizeof(double) * 500), 0) << q->Name();
+    Eigen::VectorXd out(500), out_expected(500);
+    q->Decode(mb, out_expected);
+    q->DecodeTwoInto(ma, mb, DecodeTarget(out));
+    EXPECT_EQ(std::memcmp(out.data(), out_expected.data(), sizeof(double) * 500), 0) << q->Name();
+  }
+}
+
+// A corrupted (non-finite) value in either message, or a truncated message, is a DecodeError.
+TEST(DecodeTwoIntoTest, IdentityRejectsCorruptedMessages) {
+  const std::unique_ptr<Compressor> q = IdentityOf(32);
+  Rng rng(5);
+  const Message good = q->Encode(Gaussian(101, 14), rng);
+  Message nan = good;
+  nan.words[20] |= uint64_t{0x7FC00000};  // value 40 becomes a NaN
+  Message truncated = good;
+  truncated.words.pop_back();
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(101);
+  const DecodeTarget target(sum, sum, 1.0);
+  EXPECT_THROW(q->DecodeTwoInto(good, nan, target), DecodeError);
+  EXPECT_THROW(q->DecodeTwoInto(nan, good, target), DecodeError);
+  EXPECT_THROW(q->DecodeTwoInto(good, truncated, target), DecodeError);
+}
+
+}  // namespace
+}  // namespace commsim
