@@ -316,7 +316,7 @@ TEST(ArithmeticTest, RenormShiftCountsTheLoopsSteps) {
   for (int k = 0; k < 32; ++k) {
     for (int m = 0; k + m < 32; ++m) {
       // k agreeing bits (a pattern), then 0 / 1 in low / high, m bits of 1 / 0, then the rest
-      const uint64_t prefix = (0xA5A5A5A5u >> (32 - k)) << (32 - k) & 0xFFFFFFFFu;
+      const uint64_t prefix = (uint64_t{0xA5A5A5A5} >> (32 - k)) << (32 - k) & 0xFFFFFFFFu;
       const int rest = 31 - k - m;
       const uint64_t run = ((uint64_t{1} << m) - 1) << rest;
       for (uint64_t tail : {uint64_t{0}, (uint64_t{1} << rest) - 1,
