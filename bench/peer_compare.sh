@@ -2,7 +2,11 @@
 # commsim against its NumPy peer (bench/numpy_peer.py: the same SGD and DORE iterations in NumPy,
 # float64, without network or bit streams): seconds per iteration of each, side by side, and the
 # ratio NumPy / commsim (above 1: commsim is faster). Wall and user CPU time; on a shared machine
-# the CPU ratio is the steadier one. A measurement, never a test.
+# the CPU ratio is the steadier one. Both run with commsim's allocator set-up (bench_timing.h:
+# no mmap for large blocks, no heap trimming, one arena; the peer through glibc's MALLOC_*
+# variables), so NumPy's temporaries reuse heap pages instead of faulting fresh ones in each
+# iteration, as commsim's buffers do; COMMSIM_MMAP=1 leaves glibc's defaults to both. A
+# measurement, never a test.
 # Needs NumPy for the peer (Debian: apt-get install python3-numpy); the build and tests do not.
 # Usage: bench/peer_compare.sh [--dim D] [--workers N] [--iterations K]   (defaults: ResNet-18
 #        size d = 11173962, n = 8, K = 3)
@@ -22,7 +26,9 @@ if [[ -z "$python" ]]; then
   exit 1
 fi
 args=(--algorithms sgd,dore "$@")
-peer="$("$python" "$root/bench/numpy_peer.py" "${args[@]}")"
+allocator=(MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_ARENA_MAX=1)
+[[ -n "${COMMSIM_MMAP:-}" ]] && allocator=()
+peer="$(env "${allocator[@]}" "$python" "$root/bench/numpy_peer.py" "${args[@]}")"
 ours="$("$bench" "${args[@]}")"
 echo "$ours" | head -1
 printf '%-6s %12s %12s %12s %12s %9s %9s\n' algorithm "commsim wall" "numpy wall" \

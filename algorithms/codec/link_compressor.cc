@@ -102,13 +102,17 @@ void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& targ
   }
 }
 
-void LinkCompressor::DecodeTwoInto(const Message& a, const Message& b,
+void LinkCompressor::DecodeSumInto(std::span<const Message* const> messages,
                                    const DecodeTarget& target) const {
-  if (buckets_.empty() && a.parts.empty() && b.parts.empty()) {
-    inner_->DecodeTwoInto(a, b, target);
+  const bool whole = buckets_.empty() && std::all_of(messages.begin(), messages.end(),
+                                                     [](const Message* m) {
+                                                       return m->parts.empty();
+                                                     });
+  if (whole) {
+    inner_->DecodeSumInto(messages, target);
     return;
   }
-  Compressor::DecodeTwoInto(a, b, target);
+  Compressor::DecodeSumInto(messages, target);
 }
 
 double LinkCompressor::ErrorFactor(int64_t dim) const {

@@ -46,7 +46,8 @@ class LinkCompressor final : public Compressor {
   // The wrapped compressor's, its message stamped; none with buckets.
   std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
   // The wrapped compressor's without buckets.
-  void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& target) const override;
+  void DecodeSumInto(std::span<const Message* const> messages,
+                     const DecodeTarget& target) const override;
 
  private:
   // Encode with each bucket's decoded values delivered to its segment of `target` (nullptr: none).

@@ -1,6 +1,6 @@
 // The optional streaming paths of Compressor: ChunkEncode (a vector fed in chunks gives Encode's
-// message, and declines where Encode throws) and DecodeTwoInto (two messages added to a sum in
-// one call give what two DecodeInto calls give). Identity's are checked against the wire format
+// message, and declines where Encode throws) and DecodeSumInto (messages added to a sum in one
+// call give what one DecodeInto call each gives). Identity's are checked against the wire format
 // written out by hand; every registered compressor against its own Encode / DecodeInto.
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,9 @@ TEST(ChunkEncodeTest, IdentityChunksDeclineWhatEncodeRejects) {
       const std::unique_ptr<Compressor> q = IdentityOf(precision);
       Rng rng(1);
       const bool throws = bad != 1e39 || precision == 32;
-      if (throws) EXPECT_THROW(q->Encode(x, rng), NonFiniteError);
+      if (throws) {
+        EXPECT_THROW(q->Encode(x, rng), NonFiniteError);
+      }
       EXPECT_EQ(FedInChunks(*q, x).has_value(), !throws) << bad << " at " << precision << " bits";
     }
   }
@@ -115,27 +118,46 @@ TEST(ChunkEncodeTest, LinkStampsChunkMessagesAndHasNoneWithBuckets) {
   EXPECT_EQ(link.ChunkEncode(400), nullptr);
 }
 
-// sum_j = (out_j + w a_j) + w b_j with a_j, b_j the fp32 values: identity's fused pass, by hand.
-TEST(DecodeTwoIntoTest, IdentityAddsBothMessagesInOrder) {
+// Pointers to the messages, in order, as DecodeSumInto takes them.
+std::vector<const Message*> Pointers(const std::vector<Message>& messages) {
+  std::vector<const Message*> p;
+  for (const Message& m : messages) p.push_back(&m);
+  return p;
+}
+
+// sum_j = ((out_j + w m0_j) + w m1_j) + ... with m_k the fp32 values: identity's fused pass, by
+// hand, for 0 to 5 messages over a dimension of several of its chunks plus a partial one.
+TEST(DecodeSumIntoTest, IdentityAddsEveryMessageInOrder) {
   const std::unique_ptr<Compressor> q = IdentityOf(32);
-  const Eigen::VectorXd a = Gaussian(1001, 8), b = Gaussian(1001, 9, 1e-3);
+  constexpr int64_t kDim = 1301;
+  std::vector<Eigen::VectorXd> values;
+  std::vector<Message> messages;
   Rng rng(3);
-  const Message ma = q->Encode(a, rng), mb = q->Encode(b, rng);
+  for (int k = 0; k < 5; ++k) {
+    values.push_back(Gaussian(kDim, 8 + k, k % 2 == 0 ? 1.0 : 1e-3));
+    messages.push_back(q->Encode(values.back(), rng));
+  }
   for (const double weight : {1.0, 0.3}) {
-    Eigen::VectorXd sum = Gaussian(1001, 10);
-    Eigen::VectorXd expected(1001);
-    for (int64_t j = 0; j < 1001; ++j) {
-      const double first = sum[j] + weight * static_cast<float>(a[j]);
-      expected[j] = first + weight * static_cast<float>(b[j]);
+    for (size_t count = 0; count <= messages.size(); ++count) {
+      Eigen::VectorXd sum = Gaussian(kDim, 20);
+      Eigen::VectorXd expected = sum;
+      for (int64_t j = 0; j < kDim; ++j) {
+        for (size_t k = 0; k < count; ++k) {
+          expected[j] = expected[j] + weight * static_cast<float>(values[k][j]);
+        }
+      }
+      const std::vector<const Message*> run = Pointers(messages);
+      q->DecodeSumInto(std::span(run).first(count), DecodeTarget(sum, sum, weight));
+      EXPECT_EQ(std::memcmp(sum.data(), expected.data(), sizeof(double) * kDim), 0)
+          << weight << " " << count;
     }
-    q->DecodeTwoInto(ma, mb, DecodeTarget(sum, sum, weight));
-    EXPECT_EQ(std::memcmp(sum.data(), expected.data(), sizeof(double) * 1001), 0) << weight;
   }
 }
 
-// For every compressor (and identity at 64 bits, and a link with buckets), into a sum and into
-// a target that is not a sum (the second message's values win): what two DecodeInto calls give.
-TEST(DecodeTwoIntoTest, EveryCompressorGivesTwoDecodes) {
+// For every compressor (and identity at 64 bits, and a link with buckets), three messages into a
+// sum and into a target that is not a sum (the last message's values win): what one DecodeInto
+// call each gives.
+TEST(DecodeSumIntoTest, EveryCompressorGivesOneDecodeEach) {
   std::vector<std::unique_ptr<Compressor>> all;
   for (const std::string& name : CompressorRegistry().names()) {
     all.push_back(CompressorRegistry().Make(CompressorSpec(name)));
@@ -144,24 +166,25 @@ TEST(DecodeTwoIntoTest, EveryCompressorGivesTwoDecodes) {
   auto link = std::make_unique<LinkCompressor>(IdentityOf(32));
   link->set_buckets({{0, 300}, {300, 200}});
   all.push_back(std::move(link));
-  const Eigen::VectorXd a = Gaussian(500, 11), b = Gaussian(500, 12), base = Gaussian(500, 13);
+  const Eigen::VectorXd base = Gaussian(500, 13);
   for (const std::unique_ptr<Compressor>& q : all) {
     Rng rng(4);
-    const Message ma = q->Encode(a, rng), mb = q->Encode(b, rng);
+    std::vector<Message> messages;
+    for (int k = 0; k < 3; ++k) messages.push_back(q->Encode(Gaussian(500, 11 + k), rng));
+    const std::vector<const Message*> run = Pointers(messages);
     Eigen::VectorXd sum = base, expected = base;
-    q->DecodeInto(ma, DecodeTarget(expected, expected, 0.5));
-    q->DecodeInto(mb, DecodeTarget(expected, expected, 0.5));
-    q->DecodeTwoInto(ma, mb, DecodeTarget(sum, sum, 0.5));
+    for (const Message& m : messages) q->DecodeInto(m, DecodeTarget(expected, expected, 0.5));
+    q->DecodeSumInto(run, DecodeTarget(sum, sum, 0.5));
     EXPECT_EQ(std::memcmp(sum.data(), expected.data(), sizeof(double) * 500), 0) << q->Name();
     Eigen::VectorXd out(500), out_expected(500);
-    q->Decode(mb, out_expected);
-    q->DecodeTwoInto(ma, mb, DecodeTarget(out));
+    q->Decode(messages.back(), out_expected);
+    q->DecodeSumInto(run, DecodeTarget(out));
     EXPECT_EQ(std::memcmp(out.data(), out_expected.data(), sizeof(double) * 500), 0) << q->Name();
   }
 }
 
-// A corrupted (non-finite) value in either message, or a truncated message, is a DecodeError.
-TEST(DecodeTwoIntoTest, IdentityRejectsCorruptedMessages) {
+// A corrupted (non-finite) value in any message, or a truncated message, is a DecodeError.
+TEST(DecodeSumIntoTest, IdentityRejectsCorruptedMessages) {
   const std::unique_ptr<Compressor> q = IdentityOf(32);
   Rng rng(5);
   const Message good = q->Encode(Gaussian(101, 14), rng);
@@ -171,9 +194,13 @@ TEST(DecodeTwoIntoTest, IdentityRejectsCorruptedMessages) {
   truncated.words.pop_back();
   Eigen::VectorXd sum = Eigen::VectorXd::Zero(101);
   const DecodeTarget target(sum, sum, 1.0);
-  EXPECT_THROW(q->DecodeTwoInto(good, nan, target), DecodeError);
-  EXPECT_THROW(q->DecodeTwoInto(nan, good, target), DecodeError);
-  EXPECT_THROW(q->DecodeTwoInto(good, truncated, target), DecodeError);
+  for (const Message* bad : {&nan, &truncated}) {
+    for (size_t at = 0; at < 3; ++at) {
+      std::vector<const Message*> run = {&good, &good, &good};
+      run[at] = bad;
+      EXPECT_THROW(q->DecodeSumInto(run, target), DecodeError) << at;
+    }
+  }
 }
 
 }  // namespace

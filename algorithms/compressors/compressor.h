@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -138,11 +139,12 @@ class Compressor {
   virtual std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t /*d*/) const { return nullptr; }
   // Decode into `target`. REQUIRES: target.size() equals the encoded vector's dimension.
   virtual void DecodeInto(const Message& message, const DecodeTarget& target) const = 0;
-  // DecodeInto(a, target) then DecodeInto(b, target) (the default); a compressor may fuse them
-  // into one pass over target with the same bits (e.g. a server adding two uplinks to its sum).
-  virtual void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& target) const {
-    DecodeInto(a, target);
-    DecodeInto(b, target);
+  // DecodeInto(*messages[i], target) for each i in turn (the default); a compressor may fuse them
+  // into one pass over target with the same bits (a server adding its uplinks to its sum). On a
+  // DecodeError the target holds some of the messages' values.
+  virtual void DecodeSumInto(std::span<const Message* const> messages,
+                             const DecodeTarget& target) const {
+    for (const Message* m : messages) DecodeInto(*m, target);
   }
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.

@@ -26,7 +26,8 @@ class Identity final : public Compressor {
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
   std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
-  void DecodeTwoInto(const Message& a, const Message& b, const DecodeTarget& out) const override;
+  void DecodeSumInto(std::span<const Message* const> messages,
+                     const DecodeTarget& out) const override;
 
   IdentityConfig config_;
 };

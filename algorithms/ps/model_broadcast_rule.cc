@@ -30,8 +30,8 @@ void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
   uplink_->DecodeInto(uplink, SumFrom(w));
 }
 
-void ModelBroadcastRule::ServerReceiveTwo(int w, const Message& a, const Message& b) {
-  uplink_->DecodeTwoInto(a, b, SumFrom(w));
+void ModelBroadcastRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
+  uplink_->DecodeSumInto(uplinks, SumFrom(w));
 }
 
 Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {

@@ -22,8 +22,8 @@ class ModelBroadcastRule : public PsRule {
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, replica_); }
   void ServerReceive(int w, const Message& uplink) final;
-  // Both uplinks added to the sum in one pass (Compressor::DecodeTwoInto).
-  void ServerReceiveTwo(int w, const Message& a, const Message& b) final;
+  // The uplinks added to the sum in one pass (Compressor::DecodeSumInto).
+  void ServerReceiveRun(int w, std::span<const Message* const> uplinks) final;
   Message ServerRound(double step, Rng& rng) final;
   void WorkerReceive(int w, const Message& downlink, double step) final;
   const Eigen::VectorXd& Model() const override { return x_; }

@@ -125,6 +125,7 @@ class PsDriver {
   void StartRound(int64_t k) {
     step_ = setup_.step.At(k - 1);
     next_uplink_ = 0;
+    arrived_ = 0;
     start_ = engine_.Now();
     first_send_ = SimTime::Max();
     downlink_.reset();
@@ -175,9 +176,9 @@ class PsDriver {
                                        Part(w_[w].uplink, b), &rounds_.timing().bits_up);
   }
 
-  // The server's rule takes the uplinks in worker order, each when the first of its parts
-  // arrives: one that arrives before a lower-numbered worker's waits, still encoded. After the
-  // last it computes the downlink. Decode jobs run as the parts arrive (measured mode: once the
+  // The server's rule takes each uplink, in worker order, once the first of its parts has arrived
+  // (TakeArrivedUplinks); one that arrives early waits, still encoded. After the last it computes
+  // the downlink. Decode jobs run as the parts arrive (measured mode: once the
   // rule has taken the uplink, whose wall time they charge).
   void UplinkArrived(int w, int b, const Stamp& arrival) {
     WorkerRound& wr = w_[w];
@@ -200,30 +201,33 @@ class PsDriver {
     ServerDecode(w, b, arrival);
   }
 
-  // The rule takes the arrived uplinks in worker order, two at a time (ServerReceiveTwo: w waits
-  // for w + 1; the mathematics does not depend on when) but for an odd count's last, and one at a
-  // time in measured mode (each uplink's own wall time).
+  // The rule takes the uplinks in worker order: in the measured codec mode each once it and every
+  // lower-numbered one have arrived (each uplink's decode is timed on its own); otherwise all of
+  // them in one run once the last has arrived (one pass over the server's sum; the mathematics
+  // does not depend on when).
   void TakeArrivedUplinks() {
-    while (next_uplink_ < workers_ && w_[next_uplink_].arrived) {
-      const int w = next_uplink_;
-      const int take = !clock_.measured() && w + 1 < workers_ ? 2 : 1;
-      if (take == 2 && !w_[w + 1].arrived) return;
-      const WallTimer timer;
-      if (take == 2) {
-        rule_.ServerReceiveTwo(w, *w_[w].uplink, *w_[w + 1].uplink);
-      } else {
-        rule_.ServerReceive(w, *w_[w].uplink);
+    if (!clock_.measured()) {
+      if (++arrived_ == workers_) TakeUplinks(workers_);
+      return;
+    }
+    while (next_uplink_ < workers_ && w_[next_uplink_].arrived) TakeUplinks(1);
+  }
+
+  void TakeUplinks(int count) {
+    const int w = next_uplink_;
+    taken_.clear();
+    for (int v = w; v < w + count; ++v) taken_.push_back(w_[v].uplink.get());
+    const WallTimer timer;
+    rule_.ServerReceiveRun(w, taken_);
+    next_uplink_ += count;
+    for (int v = w; v < next_uplink_; ++v) {
+      WorkerRound& taken = w_[v];
+      taken.receive_wall_s = timer.Seconds();
+      taken.received = true;
+      for (const auto& [part, stamp] : taken.waiting) {
+        ServerDecode(v, part, Stamp{engine_.Now(), stamp.codec});
       }
-      next_uplink_ += take;
-      for (int v = w; v < next_uplink_; ++v) {
-        WorkerRound& taken = w_[v];
-        taken.receive_wall_s = timer.Seconds();
-        taken.received = true;
-        for (const auto& [part, stamp] : taken.waiting) {
-          ServerDecode(v, part, Stamp{engine_.Now(), stamp.codec});
-        }
-        taken.waiting.clear();
-      }
+      taken.waiting.clear();
     }
   }
 
@@ -322,6 +326,8 @@ class PsDriver {
   double step_ = 0;
   SimTime start_, first_send_;
   int next_uplink_ = 0;  // the worker whose uplink the server's rule takes next
+  int arrived_ = 0;      // workers with some part of their uplink at the server
+  std::vector<const Message*> taken_;  // the uplinks the rule takes next
   std::vector<WorkerRound> w_;
   std::vector<PartRound> part_;
   SharedMessage downlink_;

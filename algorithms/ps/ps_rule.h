@@ -30,6 +30,7 @@
 #include <Eigen/Core>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,12 +70,11 @@ class PsRule {
   virtual std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int /*w*/) const { return nullptr; }
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
-  // ServerReceive(w, a) then ServerReceive(w + 1, b) (the default); a rule may take both in one
-  // pass (the same results). The driver calls it where it can wait for w + 1 (not in the
-  // measured codec mode, which times each uplink's decode).
-  virtual void ServerReceiveTwo(int w, const Message& a, const Message& b) {
-    ServerReceive(w, a);
-    ServerReceive(w + 1, b);
+  // ServerReceive(w + i, *uplinks[i]) for each i in turn (the default); a rule may take them in
+  // one pass (the same results). The driver calls it with every uplink of the round at once where
+  // it can wait for the last (not in the measured codec mode, which times each uplink's decode).
+  virtual void ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
+    for (const Message* m : uplinks) ServerReceive(w++, *m);
   }
   // Server, after every uplink of the round: updates its state and returns the downlink.
   virtual Message ServerRound(double step, Rng& rng) = 0;
