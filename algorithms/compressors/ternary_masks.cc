@@ -79,8 +79,8 @@ __attribute__((target("avx2"))) inline __m256d Avx2Draws(const double* u) {
 }
 
 template <class U>
-__attribute__((target("avx2"))) void Avx2Masks(const double* x, const U* u, int64_t n,
-                                               double scale, uint64_t* keep, uint64_t* neg) {
+__attribute__((target("avx2"))) void Avx2MasksOf(const double* x, const U* u, int64_t n,
+                                                 double scale, uint64_t* keep, uint64_t* neg) {
   const __m256d vscale = _mm256_set1_pd(scale);
   const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
   int64_t w = 0;
@@ -106,8 +106,8 @@ __attribute__((target("avx2"))) void Avx2Masks(const double* x, const U* u, int6
 __attribute__((target("avx2"))) void Avx2Masks(const double* x, counter_kernels::ChunkDraws u,
                                                int64_t n, double scale, uint64_t* keep,
                                                uint64_t* neg) {
-  if (u.u32 != nullptr) return Avx2Masks(x, u.u32, n, scale, keep, neg);
-  Avx2Masks(x, u.f64, n, scale, keep, neg);
+  if (u.u32 != nullptr) return Avx2MasksOf(x, u.u32, n, scale, keep, neg);
+  Avx2MasksOf(x, u.f64, n, scale, keep, neg);
 }
 #endif
 
@@ -120,16 +120,32 @@ void Portable(const double* x, counter_kernels::ChunkDraws u, int64_t n, double 
 using MasksKernel = void (*)(const double*, counter_kernels::ChunkDraws, int64_t, double,
                              uint64_t*, uint64_t*);
 
-// The widest version the machine runs, picked once.
-MasksKernel PickMasksKernel() {
+// The version `version` names, or null when the machine does not run it.
+MasksKernel MasksKernelFor(MaskVersion version) {
+  switch (version) {
+    case MaskVersion::kPortable:
+      return Portable;
 #ifdef COMMSIM_MASK_KERNELS
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")) {
-    return Avx512Masks;
-  }
-  if (__builtin_cpu_supports("avx2")) return Avx2Masks;
+    case MaskVersion::kAvx2:
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx2") ? Avx2Masks : nullptr;
+    case MaskVersion::kAvx512:
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                     __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")
+                 ? Avx512Masks
+                 : nullptr;
 #endif
+    default:
+      return nullptr;
+  }
+}
+
+// The widest version the machine runs.
+MasksKernel PickMasksKernel() {
+  for (MaskVersion v : {MaskVersion::kAvx512, MaskVersion::kAvx2}) {
+    if (MasksKernel kernel = MasksKernelFor(v)) return kernel;
+  }
   return Portable;
 }
 
@@ -154,6 +170,13 @@ void DrawMasks(const double* x, counter_kernels::ChunkDraws u, int64_t n, double
                uint64_t* keep, uint64_t* neg) {
   static const MasksKernel kernel = PickMasksKernel();
   kernel(x, u, n, scale, keep, neg);
+}
+
+bool DrawMasksWith(MaskVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
+                   double scale, uint64_t* keep, uint64_t* neg) {
+  const MasksKernel kernel = MasksKernelFor(version);
+  if (kernel != nullptr) kernel(x, u, n, scale, keep, neg);
+  return kernel != nullptr;
 }
 
 void SymbolMasks(const int8_t* s, int64_t n, uint64_t* keep, uint64_t* neg) {

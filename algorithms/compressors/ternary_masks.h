@@ -23,6 +23,12 @@ namespace commsim::ternary_masks {
 void DrawMasks(const double* x, counter_kernels::ChunkDraws u, int64_t n, double scale,
                uint64_t* keep, uint64_t* neg);
 
+// DrawMasks in one given version, for tests: false, with nothing written, when the machine does
+// not run that version.
+enum class MaskVersion { kPortable, kAvx2, kAvx512 };
+bool DrawMasksWith(MaskVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
+                   double scale, uint64_t* keep, uint64_t* neg);
+
 // The masks of symbols s[0, n) into ceil(n / 64) words each.
 void SymbolMasks(const int8_t* s, int64_t n, uint64_t* keep, uint64_t* neg);
 
