@@ -7,11 +7,12 @@
 #include <climits>
 #include <cstring>
 
-#if defined(__GNUC__) && defined(__x86_64__)
+#include "algorithms/coding/elias.h"
+#include "algorithms/compressors/simd_versions.h"
+
+#ifdef COMMSIM_X86_KERNELS
 #include <immintrin.h>
 #endif
-
-#include "algorithms/coding/elias.h"
 
 namespace commsim::ternary_masks {
 namespace {
@@ -39,11 +40,10 @@ void PortableMasks(const double* x, const U* u, int64_t n, double scale, uint64_
   }
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define COMMSIM_MASK_KERNELS 1
+#ifdef COMMSIM_X86_KERNELS
 // AVX-512: eight elements per comparison, straight into a mask register; the short last group
 // through masked loads (zeros, which never keep: 0 < 0 is false).
-__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) void Avx512Masks(
+COMMSIM_TARGET_AVX512 void Avx512Masks(
     const double* x, counter_kernels::ChunkDraws u, int64_t n, double scale, uint64_t* keep,
     uint64_t* neg) {
   const __m512d vscale = _mm512_set1_pd(scale);
@@ -69,17 +69,17 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) void Avx512Masks(
 // AVX2: four elements per comparison, the flags gathered by movemask (the sign flags too: a kept
 // element's sign bit is set exactly when x < 0); the uint32 draws converted exactly as
 // (u - 2^31 as int32) + 2^31.
-__attribute__((target("avx2"))) inline __m256d Avx2Draws(const uint32_t* u) {
+COMMSIM_TARGET_AVX2 inline __m256d Avx2Draws(const uint32_t* u) {
   const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
   const __m128i centred = _mm_xor_si128(raw, _mm_set1_epi32(INT32_MIN));
   return _mm256_add_pd(_mm256_cvtepi32_pd(centred), _mm256_set1_pd(0x1p31));
 }
-__attribute__((target("avx2"))) inline __m256d Avx2Draws(const double* u) {
+COMMSIM_TARGET_AVX2 inline __m256d Avx2Draws(const double* u) {
   return _mm256_loadu_pd(u);
 }
 
 template <class U>
-__attribute__((target("avx2"))) void Avx2MasksOf(const double* x, const U* u, int64_t n,
+COMMSIM_TARGET_AVX2 void Avx2MasksOf(const double* x, const U* u, int64_t n,
                                                  double scale, uint64_t* keep, uint64_t* neg) {
   const __m256d vscale = _mm256_set1_pd(scale);
   const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
@@ -103,7 +103,7 @@ __attribute__((target("avx2"))) void Avx2MasksOf(const double* x, const U* u, in
   }
 }
 
-__attribute__((target("avx2"))) void Avx2Masks(const double* x, counter_kernels::ChunkDraws u,
+COMMSIM_TARGET_AVX2 void Avx2Masks(const double* x, counter_kernels::ChunkDraws u,
                                                int64_t n, double scale, uint64_t* keep,
                                                uint64_t* neg) {
   if (u.u32 != nullptr) return Avx2MasksOf(x, u.u32, n, scale, keep, neg);
@@ -120,33 +120,20 @@ void Portable(const double* x, counter_kernels::ChunkDraws u, int64_t n, double 
 using MasksKernel = void (*)(const double*, counter_kernels::ChunkDraws, int64_t, double,
                              uint64_t*, uint64_t*);
 
-// The version `version` names, or null when the machine does not run it.
-MasksKernel MasksKernelFor(MaskVersion version) {
+// The version `version` names, or null when this build has none.
+MasksKernel MasksKernelFor(SimdVersion version) {
   switch (version) {
-    case MaskVersion::kPortable:
-      return Portable;
-#ifdef COMMSIM_MASK_KERNELS
-    case MaskVersion::kAvx2:
-      __builtin_cpu_init();
-      return __builtin_cpu_supports("avx2") ? Avx2Masks : nullptr;
-    case MaskVersion::kAvx512:
-      __builtin_cpu_init();
-      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                     __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")
-                 ? Avx512Masks
-                 : nullptr;
+#ifdef COMMSIM_X86_KERNELS
+    case SimdVersion::kAvx512:
+      return Avx512Masks;
+    case SimdVersion::kAvx2:
+      return Avx2Masks;
 #endif
+    case SimdVersion::kPortable:
+      return Portable;
     default:
       return nullptr;
   }
-}
-
-// The widest version the machine runs.
-MasksKernel PickMasksKernel() {
-  for (MaskVersion v : {MaskVersion::kAvx512, MaskVersion::kAvx2}) {
-    if (MasksKernel kernel = MasksKernelFor(v)) return kernel;
-  }
-  return Portable;
 }
 
 // kPackedByte[k | (g << 5)]: the packed byte of five symbols whose keep bits are k and neg bits g
@@ -168,13 +155,13 @@ constexpr std::array<uint8_t, 1024> kPackedByte = MakePackedBytes();
 
 void DrawMasks(const double* x, counter_kernels::ChunkDraws u, int64_t n, double scale,
                uint64_t* keep, uint64_t* neg) {
-  static const MasksKernel kernel = PickMasksKernel();
+  static const MasksKernel kernel = WidestKernel(MasksKernelFor);
   kernel(x, u, n, scale, keep, neg);
 }
 
-bool DrawMasksWith(MaskVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
+bool DrawMasksWith(SimdVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
                    double scale, uint64_t* keep, uint64_t* neg) {
-  const MasksKernel kernel = MasksKernelFor(version);
+  const MasksKernel kernel = MachineRuns(version) ? MasksKernelFor(version) : nullptr;
   if (kernel != nullptr) kernel(x, u, n, scale, keep, neg);
   return kernel != nullptr;
 }

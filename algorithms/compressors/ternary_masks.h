@@ -11,22 +11,21 @@
 
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/compressors/counter_kernels.h"
+#include "algorithms/compressors/simd_versions.h"
 
 namespace commsim::ternary_masks {
 
 // The masks of counter_kernels::TernarySymbols' symbols (the same draws, the same outcomes):
 // keep bit k = [ u[k] < |x[k]| * scale ], neg bit k = keep bit k and x[k] < 0, for k < n; the
-// words [0, ceil(n / 64)) are written. Versions for AVX-512, AVX2 and portable code, the widest the
-// machine runs picked once, give the same bits (one correctly rounded product, exact comparisons
-// and conversions).
+// words [0, ceil(n / 64)) are written. Versions (simd_versions.h) give the same bits: one correctly
+// rounded product, exact comparisons and conversions.
 // REQUIRES: 0 <= n <= 256.
 void DrawMasks(const double* x, counter_kernels::ChunkDraws u, int64_t n, double scale,
                uint64_t* keep, uint64_t* neg);
 
 // DrawMasks in one given version, for tests: false, with nothing written, when the machine does
 // not run that version.
-enum class MaskVersion { kPortable, kAvx2, kAvx512 };
-bool DrawMasksWith(MaskVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
+bool DrawMasksWith(SimdVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
                    double scale, uint64_t* keep, uint64_t* neg);
 
 // The masks of symbols s[0, n) into ceil(n / 64) words each.

@@ -3,6 +3,7 @@
 // kernel's versions against a per-element loop.
 #include "algorithms/compressors/ternary_masks.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -137,8 +138,7 @@ TEST(TernaryMasksTest, EveryKernelVersionGivesThePerElementMasks) {
         keep[k / 64] |= static_cast<uint64_t>(kept) << (k % 64);
         neg[k / 64] |= static_cast<uint64_t>(kept && x[k] < 0) << (k % 64);
       }
-      for (auto version : {ternary_masks::MaskVersion::kPortable, ternary_masks::MaskVersion::kAvx2,
-                           ternary_masks::MaskVersion::kAvx512}) {
+      for (auto version : {SimdVersion::kPortable, SimdVersion::kAvx2, SimdVersion::kAvx512}) {
         std::vector<uint64_t> k_out(4, 0), n_out(4, 0);
         const counter_kernels::ChunkDraws u =
             counter ? counter_kernels::ChunkDraws(u32.data()) : counter_kernels::ChunkDraws(u64.data());
