@@ -63,31 +63,22 @@ COMMSIM_TARGET_AVX2 uint64_t Avx2(const double* p, double guess, uint64_t* flags
 
 using Kernel = uint64_t (*)(const double*, double, uint64_t*);
 
-Kernel KernelFor(SimdVersion version) {
-  switch (version) {
 #ifdef COMMSIM_X86_KERNELS
-    case SimdVersion::kAvx512:
-      return Avx512;
-    case SimdVersion::kAvx2:
-      return Avx2;
+constexpr KernelVersions<Kernel> kVersions = {Avx512, Avx2, Portable};
+#else
+constexpr KernelVersions<Kernel> kVersions = {nullptr, nullptr, Portable};
 #endif
-    case SimdVersion::kPortable:
-      return Portable;
-    default:
-      return nullptr;
-  }
-}
 
 }  // namespace
 
 uint64_t AtLeastMask64(const double* p, double guess, uint64_t* flags) {
-  static const Kernel kernel = WidestKernel(KernelFor);
+  static const Kernel kernel = kVersions.Widest();
   return kernel(p, guess, flags);
 }
 
 bool AtLeastMask64With(SimdVersion version, const double* p, double guess, uint64_t* flags,
                        uint64_t* hits) {
-  const Kernel kernel = MachineRuns(version) ? KernelFor(version) : nullptr;
+  const Kernel kernel = kVersions.For(version);
   if (kernel != nullptr) *hits = kernel(p, guess, flags);
   return kernel != nullptr;
 }

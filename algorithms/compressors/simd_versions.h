@@ -21,17 +21,25 @@ enum class SimdVersion { kPortable, kAvx2, kAvx512 };
 // True when this build has the version and the machine runs it (always for kPortable).
 bool MachineRuns(SimdVersion version);
 
-// The widest version `f` gives a kernel for on this machine: f(version) returns the version's
-// kernel or null (not built), tried from the widest down; the portable one last.
-template <class F>
-auto WidestKernel(F&& f) {
-  for (SimdVersion v : {SimdVersion::kAvx512, SimdVersion::kAvx2, SimdVersion::kPortable}) {
-    if (MachineRuns(v)) {
-      if (auto kernel = f(v)) return kernel;
-    }
+// One kernel's versions (function pointers), null where this build has none.
+template <class Fn>
+struct KernelVersions {
+  Fn avx512;
+  Fn avx2;
+  Fn portable;
+  // The version `v`, or null when this build has none or the machine does not run it.
+  Fn For(SimdVersion v) const {
+    if (!MachineRuns(v)) return nullptr;
+    return v == SimdVersion::kAvx512 ? avx512 : (v == SimdVersion::kAvx2 ? avx2 : portable);
   }
-  return f(SimdVersion::kPortable);
-}
+  // The widest version the machine runs.
+  Fn Widest() const {
+    for (SimdVersion v : {SimdVersion::kAvx512, SimdVersion::kAvx2}) {
+      if (Fn f = For(v)) return f;
+    }
+    return portable;
+  }
+};
 
 }  // namespace commsim
 

@@ -120,21 +120,11 @@ void Portable(const double* x, counter_kernels::ChunkDraws u, int64_t n, double 
 using MasksKernel = void (*)(const double*, counter_kernels::ChunkDraws, int64_t, double,
                              uint64_t*, uint64_t*);
 
-// The version `version` names, or null when this build has none.
-MasksKernel MasksKernelFor(SimdVersion version) {
-  switch (version) {
 #ifdef COMMSIM_X86_KERNELS
-    case SimdVersion::kAvx512:
-      return Avx512Masks;
-    case SimdVersion::kAvx2:
-      return Avx2Masks;
+constexpr KernelVersions<MasksKernel> kVersions = {Avx512Masks, Avx2Masks, Portable};
+#else
+constexpr KernelVersions<MasksKernel> kVersions = {nullptr, nullptr, Portable};
 #endif
-    case SimdVersion::kPortable:
-      return Portable;
-    default:
-      return nullptr;
-  }
-}
 
 // kPackedByte[k | (g << 5)]: the packed byte of five symbols whose keep bits are k and neg bits g
 // (first symbol in bit 0): sum_i trit_i 3^i with trit = keep + neg (0, +1, -1 -> 0, 1, 2).
@@ -155,13 +145,13 @@ constexpr std::array<uint8_t, 1024> kPackedByte = MakePackedBytes();
 
 void DrawMasks(const double* x, counter_kernels::ChunkDraws u, int64_t n, double scale,
                uint64_t* keep, uint64_t* neg) {
-  static const MasksKernel kernel = WidestKernel(MasksKernelFor);
+  static const MasksKernel kernel = kVersions.Widest();
   kernel(x, u, n, scale, keep, neg);
 }
 
 bool DrawMasksWith(SimdVersion version, const double* x, counter_kernels::ChunkDraws u, int64_t n,
                    double scale, uint64_t* keep, uint64_t* neg) {
-  const MasksKernel kernel = MachineRuns(version) ? MasksKernelFor(version) : nullptr;
+  const MasksKernel kernel = kVersions.For(version);
   if (kernel != nullptr) kernel(x, u, n, scale, keep, neg);
   return kernel != nullptr;
 }
