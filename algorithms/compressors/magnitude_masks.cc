@@ -34,8 +34,7 @@ COMMSIM_TARGET_AVX512 uint64_t Avx512(const double* p, double guess, uint64_t* f
   for (int j = 0; j < 8; ++j) {
     const __m512i bits = _mm512_and_si512(_mm512_loadu_si512(p + 8 * j), abs_mask);
     bad |= _mm512_cmpgt_epi64_mask(bits, max_finite);
-    const __mmask8 at_least =
-        _mm512_cmp_pd_mask(_mm512_castsi512_pd(bits), vguess, _CMP_GE_OQ);
+    const __mmask8 at_least = _mm512_cmp_pd_mask(_mm512_castsi512_pd(bits), vguess, _CMP_GE_OQ);
     hits |= static_cast<uint64_t>(at_least) << (8 * j);
   }
   *flags |= bad != 0 ? uint64_t{1} << 63 : 0;
@@ -50,8 +49,8 @@ COMMSIM_TARGET_AVX2 uint64_t Avx2(const double* p, double guess, uint64_t* flags
   uint64_t hits = 0;
 #pragma GCC unroll 16
   for (int j = 0; j < 16; ++j) {
-    const __m256i bits = _mm256_and_si256(
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * j)), abs_mask);
+    const __m256i bits =
+        _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4 * j)), abs_mask);
     bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(bits, max_finite));
     const __m256d at_least = _mm256_cmp_pd(_mm256_castsi256_pd(bits), vguess, _CMP_GE_OQ);
     hits |= static_cast<uint64_t>(_mm256_movemask_pd(at_least)) << (4 * j);

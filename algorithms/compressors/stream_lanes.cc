@@ -159,7 +159,8 @@ inline void Transpose8(LaneDoubles r[8]) {
 // steps % 8 == 0. Integer arithmetic and exact conversions only: every clone gives the same draws.
 // kConvert: the draws through the machine's conversion (AVX-512DQ has one) or ExactDoubles.
 template <bool kConvert>
-[[gnu::always_inline]] inline void GenerateTiles(Lanes& lanes, int64_t steps, double* __restrict out) {
+[[gnu::always_inline]] inline void GenerateTiles(Lanes& lanes, int64_t steps,
+                                                 double* __restrict out) {
   static_assert(kLanes == 8, "Transpose8 is for eight lanes");
   LaneWords s(lanes);
   for (int64_t i = 0; i < steps; i += 8) {

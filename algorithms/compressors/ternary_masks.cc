@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <climits>
+#include <cmath>
 #include <cstring>
 
 #include "algorithms/coding/elias.h"
@@ -43,18 +43,17 @@ void PortableMasks(const double* x, const U* u, int64_t n, double scale, uint64_
 #ifdef COMMSIM_X86_KERNELS
 // AVX-512: eight elements per comparison, straight into a mask register; the short last group
 // through masked loads (zeros, which never keep: 0 < 0 is false).
-COMMSIM_TARGET_AVX512 void Avx512Masks(
-    const double* x, counter_kernels::ChunkDraws u, int64_t n, double scale, uint64_t* keep,
-    uint64_t* neg) {
+COMMSIM_TARGET_AVX512 void Avx512Masks(const double* x, counter_kernels::ChunkDraws u, int64_t n,
+                                       double scale, uint64_t* keep, uint64_t* neg) {
   const __m512d vscale = _mm512_set1_pd(scale);
   for (int64_t w = 0; 64 * w < n; ++w) {
     uint64_t k = 0, g = 0;
     for (int64_t i = 64 * w; i < std::min(n, 64 * w + 64); i += 8) {
       const auto lanes = static_cast<__mmask8>(n - i >= 8 ? 0xFF : (1u << (n - i)) - 1);
       const __m512d v = _mm512_maskz_loadu_pd(lanes, x + i);
-      const __m512d draw =
-          u.u32 != nullptr ? _mm512_cvtepu32_pd(_mm256_maskz_loadu_epi32(lanes, u.u32 + i))
-                           : _mm512_maskz_loadu_pd(lanes, u.f64 + i);
+      const __m512d draw = u.u32 != nullptr
+                               ? _mm512_cvtepu32_pd(_mm256_maskz_loadu_epi32(lanes, u.u32 + i))
+                               : _mm512_maskz_loadu_pd(lanes, u.f64 + i);
       const __mmask8 kept =
           _mm512_cmp_pd_mask(draw, _mm512_mul_pd(_mm512_abs_pd(v), vscale), _CMP_LT_OQ);
       const __mmask8 negative = _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_LT_OQ);
@@ -74,13 +73,11 @@ COMMSIM_TARGET_AVX2 inline __m256d Avx2Draws(const uint32_t* u) {
   const __m128i centred = _mm_xor_si128(raw, _mm_set1_epi32(INT32_MIN));
   return _mm256_add_pd(_mm256_cvtepi32_pd(centred), _mm256_set1_pd(0x1p31));
 }
-COMMSIM_TARGET_AVX2 inline __m256d Avx2Draws(const double* u) {
-  return _mm256_loadu_pd(u);
-}
+COMMSIM_TARGET_AVX2 inline __m256d Avx2Draws(const double* u) { return _mm256_loadu_pd(u); }
 
 template <class U>
-COMMSIM_TARGET_AVX2 void Avx2MasksOf(const double* x, const U* u, int64_t n,
-                                                 double scale, uint64_t* keep, uint64_t* neg) {
+COMMSIM_TARGET_AVX2 void Avx2MasksOf(const double* x, const U* u, int64_t n, double scale,
+                                     uint64_t* keep, uint64_t* neg) {
   const __m256d vscale = _mm256_set1_pd(scale);
   const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
   int64_t w = 0;
@@ -103,9 +100,8 @@ COMMSIM_TARGET_AVX2 void Avx2MasksOf(const double* x, const U* u, int64_t n,
   }
 }
 
-COMMSIM_TARGET_AVX2 void Avx2Masks(const double* x, counter_kernels::ChunkDraws u,
-                                               int64_t n, double scale, uint64_t* keep,
-                                               uint64_t* neg) {
+COMMSIM_TARGET_AVX2 void Avx2Masks(const double* x, counter_kernels::ChunkDraws u, int64_t n,
+                                   double scale, uint64_t* keep, uint64_t* neg) {
   if (u.u32 != nullptr) return Avx2MasksOf(x, u.u32, n, scale, keep, neg);
   Avx2MasksOf(x, u.f64, n, scale, keep, neg);
 }
@@ -117,8 +113,8 @@ void Portable(const double* x, counter_kernels::ChunkDraws u, int64_t n, double 
   PortableMasks(x, u.f64, n, scale, keep, neg);
 }
 
-using MasksKernel = void (*)(const double*, counter_kernels::ChunkDraws, int64_t, double,
-                             uint64_t*, uint64_t*);
+using MasksKernel = void (*)(const double*, counter_kernels::ChunkDraws, int64_t, double, uint64_t*,
+                             uint64_t*);
 
 #ifdef COMMSIM_X86_KERNELS
 constexpr KernelVersions<MasksKernel> kVersions = {Avx512Masks, Avx2Masks, Portable};

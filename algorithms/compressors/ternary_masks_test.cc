@@ -32,8 +32,8 @@ float NormUp(const Eigen::VectorXd& xb, bool p_inf) {
 // The message written out: per block the fp32 norm, then the symbols drawn one by one
 // (stream: rng.NextU64() >> 11 against |x| 2^53 / norm; counter: the CounterRng keyed by one
 // NextU64 draw of element j against |x| 2^32 / norm) and coded as block_ternary.h describes.
-Message ReferenceEncode(const Eigen::VectorXd& x, bool p_inf, int64_t b, bool packed,
-                        bool counter, Rng& rng) {
+Message ReferenceEncode(const Eigen::VectorXd& x, bool p_inf, int64_t b, bool packed, bool counter,
+                        Rng& rng) {
   BitWriter w;
   std::optional<CounterRng> gen;
   if (counter) gen.emplace(rng.NextU64());
@@ -103,8 +103,8 @@ TEST(TernaryMasksTest, PackedAndSparseMessagesEqualTheReferenceEncoder) {
             const Message ref =
                 ReferenceEncode(x, std::string(p) == "inf", b, std::string(coding) == "packed",
                                 std::string(rng_kind) == "counter", ref_rng);
-            const std::string what = fmt::format("d {} b {} p {} {} {}", x.size(), b, p, coding,
-                                                 rng_kind);
+            const std::string what =
+                fmt::format("d {} b {} p {} {} {}", x.size(), b, p, coding, rng_kind);
             EXPECT_EQ(m.payload_bits, ref.payload_bits) << what;
             EXPECT_EQ(m.words, ref.words) << what;
             EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << what;
@@ -140,8 +140,8 @@ TEST(TernaryMasksTest, EveryKernelVersionGivesThePerElementMasks) {
       }
       for (auto version : {SimdVersion::kPortable, SimdVersion::kAvx2, SimdVersion::kAvx512}) {
         std::vector<uint64_t> k_out(4, 0), n_out(4, 0);
-        const counter_kernels::ChunkDraws u =
-            counter ? counter_kernels::ChunkDraws(u32.data()) : counter_kernels::ChunkDraws(u64.data());
+        const counter_kernels::ChunkDraws u = counter ? counter_kernels::ChunkDraws(u32.data())
+                                                      : counter_kernels::ChunkDraws(u64.data());
         if (!ternary_masks::DrawMasksWith(version, x.data(), u, n, scale, k_out.data(),
                                           n_out.data())) {
           continue;  // not on this machine

@@ -15,7 +15,8 @@ namespace {
 
 // Appends the candidates of p[0, d) (|p[i]| >= guess) to idx/values, 64 elements per mask
 // (magnitude_masks.h); stops with false when more than `cap` would be collected. *bad collects
-// flags whose bit 63 is set when some element read is NaN or Inf. REQUIRES: idx and values hold cap entries. Only exact operations (|v|, >=, bit tests).
+// flags whose bit 63 is set when some element read is NaN or Inf. REQUIRES: idx and values hold cap
+// entries. Only exact operations (|v|, >=, bit tests).
 COMMSIM_TARGET_CLONES
 bool CollectCandidates(const double* __restrict p, int64_t d, double guess, int64_t cap,
                        uint32_t* __restrict idx, double* __restrict values, int64_t* count,
