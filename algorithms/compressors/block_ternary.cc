@@ -13,6 +13,7 @@
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/block_ternary_coding.h"
 #include "algorithms/compressors/counter_kernels.h"
+#include "algorithms/compressors/ternary_masks.h"
 #include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
@@ -56,6 +57,36 @@ void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src
     const int64_t m = std::min(kDrawChunk, n - c);
     src.Prepare(first + c, m);
     counter_kernels::TernarySymbols(x + c, src.data(), m, scale, sym + c);
+  }
+}
+
+// The block's symbols as masks (ternary_masks.h), from the same draws as DrawSymbols; the word
+// after the last is zeroed (the packed writer's padding). sym: scratch for n symbols.
+// REQUIRES: norm > 0; keep and neg hold ternary_masks::MaskWords(n) words.
+template <class Src>
+void DrawMasks(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym,
+               uint64_t* keep, uint64_t* neg) {
+  static_assert(kDrawChunk % 64 == 0);
+  if constexpr (KernelDraws<Src>) {
+    const double scale = Src::kOne / static_cast<double>(norm);
+    for (int64_t c = 0; c < n; c += kDrawChunk) {
+      const int64_t m = std::min(kDrawChunk, n - c);
+      src.Prepare(first + c, m);
+      ternary_masks::DrawMasks(x + c, src.data(), m, scale, keep + c / 64, neg + c / 64);
+    }
+  } else {
+    DrawSymbols(x, first, n, norm, src, sym);
+    ternary_masks::SymbolMasks(sym, n, keep, neg);
+  }
+  keep[(n + 63) / 64] = neg[(n + 63) / 64] = 0;
+}
+
+// The decoded values of masked symbols: norm, -norm or 0.
+void PutMaskValues(const uint64_t* keep, const uint64_t* neg, int64_t n, double norm,
+                   const DecodeTarget& target) {
+  const double value[3] = {0.0, norm, -norm};
+  for (int64_t j = 0; j < n; ++j) {
+    target.Put(j, value[((keep[j / 64] >> (j % 64)) & 1) + ((neg[j / 64] >> (j % 64)) & 1)]);
   }
 }
 
@@ -138,8 +169,11 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
   const int64_t d = x.size();
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
+  const bool masked = coding_ == Coding::kPacked || coding_ == Coding::kSparse;
   std::vector<int8_t> sym(static_cast<size_t>(
       coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d))));
+  std::vector<uint64_t> keep(masked ? ternary_masks::MaskWords(std::min(block_, d)) : 0);
+  std::vector<uint64_t> neg(keep.size());
   std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
   w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
   for (const auto [b, begin, n] : Blocks(d, block_)) {
@@ -153,10 +187,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
     if (norm == 0.0f) {  // an all-zero block draws nothing
       if (block_target) block_target->PutZeros(0, n);
       if (coding_ == Coding::kFixed2) w.PutZeros(2 * n);
-      if (coding_ == Coding::kPacked) {
-        std::fill(s, s + n, int8_t{0});
-        ternary_coding::PutPacked(s, n, w);
-      }
+      if (coding_ == Coding::kPacked) w.PutZeros(8 * ((n + 4) / 5));  // bytes of zero trits
       continue;  // sparse and entropy send only the norm
     }
     if (coding_ == Coding::kFixed2) {
@@ -167,11 +198,15 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
       }
       continue;
     }
-    DrawSymbols(xb, begin, n, norm, src, s);
+    if (masked) {
+      DrawMasks(xb, begin, n, norm, src, s, keep.data(), neg.data());
+      if (block_target) PutMaskValues(keep.data(), neg.data(), n, norm, *block_target);
+      if (coding_ == Coding::kPacked) ternary_masks::PutPacked(keep.data(), neg.data(), n, w);
+      if (coding_ == Coding::kSparse) ternary_masks::PutSparse(keep.data(), neg.data(), n, w);
+      continue;
+    }
+    DrawSymbols(xb, begin, n, norm, src, s);  // kEntropy: coded after all norms
     if (block_target) PutSymbols(s, n, norm, *block_target);
-    if (coding_ == Coding::kPacked) ternary_coding::PutPacked(s, n, w);
-    if (coding_ == Coding::kSparse) ternary_coding::PutSparse(s, n, w);
-    // kEntropy: after all norms.
   }
   if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym, norms, block_, w);
   return w.Finish();

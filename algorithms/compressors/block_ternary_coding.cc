@@ -10,61 +10,6 @@
 
 namespace commsim::ternary_coding {
 
-// packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
-// Eight bytes (40 symbols) are gathered into one 64-bit field per write.
-void PutPacked(const int8_t* s, int64_t n, BitWriter& w) {
-  auto trit = [](int8_t v) { return static_cast<unsigned>(v + 3 * (v < 0)); };
-  const int64_t full = n / 5;
-  for (int64_t g = 0; g < full; g += 8) {
-    const int bytes = static_cast<int>(std::min<int64_t>(8, full - g));
-    uint64_t word = 0;
-    for (int k = 0; k < bytes; ++k) {
-      const int8_t* q = s + 5 * (g + k);
-      const unsigned byte =
-          trit(q[0]) + 3 * trit(q[1]) + 9 * trit(q[2]) + 27 * trit(q[3]) + 81 * trit(q[4]);
-      word |= static_cast<uint64_t>(byte) << (8 * k);
-    }
-    w.Put(word, 8 * bytes);
-  }
-  if (n % 5 != 0) {
-    unsigned byte = 0;
-    for (int64_t k = n - 1; k >= 5 * full; --k) byte = byte * 3 + trit(s[k]);
-    w.Put(byte, 8);
-  }
-}
-
-// sparse: the nonzero count, then (sign, index) of each nonzero symbol. The nonzero indices are
-// gathered first without a branch on the (unpredictable) symbols.
-void PutSparse(const int8_t* s, int64_t n, BitWriter& w) {
-  const int field_bits = 1 + CeilLog2(static_cast<uint64_t>(n));
-  int64_t nnz = 0;
-  for (int64_t j = 0; j < n; ++j) nnz += s[j] != 0;
-  w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
-  constexpr int64_t kChunk = 256;
-  uint64_t fields[kChunk];
-  for (int64_t begin = 0; begin < n; begin += kChunk) {
-    const int64_t end = std::min(n, begin + kChunk);
-    int count = 0;
-    for (int64_t j = begin; j < end; ++j) {
-      fields[count] = (s[j] < 0 ? 1u : 0u) | (static_cast<uint64_t>(j) << 1);
-      count += s[j] != 0;
-    }
-    // Whole fields gathered into a local word, handed to the writer when the next would not fit.
-    uint64_t acc = 0;
-    int fill = 0;
-    for (int i = 0; i < count; ++i) {
-      if (fill + field_bits > 64) {
-        w.Put(acc, fill);
-        acc = 0;
-        fill = 0;
-      }
-      acc |= fields[i] << fill;  // fill < 64: a field has at least one bit
-      fill += field_bits;
-    }
-    w.Put(acc, fill);
-  }
-}
-
 // entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
 void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
                 BitWriter& w) {

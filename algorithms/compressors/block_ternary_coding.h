@@ -1,6 +1,8 @@
 // The wire codings of block_ternary's symbols {-1, 0, +1} (algorithms/compressors/block_ternary.h):
-// writers for the packed, sparse and entropy codings, and a reader per coding that delivers one
-// block's decoded values (norm times the symbol) to a DecodeTarget.
+// the writer of the entropy coding (the packed and sparse writers work on symbol masks:
+// ternary_masks.h), and a reader per coding that delivers one block's decoded values (norm times
+// the symbol) to a DecodeTarget. packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the
+// first symbol least significant; sparse: the nonzero count, then (sign, index) of each nonzero.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_CODING_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_BLOCK_TERNARY_CODING_H_
 
@@ -12,12 +14,6 @@
 #include "algorithms/compressors/compressor.h"
 
 namespace commsim::ternary_coding {
-
-// packed: 5 symbols per byte, base 3 (0, +1, -1 -> 0, 1, 2), the first symbol least significant.
-void PutPacked(const int8_t* s, int64_t n, BitWriter& w);
-
-// sparse: the nonzero count, then (sign, index) of each nonzero symbol.
-void PutSparse(const int8_t* s, int64_t n, BitWriter& w);
 
 // entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
 void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,

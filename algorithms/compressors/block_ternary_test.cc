@@ -10,6 +10,7 @@
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/block_ternary_coding.h"
 #include "algorithms/compressors/compressor_test_util.h"
+#include "algorithms/compressors/ternary_masks.h"
 
 namespace commsim {
 namespace {
@@ -185,7 +186,9 @@ TEST(BlockTernaryTest, PackedBytesAreTheBaseThreeDigitsOfEachGroupOfFive) {
       expected[static_cast<size_t>(g / 8)] |= byte << (8 * (g % 8));
     }
     BitWriter w;
-    ternary_coding::PutPacked(s.data(), n, w);
+    std::vector<uint64_t> keep(ternary_masks::MaskWords(n)), neg(keep.size());
+    ternary_masks::SymbolMasks(s.data(), n, keep.data(), neg.data());
+    ternary_masks::PutPacked(keep.data(), neg.data(), n, w);
     const Message m = w.Finish();
     EXPECT_EQ(m.payload_bits, 8 * ((n + 4) / 5)) << n;
     ASSERT_EQ(m.words.size(), expected.size()) << n;

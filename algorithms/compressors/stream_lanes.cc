@@ -141,12 +141,26 @@ inline void Transpose8(LaneDoubles r[8]) {
   }
 }
 
+// v < 2^53 as a double, exactly, without a 64-bit integer conversion (AVX2 has none): the halves
+// placed in the mantissas of 2^84 + hi 2^32 and 2^52 + lo, then (that - (2^84 + 2^52)) + this;
+// every step is exact, so this equals the conversion.
+[[gnu::always_inline]] inline void ExactDoubles(const LaneVec& v, LaneDoubles& out) {
+  const LaneVec hi = (v >> 32) | 0x4530000000000000ULL;
+  const LaneVec lo = (v & 0xFFFFFFFFULL) | 0x4330000000000000ULL;
+  LaneDoubles h, l;
+  std::memcpy(&h, &hi, sizeof(h));
+  std::memcpy(&l, &lo, sizeof(l));
+  out = (h - 0x1.00000001p84) + l;
+}
+
 // out[l * steps + i] = the i-th draw (NextU64() >> 11, as an exact double) of lane l; the lanes
 // advance by `steps`.
 // Eight steps of all lanes go to a tile, which is transposed and stored lane by lane. REQUIRES:
 // steps % 8 == 0. Integer arithmetic and exact conversions only: every clone gives the same draws.
-COMMSIM_TARGET_CLONES
-void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
+// kConvert: the draws through the machine's conversion (AVX-512DQ has one) or ExactDoubles.
+template <bool kConvert>
+[[gnu::always_inline]] inline void GenerateTiles(Lanes& lanes, int64_t steps,
+                                                 double* __restrict out) {
   static_assert(kLanes == 8, "Transpose8 is for eight lanes");
   LaneWords s(lanes);
   for (int64_t i = 0; i < steps; i += 8) {
@@ -154,13 +168,27 @@ void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
     for (int k = 0; k < 8; ++k) {
       LaneVec draws;
       s.Draws(draws);
-      tile[k] = __builtin_convertvector(draws, LaneDoubles);
+      if constexpr (kConvert) {
+        tile[k] = __builtin_convertvector(draws, LaneDoubles);
+      } else {
+        ExactDoubles(draws, tile[k]);
+      }
       s.Step();
     }
     Transpose8(tile);
     for (int l = 0; l < kLanes; ++l) std::memcpy(out + l * steps + i, &tile[l], sizeof(tile[l]));
   }
   s.CopyTo(lanes);
+}
+
+COMMSIM_TARGET_CLONES
+void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
+#if defined(__GNUC__) && defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512dq")) return GenerateTiles<true>(lanes, steps, out);
+  return GenerateTiles<false>(lanes, steps, out);
+#else
+  GenerateTiles<true>(lanes, steps, out);
+#endif
 }
 
 }  // namespace

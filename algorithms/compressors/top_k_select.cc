@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 
+#include "algorithms/compressors/magnitude_masks.h"
 #include "algorithms/compressors/wire.h"
 #include "sim/finite.h"
 #include "sim/target_clones.h"
@@ -12,9 +13,10 @@
 namespace commsim {
 namespace {
 
-// Appends the candidates of p[0, d) (|p[i]| >= guess) to idx/values, 64 elements per mask; stops
-// with false when more than `cap` would be collected. *bad collects NonFiniteFlag of every element
-// read. REQUIRES: idx and values hold cap entries. Only exact operations (|v|, >=, bit tests).
+// Appends the candidates of p[0, d) (|p[i]| >= guess) to idx/values, 64 elements per mask
+// (magnitude_masks.h); stops with false when more than `cap` would be collected. *bad collects
+// flags whose bit 63 is set when some element read is NaN or Inf. REQUIRES: idx and values hold cap
+// entries. Only exact operations (|v|, >=, bit tests).
 COMMSIM_TARGET_CLONES
 bool CollectCandidates(const double* __restrict p, int64_t d, double guess, int64_t cap,
                        uint32_t* __restrict idx, double* __restrict values, int64_t* count,
@@ -24,11 +26,8 @@ bool CollectCandidates(const double* __restrict p, int64_t d, double guess, int6
   for (int64_t g = 0; g < d; g += 64) {
     const int m = static_cast<int>(std::min<int64_t>(64, d - g));
     uint64_t hits = 0;
-    if (m == 64) {  // the fixed-length form the compiler vectorises
-      for (int k = 0; k < 64; ++k) {
-        flags |= NonFiniteFlag(p[g + k]);
-        hits |= static_cast<uint64_t>(std::abs(p[g + k]) >= guess) << k;
-      }
+    if (m == 64) {
+      hits = AtLeastMask64(p + g, guess, &flags);
     } else {
       for (int k = 0; k < m; ++k) {
         flags |= NonFiniteFlag(p[g + k]);
