@@ -10,9 +10,11 @@
 //   - FiniteGradient(...): the same gradient (bit for bit, same Rng use), without the loss,
 //     returning whether every element of grad is finite. The default is Gradient plus a second
 //     pass over grad; an objective may check within its own pass (the simulators call this one).
-//   - StreamFiniteGradient(..., sink): FiniteGradient without storing the gradient, optional (the
-//     default declines): its values go to `sink` in index order, chunk by chunk, so a consumer
-//     (e.g. a worker's fp32 encoder) takes them while they are in cache.
+//   - StreamFiniteGradients(streams): FiniteGradient for several workers without storing the
+//     gradients, optional (the default declines): each stream's values go to its sink in index
+//     order, chunk by chunk, so a consumer (e.g. a worker's fp32 encoder) takes them while they
+//     are in cache; the objective may interleave the streams chunk by chunk, so that what they
+//     read in common (their point, the problem's data) comes from memory once for all of them.
 //   - All methods are const and thread-safe: one Objective is shared by simulations running in
 //     parallel threads; scratch memory is per call.
 //   - Models that know their layers describe them in layers() (parameters and FLOPs per layer).
@@ -24,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "models/layer_profile.h"
@@ -50,15 +53,21 @@ class Objective {
                               int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
   // Takes the next n values of a vector handed over in order, chunk by chunk.
   using ChunkSink = std::function<void(const double* values, int64_t n)>;
-  // FiniteGradient's values (bit for bit, the same Rng use) handed to `sink` in index order in
-  // chunks, the gradient never stored; returns whether every value was finite. Returns nullopt
-  // without drawing from `rng` or calling `sink` when the objective cannot (the default).
-  virtual std::optional<bool> StreamFiniteGradient(int /*worker*/,
-                                                   const Eigen::Ref<const Eigen::VectorXd>& /*x*/,
-                                                   int64_t /*batch*/, Rng& /*rng*/,
-                                                   const ChunkSink& /*sink*/) const {
-    return std::nullopt;
-  }
+  // One worker's gradient for StreamFiniteGradients: its FiniteGradient arguments, the sink of
+  // its values, and (set by the call) whether every value was finite.
+  struct GradientStream {
+    int worker = 0;
+    const Eigen::VectorXd* x = nullptr;
+    int64_t batch = 0;
+    Rng* rng = nullptr;
+    ChunkSink sink;
+    bool finite = false;
+  };
+  // For every stream, FiniteGradient's values (bit for bit, the same use of its Rng) handed to
+  // its sink in index order in chunks, the gradient never stored, and its `finite` set; the
+  // streams' chunks may come in any interleaving. Returns false without drawing from any Rng or
+  // calling any sink when the objective cannot (the default).
+  virtual bool StreamFiniteGradients(std::span<GradientStream> /*streams*/) const { return false; }
   // F(x) + R(x) on the whole training set.
   virtual double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const = 0;
   // Test-set accuracy in [0, 1] for classifiers; nullopt where it does not apply.

@@ -241,7 +241,8 @@ SyntheticQuadratic::Pass SyntheticQuadratic::Begin(int worker,
 // The chunk is read in at most two runs so that the shared vector is read contiguously: j < d - o
 // reads r[j + o], the rest r[j - (d - o)].
 template <bool kLoss>
-void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, double* out) const {
+void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, const double* lam,
+                                   double* out) const {
   const int64_t d = dim_;
   const int64_t o = p.shift;
   const double h = config_.heterogeneity;
@@ -250,12 +251,10 @@ void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, double* 
   const bool noisy = p.noisy;
   double loss = p.loss;
   uint64_t bad = p.bad;
-  std::array<double, kChunk> lam;
-  lambda_.Fill(begin, end - begin, lam.data());
   const auto run = [&](int64_t from, int64_t to, const double* r) {
     for (int64_t j = from; j < to; ++j) {
       const double diff = xs[j] - c[j] - h * r[j];
-      const double lam_j = lam[static_cast<size_t>(j - begin)];
+      const double lam_j = lam[j - begin];
       const double g = lam_j * diff;
       out[j - begin] = g;
       if constexpr (kLoss) {
@@ -285,8 +284,11 @@ SyntheticQuadratic::Pass SyntheticQuadratic::FillAll(int worker,
                                                      Eigen::Ref<Eigen::VectorXd> grad) const {
   COMMSIM_CHECK(grad.size() == dim_, "dimension mismatch");
   Pass p = Begin(worker, x, batch, rng);
+  std::array<double, kChunk> lam;
   for (int64_t begin = 0; begin < dim_; begin += kChunk) {
-    FillChunk<kLoss>(p, begin, std::min(dim_, begin + kChunk), grad.data() + begin);
+    const int64_t end = std::min(dim_, begin + kChunk);
+    lambda_.Fill(begin, end - begin, lam.data());
+    FillChunk<kLoss>(p, begin, end, lam.data(), grad.data() + begin);
   }
   return p;
 }
@@ -303,17 +305,21 @@ bool SyntheticQuadratic::FiniteGradient(int worker, const Eigen::Ref<const Eigen
   return (FillAll<false>(worker, x, batch, rng, grad).bad >> 63) == 0;
 }
 
-std::optional<bool> SyntheticQuadratic::StreamFiniteGradient(
-    int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,
-    const ChunkSink& sink) const {
-  Pass p = Begin(worker, x, batch, rng);
-  std::array<double, kChunk> chunk;
+bool SyntheticQuadratic::StreamFiniteGradients(std::span<GradientStream> streams) const {
+  std::vector<Pass> passes;
+  passes.reserve(streams.size());
+  for (GradientStream& s : streams) passes.push_back(Begin(s.worker, *s.x, s.batch, *s.rng));
+  std::array<double, kChunk> lam, chunk;
   for (int64_t begin = 0; begin < dim_; begin += kChunk) {
     const int64_t end = std::min(dim_, begin + kChunk);
-    FillChunk<false>(p, begin, end, chunk.data());
-    sink(chunk.data(), end - begin);
+    lambda_.Fill(begin, end - begin, lam.data());
+    for (size_t i = 0; i < streams.size(); ++i) {
+      FillChunk<false>(passes[i], begin, end, lam.data(), chunk.data());
+      streams[i].sink(chunk.data(), end - begin);
+    }
   }
-  return (p.bad >> 63) == 0;
+  for (size_t i = 0; i < streams.size(); ++i) streams[i].finite = (passes[i].bad >> 63) == 0;
+  return true;
 }
 
 double SyntheticQuadratic::Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const {

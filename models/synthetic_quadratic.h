@@ -25,6 +25,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,10 +81,9 @@ class SyntheticQuadratic final : public Objective {
                   Eigen::Ref<Eigen::VectorXd> grad) const override;
   bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                       Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const override;
-  // In chunks of kChunk coordinates.
-  std::optional<bool> StreamFiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
-                                           int64_t batch, Rng& rng,
-                                           const ChunkSink& sink) const override;
+  // In chunks of kChunk coordinates, interleaved: chunk k of every stream before chunk k + 1 of
+  // any, the chunk's curvatures, center and point read once for all of them.
+  bool StreamFiniteGradients(std::span<GradientStream> streams) const override;
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   const Optimum* optimum() const override { return &optimum_; }
   double flops_per_sample() const override;
@@ -109,8 +109,9 @@ class SyntheticQuadratic final : public Objective {
   };
   Pass Begin(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
              Rng& rng) const;
+  // lam: the curvatures lambda_begin.. of the chunk (QuadraticCurvatures::Fill).
   template <bool kLoss>
-  void FillChunk(Pass& p, int64_t begin, int64_t end, double* out) const;
+  void FillChunk(Pass& p, int64_t begin, int64_t end, const double* lam, double* out) const;
   // Every chunk into grad.
   template <bool kLoss>
   Pass FillAll(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch, Rng& rng,

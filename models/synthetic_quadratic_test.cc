@@ -83,37 +83,54 @@ TEST(SyntheticQuadraticTest, GradientAndLossMatchTheDefinitionOnTheFormula) {
   }
 }
 
-// StreamFiniteGradient hands over FiniteGradient's values bit for bit, in index order, in chunks
-// that cover [0, d) once, with the same finiteness answer and the same noise draws (the Rng ends in
-// the same state), on dimensions around the 1024-coordinate chunks.
-TEST(SyntheticQuadraticTest, StreamedGradientIsTheStoredGradientInOrder) {
+// StreamFiniteGradients hands each stream FiniteGradient's values bit for bit, in index order, in
+// chunks that cover [0, d) once, with the same finiteness answer and the same noise draws (each
+// Rng ends in the same state), on dimensions around the 1024-coordinate chunks; three workers
+// streamed together, two at one point (one of them not finite) and one at another.
+TEST(SyntheticQuadraticTest, StreamedGradientsAreTheStoredGradientsInOrder) {
   for (const int64_t dim : {1, 1023, 1024, 1025, 3001}) {
     for (const double noise : {0.0, 0.7}) {
       SyntheticQuadraticConfig c = QuadraticOf(dim, 1.0, 100.0);
       c.noise = noise;
       const SyntheticQuadratic f(c, 3, 5);
-      Eigen::VectorXd x(dim), stored(dim);
       Rng xs(2, 0, "x");
-      for (int64_t j = 0; j < dim; ++j) x[j] = xs.Normal();
-      for (const bool finite : {true, false}) {
-        if (!finite) x[dim / 2] = INFINITY;
-        Rng a(4, 1, "batch"), b(4, 1, "batch");
-        EXPECT_EQ(f.FiniteGradient(2, x, 10, a, stored), finite);
-        std::vector<double> streamed;
-        const std::optional<bool> answer =
-            f.StreamFiniteGradient(2, x, 10, b, [&](const double* values, int64_t n) {
-              EXPECT_GT(n, 0);
-              streamed.insert(streamed.end(), values, values + n);
-            });
-        ASSERT_TRUE(answer.has_value());
-        EXPECT_EQ(*answer, finite) << "d " << dim;
-        ASSERT_EQ(static_cast<int64_t>(streamed.size()), dim);
+      Eigen::VectorXd shared_x(dim), own_x(dim);
+      for (int64_t j = 0; j < dim; ++j) shared_x[j] = xs.Normal();
+      for (int64_t j = 0; j < dim; ++j) own_x[j] = xs.Normal();
+      Eigen::VectorXd bad_x = shared_x;
+      bad_x[dim / 2] = INFINITY;
+      const Eigen::VectorXd* points[] = {&shared_x, &bad_x, &own_x};
+      const int workers[] = {2, 0, 1};
+      std::vector<Rng> stored_rngs, streamed_rngs;
+      for (int i = 0; i < 3; ++i) {
+        stored_rngs.emplace_back(4, i, "batch");
+        streamed_rngs.emplace_back(4, i, "batch");
+      }
+      std::vector<std::vector<double>> streamed(3);
+      std::vector<Objective::GradientStream> streams;
+      for (size_t i = 0; i < 3; ++i) {
+        streams.push_back({.worker = workers[i],
+                           .x = points[i],
+                           .batch = 10,
+                           .rng = &streamed_rngs[i],
+                           .sink = [&streamed, i](const double* values, int64_t n) {
+                             EXPECT_GT(n, 0);
+                             streamed[i].insert(streamed[i].end(), values, values + n);
+                           }});
+      }
+      ASSERT_TRUE(f.StreamFiniteGradients(streams));
+      for (size_t i = 0; i < 3; ++i) {
+        Eigen::VectorXd stored(dim);
+        EXPECT_EQ(f.FiniteGradient(workers[i], *points[i], 10, stored_rngs[i], stored),
+                  streams[i].finite);
+        EXPECT_EQ(streams[i].finite, i != 1) << "stream " << i;
+        ASSERT_EQ(static_cast<int64_t>(streamed[i].size()), dim);
         for (int64_t j = 0; j < dim; ++j) {
-          ASSERT_EQ(std::bit_cast<uint64_t>(streamed[static_cast<size_t>(j)]),
+          ASSERT_EQ(std::bit_cast<uint64_t>(streamed[i][static_cast<size_t>(j)]),
                     std::bit_cast<uint64_t>(stored[j]))
-              << "d " << dim << ", noise " << noise << ", j " << j;
+              << "d " << dim << ", noise " << noise << ", stream " << i << ", j " << j;
         }
-        EXPECT_EQ(a.NextU64(), b.NextU64()) << "the noise draws differ";
+        EXPECT_EQ(stored_rngs[i].NextU64(), streamed_rngs[i].NextU64()) << "noise draws differ";
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "algorithms/codec_time.h"
 #include "algorithms/compressors/compressor.h"
@@ -27,11 +28,27 @@ WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
   }
   grads_.resize(static_cast<size_t>(pool_.threads()));
   results_.resize(static_cast<size_t>(workers));
+  streamed_.resize(static_cast<size_t>(workers));
 }
 
 void WorkerUplinks::Compute(double step) {
-  pool_.ForEach(static_cast<int64_t>(results_.size()), [this, step](int64_t w, int slot) {
-    ComputeOne(static_cast<int>(w), slot, step);
+  const int workers = static_cast<int>(results_.size());
+  std::vector<std::unique_ptr<ChunkEncoder>> encoders = ChunkEncoders();
+  if (encoders.empty()) {
+    pool_.ForEach(workers, [this, step](int64_t w, int slot) {
+      ComputeOne(static_cast<int>(w), slot, step);
+    });
+    return;
+  }
+  std::fill(streamed_.begin(), streamed_.end(), 0);
+  const int groups = std::min(pool_.threads(), workers);
+  pool_.ForEach(groups, [&](int64_t g, int slot) {
+    const auto begin = static_cast<int>(g * workers / groups);
+    const auto end = static_cast<int>((g + 1) * workers / groups);
+    Streamed(begin, end, encoders);
+    for (int w = begin; w < end; ++w) {
+      if (streamed_[static_cast<size_t>(w)] == 0) ComputeOne(w, slot, step);
+    }
   });
 }
 
@@ -39,7 +56,6 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   Result& r = results_[static_cast<size_t>(w)];
   r = Result{};
   try {
-    if (Streamed(w, r)) return;
     Eigen::VectorXd& grad = Buffer(slot);
     WorkerGradient(setup_, w, rule_.WorkerPoint(w), batch_rngs_[static_cast<size_t>(w)], grad);
     const WallTimer timer;
@@ -50,21 +66,54 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   }
 }
 
-bool WorkerUplinks::Streamed(int w, Result& r) {
-  if (setup_.codec.mode == CodecMode::kMeasured) return false;
-  const std::unique_ptr<ChunkEncoder> encoder = rule_.WorkerChunkEncoder(w);
-  if (encoder == nullptr) return false;
+std::vector<std::unique_ptr<ChunkEncoder>> WorkerUplinks::ChunkEncoders() {
+  std::vector<std::unique_ptr<ChunkEncoder>> encoders;
+  if (setup_.codec.mode == CodecMode::kMeasured) return encoders;
+  for (int w = 0; w < static_cast<int>(results_.size()); ++w) {
+    encoders.push_back(rule_.WorkerChunkEncoder(w));
+    if (encoders.back() == nullptr) return {};
+  }
+  return encoders;
+}
+
+void WorkerUplinks::Streamed(int begin, int end,
+                             std::vector<std::unique_ptr<ChunkEncoder>>& encoders) {
   const Objective& objective = *setup_.objective;
-  Rng rng = batch_rngs_[static_cast<size_t>(w)];  // kept for the ordinary path
-  const std::optional<bool> finite = objective.StreamFiniteGradient(
-      w, rule_.WorkerPoint(w), EffectiveBatch(setup_, objective, w), rng,
-      [&encoder](const double* values, int64_t n) { encoder->Put(values, n); });
-  if (!finite.value_or(false)) return false;
-  std::optional<Message> uplink = encoder->Finish();
-  if (!uplink) return false;
-  batch_rngs_[static_cast<size_t>(w)] = rng;
-  r.uplink = std::move(*uplink);
-  return true;
+  // Copies of the batch Rngs: the originals stay for the ordinary path.
+  std::vector<Rng> rngs(batch_rngs_.begin() + begin, batch_rngs_.begin() + end);
+  std::vector<Objective::GradientStream> streams;
+  for (int w = begin; w < end; ++w) {
+    ChunkEncoder* encoder = encoders[static_cast<size_t>(w)].get();
+    streams.push_back({.worker = w,
+                       .x = &rule_.WorkerPoint(w),
+                       .batch = EffectiveBatch(setup_, objective, w),
+                       .rng = &rngs[static_cast<size_t>(w - begin)],
+                       .sink = [encoder](const double* values, int64_t n) {
+                         encoder->Put(values, n);
+                       }});
+  }
+  try {
+    if (!objective.StreamFiniteGradients(streams)) return;
+  } catch (...) {  // kept for Take, as ComputeOne keeps its own
+    for (int w = begin; w < end; ++w) {
+      Result& r = results_[static_cast<size_t>(w)];
+      r = Result{};
+      r.error = std::current_exception();
+      streamed_[static_cast<size_t>(w)] = 1;
+    }
+    return;
+  }
+  for (int w = begin; w < end; ++w) {
+    const auto i = static_cast<size_t>(w - begin);
+    if (!streams[i].finite) continue;
+    std::optional<Message> uplink = encoders[static_cast<size_t>(w)]->Finish();
+    if (!uplink) continue;
+    batch_rngs_[static_cast<size_t>(w)] = rngs[i];
+    Result& r = results_[static_cast<size_t>(w)];
+    r = Result{};
+    r.uplink = std::move(*uplink);
+    streamed_[static_cast<size_t>(w)] = 1;
+  }
 }
 
 Eigen::VectorXd& WorkerUplinks::Buffer(int slot) {

@@ -10,7 +10,9 @@
 // may overwrite the gradient buffer it is given (ps_rule.h says what else it may touch).
 // Streaming: a rule whose uplink is the gradient as it is (PsRule::WorkerChunkEncoder) gets it
 // straight from the objective, chunk by chunk, into the message (Streamed): the same message
-// without a stored gradient, one pass instead of two.
+// without a stored gradient, one pass instead of two. The workers then go in one contiguous group
+// per thread, each group's gradients streamed together (Objective::StreamFiniteGradients), so an
+// objective can read what they share once per group instead of once per worker.
 // Memory: one gradient buffer per thread (at most one per worker), not one per worker; the first
 // is the rule's ServerScratch when it has one (ps_rule.h), so that rule adds no buffer here.
 // Errors: a worker whose gradient has a NaN/Inf gets a NonFiniteError (and no encode); an
@@ -21,6 +23,7 @@
 
 #include <Eigen/Core>
 #include <exception>
+#include <memory>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -52,11 +55,13 @@ class WorkerUplinks {
     std::exception_ptr error;
   };
   void ComputeOne(int w, int slot, double step);
-  // Worker w's gradient streamed into the rule's WorkerChunkEncoder, when the rule has one, the
-  // objective streams and the codec mode is not "measured" (which times the encode alone); the
-  // gradient is then never stored. False when not done (also for a value the encoder cannot
-  // send): the ordinary path then runs from the same batch Rng state, and reports any error.
-  bool Streamed(int w, Result& r);
+  // The rule's WorkerChunkEncoder for every worker, or none when one is missing or the codec mode
+  // is "measured" (which times the encode alone).
+  std::vector<std::unique_ptr<ChunkEncoder>> ChunkEncoders();
+  // Workers [begin, end)'s gradients streamed into their encoders, the gradients never stored;
+  // sets streamed_[w] for each worker done. Not done (also for a value the encoder cannot send):
+  // the ordinary path then runs from the same batch Rng state, and reports any error.
+  void Streamed(int begin, int end, std::vector<std::unique_ptr<ChunkEncoder>>& encoders);
   // Thread slot's gradient buffer, of dimension objective.dim().
   Eigen::VectorXd& Buffer(int slot);
 
@@ -67,6 +72,7 @@ class WorkerUplinks {
   std::vector<Eigen::VectorXd> grads_;  // one per thread (the first unused with lent_)
   Eigen::VectorXd* lent_;               // the rule's ServerScratch, or nullptr
   std::vector<Result> results_;         // one per worker
+  std::vector<char> streamed_;          // per worker: this round's uplink came from Streamed
 };
 
 }  // namespace commsim

@@ -181,7 +181,7 @@ SyntheticQuadratic StreamingQuadratic() {
 TEST(WorkerUplinksTest, SgdStreamsTheGradientIntoItsUplink) {
   const SyntheticQuadratic objective = StreamingQuadratic();
   for (const UplinkRuleCase& c : UplinkRuleCases()) {
-    for (const int threads : {1, 3}) ExpectUplinksEqualSequential(objective, c, {}, threads);
+    for (const int threads : {1, 2, 3, 8}) ExpectUplinksEqualSequential(objective, c, {}, threads);
   }
   for (const bool streams : {true, false}) {
     std::unique_ptr<PsRule> rule = streams ? std::unique_ptr<PsRule>(new SgdRule(SgdConfig{}))
