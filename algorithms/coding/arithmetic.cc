@@ -67,7 +67,10 @@ void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
   const uint64_t inv = Reciprocal(model.total());
   const uint64_t ql = DivideBy(st_.range * lo, inv);
   const uint64_t qh = DivideBy(st_.range * (lo + model.Freq(symbol)), inv);
-  EncodeStep(st_.low, st_.range, st_.acc, st_.fill, ql, qh, st_, out_);
+  uint64_t width = 0;
+  int shift = 0;
+  EncodeStep(st_.low, width, shift, st_.acc, st_.fill, ql, qh, st_, out_);
+  st_.range = width << shift;
   model.Update(symbol);
 }
 

@@ -107,23 +107,24 @@ template <class Model>
 [[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model, const int8_t* symbols,
                                               int64_t n, int offset, BitWriter& out) {
   const uint64_t* table = ReciprocalTable();
-  uint64_t low = st.low, range = st.range, acc = st.acc;
-  int fill = st.fill;
+  uint64_t low = st.low, width = st.range, acc = st.acc;  // range = width << shift
+  int fill = st.fill, shift = 0;
   Model m = model;  // not through the reference: its counts stay in registers
   for (int64_t j = 0; j < n; m.HalveIfOver()) {
     const uint64_t* inv = table + m.Total();
     const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
     for (; j < end; ++j, inv += kIncrement) {
       const int c = symbols[j] + offset;
-      const uint64_t ql = DivideBy(range * m.Low(c), *inv);
-      const uint64_t qh = DivideBy(range * m.High(c), *inv);
-      EncodeStep(low, range, acc, fill, ql, qh, st, out);
+      // range * count as (width * count) << shift: the product waits for the width, not the shift
+      const uint64_t ql = DivideBy((width * m.Low(c)) << shift, *inv);
+      const uint64_t qh = DivideBy((width * m.High(c)) << shift, *inv);
+      EncodeStep(low, width, shift, acc, fill, ql, qh, st, out);
       m.Add(c);
     }
   }
   model = m;
   st.low = low;
-  st.range = range;
+  st.range = width << shift;
   st.acc = acc;
   st.fill = fill;
 }

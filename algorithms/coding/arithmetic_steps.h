@@ -6,6 +6,10 @@
 #include <bit>
 #include <cstdint>
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
 #include "algorithms/coding/arithmetic.h"
 
 namespace commsim::arithmetic_steps {
@@ -48,13 +52,18 @@ inline uint64_t Reverse64(uint64_t v) {
 // (high >> (31 - j)) - (low >> (31 - j)) <= 1. With d = high - low of n bits (2^(n-1) <= d < 2^n)
 // the interval fits no span shorter than d + 1, so s <= 32 - n; after the loop low < 2^30 or
 // high >= 3 2^30 with low < 2^31 <= high, so (d + 1) 2^s = high - low + 1 > 2^30 and s >= 31 - n.
-// Hence s = 31 - n, plus one when the test passes for j = 32 - n.
-// REQUIRES: 1 <= h - x < 2^32 (the coder's narrowed ranges are at least 2^13).
-inline int ShiftCount(uint64_t x, uint64_t h) {
-  const int z = __builtin_clzll(h - x);  // 64 - n, 32..63
-  const int t = 63 - z;                  // n - 1 = 31 - j for j = 32 - n
-  return z - 33 + static_cast<int>((h >> t) - (x >> t) <= 1);
+// Hence s = 31 - n, plus one when the test passes for j = 32 - n; there the difference is 1 or 2
+// (2^(n-1) <= d < 2^n), so s = 33 - n - difference.
+// REQUIRES: 1 <= d = h - x < 2^32 (the coder's narrowed ranges are at least 2^13).
+inline int ShiftCount(uint64_t x, uint64_t h, uint64_t d) {
+#if defined(__x86_64__)
+  const int t = static_cast<int>(__bsrq(static_cast<long long>(d)));  // n - 1: bsr, no 63 - lzcnt
+#else
+  const int t = 63 - __builtin_clzll(d);
+#endif
+  return 32 - t - static_cast<int>((h >> t) - (x >> t));
 }
+inline int ShiftCount(uint64_t x, uint64_t h) { return ShiftCount(x, h, h - x); }
 
 // Writes the held chunks (EncoderState), plus `carry` (0 or 1): the cache plus the carry, then
 // the all-ones chunks (zeros after a carry). A carry never passes the first bit of a pending run
@@ -87,18 +96,20 @@ inline uint64_t FlushChunk(EncoderState& st, uint64_t acc, int& fill, BitWriter&
   return acc & ((uint64_t{1} << fill) - 1);
 }
 
-// One symbol: the interval [low, low + range - 1] narrowed to [low + ql, low + qh - 1] and
-// renormalised by s = ShiftCount steps; the s bits shifted out of the 32-bit low, and a carry out
-// of it, are added to B (acc, fill; `held` the chunks). The textbook coder keeps low - 2^31 where
-// this low passed 2^31 by a pending step: its later settling step to 1 is this low's carry.
-inline void EncodeStep(uint64_t& low, uint64_t& range, uint64_t& acc, int& fill, uint64_t ql,
-                       uint64_t qh, EncoderState& held, BitWriter& out) {
+// One symbol: the interval [low, low + range - 1] (range = width << shift on entry) narrowed to
+// [low + ql, low + qh - 1] and renormalised by ShiftCount steps: width = qh - ql and shift = that
+// count on return. The bits shifted out of the 32-bit low, and a carry out of it, are added to B
+// (acc, fill; `held` the chunks). The textbook coder keeps low - 2^31 where this low passed 2^31
+// by a pending step: its later settling step to 1 is this low's carry.
+inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc, int& fill,
+                       uint64_t ql, uint64_t qh, EncoderState& held, BitWriter& out) {
   const uint64_t x = low + ql;  // < 2^33: bit 32 is a carry
-  const int s = ShiftCount(x, low + qh - 1);
+  const int s = ShiftCount(x, low + qh - 1, qh + ~ql);  // d = qh - ql - 1 from ql alone
   acc = (acc << s) + (x >> (32 - s));  // s = 0: x < 2^32 (a low past 2^31 settles)
   fill += s;
   low = (x << s) & 0xFFFFFFFFu;
-  range = (qh - ql) << s;
+  width = qh - ql;
+  shift = s;
   if (fill >= 32) [[unlikely]]
     acc = FlushChunk(held, acc, fill, out);
 }
