@@ -42,8 +42,8 @@ struct Cumulative {
   void Store(std::vector<uint32_t>& freq) const {
     for (int i = 0; i < size; ++i) freq[static_cast<size_t>(i)] = cum[i + 1] - cum[i];
   }
-  uint32_t Low(int s) const { return cum[s]; }
-  uint32_t High(int s) const { return cum[s + 1]; }
+  uint32_t Low(int64_t s) const { return cum[s]; }
+  uint32_t High(int64_t s) const { return cum[s + 1]; }
   uint32_t Total() const { return cum[kLanes]; }
   // AdaptiveModel::Update(s) is Add(s) then HalveIfOver().
   void Add(int s) {
@@ -66,10 +66,9 @@ struct Cumulative {
 // update is one add of the symbol's increments; reads go through a stored copy.
 struct Cumulative3 {
   typedef uint32_t V4 __attribute__((vector_size(16)));
-  static constexpr V4 kAdd[4] = {{0, kIncrement, kIncrement, kIncrement},
-                                 {0, 0, kIncrement, kIncrement},
-                                 {0, 0, 0, kIncrement},
-                                 {0, 0, 0, 0}};
+  static constexpr uint32_t kI = kIncrement;
+  // add[s]: kIncrement in the lanes above s (a member: indexed off the stack pointer)
+  V4 add[4] = {{0, kI, kI, kI}, {0, 0, kI, kI}, {0, 0, 0, kI}, {0, 0, 0, 0}};
   V4 v;
   uint32_t copy[4];
   int size;
@@ -82,11 +81,11 @@ struct Cumulative3 {
   void Store(std::vector<uint32_t>& freq) const {
     for (int i = 0; i < size; ++i) freq[static_cast<size_t>(i)] = copy[i + 1] - copy[i];
   }
-  uint32_t Low(int s) const { return copy[s]; }
-  uint32_t High(int s) const { return copy[s + 1]; }
+  uint32_t Low(int64_t s) const { return copy[s]; }
+  uint32_t High(int64_t s) const { return copy[s + 1]; }
   uint32_t Total() const { return copy[3]; }
-  void Add(int s) {
-    v += kAdd[s];
+  void Add(int64_t s) {
+    v += add[s];
     Sync();
   }
   void HalveIfOver() {
@@ -114,7 +113,7 @@ template <class Model>
     const uint64_t* inv = table + m.Total();
     const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
     for (; j < end; ++j, inv += kIncrement) {
-      const int c = symbols[j] + offset;
+      const int64_t c = symbols[j] + int64_t{offset};  // 64-bit: High's c + 1 folds into the load
       // range * count as (width * count) << shift: the product waits for the width, not the shift
       const uint64_t ql = DivideBy((width * m.Low(c)) << shift, *inv);
       const uint64_t qh = DivideBy((width * m.High(c)) << shift, *inv);
