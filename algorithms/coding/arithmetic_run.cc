@@ -151,19 +151,21 @@ template <int kLanes, class Model>
                                                  int64_t shift_limit) {
   const uint64_t* table = ReciprocalTable();
   DecoderState s = st;
-  for (int64_t j = 0; j < n; model.HalveIfOver()) {
-    const uint64_t* inv = table + model.Total();
-    const int64_t end = j + std::min(n - j, UntilHalving(model.Total()));
+  Model m = model;  // not through the reference: its counts stay in registers
+  for (int64_t j = 0; j < n; m.HalveIfOver()) {
+    const uint64_t* inv = table + m.Total();
+    const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
     for (; j < end; ++j, inv += kIncrement) {
       const uint64_t v = s.v;
       if (v >= s.range) [[unlikely]] {  // Decode's out-of-range error: the caller throws
+        model = m;
         st = s;
         return j;
       }
       uint64_t ql = 0, qh = s.range;
       int symbol = 0;
       uint64_t q[kLanes];
-      for (int i = 1; i < kLanes; ++i) q[i] = DivideBy(s.range * model.Low(i), *inv);
+      for (int i = 1; i < kLanes; ++i) q[i] = DivideBy(s.range * m.Low(i), *inv);
       for (int i = 1; i < kLanes; ++i) {
         symbol += v >= q[i];
         ql = (q[i] & Mask64(v >= q[i])) | (ql & Mask64(v < q[i]));
@@ -172,15 +174,17 @@ template <int kLanes, class Model>
         qh = (q[i] & Mask64(v < q[i])) | (qh & Mask64(v >= q[i]));
       Refill(s, in);
       Advance(s, ql, qh);
-      model.Add(symbol);
+      m.Add(symbol);
       out[j] = static_cast<int8_t>(symbol - offset);
       if (s.shifts > shift_limit) [[unlikely]] {
-        model.HalveIfOver();
+        m.HalveIfOver();
+        model = m;
         st = s;
         return j + 1;
       }
     }
   }
+  model = m;
   st = s;
   return n;
 }

@@ -127,7 +127,7 @@ inline void Refill(DecoderState& st, BitReader& in) {
 // the same quarter from its value and its low). REQUIRES: st.avail >= 32 (Refill), ql <= v < qh.
 inline void Advance(DecoderState& st, uint64_t ql, uint64_t qh) {
   const uint64_t x = st.low + ql;
-  const int s = ShiftCount(x, st.low + qh - 1);
+  const int s = ShiftCount(x, st.low + qh - 1, qh + ~ql);
   const uint64_t next = (st.buf >> (63 - s)) >> 1;  // the next s bits (s <= 31)
   st.buf <<= s;
   st.avail -= s;
