@@ -65,6 +65,16 @@ inline int ShiftCount(uint64_t x, uint64_t h, uint64_t d) {
 }
 inline int ShiftCount(uint64_t x, uint64_t h) { return ShiftCount(x, h, h - x); }
 
+// qh - ql - 1 as qh - (ql + 1), ql + 1 formed while qh is still being multiplied (the compiler
+// would otherwise reassociate it to (qh - ql) - 1, one more step after qh).
+inline uint64_t WidthLessOne(uint64_t ql, uint64_t qh) {
+  uint64_t next = ql + 1;
+#if defined(__GNUC__)
+  asm("" : "+r"(next));  // an opaque value: no reassociation
+#endif
+  return qh - next;
+}
+
 // Writes the held chunks (EncoderState), plus `carry` (0 or 1): the cache plus the carry, then
 // the all-ones chunks (zeros after a carry). A carry never passes the first bit of a pending run
 // (a 0, the run's other bits ones: the carry makes them 10..0 and stops), which lies in the held
@@ -104,11 +114,12 @@ inline uint64_t FlushChunk(EncoderState& st, uint64_t acc, int& fill, BitWriter&
 inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc, int& fill,
                        uint64_t ql, uint64_t qh, EncoderState& held, BitWriter& out) {
   const uint64_t x = low + ql;  // < 2^33: bit 32 is a carry
-  const int s = ShiftCount(x, low + qh - 1, qh + ~ql);  // d = qh - ql - 1 from ql alone
+  const uint64_t d = WidthLessOne(ql, qh);
+  const int s = ShiftCount(x, x + d, d);
   acc = (acc << s) + (x >> (32 - s));  // s = 0: x < 2^32 (a low past 2^31 settles)
   fill += s;
   low = (x << s) & 0xFFFFFFFFu;
-  width = qh - ql;
+  width = d + 1;
   shift = s;
   if (fill >= 32) [[unlikely]]
     acc = FlushChunk(held, acc, fill, out);
@@ -127,7 +138,7 @@ inline void Refill(DecoderState& st, BitReader& in) {
 // the same quarter from its value and its low). REQUIRES: st.avail >= 32 (Refill), ql <= v < qh.
 inline void Advance(DecoderState& st, uint64_t ql, uint64_t qh) {
   const uint64_t x = st.low + ql;
-  const int s = ShiftCount(x, st.low + qh - 1, qh + ~ql);
+  const int s = ShiftCount(x, st.low + qh - 1, WidthLessOne(ql, qh));
   const uint64_t next = (st.buf >> (63 - s)) >> 1;  // the next s bits (s <= 31)
   st.buf <<= s;
   st.avail -= s;
