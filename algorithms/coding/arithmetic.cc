@@ -77,8 +77,8 @@ void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
 // One more bit pins the value inside the interval (the textbook coder's 01 or 10 after its
 // pending bits): as a narrowing to low' = 2^30 (low below a quarter) or 2^31 and two shifts.
 void ArithmeticEncoder::Finish() {
-  const uint64_t wnc_low = st_.low & (kHalf - 1);  // low less its 2^31 of a pending run
-  const uint64_t x = (st_.low & kHalf) + (wnc_low >= kQuarter ? kHalf : kQuarter);
+  const uint64_t textbook_low = st_.low & (kHalf - 1);  // less the 2^31 of a pending run
+  const uint64_t x = (st_.low & kHalf) + (textbook_low >= kQuarter ? kHalf : kQuarter);
   st_.acc = (st_.acc << 2) + (x >> 30);
   st_.fill += 2;
   if (st_.fill >= 32) st_.acc = FlushChunk(st_, st_.acc, st_.fill, out_);
