@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "algorithms/coding/arithmetic_steps.h"
 #include "sim/check.h"
 
@@ -51,51 +53,50 @@ void AdaptiveModel::Update(int s) {
   }
 }
 
-namespace {
+const uint64_t* arithmetic_steps::ReciprocalTable() {
+  static const std::vector<uint64_t> table = [] {
+    std::vector<uint64_t> t(kMaxTotal + 1, 0);
+    for (uint32_t total = 2; total <= kMaxTotal; ++total) t[total] = Reciprocal(total);
+    return t;
+  }();
+  return table.data();
+}
 
-// Writes a chunk of EmitSettled (n bits, the first most significant) to the writer, which packs
-// the first bit least significant.
-struct PutReversed {
-  BitWriter& out;
-  void operator()(uint64_t chunk, int n) const {
-    if (n > 0) out.Put(Reverse64(chunk) >> (64 - n), n);
-  }
-};
-
-}  // namespace
-
-// Narrows [low_, low_ + range_ - 1] to the symbol's interval, then renormalises in closed form
-// (RenormShift), the settled bits and the pending ones as the bit-at-a-time coder emits them.
 void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
   const uint64_t lo = model.Low(symbol);
   const uint64_t inv = Reciprocal(model.total());
-  const uint64_t ql = DivideBy(range_ * lo, inv);
-  const uint64_t qh = DivideBy(range_ * (lo + model.Freq(symbol)), inv);
-  const uint64_t low = low_ + ql;
-  const Shift sh = RenormShift(low, low_ + qh - 1);
-  EmitSettled(low, sh.k, pending_, PutReversed{out_});
-  pending_ += sh.s - sh.k;
-  low_ = (low << sh.s) & 0x7FFFFFFFu;  // bit 31 of the new low is 0, of the new high 1
-  range_ = (qh - ql) << sh.s;
+  const uint64_t ql = DivideBy(st_.range * lo, inv);
+  const uint64_t qh = DivideBy(st_.range * (lo + model.Freq(symbol)), inv);
+  uint64_t width = 0;
+  int shift = 0;
+  EncodeStep(st_.low, width, shift, st_.acc, st_.fill, ql, qh, st_, out_);
+  st_.range = width << shift;
   model.Update(symbol);
 }
 
+// One more bit pins the value inside the interval (the textbook coder's 01 or 10 after its
+// pending bits): as a narrowing to low' = 2^30 (low below a quarter) or 2^31 and two shifts.
 void ArithmeticEncoder::Finish() {
-  ++pending_;  // one more bit pins the value inside the interval: 01 or 10 and the pending bits
-  EmitSettled(low_ >= kQuarter ? kHalf : 0, 1, pending_, PutReversed{out_});
+  const uint64_t textbook_low = st_.low & (kHalf - 1);  // less the 2^31 of a pending run
+  const uint64_t x = (st_.low & kHalf) + (textbook_low >= kQuarter ? kHalf : kQuarter);
+  st_.acc = (st_.acc << 2) + (x >> 30);
+  st_.fill += 2;
+  if (st_.fill >= 32) st_.acc = FlushChunk(st_, st_.acc, st_.fill, out_);
+  WriteHeld(st_, st_.acc >> st_.fill, out_);
+  if (st_.fill > 0) out_.Put(Reverse64(st_.acc << (64 - st_.fill)), st_.fill);
 }
 
 ArithmeticDecoder::ArithmeticDecoder(BitReader& in) : in_(in), start_(in.position()) {
   // The encoder's first bit is the most significant bit of the 32-bit code value.
   Refill(st_, in_);
-  st_.value = st_.buf >> 32;
+  st_.v = st_.buf >> 32;
   st_.buf <<= 32;
   st_.avail -= 32;
 }
 
 int ArithmeticDecoder::Decode(AdaptiveModel& model) {
   const uint64_t total = model.total();
-  const uint64_t v = st_.value - st_.low;
+  const uint64_t v = st_.v;
   if (v >= st_.range) throw DecodeError("corrupted message: arithmetic code value out of range");
   uint32_t lo32 = 0;
   const int symbol = model.Find(static_cast<uint32_t>(((v + 1) * total - 1) / st_.range), &lo32);

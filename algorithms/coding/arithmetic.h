@@ -2,11 +2,13 @@
 //
 // AdaptiveModel keeps a frequency count per symbol (all start at 1, +32 per coded symbol, halved
 // when the total passes 2^16), so encoder and decoder adapt identically without sending a table.
-// The encoder writes its bits straight into a BitWriter; it emits exactly (range renormalisations
-// + 2) bits. The decoder mirrors the encoder's state, so at Finish() it knows where the encoder's
-// last bit was and checks that position against the expected end: a truncated or extended
-// stream is a DecodeError. The decoder reads ahead of that point with BitReader::GetPadded and so
-// never reads outside the message.
+// The encoder keeps the interval's low end in absolute terms (the textbook coder's pending bits
+// become a carry into its output), holds back the output bits a carry could still change and
+// writes the others to its BitWriter as they settle, the rest in Finish(); it emits exactly (range
+// renormalisations + 2) bits, the textbook coder's bits. The decoder mirrors the encoder's
+// state, so at Finish() it knows where the encoder's last bit was and checks that position
+// against the expected end: a truncated or extended stream is a DecodeError. The decoder reads
+// ahead of that point with BitReader::GetPadded and so never reads outside the message.
 // Cost: within a few bits plus the model's learning cost of sum over symbols of the ideal code
 // length -log2(p) under the adaptive counts (about (K-1)/2 * log2(n) bits for n iid symbols).
 #ifndef COMMSIM_ALGORITHMS_CODING_ARITHMETIC_H_
@@ -40,6 +42,22 @@ class AdaptiveModel {
   uint32_t total_;
 };
 
+namespace arithmetic_steps {
+// The encoder's state (internal; arithmetic_run.cc steps it in locals). Its output so far, a bit
+// string B, ends with `cache` (a 32-bit chunk, when has_cache), `ones` all-ones chunks and the
+// `fill` bits of `acc`, held back because a carry can still add one to them; the bits before are
+// written. A carry never passes the first bit of a pending run, a 0 in `cache` or after it.
+struct EncoderState {
+  uint64_t low = 0;  // the interval is [low, low + range - 1] in the 32 bits after B (< 2^32)
+  uint64_t range = uint64_t{1} << 32;
+  uint64_t acc = 0;  // B's last `fill` bits (fill < 32); bit `fill`: a carry into the chunks
+  int fill = 0;
+  bool has_cache = false;  // `cache` holds a chunk
+  uint32_t cache = 0;      // the chunk before the all-ones ones, not yet written
+  int64_t ones = 0;        // all-ones chunks after `cache`, not yet written
+};
+}  // namespace arithmetic_steps
+
 class ArithmeticEncoder {
  public:
   explicit ArithmeticEncoder(BitWriter& out) : out_(out) {}
@@ -53,17 +71,15 @@ class ArithmeticEncoder {
 
  private:
   BitWriter& out_;
-  uint64_t low_ = 0;  // the interval is [low_, low_ + range_ - 1]
-  uint64_t range_ = uint64_t{1} << 32;
-  int64_t pending_ = 0;  // opposite bits owed after the next settled bit
+  arithmetic_steps::EncoderState st_;
 };
 
 namespace arithmetic_steps {
 // The decoder's state (internal; arithmetic_run.cc steps it in locals).
 struct DecoderState {
-  uint64_t low = 0;
+  uint64_t low = 0;  // as the encoder's
   uint64_t range = uint64_t{1} << 32;
-  uint64_t value = 0;  // the 32-bit code value, low <= value < low + range
+  uint64_t v = 0;      // the 32-bit code value less low (in [0, range) for a valid stream)
   uint64_t buf = 0;    // bits read ahead, the next one most significant
   int avail = 0;       // how many bits of buf are valid
   int64_t shifts = 0;  // bits the encoder emitted so far (renormalisation shifts)

@@ -5,7 +5,17 @@
 
 #include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/arithmetic_steps.h"
-#include "sim/target_clones.h"
+
+// The runs' clones: COMMSIM_TARGET_CLONES (sim/target_clones.h) with x86-64-v3 (AVX2 with BMI2
+// and LZCNT) for its plain "avx2": the shifts by a count, the leading-zero count and the 128-bit
+// products are then one instruction each (shlx, lzcnt, mulx). Integer arithmetic only: every
+// clone computes the same bits.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define COMMSIM_CODER_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define COMMSIM_CODER_CLONES
+#endif
 
 namespace commsim {
 
@@ -14,6 +24,10 @@ using namespace arithmetic_steps;  // NOLINT: the coder's own internal steps
 namespace {
 
 constexpr int kMaxLanes = 8;  // the largest alphabet the runs keep in locals
+
+// All-ones when b, else zero: the decoder's selects are masks, not branches (the compiler turns a
+// conditional on these data-dependent, unpredictable conditions into a jump).
+inline uint64_t Mask64(bool b) { return 0 - static_cast<uint64_t>(b); }
 
 // A small model as cumulative counts: cum[s] = Low(s), cum[size] = total, and cum[i] = total for
 // size < i <= kLanes too (a decoder comparing against every lane then needs no bound).
@@ -28,14 +42,15 @@ struct Cumulative {
   void Store(std::vector<uint32_t>& freq) const {
     for (int i = 0; i < size; ++i) freq[static_cast<size_t>(i)] = cum[i + 1] - cum[i];
   }
-  uint32_t Low(int s) const { return cum[s]; }
-  uint32_t High(int s) const { return cum[s + 1]; }
+  uint32_t Low(int64_t s) const { return cum[s]; }
+  uint32_t High(int64_t s) const { return cum[s + 1]; }
   uint32_t Total() const { return cum[kLanes]; }
-  // AdaptiveModel::Update(s) (the frequencies halved when the total passes kMaxTotal).
-  void Update(int s) {
-    for (int i = 1; i <= kLanes; ++i) cum[i] += kIncrement & Mask32(i > s);
-    if (cum[kLanes] > kMaxTotal) [[unlikely]]
-      Halve(cum, size);
+  // AdaptiveModel::Update(s) is Add(s) then HalveIfOver().
+  void Add(int s) {
+    for (int i = 1; i <= kLanes; ++i) cum[i] += kIncrement & (0u - static_cast<uint32_t>(i > s));
+  }
+  void HalveIfOver() {
+    if (cum[kLanes] > kMaxTotal) Halve(cum, size);
   }
   static void Halve(uint32_t* cum, int size) {
     uint32_t below = 0;  // cum[i] before halving
@@ -48,9 +63,12 @@ struct Cumulative {
 };
 
 // The same for alphabets of 2 or 3 symbols, the counts cum[0..3] in one vector register: an
-// update is one compare, one mask and one add; reads go through a stored copy.
+// update is one add of the symbol's increments; reads go through a stored copy.
 struct Cumulative3 {
   typedef uint32_t V4 __attribute__((vector_size(16)));
+  static constexpr uint32_t kI = kIncrement;
+  // add[s]: kIncrement in the lanes above s (a member: indexed off the stack pointer)
+  V4 add[4] = {{0, kI, kI, kI}, {0, 0, kI, kI}, {0, 0, 0, kI}, {0, 0, 0, 0}};
   V4 v;
   uint32_t copy[4];
   int size;
@@ -63,96 +81,67 @@ struct Cumulative3 {
   void Store(std::vector<uint32_t>& freq) const {
     for (int i = 0; i < size; ++i) freq[static_cast<size_t>(i)] = copy[i + 1] - copy[i];
   }
-  uint32_t Low(int s) const { return copy[s]; }
-  uint32_t High(int s) const { return copy[s + 1]; }
+  uint32_t Low(int64_t s) const { return copy[s]; }
+  uint32_t High(int64_t s) const { return copy[s + 1]; }
   uint32_t Total() const { return copy[3]; }
-  void Update(int s) {
-    const V4 lane = {0, 1, 2, 3};
-    const uint32_t u = static_cast<uint32_t>(s);
-    v += reinterpret_cast<V4>(lane > V4{u, u, u, u}) & kIncrement;
+  void Add(int64_t s) {
+    v += add[s];
     Sync();
-    if (copy[3] > kMaxTotal) [[unlikely]] {
+  }
+  void HalveIfOver() {
+    if (copy[3] > kMaxTotal) {
       Cumulative<3>::Halve(copy, size);
       v = V4{copy[0], copy[1], copy[2], copy[3]};
     }
   }
 };
 
-// Bits most significant first in a local word, handed to the writer (which packs the first bit
-// least significant) reversed, a word at a time.
-struct MsbBits {
-  BitWriter& out;
-  uint64_t acc = 0;  // the last `fill` bits put are its low bits (the bits above are stale)
-  int fill = 0;      // 0..63
-  // REQUIRES: 0 <= n <= 64, chunk < 2^n.
-  void operator()(uint64_t chunk, int n) {
-    if (fill + n < 64) [[likely]] {
-      acc = (acc << n) | chunk;
-      fill += n;
-      return;
-    }
-    const int rest = fill + n - 64;
-    out.Put(Reverse64((fill == 0 ? 0 : acc << (64 - fill)) | (chunk >> rest)), 64);
-    acc = chunk;
-    fill = rest;
-  }
-  void Flush() {
-    if (fill > 0) out.Put(Reverse64(acc << (64 - fill)), fill);
-    fill = 0;
-  }
-};
+// The symbols until the model's next halving: the total steps by kIncrement per symbol whatever
+// the symbol, so the halving comes after (kMaxTotal - total) / kIncrement + 1 updates.
+inline int64_t UntilHalving(uint32_t total) { return (kMaxTotal - total) / kIncrement + 1; }
 
-struct EncoderState {
-  uint64_t low, range;
-  int64_t pending;
-};
-
-// ArithmeticEncoder::Encode for symbols[j] + offset, j < n, on a local copy of the model.
+// ArithmeticEncoder::Encode for symbols[j] + offset, j < n, on a local copy of the model, the
+// reciprocals from the table.
 template <class Model>
 [[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model, const int8_t* symbols,
                                               int64_t n, int offset, BitWriter& out) {
-  uint64_t low = st.low, range = st.range;
-  int64_t pending = st.pending;
-  MsbBits bits{out};
-  for (int64_t j = 0; j < n; ++j) {
-    const int s = symbols[j] + offset;
-    const uint64_t inv = Reciprocal(model.Total());
-    const uint64_t ql = DivideBy(range * model.Low(s), inv);
-    const uint64_t qh = DivideBy(range * model.High(s), inv);
-    const uint64_t narrowed = low + ql;
-    const Shift sh = RenormShift(narrowed, low + qh - 1);
-    const int64_t p = pending & static_cast<int64_t>(Mask64(sh.k != 0));
-    if (bits.fill + p + sh.k < 64) [[likely]] {  // EmitSettled's chunk, straight into the word
-      bits.acc = (bits.acc << (p + sh.k)) |
-                 ((narrowed >> (32 - sh.k)) + ((((uint64_t{1} << p) - 1) << sh.k) >> 1));
-      bits.fill += static_cast<int>(p) + sh.k;
-      pending -= p;
-    } else {
-      EmitSettled(narrowed, sh.k, pending, bits);
+  const uint64_t* table = ReciprocalTable();
+  uint64_t low = st.low, width = st.range, acc = st.acc;  // range = width << shift
+  int fill = st.fill, shift = 0;
+  Model m = model;  // not through the reference: its counts stay in registers
+  for (int64_t j = 0; j < n; m.HalveIfOver()) {
+    const uint64_t* inv = table + m.Total();
+    const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
+    for (; j < end; ++j, inv += kIncrement) {
+      const int64_t c = symbols[j] + int64_t{offset};  // 64-bit: High's c + 1 folds into the load
+      // range * count as (width * count) << shift: the product waits for the width, not the shift
+      const uint64_t ql = DivideBy((width * m.Low(c)) << shift, *inv);
+      const uint64_t qh = DivideBy((width * m.High(c)) << shift, *inv);
+      EncodeStep(low, width, shift, acc, fill, ql, qh, st, out);
+      m.Add(c);
     }
-    pending += sh.s - sh.k;
-    low = (narrowed << sh.s) & 0x7FFFFFFFu;
-    range = (qh - ql) << sh.s;
-    model.Update(s);
   }
-  bits.Flush();
-  st = {low, range, pending};
+  model = m;
+  st.low = low;
+  st.range = width << shift;
+  st.acc = acc;
+  st.fill = fill;
 }
 
-COMMSIM_TARGET_CLONES
+COMMSIM_CODER_CLONES
 void EncodeTernary(EncoderState& st, Cumulative3& model, const int8_t* symbols, int64_t n,
                    int offset, BitWriter& out) {
   EncodeLoop(st, model, symbols, n, offset, out);
 }
 
-COMMSIM_TARGET_CLONES
+COMMSIM_CODER_CLONES
 void EncodeSmall(EncoderState& st, Cumulative<kMaxLanes>& model, const int8_t* symbols, int64_t n,
                  int offset, BitWriter& out) {
   EncodeLoop(st, model, symbols, n, offset, out);
 }
 
 // ArithmeticDecoder::Decode n times into out[j] - offset. The symbol is the number of lanes i
-// (1 <= i < kLanes) whose boundary q_i = floor(range cum[i] / total) is at most v = value - low:
+// (1 <= i < kLanes) whose boundary q_i = floor(range cum[i] / total) is at most v (value - low):
 // Decode's count ((v + 1) total - 1) / range is >= cum[i] exactly when (v + 1) total > cum[i]
 // range, that is v + 1 > range cum[i] / total, that is v >= q_i (v is an integer). The symbol's
 // interval is then [q_s, q_{s+1}) (q_0 = 0, q_kLanes = range), found without a division.
@@ -160,43 +149,53 @@ template <int kLanes, class Model>
 [[gnu::always_inline]] inline int64_t DecodeLoop(DecoderState& st, Model& model, int8_t* out,
                                                  int64_t n, int offset, BitReader& in,
                                                  int64_t shift_limit) {
+  const uint64_t* table = ReciprocalTable();
   DecoderState s = st;
-  for (int64_t j = 0; j < n; ++j) {
-    const uint64_t inv = Reciprocal(model.Total());
-    const uint64_t v = s.value - s.low;
-    if (v >= s.range) [[unlikely]] {  // Decode's out-of-range error: the caller throws
-      st = s;
-      return j;
-    }
-    uint64_t ql = 0, qh = s.range;
-    int symbol = 0;
-    uint64_t q[kLanes];
-    for (int i = 1; i < kLanes; ++i) q[i] = DivideBy(s.range * model.Low(i), inv);
-    for (int i = 1; i < kLanes; ++i) {
-      symbol += v >= q[i];
-      ql = (q[i] & Mask64(v >= q[i])) | (ql & Mask64(v < q[i]));
-    }
-    for (int i = kLanes - 1; i >= 1; --i) qh = (q[i] & Mask64(v < q[i])) | (qh & Mask64(v >= q[i]));
-    Refill(s, in);
-    Advance(s, ql, qh);
-    model.Update(symbol);
-    out[j] = static_cast<int8_t>(symbol - offset);
-    if (s.shifts > shift_limit) [[unlikely]] {
-      st = s;
-      return j + 1;
+  Model m = model;  // not through the reference: its counts stay in registers
+  for (int64_t j = 0; j < n; m.HalveIfOver()) {
+    const uint64_t* inv = table + m.Total();
+    const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
+    for (; j < end; ++j, inv += kIncrement) {
+      const uint64_t v = s.v;
+      if (v >= s.range) [[unlikely]] {  // Decode's out-of-range error: the caller throws
+        model = m;
+        st = s;
+        return j;
+      }
+      uint64_t ql = 0, qh = s.range;
+      int symbol = 0;
+      uint64_t q[kLanes];
+      for (int i = 1; i < kLanes; ++i) q[i] = DivideBy(s.range * m.Low(i), *inv);
+      for (int i = 1; i < kLanes; ++i) {
+        symbol += v >= q[i];
+        ql = (q[i] & Mask64(v >= q[i])) | (ql & Mask64(v < q[i]));
+      }
+      for (int i = kLanes - 1; i >= 1; --i)
+        qh = (q[i] & Mask64(v < q[i])) | (qh & Mask64(v >= q[i]));
+      Refill(s, in);
+      Advance(s, ql, qh);
+      m.Add(symbol);
+      out[j] = static_cast<int8_t>(symbol - offset);
+      if (s.shifts > shift_limit) [[unlikely]] {
+        m.HalveIfOver();
+        model = m;
+        st = s;
+        return j + 1;
+      }
     }
   }
+  model = m;
   st = s;
   return n;
 }
 
-COMMSIM_TARGET_CLONES
+COMMSIM_CODER_CLONES
 int64_t DecodeTernary(DecoderState& st, Cumulative3& model, int8_t* out, int64_t n, int offset,
                       BitReader& in, int64_t shift_limit) {
   return DecodeLoop<3>(st, model, out, n, offset, in, shift_limit);
 }
 
-COMMSIM_TARGET_CLONES
+COMMSIM_CODER_CLONES
 int64_t DecodeSmall(DecoderState& st, Cumulative<kMaxLanes>& model, int8_t* out, int64_t n,
                     int offset, BitReader& in, int64_t shift_limit) {
   return DecodeLoop<kMaxLanes>(st, model, out, n, offset, in, shift_limit);
@@ -218,19 +217,15 @@ void ArithmeticEncoder::EncodeRun(AdaptiveModel& model, const int8_t* symbols, i
     for (int64_t j = 0; j < n; ++j) Encode(model, symbols[j] + offset);
     return;
   }
-  EncoderState st{low_, range_, pending_};
   if (size <= 3) {
     Cumulative3 local(model);
-    EncodeTernary(st, local, symbols, n, offset, out_);
+    EncodeTernary(st_, local, symbols, n, offset, out_);
     StoreModel(local, model.freq_, model.total_);
   } else {
     Cumulative<kMaxLanes> local(model);
-    EncodeSmall(st, local, symbols, n, offset, out_);
+    EncodeSmall(st_, local, symbols, n, offset, out_);
     StoreModel(local, model.freq_, model.total_);
   }
-  low_ = st.low;
-  range_ = st.range;
-  pending_ = st.pending;
 }
 
 void ArithmeticDecoder::DecodeRun(AdaptiveModel& model, int8_t* out, int64_t n, int offset) {

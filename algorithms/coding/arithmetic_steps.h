@@ -6,6 +6,10 @@
 #include <bit>
 #include <cstdint>
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
 #include "algorithms/coding/arithmetic.h"
 
 namespace commsim::arithmetic_steps {
@@ -27,35 +31,9 @@ inline uint64_t Reciprocal(uint64_t t) { return ~uint64_t{0} / t + 1; }
 inline uint64_t DivideBy(uint64_t a, uint64_t reciprocal) {
   return static_cast<uint64_t>((static_cast<Uint128>(a) * reciprocal) >> 64);
 }
-
-// The renormalisation of a narrowed interval [low, high] (32-bit, low < high) in closed form.
-// The bit-at-a-time loop (emit and shift while the top bits agree; then count a pending bit and
-// shift while low = 01.. and high = 10..) takes k steps of the first kind, then m of the second
-// (after one of the second kind the top bits differ, so the first cannot follow): the top k bits
-// agree, the next bit is 0 in low and 1 in high, the m bits after it are 1 in low and 0 in high.
-// With w = low & ~high (zero in the top k + 1 bits), m >= 1 exactly when w's highest one is the
-// bit right after the first difference (countl_zero(w) = k + 1); w's first run of ones is then
-// the m bits, and it ends at the highest one of w & ~(w << 1), whose countl_zero is k + m. The
-// three counts are independent, which keeps them off each other's latency.
-struct Shift {
-  int k;  // settled leading bits
-  int s;  // k + m: the total left shift
-};
-// All-ones when b, else zero: the selects below are masks, not branches (the compiler turns a
-// conditional on these data-dependent, unpredictable conditions into a jump).
-inline uint32_t Mask32(bool b) { return 0u - static_cast<uint32_t>(b); }
-inline uint64_t Mask64(bool b) { return 0 - static_cast<uint64_t>(b); }
-inline Shift RenormShift(uint64_t low, uint64_t high) {
-  const uint32_t l = static_cast<uint32_t>(low), h = static_cast<uint32_t>(high);
-  const uint32_t d = l ^ h;  // nonzero: low < high
-  const uint32_t w = l & ~h;
-  const uint32_t w_up = (l << 1) & ~(h << 1);  // w << 1, from low and high directly
-  const int k = __builtin_clz(d);
-  // 32-bit counts of possibly zero operands, as 64-bit counts of nonzero ones
-  const int run_end = __builtin_clzll(uint64_t{w & ~w_up} << 32 | 1);
-  const uint32_t pending = Mask32(__builtin_clzll(uint64_t{w} << 32 | 1) == k + 1);
-  return {k, k + static_cast<int>(static_cast<uint32_t>(run_end - k) & pending)};
-}
+// Reciprocal(t) at index t for 2 <= t <= kMaxTotal (the model's totals): a load instead of a
+// division per symbol (512 KB; the totals of consecutive symbols step by kIncrement).
+const uint64_t* ReciprocalTable();
 
 // The 64 bits of v in reverse order (bit 63 becomes bit 0).
 inline uint64_t Reverse64(uint64_t v) {
@@ -65,30 +43,86 @@ inline uint64_t Reverse64(uint64_t v) {
   return ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
 }
 
-// Writes the k settled bits of a narrowed low (its top k of 32 bits), the first one followed by
-// the `pending` opposite bits, through put(chunk, n) (n bits, the first one most significant);
-// clears `pending` when k > 0 and keeps it when k = 0 (then nothing is written). The usual case
-// is one chunk without a branch on k: when the first bit f is 1 it is followed by p zeros (2^p),
-// when it is 0 by p ones (2^p - 1): f then p opposite bits is 2^p - 1 + f, so the chunk is
-// top + (2^p - 1) << (k - 1), with top the k bits.
-template <class Put>
-inline void EmitSettled(uint64_t low, int k, int64_t& pending, Put&& put) {
-  const uint64_t top = low >> (32 - k);                              // k = 0: 0
-  const int64_t p = pending & static_cast<int64_t>(Mask64(k != 0));  // k = 0: p = 0
-  if (p + k > 64) [[unlikely]] {  // a pending run longer than a word (k > 0)
-    const uint64_t first = top >> (k - 1);
-    put(first, 1);
-    for (; pending > 0; pending -= 32) {
-      const int n = pending < 32 ? static_cast<int>(pending) : 32;
-      put(first == 0 ? (uint64_t{1} << n) - 1 : 0, n);
-    }
-    pending = 0;
-    put(top & ((uint64_t{1} << (k - 1)) - 1), k - 1);
+// The renormalisation of a narrowed interval [x, h] (x < h; both may be offset by a common
+// multiple of 2^31 from the textbook coder's 32-bit [low, high], which the count does not see):
+// the number s of the bit-at-a-time loop's steps (settle while the top bits agree, then count a
+// pending bit while low = 01.. and high = 10..). That loop runs at least j steps exactly when
+// [low, high] lies in [a 2^(31-j), (a + 2) 2^(31-j)) for an integer a (j settling steps: a even;
+// i settling steps then j - i pending ones: the span around a midpoint, a odd), that is when
+// (high >> (31 - j)) - (low >> (31 - j)) <= 1. With d = high - low of n bits (2^(n-1) <= d < 2^n)
+// the interval fits no span shorter than d + 1, so s <= 32 - n; after the loop low < 2^30 or
+// high >= 3 2^30 with low < 2^31 <= high, so (d + 1) 2^s = high - low + 1 > 2^30 and s >= 31 - n.
+// Hence s = 31 - n, plus one when the test passes for j = 32 - n; there the difference is 1 or 2
+// (2^(n-1) <= d < 2^n), so s = 33 - n - difference.
+// REQUIRES: 1 <= d = h - x < 2^32 (the coder's narrowed ranges are at least 2^13).
+inline int ShiftCount(uint64_t x, uint64_t h, uint64_t d) {
+#if defined(__x86_64__)
+  const int t = static_cast<int>(__bsrq(static_cast<long long>(d)));  // n - 1: bsr, no 63 - lzcnt
+#else
+  const int t = 63 - __builtin_clzll(d);
+#endif
+  return 32 - t - static_cast<int>((h >> t) - (x >> t));
+}
+inline int ShiftCount(uint64_t x, uint64_t h) { return ShiftCount(x, h, h - x); }
+
+// qh - ql - 1 as qh - (ql + 1), ql + 1 formed while qh is still being multiplied (the compiler
+// would otherwise reassociate it to (qh - ql) - 1, one more step after qh).
+inline uint64_t WidthLessOne(uint64_t ql, uint64_t qh) {
+  uint64_t next = ql + 1;
+#if defined(__GNUC__)
+  asm("" : "+r"(next));  // an opaque value: no reassociation
+#endif
+  return qh - next;
+}
+
+// Writes the held chunks (EncoderState), plus `carry` (0 or 1): the cache plus the carry, then
+// the all-ones chunks (zeros after a carry). A carry never passes the first bit of a pending run
+// (a 0, the run's other bits ones: the carry makes them 10..0 and stops), which lies in the held
+// chunk or after it: the held chunk plus one never overflows.
+inline void WriteHeld(EncoderState& st, uint64_t carry, BitWriter& out) {
+  auto put = [&out](uint64_t chunk) { out.Put(Reverse64(chunk) >> 32, 32); };  // bit 31 first
+  if (st.has_cache) put(st.cache + carry);
+  for (; st.ones > 0; --st.ones) put(carry != 0 ? 0 : 0xFFFFFFFFu);
+  st.has_cache = false;
+}
+
+// B's next chunk after the held ones, with a carry into those.
+inline void PutChunk(EncoderState& st, uint64_t carry, uint32_t chunk, BitWriter& out) {
+  if (carry != 0) WriteHeld(st, carry, out);
+  if (chunk == 0xFFFFFFFFu && st.has_cache) {
+    ++st.ones;
     return;
   }
-  // p <= 63 when k > 0; k = 0: the chunk is 0 and n = 0
-  put(top + ((((uint64_t{1} << p) - 1) << k) >> 1), static_cast<int>(p) + k);
-  pending -= p;
+  WriteHeld(st, 0, out);
+  st.cache = chunk;
+  st.has_cache = true;
+}
+
+// Moves B's first 32 unwritten bits (and a carry above them) out of acc, returns the rest.
+// REQUIRES: 32 <= fill < 64; fill is then 32 less.
+inline uint64_t FlushChunk(EncoderState& st, uint64_t acc, int& fill, BitWriter& out) {
+  fill -= 32;
+  PutChunk(st, acc >> (fill + 32), static_cast<uint32_t>(acc >> fill), out);
+  return acc & ((uint64_t{1} << fill) - 1);
+}
+
+// One symbol: the interval [low, low + range - 1] (range = width << shift on entry) narrowed to
+// [low + ql, low + qh - 1] and renormalised by ShiftCount steps: width = qh - ql and shift = that
+// count on return. The bits shifted out of the 32-bit low, and a carry out of it, are added to B
+// (acc, fill; `held` the chunks). The textbook coder keeps low - 2^31 where this low passed 2^31
+// by a pending step: its later settling step to 1 is this low's carry.
+inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc, int& fill,
+                       uint64_t ql, uint64_t qh, EncoderState& held, BitWriter& out) {
+  const uint64_t x = low + ql;  // < 2^33: bit 32 is a carry
+  const uint64_t d = WidthLessOne(ql, qh);
+  const int s = ShiftCount(x, x + d, d);
+  acc = (acc << s) + (x >> (32 - s));  // s = 0: x < 2^32 (a low past 2^31 settles)
+  fill += s;
+  low = (x << s) & 0xFFFFFFFFu;
+  width = d + 1;
+  shift = s;
+  if (fill >= 32) [[unlikely]]
+    acc = FlushChunk(held, acc, fill, out);
 }
 
 // Decoder: at least 32 bits in st.buf (the reader reads zeros past the end of the message).
@@ -99,21 +133,19 @@ inline void Refill(DecoderState& st, BitReader& in) {
   }
 }
 
-// Decoder: narrows to [low + ql, low + qh - 1] and renormalises (RenormShift). The code value
-// follows low: a settling step clears bit 31 (both in one half) and shifts in the next bit; a
-// pending step subtracts a quarter from a value in [1/4, 3/4) and shifts, which flips bit 30 and
-// shifts it to bit 31: after m >= 1 of them only the last flip stays inside the 32 bits.
-// REQUIRES: st.avail >= 32 (Refill).
+// Decoder: narrows to [low + ql, low + qh - 1] and renormalises as the encoder does; the code
+// value's offset v from low shifts in the next s bits (the textbook decoder's pending steps take
+// the same quarter from its value and its low). REQUIRES: st.avail >= 32 (Refill), ql <= v < qh.
 inline void Advance(DecoderState& st, uint64_t ql, uint64_t qh) {
-  const uint64_t low = st.low + ql;
-  const Shift sh = RenormShift(low, st.low + qh - 1);
-  const uint64_t next = (st.buf >> (63 - sh.s)) >> 1;  // the next s bits (s <= 31)
-  st.buf <<= sh.s;
-  st.avail -= sh.s;
-  st.value = (((st.value << sh.s) | next) & 0xFFFFFFFFu) ^ (kHalf & Mask64(sh.s > sh.k));
-  st.low = (low << sh.s) & 0x7FFFFFFFu;
-  st.range = (qh - ql) << sh.s;
-  st.shifts += sh.s;
+  const uint64_t x = st.low + ql;
+  const int s = ShiftCount(x, st.low + qh - 1, WidthLessOne(ql, qh));
+  const uint64_t next = (st.buf >> (63 - s)) >> 1;  // the next s bits (s <= 31)
+  st.buf <<= s;
+  st.avail -= s;
+  st.v = ((st.v - ql) << s) | next;
+  st.low = (x << s) & 0xFFFFFFFFu;
+  st.range = (qh - ql) << s;
+  st.shifts += s;
 }
 
 }  // namespace commsim::arithmetic_steps

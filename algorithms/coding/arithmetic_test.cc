@@ -288,9 +288,40 @@ TEST(ArithmeticTest, RunsHandlePendingRunsLongerThanAWord) {
   }
 }
 
-// The closed-form shift against the bit-at-a-time loop, on intervals with every split of
+// Encode and EncodeRun mixed on one encoder (the held bits carry over), over long pending runs
+// and random symbols: the reference's bits.
+TEST(ArithmeticTest, MixedEncodeAndRunsWriteTheReferenceBits) {
+  for (int k : {2, 3, 8}) {
+    int64_t max_pending = 0;
+    std::vector<int> symbols = LongPendingRun(k, 1500, 4000, &max_pending);
+    const std::vector<int> more = DrawSymbols(std::vector<double>(k, 1.0 / k), 70000, 41);
+    symbols.insert(symbols.end(), more.begin(), more.end());
+    const Message expected = EncodeSymbols<ReferenceEncoder>(symbols, k);
+    BitWriter w;
+    AdaptiveModel model(k);
+    ArithmeticEncoder enc(w);
+    Rng rng(static_cast<uint64_t>(k));
+    for (size_t i = 0; i < symbols.size();) {
+      const size_t len = std::min(symbols.size() - i, 1 + rng.UniformInt(300));
+      if (rng.UniformInt(2) == 0) {
+        for (size_t j = i; j < i + len; ++j) enc.Encode(model, symbols[j]);
+      } else {
+        std::vector<int8_t> piece;
+        for (size_t j = i; j < i + len; ++j) piece.push_back(static_cast<int8_t>(symbols[j]));
+        enc.EncodeRun(model, piece.data(), static_cast<int64_t>(len), 0);
+      }
+      i += len;
+    }
+    enc.Finish();
+    const Message m = w.Finish();
+    EXPECT_EQ(m.payload_bits, expected.payload_bits) << "k = " << k;
+    EXPECT_EQ(m.words, expected.words) << "k = " << k;
+  }
+}
+
+// The closed-form shift count against the bit-at-a-time loop, on intervals with every split of
 // settled and pending bits and on random ones.
-TEST(ArithmeticTest, RenormShiftCountsTheLoopsSteps) {
+TEST(ArithmeticTest, ShiftCountCountsTheLoopsSteps) {
   auto loop = [](uint64_t low, uint64_t high, int* k) {
     constexpr uint64_t kHalf = uint64_t{1} << 31, kQuarter = uint64_t{1} << 30;
     int steps = 0;
@@ -337,9 +368,28 @@ TEST(ArithmeticTest, RenormShiftCountsTheLoopsSteps) {
   for (const auto& [low, high] : cases) {
     int k = 0;
     const int s = loop(low, high, &k);
-    const arithmetic_steps::Shift sh = arithmetic_steps::RenormShift(low, high);
-    ASSERT_EQ(sh.k, k) << low << " " << high;
-    ASSERT_EQ(sh.s, s) << low << " " << high;
+    ASSERT_EQ(arithmetic_steps::ShiftCount(low, high), s) << low << " " << high;
+    // the encoder's absolute low: the same interval 2^31 further up (past 2^32 too)
+    const uint64_t up = uint64_t{1} << 31;
+    ASSERT_EQ(arithmetic_steps::ShiftCount(low + up, high + up), s) << low << " " << high;
+  }
+}
+
+// The reciprocal table against plain integer division: every total, at the edges of the
+// multiplication's range (a = range * count, range <= 2^32, count <= total) and at random.
+TEST(ArithmeticTest, ReciprocalTableDividesExactly) {
+  const uint64_t* table = arithmetic_steps::ReciprocalTable();
+  Rng rng(23);
+  for (uint64_t t = 2; t <= arithmetic_steps::kMaxTotal; ++t) {
+    const uint64_t top = (uint64_t{1} << 32) * t;
+    std::vector<uint64_t> as = {0, 1, t - 1, t, t + 1, 2 * t - 1, top - t, top - 1, top};
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t range = rng.UniformInt(uint64_t{1} << 32) + 1;
+      as.push_back(range * rng.UniformInt(t + 1));
+    }
+    for (uint64_t a : as) {
+      ASSERT_EQ(arithmetic_steps::DivideBy(a, table[t]), a / t) << a << " / " << t;
+    }
   }
 }
 
