@@ -1,0 +1,38 @@
+// The integer inner loops of qsgd's elias coder (qsgd_elias.h) on one chunk of at most kChunk
+// signed levels ms[k] = level << 1 | sign (counter_kernels::QsgdSignedLevels). Compiled for
+// several instruction sets (sim/target_clones.h); integer operations only, so every version gives
+// the same results.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_KERNELS_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_KERNELS_H_
+
+#include <cstdint>
+
+namespace commsim::qsgd_kernels {
+
+inline constexpr int64_t kChunk = 256;
+
+// The nonzero levels as bit masks: bit k of masks[w] is [ms[64 w + k] > 1] for 64 w + k < m, and
+// 0 above m. REQUIRES: 0 <= m <= kChunk (masks holds (m + 63) / 64 words).
+void NonzeroMasks(const uint32_t* ms, int64_t m, uint64_t* masks);
+
+// Table coding of a chunk's nonzeros: entry[g << 5 | ms] = code | bits << 16 (at most 15 bits,
+// BitWriter order: first bit lowest) for a nonzero with gap g to the previous nonzero and signed
+// level ms; `bits` holds `fill` pending bits (fill < 8 between calls), whose whole bytes go to
+// `out` (little-endian, 8-byte stores: out must have 8 bytes of room past the last byte written).
+struct PairCoder {
+  const uint32_t* entry;
+  uint8_t* out;
+  uint64_t bits;
+  int fill;
+};
+
+// Codes the nonzeros of masks (NonzeroMasks of ms) at elements [from, m) in order, *prev the
+// previous nonzero's element (negative before the chunk; updated), while gap < 16 and ms < 32;
+// returns the first nonzero outside the table (not coded, *prev not moved to it), or m.
+// REQUIRES: 0 <= from <= m <= kChunk, *prev < from.
+int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
+                  int64_t* prev, PairCoder* coder);
+
+}  // namespace commsim::qsgd_kernels
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_KERNELS_H_
