@@ -69,12 +69,12 @@ void QsgdEliasWriter::PutGeneral(uint64_t gap, uint32_t ms) {
 
 void QsgdEliasWriter::PutChunk(int64_t first, const uint32_t* ms, int64_t m) {
   uint64_t masks[kChunk / 64];
-  qsgd_kernels::NonzeroMasks(ms, m, masks);
+  const uint32_t levels = qsgd_kernels::NonzeroMasks(ms, m, masks);
   alignas(8) uint8_t buf[kBufferBytes];
   qsgd_kernels::PairCoder coder{pairs_, buf, 0, 0};
   int64_t prev = prev_ - first;  // the previous nonzero, relative to the chunk
   for (int64_t from = 0;;) {
-    const int64_t p = qsgd_kernels::CodePairs(ms, masks, m, from, &prev, &coder);
+    const int64_t p = qsgd_kernels::CodePairs(ms, masks, m, from, levels, &prev, &coder);
     MoveBytes(buf, coder.out - buf, coder.bits, coder.fill, w_);
     coder = {pairs_, buf, 0, 0};
     if (p == m) break;

@@ -3,7 +3,6 @@
 #include <bit>
 #include <cstring>
 
-
 // COMMSIM_TARGET_CLONES (sim/target_clones.h), with BMI2 in the AVX2 version (x86-64-v3): the
 // coder's variable shifts without the count in cl.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
@@ -16,14 +15,18 @@
 namespace commsim::qsgd_kernels {
 
 QSGD_KERNEL_CLONES
-void NonzeroMasks(const uint32_t* __restrict ms, int64_t m, uint64_t* __restrict masks) {
+uint32_t NonzeroMasks(const uint32_t* __restrict ms, int64_t m, uint64_t* __restrict masks) {
   // One flag byte per element (a loop gcc vectorises), then eight flags to a mask byte: with
   // bytes b_0..b_7 in {0, 1} (b_0 lowest), the product by sum_i 2^(56 - 7i) has b_i * 2^(56 + i)
   // among its terms, and every other term b_i 2^(56 + 8i - 7j) at its own bit below 56 or at 64
   // and above (no carries), so bits 56..63 are b_0..b_7.
   m = m < 0 ? 0 : m > kChunk ? kChunk : m;
   alignas(64) uint8_t flags[kChunk];
-  for (int64_t k = 0; k < m; ++k) flags[k] = ms[k] > 1;
+  uint32_t all = 0;
+  for (int64_t k = 0; k < m; ++k) {
+    flags[k] = ms[k] > 1;
+    all |= ms[k];
+  }
   for (int64_t k = m; k < (m + 63) / 64 * 64; ++k) flags[k] = 0;
   for (int64_t w = 0; w < (m + 63) / 64; ++w) {
     uint64_t mask = 0;
@@ -34,16 +37,35 @@ void NonzeroMasks(const uint32_t* __restrict ms, int64_t m, uint64_t* __restrict
     }
     masks[w] = mask;
   }
+  return all;
 }
 
 namespace {
 
-// One nonzero at p into bits/fill, unless it is outside the table: then false.
+// True when every nonzero of the chunk (masks of m elements, the previous nonzero at prev < 0)
+// has a gap below 16: no 15 zeros in a row in [prev + 1, m) (a sufficient condition).
+bool ShortGaps(const uint64_t* masks, int64_t m, int64_t prev) {
+  int64_t run = -1 - prev;  // the zeros before the chunk, then at the end of the words so far
+  for (int64_t w = 0; w < (m + 63) / 64; ++w) {
+    if (run + std::countr_zero(masks[w]) >= 15) return false;
+    uint64_t r = ~masks[w];  // bit i: 15 zeros from i on, after the shifts
+    r &= r >> 1;
+    r &= r >> 2;
+    r &= r >> 4;
+    r &= r >> 7;
+    if ((r & (~uint64_t{0} >> 14)) != 0) return false;
+    run = masks[w] == 0 ? run + 64 : std::countl_zero(masks[w]);
+  }
+  return true;
+}
+
+// One nonzero at p into bits/fill, unless kChecked and it is outside the table: then false.
+template <bool kChecked>
 inline bool AddPair(const uint32_t* __restrict entry, const uint32_t* __restrict ms, int64_t p,
                     int64_t& last, uint64_t& bits, int& fill) {
   const uint64_t gap = static_cast<uint64_t>(p - last);
   const uint32_t level = ms[p];
-  if ((gap | level >> 1) >= 16) [[unlikely]] return false;
+  if (kChecked && (gap | level >> 1) >= 16) [[unlikely]] return false;
   last = p;
   const uint32_t e = entry[gap << 5 | level];
   bits |= static_cast<uint64_t>(e & 0xFFFF) << fill;
@@ -59,36 +81,47 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
   fill &= 7;
 }
 
-}  // namespace
 
-QSGD_KERNEL_CLONES
-int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
-                  int64_t* prev, PairCoder* coder) {
-  // The state in locals, which the byte stores cannot alias. Three entries (at most 45 bits) go
-  // to bits between stores.
-  const uint32_t* const entry = coder->entry;
-  uint8_t* out = coder->out;
-  uint64_t bits = coder->bits;
-  int fill = coder->fill;
-  int64_t last = *prev;
-  int64_t stop = m;
-  for (int64_t w = from / 64; w < (m + 63) / 64 && stop == m; ++w) {
+// CodePairs's loop on the local state; kChecked: stops at a nonzero outside the table.
+template <bool kChecked>
+inline int64_t Pairs(const uint32_t* __restrict ms, const uint64_t* masks, int64_t m,
+                     int64_t from, const uint32_t* __restrict entry, int64_t& last,
+                     uint8_t*& out, uint64_t& bits, int& fill) {
+  for (int64_t w = from / 64; w < (m + 63) / 64; ++w) {
     uint64_t mask = masks[w];
     if (w == from / 64) mask &= ~uint64_t{0} << (from % 64);
     for (int k = 0; mask != 0; mask &= mask - 1) {
       const int64_t p = 64 * w + std::countr_zero(mask);
-      if (!AddPair(entry, ms, p, last, bits, fill)) {
-        stop = p;
-        break;
+      if (!AddPair<kChecked>(entry, ms, p, last, bits, fill)) {
+        StoreBytes(out, bits, fill);
+        return p;
       }
-      if (++k == 3) {
+      if (++k == 3) {  // at most 7 + 3 * 15 bits
         StoreBytes(out, bits, fill);
         k = 0;
       }
     }
     StoreBytes(out, bits, fill);
   }
-  *coder = PairCoder{entry, out, bits, fill};
+  return m;
+}
+
+}  // namespace
+
+QSGD_KERNEL_CLONES
+int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
+                  uint32_t levels, int64_t* prev, PairCoder* coder) {
+  // The state in locals, which the byte stores cannot alias. Without a level of 16 or more and
+  // a long zero run, no nonzero needs the check.
+  uint8_t* out = coder->out;
+  uint64_t bits = coder->bits;
+  int fill = coder->fill;
+  int64_t last = *prev;
+  const int64_t stop =
+      from == 0 && levels < 32 && ShortGaps(masks, m, last)
+          ? Pairs<false>(ms, masks, m, from, coder->entry, last, out, bits, fill)
+          : Pairs<true>(ms, masks, m, from, coder->entry, last, out, bits, fill);
+  *coder = PairCoder{coder->entry, out, bits, fill};
   *prev = last;
   return stop;
 }

@@ -12,8 +12,9 @@ namespace commsim::qsgd_kernels {
 inline constexpr int64_t kChunk = 256;
 
 // The nonzero levels as bit masks: bit k of masks[w] is [ms[64 w + k] > 1] for 64 w + k < m, and
-// 0 above m. REQUIRES: 0 <= m <= kChunk (masks holds (m + 63) / 64 words).
-void NonzeroMasks(const uint32_t* ms, int64_t m, uint64_t* masks);
+// 0 above m. Returns the OR of ms[0..m) (below 32 when every level is below 16).
+// REQUIRES: 0 <= m <= kChunk (masks holds (m + 63) / 64 words).
+uint32_t NonzeroMasks(const uint32_t* ms, int64_t m, uint64_t* masks);
 
 // Table coding of a chunk's nonzeros: entry[g << 5 | ms] = code | bits << 16 (at most 15 bits,
 // BitWriter order: first bit lowest) for a nonzero with gap g to the previous nonzero and signed
@@ -26,12 +27,12 @@ struct PairCoder {
   int fill;
 };
 
-// Codes the nonzeros of masks (NonzeroMasks of ms) at elements [from, m) in order, *prev the
-// previous nonzero's element (negative before the chunk; updated), while gap < 16 and ms < 32;
-// returns the first nonzero outside the table (not coded, *prev not moved to it), or m.
-// REQUIRES: 0 <= from <= m <= kChunk, *prev < from.
+// Codes the nonzeros of masks (NonzeroMasks of ms, which returned `levels`) at elements
+// [from, m) in order, *prev the previous nonzero's element (negative before the chunk; updated),
+// while gap < 16 and ms < 32; returns the first nonzero outside the table (not coded, *prev not
+// moved to it), or m. REQUIRES: 0 <= from <= m <= kChunk, *prev < from.
 int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
-                  int64_t* prev, PairCoder* coder);
+                  uint32_t levels, int64_t* prev, PairCoder* coder);
 
 }  // namespace commsim::qsgd_kernels
 
