@@ -14,10 +14,10 @@ static_assert(std::endian::native == std::endian::little,
 
 // The common case: a nonzero whose gap to the previous nonzero is g (1 <= g < 16) and whose
 // signed level is ms (1 <= level < 16, so 2 <= ms < 32) is coded as omega(g), the sign bit,
-// omega(level): at most 15 bits. entry[g << 5 | ms] = code | bits << 16 (BitWriter order: the
+// omega(level): at most 15 bits. entry[ms << 4 | g] = code | bits << 16 (BitWriter order: the
 // first bit lowest).
 struct PairTable {
-  uint32_t entry[16 << 5] = {};
+  uint32_t entry[32 << 4] = {};
 };
 
 PairTable MakePairTable() {
@@ -28,7 +28,7 @@ PairTable MakePairTable() {
       const uint64_t code = SmallEliasOmegaCode(gap) | uint64_t{ms & 1} << gap_bits |
                             SmallEliasOmegaCode(ms >> 1) << (gap_bits + 1);
       const int bits = gap_bits + 1 + SmallEliasOmegaBits(ms >> 1);
-      t.entry[gap << 5 | ms] = static_cast<uint32_t>(code | static_cast<uint64_t>(bits) << 16);
+      t.entry[ms << 4 | gap] = static_cast<uint32_t>(code | static_cast<uint64_t>(bits) << 16);
     }
   }
   return t;

@@ -59,18 +59,10 @@ bool ShortGaps(const uint64_t* masks, int64_t m, int64_t prev) {
   return true;
 }
 
-// One nonzero at p into bits/fill, unless kChecked and it is outside the table: then false.
-template <bool kChecked>
-inline bool AddPair(const uint32_t* __restrict entry, const uint32_t* __restrict ms, int64_t p,
-                    int64_t& last, uint64_t& bits, int& fill) {
-  const uint64_t gap = static_cast<uint64_t>(p - last);
-  const uint32_t level = ms[p];
-  if (kChecked && (gap | level >> 1) >= 16) [[unlikely]] return false;
-  last = p;
-  const uint32_t e = entry[gap << 5 | level];
+// A table entry into bits/fill.
+inline void AddEntry(uint32_t e, uint64_t& bits, int& fill) {
   bits |= static_cast<uint64_t>(e & 0xFFFF) << fill;
   fill += static_cast<int>(e >> 16);
-  return true;
 }
 
 // The whole bytes of bits to out; at most 7 bits stay. REQUIRES: fill < 64.
@@ -81,29 +73,54 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
   fill &= 7;
 }
 
-
-// CodePairs's loop on the local state; kChecked: stops at a nonzero outside the table.
-template <bool kChecked>
-inline int64_t Pairs(const uint32_t* __restrict ms, const uint64_t* masks, int64_t m,
-                     int64_t from, const uint32_t* __restrict entry, int64_t& last,
-                     uint8_t*& out, uint64_t& bits, int& fill) {
+// CodePairs's loop on the local state, for any chunk: stops at a nonzero outside the table.
+[[gnu::always_inline]] inline int64_t CheckedPairs(const uint32_t* __restrict ms, const uint64_t* masks, int64_t m,
+                            int64_t from, const uint32_t* __restrict entry, int64_t& last,
+                            uint8_t*& out, uint64_t& bits, int& fill) {
   for (int64_t w = from / 64; w < (m + 63) / 64; ++w) {
     uint64_t mask = masks[w];
     if (w == from / 64) mask &= ~uint64_t{0} << (from % 64);
-    for (int k = 0; mask != 0; mask &= mask - 1) {
+    for (; mask != 0; mask &= mask - 1) {
       const int64_t p = 64 * w + std::countr_zero(mask);
-      if (!AddPair<kChecked>(entry, ms, p, last, bits, fill)) {
+      const uint64_t gap = static_cast<uint64_t>(p - last);
+      if ((gap | ms[p] >> 1) >= 16) {
         StoreBytes(out, bits, fill);
         return p;
       }
-      if (++k == 3) {  // at most 7 + 3 * 15 bits
-        StoreBytes(out, bits, fill);
-        k = 0;
-      }
+      last = p;
+      AddEntry(entry[ms[p] << 4 | gap], bits, fill);
+      StoreBytes(out, bits, fill);
     }
-    StoreBytes(out, bits, fill);
   }
   return m;
+}
+
+// The loop for a whole chunk whose every nonzero is in the table: the entry's index of element
+// k is key[k] - last (ms << 4 plus the gap), and three entries (at most 7 + 45 bits) go to bits
+// between stores.
+[[gnu::always_inline]] inline void FastPairs(const uint32_t* __restrict ms, const uint64_t* masks, int64_t m,
+                      const uint32_t* __restrict entry, int64_t& last, uint8_t*& out,
+                      uint64_t& bits, int& fill) {
+  alignas(64) int32_t key[kChunk];
+  for (int64_t k = 0; k < m; ++k) key[k] = static_cast<int32_t>(ms[k] << 4) + static_cast<int32_t>(k);
+  const auto add = [&](int64_t base, uint64_t& mask) {
+    const int64_t p = base + std::countr_zero(mask);
+    mask &= mask - 1;
+    AddEntry(entry[key[p] - last], bits, fill);
+    last = p;
+  };
+  for (int64_t w = 0; w < (m + 63) / 64; ++w) {
+    uint64_t mask = masks[w];
+    int n = std::popcount(mask);
+    for (; n >= 3; n -= 3) {
+      add(64 * w, mask);
+      add(64 * w, mask);
+      add(64 * w, mask);
+      StoreBytes(out, bits, fill);
+    }
+    for (; n > 0; --n) add(64 * w, mask);
+    StoreBytes(out, bits, fill);
+  }
 }
 
 }  // namespace
@@ -117,10 +134,12 @@ int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t 
   uint64_t bits = coder->bits;
   int fill = coder->fill;
   int64_t last = *prev;
-  const int64_t stop =
-      from == 0 && levels < 32 && ShortGaps(masks, m, last)
-          ? Pairs<false>(ms, masks, m, from, coder->entry, last, out, bits, fill)
-          : Pairs<true>(ms, masks, m, from, coder->entry, last, out, bits, fill);
+  int64_t stop = m;
+  if (from == 0 && levels < 32 && ShortGaps(masks, m, last)) {
+    FastPairs(ms, masks, m, coder->entry, last, out, bits, fill);
+  } else {
+    stop = CheckedPairs(ms, masks, m, from, coder->entry, last, out, bits, fill);
+  }
   *coder = PairCoder{coder->entry, out, bits, fill};
   *prev = last;
   return stop;

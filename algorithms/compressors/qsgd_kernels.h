@@ -16,7 +16,7 @@ inline constexpr int64_t kChunk = 256;
 // REQUIRES: 0 <= m <= kChunk (masks holds (m + 63) / 64 words).
 uint32_t NonzeroMasks(const uint32_t* ms, int64_t m, uint64_t* masks);
 
-// Table coding of a chunk's nonzeros: entry[g << 5 | ms] = code | bits << 16 (at most 15 bits,
+// Table coding of a chunk's nonzeros: entry[ms << 4 | g] = code | bits << 16 (at most 15 bits,
 // BitWriter order: first bit lowest) for a nonzero with gap g to the previous nonzero and signed
 // level ms; `bits` holds `fill` pending bits (fill < 8 between calls), whose whole bytes go to
 // `out` (little-endian, 8-byte stores: out must have 8 bytes of room past the last byte written).
