@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/coding/elias_test_util.h"
 #include "algorithms/compressors/compressor_test_util.h"
 #include "sim/counter_rng.h"
 
@@ -28,15 +29,21 @@ QsgdConfig QsgdWith(int64_t s, int64_t b, const std::string& norm, const std::st
   return c;
 }
 
+// A bucket's norm (the inf norm or the 2-norm) rounded up to fp32.
+float NormUp(const Eigen::VectorXd& v, bool inf) {
+  const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
+  float norm = static_cast<float>(exact);
+  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+  return norm;
+}
+
 // Independent reference of Q_s: same Rng draws (one Uniform per element of a nonzero bucket).
 Eigen::VectorXd Reference(const Eigen::VectorXd& x, int64_t s, int64_t b, bool inf, Rng& rng) {
   Eigen::VectorXd q = Eigen::VectorXd::Zero(x.size());
   for (int64_t begin = 0; begin < x.size(); begin += b) {
     const int64_t n = std::min<int64_t>(b, x.size() - begin);
     const Eigen::VectorXd v = x.segment(begin, n);
-    const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
-    float norm = static_cast<float>(exact);
-    if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+    const float norm = NormUp(v, inf);
     if (norm == 0.0f) continue;
     for (int64_t j = 0; j < n; ++j) {
       const double a = std::min(std::abs(v[j]) * (static_cast<double>(s) / norm), double(s));
@@ -174,20 +181,10 @@ TEST(QsgdTest, EliasStreamMixingTableAndGeneralCodesParsesBackToTheLevels) {
   for (int64_t j = 0; j < 2 * n; ++j) ASSERT_EQ(parsed[j], x[j]) << j;
 }
 
-// The reference encoder: the obviously correct per-element loop, as a string of the stream's bits
-// in order. Elias omega from its definition: the groups x_k = x, x_{i-1} = (bit length of x_i) - 1,
-// down to 1, innermost first; each group its leading one, then its lower bits least significant
-// first (BitWriter's field order); then a zero.
-std::string OmegaBitsByDefinition(uint64_t x) {
-  std::vector<uint64_t> groups;
-  for (; x > 1; x = static_cast<uint64_t>(std::bit_width(x) - 1)) groups.push_back(x);
-  std::string bits;
-  for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
-    bits += '1';
-    for (int b = 0; b + 1 < static_cast<int>(std::bit_width(*g)); ++b) bits += static_cast<char>('0' + ((*g >> b) & 1));
-  }
-  return bits + '0';
-}
+// The reference encoder below: the obviously correct per-element loop, as a string of the
+// stream's bits in order (Elias omega from its definition, elias_test_util.h).
+using elias_test::OmegaStreamBits;
+using elias_test::StreamBits;
 
 std::string FieldBits(uint64_t value, int n) {
   std::string bits;
@@ -208,9 +205,7 @@ std::string ReferenceBits(const Eigen::VectorXd& x, int64_t s, int64_t b, bool i
   for (int64_t begin = 0; begin < x.size(); begin += b) {
     const int64_t n = std::min<int64_t>(b, x.size() - begin);
     const Eigen::VectorXd v = x.segment(begin, n);
-    const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
-    float norm = static_cast<float>(exact);
-    if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+    const float norm = NormUp(v, inf);
     bits += FieldBits(std::bit_cast<uint32_t>(norm), 32);
     std::vector<int64_t> pos, level;
     std::vector<bool> negative;
@@ -231,21 +226,13 @@ std::string ReferenceBits(const Eigen::VectorXd& x, int64_t s, int64_t b, bool i
       continue;
     }
     if (norm == 0.0f) continue;
-    bits += OmegaBitsByDefinition(static_cast<uint64_t>(pos.empty() ? n : pos[0]) + 1);
+    bits += OmegaStreamBits(static_cast<uint64_t>(pos.empty() ? n : pos[0]) + 1);
     for (size_t i = 0; i < pos.size(); ++i) {
       bits += negative[i] ? '1' : '0';
-      bits += OmegaBitsByDefinition(static_cast<uint64_t>(level[i]));
+      bits += OmegaStreamBits(static_cast<uint64_t>(level[i]));
       const int64_t next = i + 1 < pos.size() ? pos[i + 1] : n;
-      bits += OmegaBitsByDefinition(static_cast<uint64_t>(next - pos[i]));
+      bits += OmegaStreamBits(static_cast<uint64_t>(next - pos[i]));
     }
-  }
-  return bits;
-}
-
-std::string MessageBits(const Message& m) {
-  std::string bits;
-  for (int64_t i = 0; i < m.payload_bits; ++i) {
-    bits += static_cast<char>('0' + ((m.words[static_cast<size_t>(i / 64)] >> (i % 64)) & 1));
   }
   return bits;
 }
@@ -288,7 +275,7 @@ TEST(QsgdTest, MessagesEqualTheReferenceEncoderBitForBit) {
           config.rng = rng_kind;
           const Qsgd c(config);
           Rng rng(11), ref(11);
-          const std::string got = MessageBits(c.Encode(x, rng));
+          const std::string got = StreamBits(c.Encode(x, rng));
           const std::string expected =
               ReferenceBits(x, k.levels, k.bucket, std::string(norm) == "inf",
                             std::string(coding) == "elias", std::string(rng_kind) == "counter", ref);
