@@ -113,6 +113,17 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
   Commit(src, local);
 }
 
+// The OR of g[0..m), with a fixed trip count for the default s = 15 (12 fields of 5 bits).
+inline uint64_t OrFields(const uint64_t* g, int m) {
+  uint64_t word = 0;
+  if (m == 12) {
+    for (int k = 0; k < 12; ++k) word |= g[k];
+    return word;
+  }
+  for (int k = 0; k < m; ++k) word |= g[k];
+  return word;
+}
+
 // Draws in memory: every element's field from the vectorised kernel, already at its offset in
 // its word, so a word is the OR of its fields (the same words as the template above).
 template <bool kDecoded, KernelDraws Src>
@@ -127,8 +138,7 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
     counter_kernels::QsgdFields(v + c, src.data(), cm, scale, s, layout.shift, g);
     for (int64_t j = 0; j < cm; j += per_word) {
       const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
-      uint64_t word = 0;
-      for (int k = 0; k < m; ++k) word |= g[j + k];
+      const uint64_t word = OrFields(g + j, m);
       w.Put(word, m * field);
       if constexpr (kDecoded) {
         const uint64_t mask = (uint64_t{1} << field) - 1;
