@@ -17,7 +17,7 @@ static_assert(std::endian::native == std::endian::little,
 // omega(level): at most 15 bits. entry[ms << 4 | g] = code | bits << 16 (BitWriter order: the
 // first bit lowest).
 struct PairTable {
-  uint32_t entry[32 << 4] = {};
+  uint32_t entry[qsgd_kernels::kLevelCodes + 32] = {};
 };
 
 PairTable MakePairTable() {
@@ -30,6 +30,16 @@ PairTable MakePairTable() {
       const int bits = gap_bits + 1 + SmallEliasOmegaBits(ms >> 1);
       t.entry[ms << 4 | gap] = static_cast<uint32_t>(code | static_cast<uint64_t>(bits) << 16);
     }
+  }
+  for (uint32_t gap = 1; gap < 16; ++gap) {
+    t.entry[qsgd_kernels::kGapCodes + gap] =
+        static_cast<uint32_t>(SmallEliasOmegaCode(gap) |
+                              static_cast<uint64_t>(SmallEliasOmegaBits(gap)) << 16);
+  }
+  for (uint32_t ms = 2; ms < 32; ++ms) {
+    const uint64_t code = uint64_t{ms & 1} | SmallEliasOmegaCode(ms >> 1) << 1;
+    const auto bits = static_cast<uint64_t>(1 + SmallEliasOmegaBits(ms >> 1));
+    t.entry[qsgd_kernels::kLevelCodes + ms] = static_cast<uint32_t>(code | bits << 16);
   }
   return t;
 }

@@ -3,6 +3,10 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 // COMMSIM_TARGET_CLONES (sim/target_clones.h), with BMI2 in the AVX2 version (x86-64-v3): the
 // coder's variable shifts without the count in cl.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
@@ -123,7 +127,102 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define QSGD_AVX512_CODER 1
+// Appends a field of n <= 60 bits to the f < 64 pending bits of acc (from byte o on), branch-free:
+// the word is stored each time, and o moves on by a word when it is full.
+inline void Append(uint64_t field, int n, uint8_t*& o, uint64_t& acc, int& f) {
+  acc |= field << f;
+  std::memcpy(o, &acc, sizeof(acc));
+  const int total = f + n;
+  const uint64_t high = (field >> 1) >> (63 - f);  // the bits past the word
+  const bool spill = total >= 64;
+  o += spill ? 8 : 0;
+  acc = spill ? high : acc;
+  f = total & 63;
+}
+
+// FastPairs for AVX-512 (the same bits): per 16 elements, the nonzeros' positions and signed
+// levels compressed to the front, their gaps by one lane shift, their gap and level codes from
+// in-register tables (PairCoder), merged pairwise into at most four fields of at most 60 bits,
+// which a branch-free 64-bit packer appends.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) void FastPairsAvx512(
+    const uint32_t* ms, int64_t m, const uint32_t* entry, int64_t& last, uint8_t*& out,
+    uint64_t& bits, int& fill) {
+  const __m512i gaps = _mm512_loadu_si512(entry + kGapCodes);
+  const __m512i levels0 = _mm512_loadu_si512(entry + kLevelCodes);
+  const __m512i levels1 = _mm512_loadu_si512(entry + kLevelCodes + 16);
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+  const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFF);
+  const __m512i evens = _mm512_setr_epi64(0, 2, 4, 6, 0, 0, 0, 0);
+  const __m512i odds = _mm512_setr_epi64(1, 3, 5, 7, 0, 0, 0, 0);
+  uint64_t acc = bits;  // pending bits from byte `o` on; f < 64 of them
+  int f = fill;
+  uint8_t* o = out;
+  int32_t prev = static_cast<int32_t>(last);
+  for (int64_t base = 0; base < m; base += 16) {
+    const __mmask16 valid =
+        m - base >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (m - base)) - 1);
+    const __m512i v = _mm512_maskz_loadu_epi32(valid, ms + base);
+    const __mmask16 nz = _mm512_mask_cmpgt_epu32_mask(valid, v, _mm512_set1_epi32(1));
+    if (nz == 0) continue;
+    const int c = __builtin_popcount(nz);
+    const __m512i pos = _mm512_maskz_compress_epi32(
+        nz, _mm512_add_epi32(iota, _mm512_set1_epi32(static_cast<int32_t>(base))));
+    const __m512i level = _mm512_maskz_compress_epi32(nz, v);
+    const __m512i gap = _mm512_sub_epi32(pos, _mm512_alignr_epi32(pos, _mm512_set1_epi32(prev), 15));
+    prev = _mm_cvtsi128_si32(
+        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(c - 1), pos)));
+    const __m512i ge = _mm512_permutexvar_epi32(gap, gaps);
+    const __m512i le = _mm512_permutex2var_epi32(levels0, level, levels1);
+    const __m512i glen = _mm512_srli_epi32(ge, 16);
+    const __mmask16 live = static_cast<__mmask16>((1u << c) - 1);
+    const __m512i field = _mm512_maskz_or_epi32(
+        live, _mm512_and_si512(ge, low16), _mm512_sllv_epi32(_mm512_and_si512(le, low16), glen));
+    const __m512i len = _mm512_maskz_add_epi32(live, glen, _mm512_srli_epi32(le, 16));
+    const __m512i len_lo = _mm512_and_si512(len, low32);  // lane pairs: the first one low
+    const __m512i field2 = _mm512_or_si512(
+        _mm512_and_si512(field, low32), _mm512_sllv_epi64(_mm512_srli_epi64(field, 32), len_lo));
+    const __m512i len2 = _mm512_add_epi64(len_lo, _mm512_srli_epi64(len, 32));
+    const __m512i len_even = _mm512_permutexvar_epi64(evens, len2);  // pairs of pairs
+    const __m512i field4 =
+        _mm512_or_si512(_mm512_permutexvar_epi64(evens, field2),
+                        _mm512_sllv_epi64(_mm512_permutexvar_epi64(odds, field2), len_even));
+    const __m512i len4 = _mm512_add_epi64(len_even, _mm512_permutexvar_epi64(odds, len2));
+    alignas(64) uint64_t fv[8], lv[8];
+    _mm512_store_si512(fv, field4);
+    _mm512_store_si512(lv, len4);
+    for (int i = 0; i < (c + 3) / 4; ++i) Append(fv[i], static_cast<int>(lv[i]), o, acc, f);
+  }
+  StoreBytes(o, acc, f);
+  out = o;
+  bits = acc;
+  fill = f;
+  last = prev;
+}
+
+bool CpuHasAvx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
+#endif
+
+bool avx512_coder_enabled = true;
+
+bool UseAvx512Coder() {
+#ifdef QSGD_AVX512_CODER
+  static const bool has = CpuHasAvx512();
+  return has && avx512_coder_enabled;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
+
+void EnableAvx512Coder(bool enabled) { avx512_coder_enabled = enabled; }
 
 QSGD_KERNEL_CLONES
 int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
@@ -136,7 +235,15 @@ int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t 
   int64_t last = *prev;
   int64_t stop = m;
   if (from == 0 && levels < 32 && ShortGaps(masks, m, last)) {
+#ifdef QSGD_AVX512_CODER
+    if (UseAvx512Coder()) {
+      FastPairsAvx512(ms, m, coder->entry, last, out, bits, fill);
+    } else {
+      FastPairs(ms, masks, m, coder->entry, last, out, bits, fill);
+    }
+#else
     FastPairs(ms, masks, m, coder->entry, last, out, bits, fill);
+#endif
   } else {
     stop = CheckedPairs(ms, masks, m, from, coder->entry, last, out, bits, fill);
   }

@@ -20,6 +20,11 @@ uint32_t NonzeroMasks(const uint32_t* ms, int64_t m, uint64_t* masks);
 // BitWriter order: first bit lowest) for a nonzero with gap g to the previous nonzero and signed
 // level ms; `bits` holds `fill` pending bits (fill < 8 between calls), whose whole bytes go to
 // `out` (little-endian, 8-byte stores: out must have 8 bytes of room past the last byte written).
+// The table continues with the codes of the parts: entry[kGapCodes + g] = omega(g) | bits << 16
+// for 1 <= g < 16, entry[kLevelCodes + ms] = (sign | omega(level) << 1) | bits << 16 for
+// 2 <= ms < 32 (kLevelCodes + 32 entries in all).
+inline constexpr int kGapCodes = 32 << 4;
+inline constexpr int kLevelCodes = kGapCodes + 16;
 struct PairCoder {
   const uint32_t* entry;
   uint8_t* out;
@@ -33,6 +38,10 @@ struct PairCoder {
 // moved to it), or m. REQUIRES: 0 <= from <= m <= kChunk, *prev < from.
 int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
                   uint32_t levels, int64_t* prev, PairCoder* coder);
+
+// Whether CodePairs may use its AVX-512 loop where the CPU has it (default true; the scalar loop
+// gives the same bits). For tests. Not thread-safe.
+void EnableAvx512Coder(bool enabled);
 
 }  // namespace commsim::qsgd_kernels
 

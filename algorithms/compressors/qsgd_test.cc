@@ -12,6 +12,7 @@
 #include "algorithms/coding/elias.h"
 #include "algorithms/coding/elias_test_util.h"
 #include "algorithms/compressors/compressor_test_util.h"
+#include "algorithms/compressors/qsgd_kernels.h"
 #include "sim/counter_rng.h"
 
 namespace commsim {
@@ -266,6 +267,8 @@ TEST(QsgdTest, MessagesEqualTheReferenceEncoderBitForBit) {
       {100000, 1, 3, 0, 0, false},        {100000, 4096, 1 << 20, 300, 2000, true},
       {100000, 512, 255, 0, 0, true},     {kLaneDrawsMinDim + 1000, 512, 15, 5000, 6000, true},
   };
+  for (const bool avx512 : {true, false}) {  // the coder's AVX-512 loop where the CPU has it
+  qsgd_kernels::EnableAvx512Coder(avx512);
   for (const Case& k : cases) {
     const Eigen::VectorXd x = TestInput(k.d, 7 + k.d, k.zeros_begin, k.zeros_end, k.spikes);
     for (const char* norm : {"2", "inf"}) {
@@ -290,6 +293,8 @@ TEST(QsgdTest, MessagesEqualTheReferenceEncoderBitForBit) {
       }
     }
   }
+  }
+  qsgd_kernels::EnableAvx512Coder(true);
 }
 
 }  // namespace
