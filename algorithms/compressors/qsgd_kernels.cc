@@ -172,8 +172,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) vo
         nz, _mm512_add_epi32(iota, _mm512_set1_epi32(static_cast<int32_t>(base))));
     const __m512i level = _mm512_maskz_compress_epi32(nz, v);
     const __m512i gap = _mm512_sub_epi32(pos, _mm512_alignr_epi32(pos, _mm512_set1_epi32(prev), 15));
-    prev = _mm_cvtsi128_si32(
-        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(c - 1), pos)));
+    prev = static_cast<int32_t>(base) + 31 - __builtin_clz(nz);  // the last nonzero, from the mask
     const __m512i ge = _mm512_permutexvar_epi32(gap, gaps);
     const __m512i le = _mm512_permutex2var_epi32(levels0, level, levels1);
     const __m512i glen = _mm512_srli_epi32(ge, 16);
