@@ -11,8 +11,8 @@
 // How: a chunk's nonzeros are visited through bit masks (qsgd_kernels.h); when gap < 16 and
 // level < 16 (nearly every nonzero for s = 15) the nonzero's bits are one table entry of at most
 // 15 bits, added to a 64-bit register whose whole bytes go to a byte buffer by one unaligned
-// store, and the buffer to the BitWriter as 64-bit words. Other nonzeros take PutEliasOmega
-// (elias.h) on the BitWriter.
+// store (on AVX-512, 16 elements at a time), and the buffer to the BitWriter as 64-bit words.
+// Other nonzeros take PutEliasOmega (elias.h) on the BitWriter.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_ELIAS_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_ELIAS_H_
 
