@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/coding/elias_test_util.h"
 #include "algorithms/coding/golomb.h"
 #include "sim/rng.h"
 
@@ -80,28 +81,8 @@ TEST(EliasTest, OmegaLengthsAndRoundTrip) {
             {{1, 1}, {2, 3}, {3, 3}, {4, 6}, {7, 6}, {8, 7}, {16, 11}, {100, 13}});
 }
 
-// The Elias-omega code of x from its definition, as the stream's bits in order: the groups
-// x_k = x, x_{i-1} = (bit length of x_i) - 1, down to 1, innermost first; each group its leading
-// one, then its lower bits in BitWriter's field order (least significant first); then a zero.
-std::string OmegaStreamBits(uint64_t x) {
-  std::vector<uint64_t> groups;
-  for (; x > 1; x = static_cast<uint64_t>(std::bit_width(x) - 1)) groups.push_back(x);
-  std::string bits;
-  for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
-    bits += '1';
-    const int below = static_cast<int>(std::bit_width(*g)) - 1;
-    for (int b = 0; b < below; ++b) bits += static_cast<char>('0' + ((*g >> b) & 1));
-  }
-  return bits + '0';
-}
-
-std::string StreamBits(const Message& m) {
-  std::string bits;
-  for (int64_t i = 0; i < m.payload_bits; ++i) {
-    bits += static_cast<char>('0' + ((m.words[static_cast<size_t>(i / 64)] >> (i % 64)) & 1));
-  }
-  return bits;
-}
+using elias_test::OmegaStreamBits;
+using elias_test::StreamBits;
 
 // The encoder writes exactly the defined bits, and the decoder (whose fast path reads a 64-bit
 // window and falls back near the end of the stream) reads them back, at every offset in a word.

@@ -63,19 +63,24 @@ inline uint32_t Level(double v, U u, double scale, double s) {
   return static_cast<uint32_t>(fl) + (static_cast<double>(u) < frac * kOne<U>);
 }
 
+// A level with its sign bit below it: xi << 1 | [v < 0 and xi > 0].
 template <class U>
-inline void Qsgd(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
-                 double s, uint32_t* __restrict xi) {
-  for (int64_t k = 0; k < n; ++k) xi[k] = Level(v[k], u[k], scale, s);
+inline uint32_t SignedLevel(double v, U u, double scale, double s) {
+  const uint32_t xi = Level(v, u, scale, s);
+  return xi << 1 | static_cast<uint32_t>((v < 0) & (xi != 0));
+}
+
+template <class U>
+inline void SignedLevels(const double* __restrict v, const U* __restrict u, int64_t n,
+                         double scale, double s, uint32_t* __restrict ms) {
+  for (int64_t k = 0; k < n; ++k) ms[k] = SignedLevel(v[k], u[k], scale, s);
 }
 
 template <class U>
 inline void Fields(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
                    double s, const uint64_t* __restrict shift, uint64_t* __restrict g) {
   for (int64_t k = 0; k < n; ++k) {
-    const uint64_t xi = Level(v[k], u[k], scale, s);
-    const uint64_t negative = (v[k] < 0) & (xi != 0);
-    g[k] = ((xi << 1) | negative) << shift[k];
+    g[k] = static_cast<uint64_t>(SignedLevel(v[k], u[k], scale, s)) << shift[k];
   }
 }
 
@@ -161,9 +166,10 @@ void TernaryCodes(const double* x, ChunkDraws u, int64_t n, double scale, uint64
 }
 
 COMMSIM_TARGET_CLONES
-void QsgdLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s, uint32_t* xi) {
-  if (u.u32 != nullptr) return Qsgd(v, u.u32, n, scale, s, xi);
-  Qsgd(v, u.f64, n, scale, s, xi);
+void QsgdSignedLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s,
+                      uint32_t* ms) {
+  if (u.u32 != nullptr) return SignedLevels(v, u.u32, n, scale, s, ms);
+  SignedLevels(v, u.f64, n, scale, s, ms);
 }
 
 COMMSIM_TARGET_CLONES

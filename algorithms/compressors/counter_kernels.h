@@ -35,13 +35,15 @@ void TernarySymbols(const double* x, ChunkDraws u, int64_t n, double scale, int8
 // REQUIRES: 0 <= n <= 256 (so at most 8 words).
 void TernaryCodes(const double* x, ChunkDraws u, int64_t n, double scale, uint64_t* words);
 
-// xi[k] = floor(a) + [ u[k] < frac(a) * kOne ], a = min(|v[k]| * scale, s) (qsgd levels).
-// REQUIRES: 0 <= n <= 256, 0 < s < 2^31.
-void QsgdLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s, uint32_t* xi);
+// The qsgd levels with their sign bit below: ms[k] = xi << 1 | neg, with
+// xi = floor(a) + [ u[k] < frac(a) * kOne ], a = min(|v[k]| * scale, s), and
+// neg = [v[k] < 0 and xi > 0]. REQUIRES: 0 <= n <= 256, 0 < s < 2^30.
+void QsgdSignedLevels(const double* v, ChunkDraws u, int64_t n, double scale, double s,
+                      uint32_t* ms);
 
-// The qsgd fixed coding's fields, each at its place in its word: g[k] = ((xi << 1) | neg) <<
-// shift[k], xi as QsgdLevels gives it and neg = [v[k] < 0 and xi > 0] (the sign bit below the
-// level). REQUIRES: 0 <= n <= 256, 0 < s < 2^31, shift[k] < 64 and the field fits above it.
+// The qsgd fixed coding's fields, each at its place in its word: g[k] = ms[k] << shift[k], ms as
+// QsgdSignedLevels gives it. REQUIRES: 0 <= n <= 256, 0 < s < 2^30, shift[k] < 64 and the field
+// fits above it.
 void QsgdFields(const double* v, ChunkDraws u, int64_t n, double scale, double s,
                 const uint64_t* shift, uint64_t* g);
 

@@ -11,6 +11,7 @@
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/counter_kernels.h"
+#include "algorithms/compressors/qsgd_elias.h"
 #include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
 
@@ -19,15 +20,6 @@ namespace {
 
 constexpr std::string_view kNorms[] = {"2", "inf"};
 constexpr std::string_view kCodings[] = {"elias", "fixed"};
-
-// The nonzero levels of one bucket, in position order (each buffer holds a whole bucket).
-struct Nonzeros {
-  explicit Nonzeros(int64_t n)
-      : pos(static_cast<size_t>(n)), mag(static_cast<size_t>(n)), neg(static_cast<size_t>(n)) {}
-  std::vector<uint32_t> pos;
-  std::vector<uint32_t> mag;
-  std::vector<uint8_t> neg;
-};
 
 // xi_j = floor(a_j) + Bernoulli(frac(a_j)), a_j = min(|v_j| * scale, s), from one stream draw
 // in [0, 2^53): exactly Uniform() < frac, as both sides scale by a power of two.
@@ -38,23 +30,21 @@ inline uint64_t DrawLevel(double vj, double scale, double s, uint64_t draw) {
   return static_cast<uint64_t>(fl + up);
 }
 
-// The levels of chunk [first, first + m) (values vc): draws in memory (counter, or the stream in
-// lanes) go through the vectorised kernel into xi up front; a StreamDraws draws each level as
-// LevelAt reads it, in element order.
-void PrepareLevels(StreamDraws&, int64_t, const double*, int64_t, double, double, uint32_t*) {}
+// The signed levels ms[k] = xi << 1 | [v < 0 and xi > 0] of chunk [first, first + m) (values
+// vc), in element order: a StreamDraws draws one level after the other; draws in memory (counter,
+// or the stream in lanes) go through the vectorised kernel.
+void SignedLevels(StreamDraws& src, int64_t /*first*/, const double* vc, int64_t m, double scale,
+                  double s, uint32_t* ms) {
+  for (int64_t k = 0; k < m; ++k) {
+    const uint64_t xi = DrawLevel(vc[k], scale, s, src.Next(k));
+    ms[k] = static_cast<uint32_t>(xi << 1 | static_cast<uint64_t>((vc[k] < 0) & (xi != 0)));
+  }
+}
 template <KernelDraws Src>
-void PrepareLevels(Src& src, int64_t first, const double* vc, int64_t m, double scale, double s,
-                   uint32_t* xi) {
+void SignedLevels(Src& src, int64_t first, const double* vc, int64_t m, double scale, double s,
+                  uint32_t* ms) {
   src.Prepare(first, m);
-  counter_kernels::QsgdLevels(vc, src.data(), m, scale, s, xi);
-}
-inline uint64_t LevelAt(StreamDraws& src, const double* vc, int64_t k, double scale, double s,
-                        const uint32_t* /*xi*/) {
-  return DrawLevel(vc[k], scale, s, src.Next(k));
-}
-template <KernelDraws Src>
-inline uint64_t LevelAt(Src&, const double*, int64_t k, double, double, const uint32_t* xi) {
-  return xi[k];
+  counter_kernels::QsgdSignedLevels(vc, src.data(), m, scale, s, ms);
 }
 
 // The decoded value of a level, as both decoders give it: +0 for level 0, else +-unit * xi.
@@ -63,53 +53,24 @@ inline double LevelValue(uint64_t xi, bool negative, double unit) {
   return xi == 0 ? 0.0 : v;
 }
 
-// Draws one bucket's levels into nz (branch-free append of the nonzero ones); returns their
-// number. `first` is the bucket's first element in the message. With a target, also delivers
-// the decoded values.
+// elias: draws one bucket's levels into the writer, chunk by chunk (`first` is the bucket's first
+// element in the message). With a target, also delivers the decoded values.
 template <bool kDecoded, class Src>
-int64_t DrawNonzeros(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
-                     Src& src, Nonzeros& nz, const DecodeTarget* target) {
+void DrawElias(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
+               Src& src, QsgdEliasWriter& ew, const DecodeTarget* target) {
   decltype(auto) local = LocalDraws(src);
-  int64_t count = 0;
-  uint32_t levels[kDrawChunk];
+  alignas(64) uint32_t ms[kDrawChunk];
+  ew.Begin();
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t m = std::min(kDrawChunk, n - c);
-    PrepareLevels(local, first + c, v + c, m, scale, s, levels);
-    for (int64_t k = 0; k < m; ++k) {
-      const int64_t j = c + k;
-      const uint64_t xi = LevelAt(local, v + c, k, scale, s, levels);
-      const bool negative = v[j] < 0;
-      nz.pos[count] = static_cast<uint32_t>(j);
-      nz.mag[count] = static_cast<uint32_t>(xi);
-      nz.neg[count] = negative;
-      count += xi != 0;
-      if constexpr (kDecoded) target->Put(j, LevelValue(xi, negative, unit));
+    SignedLevels(local, first + c, v + c, m, scale, s, ms);
+    ew.PutChunk(c, ms, m);
+    if constexpr (kDecoded) {
+      for (int64_t k = 0; k < m; ++k) target->Put(c + k, LevelValue(ms[k] >> 1, ms[k] & 1, unit));
     }
   }
+  ew.End(n);
   Commit(src, local);
-  return count;
-}
-
-// The elias coding of one nonzero bucket's levels: Elias omega of (index of the first nonzero
-// level + 1), then for each nonzero level its sign bit, omega(|level|) and omega(the gap to the
-// next nonzero level, or to n) -- in one field when both values are below 256.
-void PutEliasLevels(const Nonzeros& nz, int64_t count, int64_t n, BitWriter& w) {
-  PutEliasOmega(w, static_cast<uint64_t>(count > 0 ? nz.pos[0] : n) + 1);
-  for (int64_t i = 0; i < count; ++i) {
-    const uint64_t next = i + 1 < count ? nz.pos[i + 1] : static_cast<uint64_t>(n);
-    const uint64_t gap = next - nz.pos[i];
-    const uint64_t mag = nz.mag[i];
-    const uint64_t negative = nz.neg[i];
-    if (mag < 256 && gap < 256) {
-      const int mag_bits = SmallEliasOmegaBits(mag);
-      w.Put(negative | SmallEliasOmegaCode(mag) << 1 | SmallEliasOmegaCode(gap) << (1 + mag_bits),
-            1 + mag_bits + SmallEliasOmegaBits(gap));
-    } else {
-      w.PutBit(negative != 0);
-      PutEliasOmega(w, mag);
-      PutEliasOmega(w, gap);
-    }
-  }
 }
 
 // The fixed coding's layout: fields of 1 + level_bits bits (level << 1 | sign), `per_word` to a
@@ -124,31 +85,43 @@ struct FixedLayout {
   uint64_t shift[kDrawChunk];
 };
 
-// fixed: the words of one bucket; with a target, also delivers the decoded values.
-template <bool kDecoded, class Src>
+// fixed: the words of one bucket, from a StreamDraws; with a target, also delivers the decoded
+// values.
+template <bool kDecoded>
 void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s, double unit,
-               const FixedLayout& layout, Src& src, BitWriter& w, const DecodeTarget* target) {
+               const FixedLayout& layout, StreamDraws& src, BitWriter& w,
+               const DecodeTarget* target) {
   const int field = layout.field;
   const int per_word = layout.per_word;
-  decltype(auto) local = LocalDraws(src);
-  uint32_t levels[kDrawChunk];
+  StreamDraws local = LocalDraws(src);
+  uint32_t ms[kDrawChunk];
   for (int64_t c = 0; c < n; c += kDrawChunk) {
     const int64_t cm = std::min(kDrawChunk, n - c);
-    PrepareLevels(local, first + c, v + c, cm, scale, s, levels);
+    SignedLevels(local, first + c, v + c, cm, scale, s, ms);
     for (int64_t j = 0; j < cm; j += per_word) {
       const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
       uint64_t word = 0;
-      for (int k = 0; k < m; ++k) {
-        const double vj = v[c + j + k];
-        const uint64_t xi = LevelAt(local, v + c, j + k, scale, s, levels);
-        const uint64_t negative = static_cast<uint64_t>(std::signbit(vj)) & (xi != 0);
-        word |= ((xi << 1) | negative) << (k * field);
-        if constexpr (kDecoded) target->Put(c + j + k, LevelValue(xi, negative != 0, unit));
-      }
+      for (int k = 0; k < m; ++k) word |= static_cast<uint64_t>(ms[j + k]) << (k * field);
       w.Put(word, m * field);
+      if constexpr (kDecoded) {
+        for (int k = 0; k < m; ++k) {
+          target->Put(c + j + k, LevelValue(ms[j + k] >> 1, ms[j + k] & 1, unit));
+        }
+      }
     }
   }
   Commit(src, local);
+}
+
+// The OR of g[0..m), with a fixed trip count for the default s = 15 (12 fields of 5 bits).
+inline uint64_t OrFields(const uint64_t* g, int m) {
+  uint64_t word = 0;
+  if (m == 12) {
+    for (int k = 0; k < 12; ++k) word |= g[k];
+    return word;
+  }
+  for (int k = 0; k < m; ++k) word |= g[k];
+  return word;
 }
 
 // Draws in memory: every element's field from the vectorised kernel, already at its offset in
@@ -165,8 +138,7 @@ void DrawFixed(const double* v, int64_t first, int64_t n, double scale, double s
     counter_kernels::QsgdFields(v + c, src.data(), cm, scale, s, layout.shift, g);
     for (int64_t j = 0; j < cm; j += per_word) {
       const int m = static_cast<int>(std::min<int64_t>(per_word, cm - j));
-      uint64_t word = 0;
-      for (int k = 0; k < m; ++k) word |= g[j + k];
+      const uint64_t word = OrFields(g + j, m);
       w.Put(word, m * field);
       if constexpr (kDecoded) {
         const uint64_t mask = (uint64_t{1} << field) - 1;
@@ -207,7 +179,7 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
   const double s = static_cast<double>(levels_);
   BitWriter w;
   w.Reserve(elias_ ? 32 * nb + 4 * d : 32 * nb + d * (1 + level_bits));
-  Nonzeros nz(elias_ ? std::min(bucket_, d) : 0);
+  QsgdEliasWriter ew(w);
   const std::optional<FixedLayout> layout =
       elias_ ? std::nullopt : std::optional<FixedLayout>(std::in_place, level_bits);
   for (const auto [b, begin, n] : Blocks(d, bucket_)) {
@@ -231,9 +203,11 @@ Message Qsgd::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src,
       }
       continue;
     }
-    const int64_t count = t ? DrawNonzeros<true>(v, begin, n, scale, s, unit, src, nz, &*t)
-                            : DrawNonzeros<false>(v, begin, n, scale, s, unit, src, nz, nullptr);
-    PutEliasLevels(nz, count, n, w);
+    if (t) {
+      DrawElias<true>(v, begin, n, scale, s, unit, src, ew, &*t);
+    } else {
+      DrawElias<false>(v, begin, n, scale, s, unit, src, ew, nullptr);
+    }
   }
   return w.Finish();
 }

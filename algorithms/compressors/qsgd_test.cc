@@ -5,9 +5,15 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "algorithms/coding/elias.h"
+#include "algorithms/coding/elias_test_util.h"
 #include "algorithms/compressors/compressor_test_util.h"
+#include "algorithms/compressors/qsgd_kernels.h"
+#include "sim/counter_rng.h"
 
 namespace commsim {
 namespace {
@@ -24,15 +30,21 @@ QsgdConfig QsgdWith(int64_t s, int64_t b, const std::string& norm, const std::st
   return c;
 }
 
+// A bucket's norm (the inf norm or the 2-norm) rounded up to fp32.
+float NormUp(const Eigen::VectorXd& v, bool inf) {
+  const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
+  float norm = static_cast<float>(exact);
+  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+  return norm;
+}
+
 // Independent reference of Q_s: same Rng draws (one Uniform per element of a nonzero bucket).
 Eigen::VectorXd Reference(const Eigen::VectorXd& x, int64_t s, int64_t b, bool inf, Rng& rng) {
   Eigen::VectorXd q = Eigen::VectorXd::Zero(x.size());
   for (int64_t begin = 0; begin < x.size(); begin += b) {
     const int64_t n = std::min<int64_t>(b, x.size() - begin);
     const Eigen::VectorXd v = x.segment(begin, n);
-    const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
-    float norm = static_cast<float>(exact);
-    if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+    const float norm = NormUp(v, inf);
     if (norm == 0.0f) continue;
     for (int64_t j = 0; j < n; ++j) {
       const double a = std::min(std::abs(v[j]) * (static_cast<double>(s) / norm), double(s));
@@ -168,6 +180,121 @@ TEST(QsgdTest, EliasStreamMixingTableAndGeneralCodesParsesBackToTheLevels) {
   }
   r.ExpectEnd();
   for (int64_t j = 0; j < 2 * n; ++j) ASSERT_EQ(parsed[j], x[j]) << j;
+}
+
+// The reference encoder below: the obviously correct per-element loop, as a string of the
+// stream's bits in order (Elias omega from its definition, elias_test_util.h).
+using elias_test::OmegaStreamBits;
+using elias_test::StreamBits;
+
+std::string FieldBits(uint64_t value, int n) {
+  std::string bits;
+  for (int b = 0; b < n; ++b) bits += static_cast<char>('0' + ((value >> b) & 1));
+  return bits;
+}
+
+// Every bucket: its fp32 norm rounded up, then (nonzero norm) one draw per element in element
+// order: the stream's NextU64() >> 11 over 2^53, or with `counter` element j's CounterRng draw
+// (j in the message, key one NextU64 of rng) over 2^32. elias: omega(first nonzero + 1), then per
+// nonzero sign, omega(level), omega(gap to the next nonzero or n); fixed: sign, level bits.
+std::string ReferenceBits(const Eigen::VectorXd& x, int64_t s, int64_t b, bool inf, bool elias,
+                          bool counter, Rng& rng) {
+  const int level_bits = std::bit_width(static_cast<uint64_t>(s));
+  std::optional<CounterRng> philox;
+  if (counter) philox.emplace(rng.NextU64());
+  std::string bits;
+  for (int64_t begin = 0; begin < x.size(); begin += b) {
+    const int64_t n = std::min<int64_t>(b, x.size() - begin);
+    const Eigen::VectorXd v = x.segment(begin, n);
+    const float norm = NormUp(v, inf);
+    bits += FieldBits(std::bit_cast<uint32_t>(norm), 32);
+    std::vector<int64_t> pos, level;
+    std::vector<bool> negative;
+    for (int64_t j = 0; j < n && norm > 0.0f; ++j) {
+      const double a = std::min(std::abs(v[j]) * (static_cast<double>(s) / norm), double(s));
+      const double frac = a - std::floor(a);
+      const bool up = counter ? std::ldexp(philox->Draw(static_cast<uint64_t>(begin + j)), -32) < frac
+                              : std::ldexp(static_cast<double>(rng.NextU64() >> 11), -53) < frac;
+      const int64_t xi = static_cast<int64_t>(std::floor(a)) + (up ? 1 : 0);
+      if (!elias) bits += FieldBits(xi == 0 ? 0 : v[j] < 0, 1) + FieldBits(xi, level_bits);
+      if (xi == 0) continue;
+      pos.push_back(j);
+      level.push_back(xi);
+      negative.push_back(v[j] < 0);
+    }
+    if (!elias) {
+      if (norm == 0.0f) bits += std::string(n * (1 + level_bits), '0');
+      continue;
+    }
+    if (norm == 0.0f) continue;
+    bits += OmegaStreamBits(static_cast<uint64_t>(pos.empty() ? n : pos[0]) + 1);
+    for (size_t i = 0; i < pos.size(); ++i) {
+      bits += negative[i] ? '1' : '0';
+      bits += OmegaStreamBits(static_cast<uint64_t>(level[i]));
+      const int64_t next = i + 1 < pos.size() ? pos[i + 1] : n;
+      bits += OmegaStreamBits(static_cast<uint64_t>(next - pos[i]));
+    }
+  }
+  return bits;
+}
+
+// Gaussian input with a zero run [zeros_begin, zeros_end) and, with `spikes`, a few values 1e4
+// times the rest (the other levels of their bucket fall to 0 or 1: long gaps).
+Eigen::VectorXd TestInput(int64_t d, uint64_t seed, int64_t zeros_begin, int64_t zeros_end,
+                          bool spikes) {
+  Eigen::VectorXd x = Gaussian(d, seed);
+  for (int64_t j = std::min(zeros_begin, d); j < std::min(zeros_end, d); ++j) x[j] = 0.0;
+  if (spikes) {
+    for (int64_t j = d / 3; j < d; j += 70001) x[j] = -1e4 * (1.0 + static_cast<double>(j % 5));
+  }
+  return x;
+}
+
+// The encoder's bits (and the Rng's next state) equal the reference's, over sizes, buckets,
+// levels (1, 15, 255 and 2^20 reach the table's fallbacks), norms, rngs, zero runs, huge gaps;
+// the last size computes the stream draws in lanes.
+TEST(QsgdTest, MessagesEqualTheReferenceEncoderBitForBit) {
+  struct Case {
+    int64_t d, bucket, levels;
+    int64_t zeros_begin, zeros_end;
+    bool spikes;
+  };
+  const Case cases[] = {
+      {0, 512, 15, 0, 0, false},          {1, 512, 15, 0, 0, false},
+      {511, 512, 15, 100, 400, false},    {512, 512, 1, 0, 0, false},
+      {513, 512, 255, 0, 0, false},       {513, 7, 15, 10, 20, false},
+      {100000, 512, 15, 1000, 5000, true}, {100000, 100000, 15, 200, 90000, true},
+      {100000, 1, 3, 0, 0, false},        {100000, 4096, 1 << 20, 300, 2000, true},
+      {100000, 512, 255, 0, 0, true},     {kLaneDrawsMinDim + 1000, 512, 15, 5000, 6000, true},
+  };
+  for (const bool avx512 : {true, false}) {  // the coder's AVX-512 loop where the CPU has it
+  qsgd_kernels::EnableAvx512Coder(avx512);
+  for (const Case& k : cases) {
+    const Eigen::VectorXd x = TestInput(k.d, 7 + k.d, k.zeros_begin, k.zeros_end, k.spikes);
+    for (const char* norm : {"2", "inf"}) {
+      for (const char* coding : {"elias", "fixed"}) {
+        for (const char* rng_kind : {"stream", "counter"}) {
+          QsgdConfig config = QsgdWith(k.levels, k.bucket, norm, coding);
+          config.rng = rng_kind;
+          const Qsgd c(config);
+          Rng rng(11), ref(11);
+          const std::string got = StreamBits(c.Encode(x, rng));
+          const std::string expected =
+              ReferenceBits(x, k.levels, k.bucket, std::string(norm) == "inf",
+                            std::string(coding) == "elias", std::string(rng_kind) == "counter", ref);
+          ASSERT_EQ(got.size(), expected.size()) << k.d << " " << k.bucket << " " << k.levels
+                                                 << norm << coding << rng_kind;
+          ASSERT_TRUE(got == expected) << k.d << " " << k.bucket << " " << k.levels << norm
+                                       << coding << rng_kind << " first difference at bit "
+                                       << std::mismatch(got.begin(), got.end(), expected.begin())
+                                                  .first - got.begin();
+          EXPECT_EQ(rng.NextU64(), ref.NextU64()) << k.d << norm << coding << rng_kind;
+        }
+      }
+    }
+  }
+  }
+  qsgd_kernels::EnableAvx512Coder(true);
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+// QsgdEliasWriter: qsgd's elias coding (qsgd.h) of one bucket, written chunk by chunk as the
+// levels are drawn.
+//
+// The bucket's code -- omega(first nonzero position + 1), then per nonzero its sign bit,
+// omega(level) and omega(gap to the next nonzero position, or to n) -- is the same bit string as:
+// per nonzero at position p, with p' the position of the nonzero before it (-1 for the first),
+// omega(p - p'), the sign bit, omega(level); then omega(n - p_last) (omega(n + 1) without a
+// nonzero). The writer emits it in this order, so each chunk's nonzeros are coded as soon as
+// their levels are known.
+//
+// How: a chunk's nonzeros are visited through bit masks (qsgd_kernels.h); when gap < 16 and
+// level < 16 (nearly every nonzero for s = 15) the nonzero's bits are one table entry of at most
+// 15 bits, added to a 64-bit register whose whole bytes go to a byte buffer by one unaligned
+// store (on AVX-512, 16 elements at a time), and the buffer to the BitWriter as 64-bit words.
+// Other nonzeros take PutEliasOmega (elias.h) on the BitWriter.
+#ifndef COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_ELIAS_H_
+#define COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_ELIAS_H_
+
+#include <cstdint>
+
+#include "algorithms/coding/bit_writer.h"
+#include "algorithms/compressors/qsgd_kernels.h"
+
+namespace commsim {
+
+class QsgdEliasWriter {
+ public:
+  static constexpr int64_t kChunk = qsgd_kernels::kChunk;
+
+  explicit QsgdEliasWriter(BitWriter& w);
+  QsgdEliasWriter(const QsgdEliasWriter&) = delete;
+  QsgdEliasWriter& operator=(const QsgdEliasWriter&) = delete;
+
+  // Starts a bucket (after the previous one's End).
+  void Begin() { prev_ = -1; }
+  // The bucket's elements [first, first + m), right after the previous chunk's: ms[k] =
+  // level << 1 | sign, sign 1 for a negative value of nonzero level, else 0.
+  // REQUIRES: 0 < m <= kChunk, level < 2^31, first + m < 2^31 (the bucket's positions).
+  void PutChunk(int64_t first, const uint32_t* ms, int64_t m);
+  // Ends the bucket, of n elements.
+  void End(int64_t n);
+
+ private:
+  // omega(gap), the sign bit, omega(level) on the BitWriter.
+  void PutGeneral(uint64_t gap, uint32_t ms);
+
+  BitWriter& w_;
+  const uint32_t* pairs_;  // the table of the common case (qsgd_elias.cc)
+  int64_t prev_ = -1;  // the position of the last nonzero written, -1 before the first
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_ELIAS_H_
