@@ -16,6 +16,7 @@ namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
+using compressor_test::NormUp;
 using compressor_test::ShortAndLongInputs;
 
 BlockTernaryConfig TernaryConfig(const std::string& p, int64_t block, const std::string& coding) {
@@ -24,14 +25,6 @@ BlockTernaryConfig TernaryConfig(const std::string& p, int64_t block, const std:
   c.block = block;
   c.coding = coding;
   return c;
-}
-
-// The block norm as the wire carries it, written out: ||x_B||_p rounded up to fp32.
-float NormUp(const Eigen::VectorXd& xb, bool p_inf) {
-  const double exact = p_inf ? xb.cwiseAbs().maxCoeff() : xb.norm();
-  float norm = static_cast<float>(exact);
-  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
-  return norm;
 }
 
 // Independent reference of the operator: same Rng draws, no bitstream.

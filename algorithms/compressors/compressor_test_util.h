@@ -4,7 +4,9 @@
 #define COMMSIM_ALGORITHMS_COMPRESSORS_COMPRESSOR_TEST_UTIL_H_
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "algorithms/compressors/stream_lanes.h"
@@ -19,6 +21,15 @@ inline Eigen::VectorXd Gaussian(int64_t d, uint64_t seed, double scale = 1.0) {
   Eigen::VectorXd x(d);
   for (int64_t i = 0; i < d; ++i) x[i] = scale * rng.Normal();
   return x;
+}
+
+// A block's norm as the wire carries it, written out: max |v_j| (inf) or the 2-norm, rounded up
+// to fp32.
+inline float NormUp(const Eigen::VectorXd& v, bool inf = false) {
+  const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
+  float norm = static_cast<float>(exact);
+  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
+  return norm;
 }
 
 // Inputs for the reference-operator tests: Gaussian(1000, 1), and Gaussian(kLaneDrawsMinDim +

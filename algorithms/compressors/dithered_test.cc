@@ -7,10 +7,13 @@
 #include <vector>
 
 #include "algorithms/coding/vector_source_code.h"
+#include "algorithms/compressors/compressor_test_util.h"
 #include "algorithms/compressors/stream_lanes.h"
 
 namespace commsim {
 namespace {
+
+using compressor_test::NormUp;
 
 Eigen::VectorXd Residual(int64_t d, double density, uint64_t seed) {
   Rng rng(seed);
@@ -19,12 +22,6 @@ Eigen::VectorXd Residual(int64_t d, double density, uint64_t seed) {
     if (rng.Uniform() < density) x[i] = rng.Normal();
   }
   return x;
-}
-
-float NormUp(const Eigen::VectorXd& x) {
-  float n = static_cast<float>(x.norm());
-  if (n < x.norm()) n = std::nextafter(n, std::numeric_limits<float>::infinity());
-  return n;
 }
 
 // Also for a long message, whose stream draws are computed in lanes (stream_lanes.h): the same

@@ -19,6 +19,7 @@ namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
+using compressor_test::NormUp;
 using compressor_test::ShortAndLongInputs;
 
 QsgdConfig QsgdWith(int64_t s, int64_t b, const std::string& norm, const std::string& coding) {
@@ -28,14 +29,6 @@ QsgdConfig QsgdWith(int64_t s, int64_t b, const std::string& norm, const std::st
   c.norm = norm;
   c.coding = coding;
   return c;
-}
-
-// A bucket's norm (the inf norm or the 2-norm) rounded up to fp32.
-float NormUp(const Eigen::VectorXd& v, bool inf) {
-  const double exact = inf ? v.cwiseAbs().maxCoeff() : v.norm();
-  float norm = static_cast<float>(exact);
-  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
-  return norm;
 }
 
 // Independent reference of Q_s: same Rng draws (one Uniform per element of a nonzero bucket).

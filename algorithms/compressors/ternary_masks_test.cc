@@ -20,14 +20,7 @@ namespace commsim {
 namespace {
 
 using compressor_test::Gaussian;
-
-// ||x_B||_p rounded up to fp32.
-float NormUp(const Eigen::VectorXd& xb, bool p_inf) {
-  const double exact = p_inf ? xb.cwiseAbs().maxCoeff() : xb.norm();
-  float norm = static_cast<float>(exact);
-  if (norm < exact) norm = std::nextafter(norm, std::numeric_limits<float>::infinity());
-  return norm;
-}
+using compressor_test::NormUp;
 
 // The message written out: per block the fp32 norm, then the symbols drawn one by one
 // (stream: rng.NextU64() >> 11 against |x| 2^53 / norm; counter: the CounterRng keyed by one
