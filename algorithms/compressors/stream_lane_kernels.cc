@@ -13,6 +13,11 @@ typedef uint64_t U4 __attribute__((vector_size(32)));
 typedef double D4 __attribute__((vector_size(32)));
 typedef uint64_t U8 __attribute__((vector_size(64)));
 typedef double D8 __attribute__((vector_size(64)));
+// The same, at any double's address (one unaligned vector store).
+typedef double D4Store __attribute__((vector_size(32), aligned(8), may_alias));
+typedef double D8Store __attribute__((vector_size(64), aligned(8), may_alias));
+[[gnu::always_inline]] inline void Put(const D4& v, double* out) { *reinterpret_cast<D4Store*>(out) = v; }
+[[gnu::always_inline]] inline void Put(const D8& v, double* out) { *reinterpret_cast<D8Store*>(out) = v; }
 
 template <class U>
 constexpr int kWidth = static_cast<int>(sizeof(U) / sizeof(uint64_t));
@@ -99,7 +104,8 @@ template <class U, class D, bool kConvert>
       XoshiroStep(s);
     }
     Transpose(tile);
-    for (int l = 0; l < kW; ++l) std::memcpy(out + (g + l) * steps + i, &tile[l], sizeof(D));
+#pragma GCC unroll 8
+    for (int l = 0; l < kW; ++l) Put(tile[l], out + (g + l) * steps + i);
   }
   Store(s, g, lanes);
 }

@@ -13,7 +13,7 @@
 //
 // For the loops of uniform_draws.h: Prepare(first, m) hands out the next m draws (the caller uses
 // all of them, in order; `first` is ignored), Next(k) is the k-th. A LaneDraws holds a buffer of
-// about 130 KB and costs a few microseconds to start, so it pays off for long messages only
+// about 260 KB and costs a few microseconds to start, so it pays off for long messages only
 // (uniform_draws.h picks it from kLaneDrawsMinDim elements on).
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_STREAM_LANES_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_STREAM_LANES_H_
@@ -42,7 +42,7 @@ class LaneDraws {
  public:
   static constexpr double kOne = 0x1p53;
   static constexpr int kLanes = 8;
-  static constexpr int64_t kLaneSteps = 2048;
+  static constexpr int64_t kLaneSteps = 4096;
 
   explicit LaneDraws(const Rng& rng);
   LaneDraws(const LaneDraws&) = delete;

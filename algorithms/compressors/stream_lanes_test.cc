@@ -25,7 +25,7 @@ TEST(StreamLanesTest, JumpEqualsThatManySerialSteps) {
   }
 }
 
-// Draws handed out in chunks of uneven sizes, across several refills (8 * 2048 draws each):
+// Draws handed out in chunks of uneven sizes, across several refills (kLanes * kLaneSteps draws each):
 // every draw and the final state are the serial stream's.
 TEST(StreamLanesTest, LaneDrawsEqualTheSerialStreamAndEndInItsState) {
   const int64_t refill = LaneDraws::kLanes * LaneDraws::kLaneSteps;
