@@ -16,8 +16,12 @@ typedef double D8 __attribute__((vector_size(64)));
 // The same, at any double's address (one unaligned vector store).
 typedef double D4Store __attribute__((vector_size(32), aligned(8), may_alias));
 typedef double D8Store __attribute__((vector_size(64), aligned(8), may_alias));
-[[gnu::always_inline]] inline void Put(const D4& v, double* out) { *reinterpret_cast<D4Store*>(out) = v; }
-[[gnu::always_inline]] inline void Put(const D8& v, double* out) { *reinterpret_cast<D8Store*>(out) = v; }
+[[gnu::always_inline]] inline void Put(const D4& v, double* out) {
+  *reinterpret_cast<D4Store*>(out) = v;
+}
+[[gnu::always_inline]] inline void Put(const D8& v, double* out) {
+  *reinterpret_cast<D8Store*>(out) = v;
+}
 
 template <class U>
 constexpr int kWidth = static_cast<int>(sizeof(U) / sizeof(uint64_t));

@@ -66,7 +66,8 @@ TEST(StreamLaneKernelsTest, GenerateConvertsExtremeDrawsExactly) {
       std::vector<double> out(8 * kLanes);
       generate(lanes, 8, out.data());
       for (size_t k = 0; k < out.size(); ++k)
-        EXPECT_EQ(out[k], static_cast<double>(serial[k])) << k << " version " << static_cast<int>(v);
+        EXPECT_EQ(out[k], static_cast<double>(serial[k]))
+            << k << " version " << static_cast<int>(v);
     }
   }
 }
