@@ -31,85 +31,104 @@ void ChunkPortable(uint64_t key, uint64_t chunk, uint32_t* out) {
 }
 
 #ifdef COMMSIM_X86_KERNELS
-// Two groups of four blocks (AVX2) side by side for the multiplies' latency.
-COMMSIM_TARGET_AVX2 void ChunkAvx2(uint64_t key, uint64_t chunk, uint32_t* out) {
-  const __m256i m0 = _mm256_set1_epi64x(kMul0), m1 = _mm256_set1_epi64x(kMul1);
-  const __m256i lo = _mm256_set1_epi64x(static_cast<uint32_t>(chunk));
-  const __m256i hi = _mm256_set1_epi64x(static_cast<uint32_t>(chunk >> 32));
-  const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);  // the low halves
-  for (int l = 0; l < kBlocks; l += 8) {
-    __m256i c[2][4];
+// The vector operations of one instruction set: a word per 64-bit lane (W lanes).
+struct Avx2Ops {
+  using V = __m256i;
+  static constexpr int kWidth = 4;
+  COMMSIM_TARGET_AVX2 static V Set1(uint64_t v) {
+    return _mm256_set1_epi64x(static_cast<int64_t>(v));
+  }
+  COMMSIM_TARGET_AVX2 static V Iota(int first) {
+    return _mm256_add_epi64(Set1(first), _mm256_setr_epi64x(0, 1, 2, 3));
+  }
+  // The low halves' product.
+  COMMSIM_TARGET_AVX2 static V Mul(V a, V b) { return _mm256_mul_epu32(a, b); }
+  // (p >> 32) ^ a ^ b.
+  COMMSIM_TARGET_AVX2 static V HighXor(V p, V a, V b) {
+    return _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p, 32), a), b);
+  }
+  // The low halves to out[0, kWidth).
+  COMMSIM_TARGET_AVX2 static void Store(V v, uint32_t* out) {
+    const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, pick)));
+  }
+};
+
+// The zero-masked forms with every lane on: gcc 12's plain forms start from an "undefined"
+// vector and warn about it.
+struct Avx512Ops {
+  using V = __m512i;
+  static constexpr int kWidth = 8;
+  static constexpr __mmask8 kAll = 0xFF;
+  COMMSIM_TARGET_AVX512 static V Set1(uint64_t v) {
+    return _mm512_set1_epi64(static_cast<int64_t>(v));
+  }
+  COMMSIM_TARGET_AVX512 static V Iota(int first) {
+    return _mm512_add_epi64(Set1(first), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  COMMSIM_TARGET_AVX512 static V Mul(V a, V b) { return _mm512_maskz_mul_epu32(kAll, a, b); }
+  COMMSIM_TARGET_AVX512 static V HighXor(V p, V a, V b) {
+    return _mm512_ternarylogic_epi64(_mm512_maskz_srli_epi64(kAll, p, 32), a, b, 0x96);
+  }
+  COMMSIM_TARGET_AVX512 static void Store(V v, uint32_t* out) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_maskz_cvtepi64_epi32(kAll, v));
+  }
+};
+
+// ChunkFn with two groups of kWidth blocks side by side (for the multiplies' latency). Always
+// inlined into the target functions below, so gcc's note on passing vectors between functions of
+// other targets (-Wpsabi) concerns calls that never happen.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+template <class Ops>
+[[gnu::always_inline]] inline void ChunkWith(uint64_t key, uint64_t chunk, uint32_t* out) {
+  using V = typename Ops::V;
+  constexpr int kW = Ops::kWidth;
+  const V m0 = Ops::Set1(kMul0), m1 = Ops::Set1(kMul1);
+  for (int l = 0; l < kBlocks; l += 2 * kW) {
+    V c[2][4];
     for (int g = 0; g < 2; ++g) {
-      c[g][0] = _mm256_setr_epi64x(l + 4 * g, l + 4 * g + 1, l + 4 * g + 2, l + 4 * g + 3);
-      c[g][1] = lo;
-      c[g][2] = hi;
-      c[g][3] = _mm256_setzero_si256();
+      c[g][0] = Ops::Iota(l + kW * g);
+      c[g][1] = Ops::Set1(static_cast<uint32_t>(chunk));
+      c[g][2] = Ops::Set1(static_cast<uint32_t>(chunk >> 32));
+      c[g][3] = Ops::Set1(0);
     }
     uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
     for (int r = 0; r < 10; ++r, k0 += kBump0, k1 += kBump1) {
-      const __m256i key0 = _mm256_set1_epi64x(k0), key1 = _mm256_set1_epi64x(k1);
+      const V key0 = Ops::Set1(k0), key1 = Ops::Set1(k1);
       for (auto& s : c) {
-        const __m256i p0 = _mm256_mul_epu32(s[0], m0), p1 = _mm256_mul_epu32(s[2], m1);
-        s[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), s[1]), key0);
-        s[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), s[3]), key1);
+        const V p0 = Ops::Mul(s[0], m0), p1 = Ops::Mul(s[2], m1);
+        s[0] = Ops::HighXor(p1, s[1], key0);
+        s[2] = Ops::HighXor(p0, s[3], key1);
         s[1] = p1;
         s[3] = p0;
       }
     }
     for (int g = 0; g < 2; ++g) {
-      for (int w = 0; w < 4; ++w) {
-        const __m256i packed = _mm256_permutevar8x32_epi32(c[g][w], pick);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + w * kBlocks + l + 4 * g),
-                         _mm256_castsi256_si128(packed));
-      }
+      for (int w = 0; w < 4; ++w) Ops::Store(c[g][w], out + w * kBlocks + l + kW * g);
     }
   }
 }
 
-// Two groups of eight blocks (AVX-512). The zero-masked forms with every lane on: gcc 12's plain
-// forms start from an "undefined" vector and warn about it.
-constexpr __mmask8 kAll = 0xFF;
-COMMSIM_TARGET_AVX512 void ChunkAvx512(uint64_t key, uint64_t chunk, uint32_t* out) {
-  const __m512i m0 = _mm512_set1_epi64(kMul0), m1 = _mm512_set1_epi64(kMul1);
-  const __m512i lo = _mm512_set1_epi64(static_cast<uint32_t>(chunk));
-  const __m512i hi = _mm512_set1_epi64(static_cast<uint32_t>(chunk >> 32));
-  const __m512i first = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-  for (int l = 0; l < kBlocks; l += 16) {
-    __m512i c[2][4];
-    for (int g = 0; g < 2; ++g) {
-      c[g][0] = _mm512_add_epi64(first, _mm512_set1_epi64(l + 8 * g));
-      c[g][1] = lo;
-      c[g][2] = hi;
-      c[g][3] = _mm512_setzero_si512();
-    }
-    uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
-    for (int r = 0; r < 10; ++r, k0 += kBump0, k1 += kBump1) {
-      const __m512i key0 = _mm512_set1_epi64(k0), key1 = _mm512_set1_epi64(k1);
-      for (auto& s : c) {
-        const __m512i p0 = _mm512_maskz_mul_epu32(kAll, s[0], m0),
-                      p1 = _mm512_maskz_mul_epu32(kAll, s[2], m1);
-        s[0] = _mm512_ternarylogic_epi64(_mm512_maskz_srli_epi64(kAll, p1, 32), s[1], key0, 0x96);
-        s[2] = _mm512_ternarylogic_epi64(_mm512_maskz_srli_epi64(kAll, p0, 32), s[3], key1, 0x96);
-        s[1] = p1;
-        s[3] = p0;
-      }
-    }
-    for (int g = 0; g < 2; ++g) {
-      for (int w = 0; w < 4; ++w) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w * kBlocks + l + 8 * g),
-                            _mm512_maskz_cvtepi64_epi32(kAll, c[g][w]));
-      }
-    }
-  }
+#pragma GCC diagnostic pop
+
+COMMSIM_TARGET_AVX2 void ChunkAvx2(uint64_t key, uint64_t chunk, uint32_t* out) {
+  ChunkWith<Avx2Ops>(key, chunk, out);
 }
-#else
-constexpr ChunkFn ChunkAvx2 = nullptr, ChunkAvx512 = nullptr;
+COMMSIM_TARGET_AVX512 void ChunkAvx512(uint64_t key, uint64_t chunk, uint32_t* out) {
+  ChunkWith<Avx512Ops>(key, chunk, out);
+}
 #endif
 
 }  // namespace
 
 const KernelVersions<ChunkFn>& Chunk() {
+#ifdef COMMSIM_X86_KERNELS
   static const KernelVersions<ChunkFn> versions{ChunkAvx512, ChunkAvx2, ChunkPortable};
+#else
+  static const KernelVersions<ChunkFn> versions{nullptr, nullptr, ChunkPortable};
+#endif
   return versions;
 }
 
