@@ -6,8 +6,8 @@
 // How: xoshiro256**'s state transition T is linear over GF(2), so T^n = q(T) with
 // q(x) = x^n mod P(x), P the characteristic polynomial of T (found once by Berlekamp-Massey from
 // the generator itself). A refill generates kLanes * kLaneSteps draws: lane l starts at draw
-// l * kLaneSteps of the refill, computed by such a jump, and all lanes step side by side (the
-// state words of the eight lanes sit in one vector register each). The draws a caller has not
+// l * kLaneSteps of the refill, computed by such a jump, and all lanes step side by side
+// (stream_lane_kernels.h: the versions that step them, picked once). The draws a caller has not
 // used when it asks for the Rng back are discarded: rng() recomputes the state after the last
 // draw handed out.
 //
