@@ -155,6 +155,36 @@ TEST(GolombTest, RoundTripForManyParameters) {
   }
 }
 
+// The quotient by multiplication (m < 2^32, v < 2^32) against the division, at the edges: each
+// value's code is q = v / m zeros, a one, then the truncated-binary remainder (read back here
+// bit by bit, the oracle written out).
+TEST(GolombTest, QuotientsAtTheEdgesOfTheFastPath) {
+  const uint64_t big = uint64_t{1} << 32;
+  for (uint64_t m : {uint64_t{2}, uint64_t{3}, uint64_t{7}, uint64_t{641}, uint64_t{6700417},
+                     big / 2 - 1, big - 1, big, big + 3}) {
+    for (uint64_t v : {uint64_t{0}, m - 1, m, 2 * m - 1, 3 * m + 1, big - 2, big - 1, big, big + 1,
+                       60 * m, 60 * m + m - 1}) {
+      const uint64_t q = v / m;
+      if (q > 4096) continue;  // keep the unary run short
+      const GolombCode code(m);
+      BitWriter w;
+      code.Put(w, v);
+      const Message msg = w.Finish();
+      BitReader r(msg);
+      uint64_t zeros = 0;
+      while (r.Get(1) == 0) ++zeros;
+      EXPECT_EQ(zeros, q) << "m " << m << " v " << v;
+      const int b = CeilLog2(m);
+      const uint64_t u = (uint64_t{1} << b) - m;
+      uint64_t rem = b > 0 ? r.Get(b - 1) : 0;
+      if (b > 0 && rem >= u) rem = ((rem << 1) | r.Get(1)) - u;
+      EXPECT_EQ(rem, v % m) << "m " << m << " v " << v;
+      r.ExpectEnd();
+      EXPECT_EQ(code.Bits(v), msg.payload_bits) << "m " << m << " v " << v;
+    }
+  }
+}
+
 TEST(GolombTest, RiceIsGolombWithPowerOfTwo) {
   BitWriter w;
   PutRice(w, 37, 4);

@@ -13,6 +13,7 @@
 #include "algorithms/compressors/counter_kernels.h"
 #include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
+#include "sim/target_clones.h"
 
 namespace commsim {
 namespace {
@@ -56,15 +57,30 @@ struct Levels {
   int64_t count = 0;
 };
 
-// Levels::Add of z[0, m) at positions first + k, passing over each group of eight zeros at once.
+// True when z[0, n) are all zero (a vectorised or-reduction in the clones).
+template <int n>
+[[gnu::always_inline]] inline bool AllZero(const int32_t* z) {
+  int32_t any = 0;
+  for (int i = 0; i < n; ++i) any |= z[i];
+  return any == 0;
+}
+
+// Levels::Add of z[0, 8) at positions first + i, nothing when they are all zero.
+[[gnu::always_inline]] inline void AddEight(int64_t first, const int32_t* z, Levels& levels) {
+  if (AllZero<8>(z)) return;
+  for (int i = 0; i < 8; ++i) levels.Add(first + i, z[i]);
+}
+
+// Levels::Add of z[0, m) at positions first + k, passing over each group of 32 zeros, then of
+// eight, at once (most groups of a message are zeros).
+COMMSIM_TARGET_CLONES
 void AddNonzeroLevels(int64_t first, const int32_t* z, int64_t m, Levels& levels) {
   int64_t k = 0;
-  for (; k + 8 <= m; k += 8) {
-    int32_t any = 0;
-    for (int i = 0; i < 8; ++i) any |= z[k + i];
-    if (any == 0) continue;
-    for (int i = 0; i < 8; ++i) levels.Add(first + k + i, z[k + i]);
+  for (; k + 32 <= m; k += 32) {
+    if (AllZero<32>(z + k)) continue;
+    for (int g = 0; g < 32; g += 8) AddEight(first + k + g, z + k + g, levels);
   }
+  for (; k + 8 <= m; k += 8) AddEight(first + k, z + k, levels);
   for (; k < m; ++k) levels.Add(first + k, z[k]);
 }
 

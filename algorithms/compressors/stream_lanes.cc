@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "sim/target_clones.h"
+#include "algorithms/compressors/stream_lane_kernels.h"
 
 namespace commsim {
 namespace {
@@ -81,114 +81,17 @@ const LaneJumps& Jumps() {
   return jumps;
 }
 
-constexpr int kLanes = LaneDraws::kLanes;
-using Lanes = std::array<std::array<uint64_t, kLanes>, 4>;
+static_assert(LaneDraws::kLanes == lane_kernels::kLanes);
+static_assert(LaneDraws::kLaneSteps % 8 == 0);
 
-// One state word of every lane (gcc/clang vector extension: element-wise integer operations,
-// one AVX-512 register, two AVX2 or four SSE2 ones).
-typedef uint64_t LaneVec __attribute__((vector_size(8 * kLanes)));
-typedef double LaneDoubles __attribute__((vector_size(8 * kLanes)));
-
-// The lanes' states as four vectors, word w of lane l at s[w][l].
-struct LaneWords {
-  LaneVec s[4];
-  explicit LaneWords(const Lanes& lanes) {
-    for (int w = 0; w < 4; ++w) std::memcpy(&s[w], lanes[w].data(), sizeof(LaneVec));
-  }
-  void CopyTo(Lanes& lanes) const {
-    for (int w = 0; w < 4; ++w) std::memcpy(lanes[w].data(), &s[w], sizeof(LaneVec));
-  }
-  // Step() on every lane.
-  void Step() { XoshiroStep(s); }
-  // Every lane's output (NextU64() >> 11) before the next Step(): rotl(s1 * 5, 7) * 9, the
-  // products as shifts and adds.
-  void Draws(LaneVec& out) const {
-    const LaneVec times5 = s[1] + (s[1] << 2);
-    const LaneVec rotated = (times5 << 7) | (times5 >> 57);
-    out = (rotated + (rotated << 3)) >> 11;
-  }
-};
-
-// Every lane's state advanced by the jump polynomial q (the same for all lanes).
-COMMSIM_TARGET_CLONES
-void JumpLanes(Lanes& lanes, const Gf2Poly& q) {
-  LaneWords s(lanes);
-  LaneVec acc[4] = {};
-  for (int i = 0; i < 256; ++i) {
-    const uint64_t mask = 0 - ((q[i / 64] >> (i % 64)) & 1);
-    for (int w = 0; w < 4; ++w) acc[w] ^= s.s[w] & mask;
-    s.Step();
-  }
-  for (int w = 0; w < 4; ++w) s.s[w] = acc[w];
-  s.CopyTo(lanes);
+// The widest kernel versions the machine runs, picked once.
+void JumpLanes(lane_kernels::Lanes& lanes, const Gf2Poly& q) {
+  static const lane_kernels::JumpFn jump = lane_kernels::Jump().Widest();
+  jump(lanes, q);
 }
-
-// The 8 x 8 tile r[step][lane] transposed in place (r[lane][step]): three rounds of two-vector
-// shuffles, swapping 1 x 1, then 2 x 2, then 4 x 4 blocks.
-inline void Transpose8(LaneDoubles r[8]) {
-  LaneDoubles s[8], t[8];
-  for (int k = 0; k < 8; k += 2) {
-    s[k] = __builtin_shufflevector(r[k], r[k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
-    s[k + 1] = __builtin_shufflevector(r[k], r[k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
-  }
-  for (int k : {0, 1, 4, 5}) {
-    t[k] = __builtin_shufflevector(s[k], s[k + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-    t[k + 2] = __builtin_shufflevector(s[k], s[k + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-  }
-  for (int k = 0; k < 4; ++k) {
-    r[k] = __builtin_shufflevector(t[k], t[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-    r[k + 4] = __builtin_shufflevector(t[k], t[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-  }
-}
-
-// v < 2^53 as a double, exactly, without a 64-bit integer conversion (AVX2 has none): the halves
-// placed in the mantissas of 2^84 + hi 2^32 and 2^52 + lo, then (that - (2^84 + 2^52)) + this;
-// every step is exact, so this equals the conversion.
-[[gnu::always_inline]] inline void ExactDoubles(const LaneVec& v, LaneDoubles& out) {
-  const LaneVec hi = (v >> 32) | 0x4530000000000000ULL;
-  const LaneVec lo = (v & 0xFFFFFFFFULL) | 0x4330000000000000ULL;
-  LaneDoubles h, l;
-  std::memcpy(&h, &hi, sizeof(h));
-  std::memcpy(&l, &lo, sizeof(l));
-  out = (h - 0x1.00000001p84) + l;
-}
-
-// out[l * steps + i] = the i-th draw (NextU64() >> 11, as an exact double) of lane l; the lanes
-// advance by `steps`.
-// Eight steps of all lanes go to a tile, which is transposed and stored lane by lane. REQUIRES:
-// steps % 8 == 0. Integer arithmetic and exact conversions only: every clone gives the same draws.
-// kConvert: the draws through the machine's conversion (AVX-512DQ has one) or ExactDoubles.
-template <bool kConvert>
-[[gnu::always_inline]] inline void GenerateTiles(Lanes& lanes, int64_t steps,
-                                                 double* __restrict out) {
-  static_assert(kLanes == 8, "Transpose8 is for eight lanes");
-  LaneWords s(lanes);
-  for (int64_t i = 0; i < steps; i += 8) {
-    LaneDoubles tile[8];
-    for (int k = 0; k < 8; ++k) {
-      LaneVec draws;
-      s.Draws(draws);
-      if constexpr (kConvert) {
-        tile[k] = __builtin_convertvector(draws, LaneDoubles);
-      } else {
-        ExactDoubles(draws, tile[k]);
-      }
-      s.Step();
-    }
-    Transpose8(tile);
-    for (int l = 0; l < kLanes; ++l) std::memcpy(out + l * steps + i, &tile[l], sizeof(tile[l]));
-  }
-  s.CopyTo(lanes);
-}
-
-COMMSIM_TARGET_CLONES
-void GenerateLanes(Lanes& lanes, int64_t steps, double* __restrict out) {
-#if defined(__GNUC__) && defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512dq")) return GenerateTiles<true>(lanes, steps, out);
-  return GenerateTiles<false>(lanes, steps, out);
-#else
-  GenerateTiles<true>(lanes, steps, out);
-#endif
+void GenerateLanes(lane_kernels::Lanes& lanes, int64_t steps, double* out) {
+  static const lane_kernels::GenerateFn generate = lane_kernels::Generate().Widest();
+  generate(lanes, steps, out);
 }
 
 }  // namespace

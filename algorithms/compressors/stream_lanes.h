@@ -6,14 +6,14 @@
 // How: xoshiro256**'s state transition T is linear over GF(2), so T^n = q(T) with
 // q(x) = x^n mod P(x), P the characteristic polynomial of T (found once by Berlekamp-Massey from
 // the generator itself). A refill generates kLanes * kLaneSteps draws: lane l starts at draw
-// l * kLaneSteps of the refill, computed by such a jump, and all lanes step side by side (the
-// state words of the eight lanes sit in one vector register each). The draws a caller has not
+// l * kLaneSteps of the refill, computed by such a jump, and all lanes step side by side
+// (stream_lane_kernels.h: the versions that step them, picked once). The draws a caller has not
 // used when it asks for the Rng back are discarded: rng() recomputes the state after the last
 // draw handed out.
 //
 // For the loops of uniform_draws.h: Prepare(first, m) hands out the next m draws (the caller uses
 // all of them, in order; `first` is ignored), Next(k) is the k-th. A LaneDraws holds a buffer of
-// about 130 KB and costs a few microseconds to start, so it pays off for long messages only
+// about 260 KB and costs a few microseconds to start, so it pays off for long messages only
 // (uniform_draws.h picks it from kLaneDrawsMinDim elements on).
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_STREAM_LANES_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_STREAM_LANES_H_
@@ -42,7 +42,7 @@ class LaneDraws {
  public:
   static constexpr double kOne = 0x1p53;
   static constexpr int kLanes = 8;
-  static constexpr int64_t kLaneSteps = 2048;
+  static constexpr int64_t kLaneSteps = 4096;
 
   explicit LaneDraws(const Rng& rng);
   LaneDraws(const LaneDraws&) = delete;

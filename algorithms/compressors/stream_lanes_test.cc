@@ -25,8 +25,8 @@ TEST(StreamLanesTest, JumpEqualsThatManySerialSteps) {
   }
 }
 
-// Draws handed out in chunks of uneven sizes, across several refills (8 * 2048 draws each):
-// every draw and the final state are the serial stream's.
+// Draws handed out in chunks of uneven sizes, across several refills (kLanes * kLaneSteps draws
+// each): every draw and the final state are the serial stream's.
 TEST(StreamLanesTest, LaneDrawsEqualTheSerialStreamAndEndInItsState) {
   const int64_t refill = LaneDraws::kLanes * LaneDraws::kLaneSteps;
   for (int64_t total : {int64_t{0}, int64_t{1}, refill - 1, refill, refill + 1, 3 * refill + 77}) {

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/compressors/philox_lanes.h"
 #include "algorithms/compressors/stream_lanes.h"
 #include "sim/counter_rng.h"
 #include "sim/params.h"
@@ -55,15 +56,17 @@ class StreamDraws {
 class CounterDraws {
  public:
   static constexpr double kOne = 0x1p32;
-  explicit CounterDraws(uint64_t key) : gen_(key) {}
+  explicit CounterDraws(uint64_t key) : key_(key) {}
   // REQUIRES: 0 < m <= kDrawChunk.
-  void Prepare(int64_t first, int64_t m) { gen_.Fill(static_cast<uint64_t>(first), m, buf_); }
+  void Prepare(int64_t first, int64_t m) {
+    philox_lanes::FillWindow(key_, static_cast<uint64_t>(first), m, buf_);
+  }
   uint64_t Next(int64_t k) const { return buf_[k]; }
   // The prepared chunk's draws (for the vectorised kernels, counter_kernels.h).
   const uint32_t* data() const { return buf_; }
 
  private:
-  CounterRng gen_;
+  uint64_t key_;  // CounterRng(key_)'s draws, computed by philox_lanes.h
   alignas(64) uint32_t buf_[kDrawChunk];
 };
 
