@@ -202,8 +202,10 @@ void Dithered::DecodeInto(const Message& message, const DecodeTarget& out) const
   GetVectorSourceCode(r, z);
   r.ExpectEnd();
   const int32_t limit = static_cast<int32_t>(config_.levels + 1);
-  bool bad = false;
-  for (int64_t j = 0; j < d; ++j) bad |= (z[j] > limit) | (z[j] < -limit);  // branch-free
+  int bad = 0;
+  for (int64_t j = 0; j < d; ++j) {
+    bad |= static_cast<int>(z[j] > limit) | static_cast<int>(z[j] < -limit);  // branch-free
+  }
   if (bad) throw DecodeError("corrupted message: level out of range");
   if (config_.subtractive) {
     Rng dither = DitherStream(config_.dither_seed, nonce);
