@@ -5,17 +5,7 @@
 
 #include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/arithmetic_steps.h"
-
-// The runs' clones: COMMSIM_TARGET_CLONES (sim/target_clones.h) with x86-64-v3 (AVX2 with BMI2
-// and LZCNT) for its plain "avx2": the shifts by a count, the leading-zero count and the 128-bit
-// products are then one instruction each (shlx, lzcnt, mulx). Integer arithmetic only: every
-// clone computes the same bits.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define COMMSIM_CODER_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define COMMSIM_CODER_CLONES
-#endif
+#include "sim/target_clones.h"
 
 namespace commsim {
 
@@ -128,13 +118,13 @@ template <class Model>
   st.fill = fill;
 }
 
-COMMSIM_CODER_CLONES
+COMMSIM_TARGET_CLONES
 void EncodeTernary(EncoderState& st, Cumulative3& model, const int8_t* symbols, int64_t n,
                    int offset, BitWriter& out) {
   EncodeLoop(st, model, symbols, n, offset, out);
 }
 
-COMMSIM_CODER_CLONES
+COMMSIM_TARGET_CLONES
 void EncodeSmall(EncoderState& st, Cumulative<kMaxLanes>& model, const int8_t* symbols, int64_t n,
                  int offset, BitWriter& out) {
   EncodeLoop(st, model, symbols, n, offset, out);
@@ -189,13 +179,13 @@ template <int kLanes, class Model>
   return n;
 }
 
-COMMSIM_CODER_CLONES
+COMMSIM_TARGET_CLONES
 int64_t DecodeTernary(DecoderState& st, Cumulative3& model, int8_t* out, int64_t n, int offset,
                       BitReader& in, int64_t shift_limit) {
   return DecodeLoop<3>(st, model, out, n, offset, in, shift_limit);
 }
 
-COMMSIM_CODER_CLONES
+COMMSIM_TARGET_CLONES
 int64_t DecodeSmall(DecoderState& st, Cumulative<kMaxLanes>& model, int8_t* out, int64_t n,
                     int offset, BitReader& in, int64_t shift_limit) {
   return DecodeLoop<kMaxLanes>(st, model, out, n, offset, in, shift_limit);

@@ -3,22 +3,15 @@
 #include <bit>
 #include <cstring>
 
+#include "sim/target_clones.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
 
-// COMMSIM_TARGET_CLONES (sim/target_clones.h), with BMI2 in the AVX2 version (x86-64-v3): the
-// coder's variable shifts without the count in cl.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define QSGD_KERNEL_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define QSGD_KERNEL_CLONES
-#endif
-
 namespace commsim::qsgd_kernels {
 
-QSGD_KERNEL_CLONES
+COMMSIM_TARGET_CLONES
 uint32_t NonzeroMasks(const uint32_t* __restrict ms, int64_t m, uint64_t* __restrict masks) {
   // One flag byte per element (a loop gcc vectorises), then eight flags to a mask byte: with
   // bytes b_0..b_7 in {0, 1} (b_0 lowest), the product by sum_i 2^(56 - 7i) has b_i * 2^(56 + i)
@@ -223,7 +216,7 @@ bool UseAvx512Coder() {
 
 void EnableAvx512Coder(bool enabled) { avx512_coder_enabled = enabled; }
 
-QSGD_KERNEL_CLONES
+COMMSIM_TARGET_CLONES
 int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
                   uint32_t levels, int64_t* prev, PairCoder* coder) {
   // The state in locals, which the byte stores cannot alias. Without a level of 16 or more and

@@ -9,6 +9,7 @@
 
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/simd_versions.h"
+#include "sim/target_clones.h"
 
 #ifdef COMMSIM_X86_KERNELS
 #include <immintrin.h>
@@ -165,17 +166,9 @@ void SymbolMasks(const int8_t* s, int64_t n, uint64_t* keep, uint64_t* neg) {
   }
 }
 
-// The writers: integer code only, compiled for x86-64-v4, v3 (BMI: tzcnt, shifts by a register
-// without flags) and the baseline.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define COMMSIM_BMI_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define COMMSIM_BMI_CLONES
-#endif
 
 // Eight bytes (40 symbols, 5 mask bytes) per write; a 40-symbol group starts on a mask byte.
-COMMSIM_BMI_CLONES
+COMMSIM_TARGET_CLONES
 void PutPacked(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w) {
   const auto* kb = reinterpret_cast<const unsigned char*>(keep);
   const auto* nb = reinterpret_cast<const unsigned char*>(neg);
@@ -195,7 +188,7 @@ void PutPacked(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& 
 }
 
 // Whole fields gathered into a local word, handed to the writer when the next would not fit.
-COMMSIM_BMI_CLONES
+COMMSIM_TARGET_CLONES
 void PutSparse(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w) {
   const int64_t words = (n + 63) / 64;
   int64_t nnz = 0;
