@@ -155,10 +155,9 @@ TEST(GolombTest, RoundTripForManyParameters) {
   }
 }
 
-// The quotient by multiplication (m < 2^32, v < 2^32) against the division, at the edges: each
-// value's code is q = v / m zeros, a one, then the truncated-binary remainder (read back here
-// bit by bit, the oracle written out).
-TEST(GolombTest, QuotientsAtTheEdgesOfTheFastPath) {
+// Parameters and values around 2^32 and small ones: each value's code is q = v / m zeros, a one,
+// then the truncated-binary remainder (read back here bit by bit, the oracle written out).
+TEST(GolombTest, CodesAtTheEdgesOfParametersAndValues) {
   const uint64_t big = uint64_t{1} << 32;
   for (uint64_t m : {uint64_t{2}, uint64_t{3}, uint64_t{7}, uint64_t{641}, uint64_t{6700417},
                      big / 2 - 1, big - 1, big, big + 3}) {

@@ -8,25 +8,14 @@
 #include "sim/check.h"
 
 namespace commsim {
-namespace {
-__extension__ typedef unsigned __int128 Uint128;
-}  // namespace
 
 GolombCode::GolombCode(uint64_t m) : m_(m), b_(CeilLog2(m)) {
   COMMSIM_CHECK(m >= 1, "Golomb parameter must be >= 1");
   u_ = b_ == 64 ? (0 - m) : (uint64_t{1} << b_) - m;
-  magic_ = m >= 2 && m < (uint64_t{1} << 32) ? ~uint64_t{0} / m + 1 : 0;
-}
-
-uint64_t GolombCode::Quotient(uint64_t v) const {
-  if (magic_ != 0 && v < (uint64_t{1} << 32)) {
-    return static_cast<uint64_t>((static_cast<Uint128>(magic_) * v) >> 64);
-  }
-  return v / m_;
 }
 
 void GolombCode::Put(BitWriter& w, uint64_t v) const {
-  const uint64_t q = Quotient(v);
+  const uint64_t q = v / m_;
   const uint64_t r = v - q * m_;
   if (q < 63) {
     w.Put(uint64_t{1} << q, static_cast<int>(q) + 1);
@@ -61,7 +50,7 @@ uint64_t GolombCode::Get(BitReader& r, uint64_t max_value) const {
 }
 
 int64_t GolombCode::Bits(uint64_t v) const {
-  const uint64_t q = Quotient(v);
+  const uint64_t q = v / m_;
   const uint64_t r = v - q * m_;
   const int64_t rem_bits = b_ == 0 ? 0 : (r < u_ ? b_ - 1 : b_);
   return static_cast<int64_t>(q) + 1 + rem_bits;

@@ -31,10 +31,6 @@ class GolombCode {
   uint64_t m_;
   int b_;       // ceil(log2 m)
   uint64_t u_;  // 2^b - m: remainders below u take b - 1 bits
-  // ceil(2^64 / m) for 2 <= m < 2^32, else 0: then v / m = (magic * v) >> 64 exactly for
-  // v < 2^32 (Lemire, Kaser and Kurz 2019), a multiplication instead of a division.
-  uint64_t magic_;
-  uint64_t Quotient(uint64_t v) const;
 };
 
 // The Golomb parameter for a geometric source with success probability p in (0, 1]:
