@@ -13,28 +13,16 @@
 namespace commsim::philox_lanes {
 namespace {
 
+// The portable version is CounterRng's own (its gcc clones vectorise it).
+void ChunkPortable(uint64_t key, uint64_t chunk, uint32_t* out) {
+  CounterRng(key).FillChunk(chunk, out);
+}
+
+#ifdef COMMSIM_PHILOX_VECTORS
 constexpr int kBlocks = CounterRng::kChunk / 4;                 // Philox blocks per chunk
 constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;    // Philox4x32 multipliers
 constexpr uint32_t kBump0 = 0x9E3779B9u, kBump1 = 0xBB67AE85u;  // Weyl key schedule
 
-// Block l of the chunk: counter (l, chunk low, chunk high, 0); word w goes to out[w * 64 + l].
-void ChunkPortable(uint64_t key, uint64_t chunk, uint32_t* out) {
-  for (int l = 0; l < kBlocks; ++l) {
-    uint32_t c[4] = {static_cast<uint32_t>(l), static_cast<uint32_t>(chunk),
-                     static_cast<uint32_t>(chunk >> 32), 0};
-    uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
-    for (int r = 0; r < 10; ++r, k0 += kBump0, k1 += kBump1) {
-      const uint64_t p0 = uint64_t{kMul0} * c[0], p1 = uint64_t{kMul1} * c[2];
-      c[0] = static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0;
-      c[2] = static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1;
-      c[1] = static_cast<uint32_t>(p1);
-      c[3] = static_cast<uint32_t>(p0);
-    }
-    for (int w = 0; w < 4; ++w) out[w * kBlocks + l] = c[w];
-  }
-}
-
-#ifdef COMMSIM_PHILOX_VECTORS
 // The vector operations of one instruction set: a word per 64-bit lane (W lanes).
 struct Avx2Ops {
   using V = __m256i;
