@@ -114,8 +114,11 @@ TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
   const pid_t job = ::fork();
   if (job == 0) {
     // --no-reuse: every point learns, so a rank is caught running one (re-timed points are quick).
+    // Rank 0 prints the note on mpirun's SIGTERM; SIGKILL follows after
+    // odls_base_sigkill_timeout seconds (1 by default), too short for a loaded machine.
     const std::string command =
-        fmt::format("{} {} {} --no-reuse >{} 2>&1", Mpirun(3), COMMSIM_BINARY, Args("killed"), log);
+        fmt::format("{} --mca odls_base_sigkill_timeout 20 {} {} --no-reuse >{} 2>&1", Mpirun(3),
+                    COMMSIM_BINARY, Args("killed"), log);
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }

@@ -1,5 +1,5 @@
 # commsim_module(NAME [UNITY] DEPS package-target... PRIVATE_DEPS package-target...
-#                TEST_DEPS target... [SLOW pattern...])
+#                TEST_DEPS target... [SLOW pattern...] [SANITIZER_ALONE Suite.Test...])
 # One static library per top-level folder from every *.cc below it; every *_test.cc beside the code
 # goes into one GoogleTest binary `NAME_tests`, registered with CTest (label NAME). SLOW lists
 # GoogleTest filter patterns (`Suite.Test`, `Suite.*`) of the tests that take more than about a
@@ -17,8 +17,11 @@
 # The sanitizer build (COMMSIM_FUZZ) leaves out the end-to-end learning tests, files named
 # *acceptance_test.cc, *training_test.cc, *claim_test.cc or *convergence_test.cc, and the SLOW
 # tests: they read no untrusted input the fuzz drivers do not cover, and take minutes there.
+# There each module's tests run in one process (sanitizer start-up is slow), except the tests named
+# in SANITIZER_ALONE (each takes tens of seconds there): each is its own CTest entry, started first,
+# so that `ctest -j` runs it beside the rest instead of after it on one core.
 function(commsim_module NAME)
-  cmake_parse_arguments(M "UNITY" "" "DEPS;PRIVATE_DEPS;TEST_DEPS;SLOW" ${ARGN})
+  cmake_parse_arguments(M "UNITY" "" "DEPS;PRIVATE_DEPS;TEST_DEPS;SLOW;SANITIZER_ALONE" ${ARGN})
   commsim_forbidden_headers(${NAME} forbidden)
   set(module_deps ${COMMSIM_MODULE_DEPS_${NAME}})
   list(TRANSFORM module_deps PREPEND commsim_)
@@ -42,6 +45,7 @@ function(commsim_module NAME)
     target_include_directories(commsim_${NAME} PUBLIC "${PROJECT_SOURCE_DIR}")
     target_include_directories(commsim_${NAME} BEFORE PRIVATE "${forbidden}")
     target_link_libraries(commsim_${NAME} PUBLIC ${module_deps} ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
+    commsim_precompiled_headers(commsim_${NAME} library)
   else()
     add_library(commsim_${NAME} INTERFACE)
     target_include_directories(commsim_${NAME} INTERFACE "${PROJECT_SOURCE_DIR}")
@@ -57,11 +61,9 @@ function(commsim_module NAME)
     target_compile_definitions(${NAME}_tests PRIVATE
       COMMSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}" COMMSIM_BINARY_DIR="${PROJECT_BINARY_DIR}")
     commsim_test_optimisation(${NAME}_tests)
-    if(COMMSIM_FUZZ)  # one process per binary (sanitizer start-up is slow), without the SLOW tests
-      list(JOIN M_SLOW ":" slow)
-      add_test(NAME ${NAME}_tests COMMAND ${NAME}_tests --gtest_brief=1 "--gtest_filter=-${slow}"
-        WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
-      set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME} COST 100)  # before the corpora
+    commsim_precompiled_headers(${NAME}_tests test)
+    if(COMMSIM_FUZZ)
+      commsim_sanitizer_tests(${NAME} "${M_SLOW}" "${M_SANITIZER_ALONE}")
     else()
       commsim_discover_tests(${NAME}_tests ${NAME} "${M_SLOW}")
     endif()
@@ -71,6 +73,22 @@ function(commsim_module NAME)
       commsim_fuzz_target("${f}" commsim_${NAME} "${forbidden}")
     endforeach()
   endif()
+endfunction()
+
+# commsim_sanitizer_tests(NAME SLOW_PATTERNS ALONE): the sanitizer build's CTest entries for
+# NAME_tests: one process for all tests except the SLOW ones and those in ALONE, then one entry per
+# test in ALONE. COST orders them: the lone tests first, then the binaries, then the corpora.
+function(commsim_sanitizer_tests NAME SLOW_PATTERNS ALONE)
+  list(JOIN SLOW_PATTERNS ":" slow)
+  list(JOIN ALONE ":" alone)
+  add_test(NAME ${NAME}_tests COMMAND ${NAME}_tests --gtest_brief=1
+    "--gtest_filter=-${slow}:${alone}" WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+  set_tests_properties(${NAME}_tests PROPERTIES LABELS ${NAME} COST 100)
+  foreach(test IN LISTS ALONE)
+    add_test(NAME ${test} COMMAND ${NAME}_tests --gtest_brief=1 "--gtest_filter=${test}"
+      WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+    set_tests_properties(${test} PROPERTIES LABELS ${NAME} COST 1000)
+  endforeach()
 endfunction()
 
 # commsim_fuzz_target(SOURCE LIB FORBIDDEN): a driver <name>_fuzz.cc becomes build/fuzz/<name>_fuzz,
@@ -249,4 +267,41 @@ function(commsim_test_optimisation TARGET)
   else()
     target_compile_options(${TARGET} PRIVATE $<$<CONFIG:Release>:-O1>)
   endif()
+endfunction()
+
+# commsim_precompiled_headers(TARGET KIND [header...]): TARGET's sources are compiled with the
+# standard and outside headers most of them include (and the extra ones given) parsed once, into a
+# precompiled header, instead of once per source. KIND "library" or "test": the header is built once
+# per kind, by an object library of its own (commsim_pch_KIND, no definitions of any module: a
+# header built with a definition TARGET lacks is refused), and reused by every target of the kind
+# (the kinds differ in optimisation level, which a precompiled header must match, and tests add
+# GoogleTest); KIND "": TARGET's own. The headers each source includes stay its own business: the
+# sanitizer build (COMMSIM_FUZZ) compiles without them, so a missing #include still fails there.
+# COMMSIM_PCH=OFF turns them off.
+function(commsim_precompiled_headers TARGET KIND)
+  if(NOT COMMSIM_PCH OR COMMSIM_FUZZ)
+    return()
+  endif()
+  set(headers
+    <algorithm> <array> <cmath> <cstdint> <cstring> <filesystem> <fstream> <functional> <limits>
+    <map> <memory> <optional> <set> <span> <sstream> <string> <string_view> <utility> <vector>
+    <Eigen/Core> <fmt/format.h> <nlohmann/json.hpp>)
+  if(NOT KIND)
+    target_precompile_headers(${TARGET} PRIVATE ${headers} ${ARGN})
+    return()
+  endif()
+  set(owner commsim_pch_${KIND})
+  if(NOT TARGET ${owner})
+    set(source "${PROJECT_BINARY_DIR}/generated/${owner}.cc")
+    file(CONFIGURE OUTPUT "${source}" CONTENT "// The owner of the ${KIND} precompiled header.\n")
+    add_library(${owner} OBJECT "${source}")
+    target_link_libraries(${owner} PRIVATE Eigen3::Eigen fmt::fmt nlohmann_json::nlohmann_json)
+    if(KIND STREQUAL "test")
+      target_link_libraries(${owner} PRIVATE GTest::gtest)
+      commsim_test_optimisation(${owner})
+      list(APPEND headers <gtest/gtest.h>)
+    endif()
+    target_precompile_headers(${owner} PRIVATE ${headers})
+  endif()
+  target_precompile_headers(${TARGET} REUSE_FROM ${owner})
 endfunction()
