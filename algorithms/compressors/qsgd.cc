@@ -269,15 +269,28 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
   // base + weight * 0 on the gaps itself (out may be base).
   const bool plain = o.plain();
   o.PutZeros(0, plain ? n : pos);
-  while (pos < n) {
+  const uint64_t max_level = static_cast<uint64_t>(levels_);
+  const double signed_units[2] = {unit, -unit};
+  double* out = plain ? o.out().data() : nullptr;  // direct stores
+  const auto put = [&](int64_t p, bool negative, uint64_t mag, int64_t gap) {
+    const double v = signed_units[negative] * static_cast<double>(mag);
+    if (out != nullptr) {
+      out[p] = v;
+      return;
+    }
+    o.Put(p, v);
+    o.PutZeros(p + 1, p + gap);
+  };
+  while (true) {
+    pos = GetShortPairs(r, pos, n, max_level, put);  // the common case, from a table
+    if (pos >= n) break;
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);
     const uint64_t gap = GetEliasOmega(r);
-    if (mag > static_cast<uint64_t>(levels_) || gap > static_cast<uint64_t>(n - pos)) {
+    if (mag > max_level || gap > static_cast<uint64_t>(n - pos)) {
       throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
     }
-    o.Put(pos, (negative ? -unit : unit) * static_cast<double>(mag));
-    if (!plain) o.PutZeros(pos + 1, pos + static_cast<int64_t>(gap));
+    put(pos, negative, mag, static_cast<int64_t>(gap));
     pos += static_cast<int64_t>(gap);
   }
 }
