@@ -122,6 +122,30 @@ TEST(QsgdDecodeTest, EliasDecoderReadsEveryLevelAndGapAroundPowersOfTwo) {
   }
 }
 
+// Short codes (the table's) of a level above s, or of a gap past the bucket's end, are rejected;
+// the largest valid ones are read. Buckets of 9 elements: a nonzero at 2 and one at 4, then two
+// zero buckets (64 bits more: the table path reads only with 64 bits in sight).
+TEST(QsgdDecodeTest, EliasDecoderChecksShortLevelsAndGapsAgainstTheirLimits) {
+  for (const uint64_t s : {1, 2, 3, 7, 14, 15}) {
+    const Qsgd c(EliasConfig(static_cast<int64_t>(s), 9));
+    for (uint64_t level = 1; level <= 16; ++level) {
+      for (uint64_t end_gap = 1; end_gap <= 6; ++end_gap) {  // 5 reaches the end exactly
+        const std::string bits = FloatBits(static_cast<float>(s)) + OmegaStreamBits(3) + "0" +
+                                 OmegaStreamBits(1) + OmegaStreamBits(2) + "1" +
+                                 OmegaStreamBits(level) + OmegaStreamBits(end_gap) +
+                                 FloatBits(0.0f) + FloatBits(0.0f);
+        const std::optional<Eigen::VectorXd> got = Decoded(c, MessageOf(bits), 27);
+        ASSERT_EQ(got.has_value(), level <= s && end_gap == 5) << s << " " << level << " " << end_gap;
+        if (!got) continue;
+        Eigen::VectorXd want = Eigen::VectorXd::Zero(27);
+        want[2] = 1.0;
+        want[4] = -static_cast<double>(level);
+        ASSERT_EQ(*got, want) << s << " " << level;
+      }
+    }
+  }
+}
+
 // Every strict prefix of a message is rejected, and every message with one bit flipped decodes
 // as the plain reader reads it (the same values, or rejected by both); also as an update of a base.
 TEST(QsgdDecodeTest, EliasDecoderRejectsTruncationsAndReadsFlipsAsThePlainReader) {
