@@ -168,6 +168,10 @@ Qsgd::Qsgd(const QsgdConfig& config)
       norm_inf_(config.norm == "inf"),
       elias_(config.coding == "elias") {
   COMMSIM_CHECK(levels_ >= 1 && bucket_ >= 1, "bad qsgd config");
+  if (elias_) {
+    short_pairs_.resize(kShortPairEntries);
+    MakeShortPairTable(static_cast<uint64_t>(levels_), short_pairs_.data());
+  }
 }
 
 template <class Src>
@@ -269,11 +273,10 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
   // base + weight * 0 on the gaps itself (out may be base).
   const bool plain = o.plain();
   o.PutZeros(0, plain ? n : pos);
-  const uint64_t max_level = static_cast<uint64_t>(levels_);
-  const double signed_units[2] = {unit, -unit};
+  double values[32];  // level | sign << 4 -> its value
+  for (int k = 0; k < 32; ++k) values[k] = (k >= 16 ? -unit : unit) * static_cast<double>(k & 15);
   double* out = plain ? o.out().data() : nullptr;  // direct stores
-  const auto put = [&](int64_t p, bool negative, uint64_t mag, int64_t gap) {
-    const double v = signed_units[negative] * static_cast<double>(mag);
+  const auto put = [&](int64_t p, double v, int64_t gap) {
     if (out != nullptr) {
       out[p] = v;
       return;
@@ -282,15 +285,15 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
     o.PutZeros(p + 1, p + gap);
   };
   while (true) {
-    pos = GetShortPairs(r, pos, n, max_level, put);  // the common case, from a table
+    pos = GetShortPairs(r, short_pairs_.data(), values, pos, n, put);  // the common case
     if (pos >= n) break;
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);
     const uint64_t gap = GetEliasOmega(r);
-    if (mag > max_level || gap > static_cast<uint64_t>(n - pos)) {
+    if (mag > static_cast<uint64_t>(levels_) || gap > static_cast<uint64_t>(n - pos)) {
       throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
     }
-    put(pos, negative, mag, static_cast<int64_t>(gap));
+    put(pos, (negative ? -unit : unit) * static_cast<double>(mag), static_cast<int64_t>(gap));
     pos += static_cast<int64_t>(gap);
   }
 }

@@ -95,16 +95,10 @@ void QsgdEliasWriter::PutChunk(int64_t first, const uint32_t* ms, int64_t m) {
   prev_ = prev + first;
 }
 
-namespace {
-
-struct ShortPairs {
-  uint16_t entry[1 << kShortPairBits] = {};
-};
-
-ShortPairs MakeShortPairs() {
-  ShortPairs t;
+void MakeShortPairTable(uint64_t max_level, uint16_t* entry) {
+  std::fill(entry, entry + kShortPairEntries, uint16_t{0});
   for (uint32_t sign = 0; sign < 2; ++sign) {
-    for (uint32_t level = 1; level < 16; ++level) {
+    for (uint32_t level = 1; level < 16 && level <= max_level; ++level) {
       for (uint32_t gap = 1; gap < 16; ++gap) {
         const int level_bits = SmallEliasOmegaBits(level);
         const int bits = 1 + level_bits + SmallEliasOmegaBits(gap);
@@ -112,21 +106,13 @@ ShortPairs MakeShortPairs() {
         const uint64_t code = sign | SmallEliasOmegaCode(level) << 1 |
                               SmallEliasOmegaCode(gap) << (1 + level_bits);
         const auto e = static_cast<uint16_t>(static_cast<uint32_t>(bits) | level << 4 |
-                                             gap << 8 | sign << 12);
+                                             sign << 8 | gap << 12);
         for (uint64_t high = 0; high < (uint64_t{1} << (kShortPairBits - bits)); ++high) {
-          t.entry[code | high << bits] = e;
+          entry[code | high << bits] = e;
         }
       }
     }
   }
-  return t;
-}
-
-}  // namespace
-
-const uint16_t* ShortPairTable() {
-  static const ShortPairs table = MakeShortPairs();
-  return table.entry;
 }
 
 void QsgdEliasWriter::End(int64_t n) { PutEliasOmega(w_, static_cast<uint64_t>(n - prev_)); }

@@ -52,32 +52,34 @@ class QsgdEliasWriter {
 
 // The decoder's table of short nonzeros: a nonzero's bits in the writer's order -- the sign bit,
 // omega(level), omega(gap to the next nonzero) -- when they take at most kShortPairBits bits
-// (level and gap below 16). entry[low kShortPairBits bits of the stream] = length | level << 4 |
-// gap << 8 | sign << 12 when the stream starts with such a code, else 0.
+// (level and gap below 16) and level <= max_level. entry[the stream's next kShortPairBits bits] =
+// length | level << 4 | sign << 8 | gap << 12 when the stream starts with such a code, else 0.
 inline constexpr int kShortPairBits = 12;
-const uint16_t* ShortPairTable();
+inline constexpr int64_t kShortPairEntries = int64_t{1} << kShortPairBits;
+void MakeShortPairTable(uint64_t max_level, uint16_t* entry);
 
 // Reads the nonzeros of a bucket of n elements, the first at element pos, while each is in
-// ShortPairTable, lies in the stream's next 64 bits, has level <= max_level and gap <= n - pos:
-// for each, put(pos, negative, level, gap) and pos += gap. Returns the new pos: n or above once
-// the bucket's last nonzero is read (the bits after it are left unread), else the position of a
-// nonzero left unread for the general decoder (GetEliasOmega), which also rejects what is invalid.
+// `table` (MakeShortPairTable), lies in the stream's next 64 bits and has gap <= n - pos: for
+// each, put(pos, values[(entry >> 4) & 31] (level | sign << 4), gap) and pos += gap. Returns the
+// new pos: n or above once the bucket's last nonzero is read (the bits after it are left unread),
+// else the position of a nonzero left unread for the general decoder (GetEliasOmega), which also
+// rejects what is invalid.
 template <class Put>
-int64_t GetShortPairs(BitReader& r, int64_t pos, int64_t n, uint64_t max_level, Put&& put) {
-  const uint16_t* table = ShortPairTable();
-  constexpr uint64_t kMask = (uint64_t{1} << kShortPairBits) - 1;
+int64_t GetShortPairs(BitReader& r, const uint16_t* table, const double* values, int64_t pos,
+                      int64_t n, Put&& put) {
+  constexpr uint64_t kMask = kShortPairEntries - 1;
   while (pos < n && r.remaining() >= 64) {
     const uint64_t window = r.PeekWindow();
     int used = 0;
     bool general = false;
     do {  // while a whole short code lies in the window
       const uint32_t e = table[(window >> used) & kMask];
-      const uint32_t level = (e >> 4) & 15, gap = (e >> 8) & 15;
-      if (e == 0 || level > max_level || static_cast<int64_t>(gap) > n - pos) {
+      const auto gap = static_cast<int64_t>(e >> 12);
+      if (e == 0 || gap > n - pos) {
         general = true;
         break;
       }
-      put(pos, (e >> 12) != 0, level, static_cast<int64_t>(gap));
+      put(pos, values[(e >> 4) & 31], gap);
       pos += gap;
       used += static_cast<int>(e & 15);
     } while (used <= 64 - kShortPairBits && pos < n);
