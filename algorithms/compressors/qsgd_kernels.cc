@@ -128,10 +128,10 @@ inline void Append(uint64_t field, int n, uint8_t*& o, uint64_t& acc, int& f) {
   acc |= field << f;
   std::memcpy(o, &acc, sizeof(acc));
   const int total = f + n;
-  const uint64_t high = (field >> 1) >> (63 - f);  // the bits past the word
-  const bool spill = total >= 64;
-  o += spill ? 8 : 0;
-  acc = spill ? high : acc;
+  const uint64_t high = (field >> 1) >> (63 - f);  // the bits past the word (0 without a spill)
+  const auto spill = static_cast<uint64_t>(total >> 6);  // 0 or 1, in arithmetic: no branch
+  o += spill << 3;
+  acc = high | (acc & (spill - 1));
   f = total & 63;
 }
 
@@ -185,7 +185,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) vo
     alignas(64) uint64_t fv[8], lv[8];
     _mm512_store_si512(fv, field4);
     _mm512_store_si512(lv, len4);
-    for (int i = 0; i < (c + 3) / 4; ++i) Append(fv[i], static_cast<int>(lv[i]), o, acc, f);
+    // All four fields (those past the nonzeros are empty): no branch on the count.
+    for (int i = 0; i < 4; ++i) Append(fv[i], static_cast<int>(lv[i]), o, acc, f);
   }
   StoreBytes(o, acc, f);
   out = o;
