@@ -55,12 +55,8 @@ constexpr int64_t kBufferBytes = QsgdEliasWriter::kChunk * 15 / 8 + 16;
 
 // Appends the buffer's bytes [0, bytes) and then the low `fill` bits of `bits` to w.
 void MoveBytes(const uint8_t* buf, int64_t bytes, uint64_t bits, int fill, BitWriter& w) {
-  int64_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, buf + i, sizeof(word));
-    w.Put(word, 64);
-  }
+  const int64_t i = bytes / 8 * 8;
+  w.PutWords(buf, bytes / 8);
   uint64_t rest = 0;
   std::memcpy(&rest, buf + i, static_cast<size_t>(bytes - i));
   w.Put(rest, static_cast<int>(8 * (bytes - i)));
