@@ -74,11 +74,16 @@ void QsgdEliasWriter::PutGeneral(uint64_t gap, uint32_t ms) {
 }
 
 void QsgdEliasWriter::PutChunk(int64_t first, const uint32_t* ms, int64_t m) {
-  uint64_t masks[kChunk / 64];
-  const uint32_t levels = qsgd_kernels::NonzeroMasks(ms, m, masks);
   alignas(8) uint8_t buf[kBufferBytes];
   qsgd_kernels::PairCoder coder{pairs_, buf, 0, 0};
   int64_t prev = prev_ - first;  // the previous nonzero, relative to the chunk
+  if (qsgd_kernels::TableChunkAvx512(ms, m, &prev, &coder)) {  // the common case, where it runs
+    MoveBytes(buf, coder.out - buf, coder.bits, coder.fill, w_);
+    prev_ = prev + first;
+    return;
+  }
+  uint64_t masks[kChunk / 64];
+  const uint32_t levels = qsgd_kernels::NonzeroMasks(ms, m, masks);
   for (int64_t from = 0;;) {
     const int64_t p = qsgd_kernels::CodePairs(ms, masks, m, from, levels, &prev, &coder);
     MoveBytes(buf, coder.out - buf, coder.bits, coder.fill, w_);
