@@ -285,7 +285,9 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
     o.PutZeros(p + 1, p + gap);
   };
   while (true) {
-    pos = GetShortPairs(r, short_pairs_.data(), values, pos, n, put);  // the common case
+    // The common case, from the table.
+    pos = out != nullptr ? GetShortPairsPlain(r, short_pairs_.data(), values, pos, n, out)
+                         : GetShortPairs(r, short_pairs_.data(), values, pos, n, put);
     if (pos >= n) break;
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);

@@ -53,7 +53,7 @@ class Qsgd final : public DrawingCompressor<Qsgd> {
   int64_t bucket_;
   bool norm_inf_;
   bool elias_;
-  std::vector<uint16_t> short_pairs_;  // the elias decoder's table (qsgd_elias.h)
+  std::vector<uint32_t> short_pairs_;  // the elias decoder's table (qsgd_elias.h)
 };
 
 extern template class DrawingCompressor<Qsgd>;

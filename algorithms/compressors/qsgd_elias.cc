@@ -96,9 +96,9 @@ void QsgdEliasWriter::PutChunk(int64_t first, const uint32_t* ms, int64_t m) {
   prev_ = prev + first;
 }
 
-void MakeShortPairTable(uint64_t max_level, uint16_t* entry) {
-  std::fill(entry, entry + kShortPairEntries, uint16_t{0});
-  for (uint32_t sign = 0; sign < 2; ++sign) {
+void MakeShortPairTable(uint64_t max_level, uint32_t* entry) {
+  std::fill(entry, entry + kShortPairEntries, uint32_t{0});
+  for (uint32_t sign = 0; sign < 2; ++sign) {  // one code: length | (level | sign << 4) << 4 | gap << 9
     for (uint32_t level = 1; level < 16 && level <= max_level; ++level) {
       for (uint32_t gap = 1; gap < 16; ++gap) {
         const int level_bits = SmallEliasOmegaBits(level);
@@ -106,13 +106,23 @@ void MakeShortPairTable(uint64_t max_level, uint16_t* entry) {
         if (bits > kShortPairBits) continue;
         const uint64_t code = sign | SmallEliasOmegaCode(level) << 1 |
                               SmallEliasOmegaCode(gap) << (1 + level_bits);
-        const auto e = static_cast<uint16_t>(static_cast<uint32_t>(bits) | level << 4 |
-                                             sign << 8 | gap << 12);
+        const uint32_t e = static_cast<uint32_t>(bits) | (level | sign << 4) << 4 | gap << 9;
         for (uint64_t high = 0; high < (uint64_t{1} << (kShortPairBits - bits)); ++high) {
           entry[code | high << bits] = e;
         }
       }
     }
+  }
+  // A second code whose bits are all among the rest (a code is known from its own bits, so the
+  // entry of the rest with zeros above tells it).
+  for (int64_t i = 0; i < kShortPairEntries; ++i) {
+    const uint32_t first = entry[i] & 0x1FFF;
+    const int length = static_cast<int>(first & 15);
+    if (first == 0) continue;
+    const uint32_t second = entry[static_cast<uint64_t>(i) >> length] & 0x1FFF;
+    const int total = length + static_cast<int>(second & 15);
+    if (second == 0 || total > kShortPairBits) continue;
+    entry[i] = first | static_cast<uint32_t>(total) << 13 | (second >> 4) << 17;
   }
 }
 
