@@ -276,18 +276,18 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
   double values[32];  // level | sign << 4 -> its value
   for (int k = 0; k < 32; ++k) values[k] = (k >= 16 ? -unit : unit) * static_cast<double>(k & 15);
   double* out = plain ? o.out().data() : nullptr;  // direct stores
-  const auto put = [&](int64_t p, double v, int64_t gap) {
+  double scratch;                                   // a value not taken (GetShortPairs)
+  const auto put = [&](int64_t p, double v, int64_t gap, bool take) {
     if (out != nullptr) {
-      out[p] = v;
+      *(take ? out + p : &scratch) = v;
       return;
     }
+    if (!take) return;
     o.Put(p, v);
     o.PutZeros(p + 1, p + gap);
   };
   while (true) {
-    // The common case, from the table.
-    pos = out != nullptr ? GetShortPairsPlain(r, short_pairs_.data(), values, pos, n, out)
-                         : GetShortPairs(r, short_pairs_.data(), values, pos, n, put);
+    pos = GetShortPairs(r, short_pairs_.data(), values, pos, n, put);  // the common case
     if (pos >= n) break;
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);
@@ -295,7 +295,8 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
     if (mag > static_cast<uint64_t>(levels_) || gap > static_cast<uint64_t>(n - pos)) {
       throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
     }
-    put(pos, (negative ? -unit : unit) * static_cast<double>(mag), static_cast<int64_t>(gap));
+    const double v = (negative ? -unit : unit) * static_cast<double>(mag);
+    put(pos, v, static_cast<int64_t>(gap), true);
     pos += static_cast<int64_t>(gap);
   }
 }

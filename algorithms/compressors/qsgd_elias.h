@@ -62,10 +62,12 @@ void MakeShortPairTable(uint64_t max_level, uint32_t* entry);
 
 // Reads the nonzeros of a bucket of n elements, the first at element pos, while each is in
 // `table` (MakeShortPairTable), lies in the stream's next 64 bits and has gap <= n - pos: for
-// each, put(pos, values[level | sign << 4], gap) and pos += gap. Returns the new pos: n or above
-// once the bucket's last nonzero is read (the bits after it are left unread), else the position
-// of a nonzero left unread for the general decoder (GetEliasOmega), which also rejects what is
-// invalid.
+// each, put(pos, values[level | sign << 4], gap, true) and pos += gap. Where an entry holds a
+// second nonzero, put(pos, its value, its gap, taken) whether it is taken or not (not taken:
+// put must have no effect, and pos may be n), so that a plain decode needs no branch on it.
+// Returns the new pos: n or above once the bucket's last nonzero is read (the bits after it are
+// left unread), else the position of a nonzero left unread for the general decoder
+// (GetEliasOmega), which also rejects what is invalid.
 template <class Put>
 int64_t GetShortPairs(BitReader& r, const uint32_t* table, const double* values, int64_t pos,
                       int64_t n, Put&& put) {
@@ -81,39 +83,11 @@ int64_t GetShortPairs(BitReader& r, const uint32_t* table, const double* values,
         general = true;
         break;
       }
-      put(pos, values[(e >> 4) & 31], gap);
-      pos += gap;
-      used += static_cast<int>(e & 15);
-    } while (used <= 64 - kShortPairBits && pos < n);
-    r.Skip(used);
-    if (general) break;
-  }
-  return pos;
-}
-
-// GetShortPairs for a plain decode into out (out[p] = value; the bucket's zeros written before),
-// two nonzeros per table entry where both are short: the second's value goes to a scratch slot
-// when it is not taken, so that no branch depends on it.
-inline int64_t GetShortPairsPlain(BitReader& r, const uint32_t* table, const double* values,
-                                  int64_t pos, int64_t n, double* out) {
-  constexpr uint64_t kMask = kShortPairEntries - 1;
-  double scratch;
-  while (pos < n && r.remaining() >= 64) {
-    const uint64_t window = r.PeekWindow();
-    int used = 0;
-    bool general = false;
-    do {  // while a whole short code lies in the window
-      const uint32_t e = table[(window >> used) & kMask];
-      const auto gap = static_cast<int64_t>((e >> 9) & 15);
-      if (e == 0 || gap > n - pos) {
-        general = true;
-        break;
-      }
-      out[pos] = values[(e >> 4) & 31];
+      put(pos, values[(e >> 4) & 31], gap, true);
       pos += gap;
       const auto gap2 = static_cast<int64_t>(e >> 22);  // 0 without a second code
       const bool second = (gap2 != 0) & (gap2 <= n - pos);
-      *(second ? out + pos : &scratch) = values[(e >> 17) & 31];
+      put(pos, values[(e >> 17) & 31], gap2, second);
       pos += second ? gap2 : 0;
       used += static_cast<int>(second ? (e >> 13) & 15 : e & 15);
     } while (used <= 64 - kShortPairBits && pos < n);

@@ -155,10 +155,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bo
   uint64_t acc = bits;  // pending bits from byte `o` on; f < 64 of them
   int f = fill;
   uint8_t* o = out;
-  // A nonzero further back than 32 makes the first gap >= 16 whatever its position.
-  int32_t prev = static_cast<int32_t>(std::max<int64_t>(last, -32));
+  int32_t prev = static_cast<int32_t>(std::max<int64_t>(last, -32));  // further: a gap >= 16
   __mmask16 outside = 0;  // lanes with a nonzero outside the table
-  bool any = false;
   for (int64_t base = 0; base < m; base += 16) {
     const __mmask16 valid =
         m - base >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (m - base)) - 1);
@@ -171,7 +169,6 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bo
     const __m512i level = _mm512_maskz_compress_epi32(nz, v);
     const __m512i gap = _mm512_sub_epi32(pos, _mm512_alignr_epi32(pos, _mm512_set1_epi32(prev), 15));
     prev = static_cast<int32_t>(base) + 31 - __builtin_clz(nz);  // the last nonzero, from the mask
-    any = true;
     const __m512i ge = _mm512_permutexvar_epi32(gap, gaps);
     const __m512i le = _mm512_permutex2var_epi32(levels0, level, levels1);
     const __m512i glen = _mm512_srli_epi32(ge, 16);
@@ -201,7 +198,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bo
   out = o;
   bits = acc;
   fill = f;
-  if (any) last = prev;
+  if (prev > -32) last = prev;  // else no nonzero: last stays
   return true;
 }
 
