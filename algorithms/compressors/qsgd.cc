@@ -275,19 +275,20 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
   o.PutZeros(0, plain ? n : pos);
   double values[32];  // level | sign << 4 -> its value
   for (int k = 0; k < 32; ++k) values[k] = (k >= 16 ? -unit : unit) * static_cast<double>(k & 15);
-  double* out = plain ? o.out().data() : nullptr;  // direct stores
-  double scratch;                                   // a value not taken (GetShortPairs)
-  const auto put = [&](int64_t p, double v, int64_t gap, bool take) {
-    if (out != nullptr) {
-      *(take ? out + p : &scratch) = v;
-      return;
-    }
+  double* out = o.out().data();  // a plain decode's direct stores
+  double scratch;                // a value not taken (GetShortPairs)
+  const auto plain_put = [&](int64_t p, double v, int64_t, bool take) {
+    *(take ? out + p : &scratch) = v;
+  };
+  const auto update_put = [&](int64_t p, double v, int64_t gap, bool take) {
     if (!take) return;
     o.Put(p, v);
     o.PutZeros(p + 1, p + gap);
   };
-  while (true) {
-    pos = GetShortPairs(r, short_pairs_.data(), values, pos, n, put);  // the common case
+  const uint32_t* table = short_pairs_.data();
+  while (true) {  // the common case from the table, each kind of decode its own loop
+    pos = plain ? GetShortPairs(r, table, values, pos, n, plain_put)
+                : GetShortPairs(r, table, values, pos, n, update_put);
     if (pos >= n) break;
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);
@@ -296,7 +297,11 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
       throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
     }
     const double v = (negative ? -unit : unit) * static_cast<double>(mag);
-    put(pos, v, static_cast<int64_t>(gap), true);
+    if (plain) {
+      plain_put(pos, v, 0, true);
+    } else {
+      update_put(pos, v, static_cast<int64_t>(gap), true);
+    }
     pos += static_cast<int64_t>(gap);
   }
 }
