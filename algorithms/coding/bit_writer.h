@@ -39,6 +39,19 @@ class BitWriter {
       fill_ = total;
     }
   }
+  // Put(word, 64) for each of the `count` words at src (8 little-endian bytes each), in one
+  // resize of the buffer. REQUIRES: count >= 0; a little-endian machine.
+  void PutWords(const uint8_t* src, int64_t count) {
+    const size_t at = words_.size();
+    words_.resize(at + static_cast<size_t>(count), boost::container::default_init);
+    uint64_t* dst = words_.data() + at;
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t word;
+      std::memcpy(&word, src + 8 * i, sizeof(word));
+      dst[i] = acc_ | word << fill_;
+      acc_ = fill_ == 0 ? 0 : word >> (64 - fill_);
+    }
+  }
   void PutBit(bool bit) { Put(bit ? 1 : 0, 1); }
   // n zero bits, any n >= 0.
   void PutZeros(int64_t n) {

@@ -168,6 +168,10 @@ Qsgd::Qsgd(const QsgdConfig& config)
       norm_inf_(config.norm == "inf"),
       elias_(config.coding == "elias") {
   COMMSIM_CHECK(levels_ >= 1 && bucket_ >= 1, "bad qsgd config");
+  if (elias_) {
+    short_pairs_.resize(kShortPairEntries);
+    MakeShortPairTable(static_cast<uint64_t>(levels_), short_pairs_.data());
+  }
 }
 
 template <class Src>
@@ -269,15 +273,35 @@ void Qsgd::DecodeElias(BitReader& r, int64_t n, double unit, const DecodeTarget&
   // base + weight * 0 on the gaps itself (out may be base).
   const bool plain = o.plain();
   o.PutZeros(0, plain ? n : pos);
-  while (pos < n) {
+  double values[32];  // level | sign << 4 -> its value
+  for (int k = 0; k < 32; ++k) values[k] = (k >= 16 ? -unit : unit) * static_cast<double>(k & 15);
+  double* out = o.out().data();  // a plain decode's direct stores
+  double scratch;                // a value not taken (GetShortPairs)
+  const auto plain_put = [&](int64_t p, double v, int64_t, bool take) {
+    *(take ? out + p : &scratch) = v;
+  };
+  const auto update_put = [&](int64_t p, double v, int64_t gap, bool take) {
+    if (!take) return;
+    o.Put(p, v);
+    o.PutZeros(p + 1, p + gap);
+  };
+  const uint32_t* table = short_pairs_.data();
+  while (true) {  // the common case from the table, each kind of decode its own loop
+    pos = plain ? GetShortPairs(r, table, values, pos, n, plain_put)
+                : GetShortPairs(r, table, values, pos, n, update_put);
+    if (pos >= n) break;
     const bool negative = r.GetBit();
     const uint64_t mag = GetEliasOmega(r);
     const uint64_t gap = GetEliasOmega(r);
     if (mag > static_cast<uint64_t>(levels_) || gap > static_cast<uint64_t>(n - pos)) {
       throw DecodeError(fmt::format("corrupted message: level {} gap {}", mag, gap));
     }
-    o.Put(pos, (negative ? -unit : unit) * static_cast<double>(mag));
-    if (!plain) o.PutZeros(pos + 1, pos + static_cast<int64_t>(gap));
+    const double v = (negative ? -unit : unit) * static_cast<double>(mag);
+    if (plain) {
+      plain_put(pos, v, 0, true);
+    } else {
+      update_put(pos, v, static_cast<int64_t>(gap), true);
+    }
     pos += static_cast<int64_t>(gap);
   }
 }

@@ -16,6 +16,7 @@
 #define COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_H_
 
 #include <string>
+#include <vector>
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/compressor.h"
@@ -52,6 +53,7 @@ class Qsgd final : public DrawingCompressor<Qsgd> {
   int64_t bucket_;
   bool norm_inf_;
   bool elias_;
+  std::vector<uint32_t> short_pairs_;  // the elias decoder's table (qsgd_elias.h)
 };
 
 extern template class DrawingCompressor<Qsgd>;

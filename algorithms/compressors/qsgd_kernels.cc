@@ -1,5 +1,6 @@
 #include "algorithms/compressors/qsgd_kernels.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -128,18 +129,19 @@ inline void Append(uint64_t field, int n, uint8_t*& o, uint64_t& acc, int& f) {
   acc |= field << f;
   std::memcpy(o, &acc, sizeof(acc));
   const int total = f + n;
-  const uint64_t high = (field >> 1) >> (63 - f);  // the bits past the word
-  const bool spill = total >= 64;
-  o += spill ? 8 : 0;
-  acc = spill ? high : acc;
+  const uint64_t high = (field >> 1) >> (63 - f);  // the bits past the word (0 without a spill)
+  const auto spill = static_cast<uint64_t>(total >> 6);  // 0 or 1, in arithmetic: no branch
+  o += spill << 3;
+  acc = high | (acc & (spill - 1));
   f = total & 63;
 }
 
 // FastPairs for AVX-512 (the same bits): per 16 elements, the nonzeros' positions and signed
 // levels compressed to the front, their gaps by one lane shift, their gap and level codes from
 // in-register tables (PairCoder), merged pairwise into at most four fields of at most 60 bits,
-// which a branch-free 64-bit packer appends.
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) void FastPairsAvx512(
+// which a branch-free 64-bit packer appends. Returns false, the state unchanged, when a nonzero
+// is outside the table (gap >= 16 or ms >= 32).
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bool FastPairsAvx512(
     const uint32_t* ms, int64_t m, const uint32_t* entry, int64_t& last, uint8_t*& out,
     uint64_t& bits, int& fill) {
   const __m512i gaps = _mm512_loadu_si512(entry + kGapCodes);
@@ -153,7 +155,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) vo
   uint64_t acc = bits;  // pending bits from byte `o` on; f < 64 of them
   int f = fill;
   uint8_t* o = out;
-  int32_t prev = static_cast<int32_t>(last);
+  int32_t prev = static_cast<int32_t>(std::max<int64_t>(last, -32));  // further: a gap >= 16
+  __mmask16 outside = 0;  // lanes with a nonzero outside the table
   for (int64_t base = 0; base < m; base += 16) {
     const __mmask16 valid =
         m - base >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (m - base)) - 1);
@@ -170,6 +173,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) vo
     const __m512i le = _mm512_permutex2var_epi32(levels0, level, levels1);
     const __m512i glen = _mm512_srli_epi32(ge, 16);
     const __mmask16 live = static_cast<__mmask16>((1u << c) - 1);
+    outside |= _mm512_mask_cmpgt_epu32_mask(live, gap, _mm512_set1_epi32(15)) |
+               _mm512_mask_cmpgt_epu32_mask(live, level, _mm512_set1_epi32(31));
     const __m512i field = _mm512_maskz_or_epi32(
         live, _mm512_and_si512(ge, low16), _mm512_sllv_epi32(_mm512_and_si512(le, low16), glen));
     const __m512i len = _mm512_maskz_add_epi32(live, glen, _mm512_srli_epi32(le, 16));
@@ -185,13 +190,16 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) vo
     alignas(64) uint64_t fv[8], lv[8];
     _mm512_store_si512(fv, field4);
     _mm512_store_si512(lv, len4);
-    for (int i = 0; i < (c + 3) / 4; ++i) Append(fv[i], static_cast<int>(lv[i]), o, acc, f);
+    // All four fields (those past the nonzeros are empty): no branch on the count.
+    for (int i = 0; i < 4; ++i) Append(fv[i], static_cast<int>(lv[i]), o, acc, f);
   }
+  if (outside != 0) return false;
   StoreBytes(o, acc, f);
   out = o;
   bits = acc;
   fill = f;
-  last = prev;
+  if (prev > -32) last = prev;  // else no nonzero: last stays
+  return true;
 }
 
 bool CpuHasAvx512() {
@@ -215,6 +223,22 @@ bool UseAvx512Coder() {
 }  // namespace
 
 void EnableAvx512Coder(bool enabled) { avx512_coder_enabled = enabled; }
+
+bool TableChunkAvx512(const uint32_t* ms, int64_t m, int64_t* prev, PairCoder* coder) {
+#ifdef QSGD_AVX512_CODER
+  if (!UseAvx512Coder()) return false;
+  uint8_t* out = coder->out;
+  uint64_t bits = coder->bits;
+  int fill = coder->fill;
+  int64_t last = *prev;
+  if (!FastPairsAvx512(ms, m, coder->entry, last, out, bits, fill)) return false;
+  *coder = PairCoder{coder->entry, out, bits, fill};
+  *prev = last;
+  return true;
+#else
+  return false;
+#endif
+}
 
 COMMSIM_TARGET_CLONES
 int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,

@@ -39,6 +39,12 @@ struct PairCoder {
 int64_t CodePairs(const uint32_t* ms, const uint64_t* masks, int64_t m, int64_t from,
                   uint32_t levels, int64_t* prev, PairCoder* coder);
 
+// CodePairs(from = 0) of a whole chunk by the AVX-512 loop, with no NonzeroMasks first: returns
+// false, *prev and *coder unchanged (bytes from coder->out on may be overwritten), when a nonzero
+// is outside the table (gap >= 16 or ms >= 32) or the AVX-512 loop is not in use.
+// REQUIRES: 0 < m <= kChunk, *prev < 0.
+bool TableChunkAvx512(const uint32_t* ms, int64_t m, int64_t* prev, PairCoder* coder);
+
 // Whether CodePairs may use its AVX-512 loop where the CPU has it (default true; the scalar loop
 // gives the same bits). For tests. Not thread-safe.
 void EnableAvx512Coder(bool enabled);
