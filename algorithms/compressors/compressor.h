@@ -10,8 +10,9 @@
 //   - The dimension is context known to both sides (out.size()); it is never sent.
 //   - EncodeWithDecoded(x, rng, target) is Encode(x, rng) that also delivers the decoded values
 //     to `target` -- bit for bit what DecodeInto(message, target) gives -- so a sender that uses
-//     its own decoded message needs no second decode pass; DecodeInto(message, target) decodes
-//     straight into an update (out += weight * decoded, e.g. a server's sum).
+//     its own decoded message needs no second decode pass (when it throws, some of target's
+//     elements may hold decoded values already); DecodeInto(message, target) decodes straight
+//     into an update (out += weight * decoded, e.g. a server's sum).
 //   - One way to implement them: a compressor overrides EncodeImpl(x, rng, target), which serves
 //     Encode (target null) and EncodeWithDecoded, and DecodeInto, which serves Decode. One
 //     without a fused path delivers its decoded values with DeliverDecoded.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
+#include "algorithms/compressors/fp32_stores.h"
 #include "algorithms/compressors/wire.h"
 #include "sim/check.h"
 
@@ -47,33 +48,22 @@ uint64_t PutFp64(const double* p, int64_t n, uint64_t* words) {
   return bad;
 }
 
-// Writes p[0, n) as fp32 values from bytes[0]: two per 64-bit word, the first in the low half,
-// which on the little-endian hosts we build for is the floats in order in memory (byte copies,
-// which the compiler vectorises). Returns the OR of NonFiniteFlag32 of the fp32 values (bit 31:
-// one is not finite in fp32).
-uint32_t PutFp32(const double* p, int64_t n, unsigned char* bytes) {
-  static_assert(std::endian::native == std::endian::little);
-  uint32_t bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(p[i]));
-    bad |= NonFiniteFlag32(bits);
-    std::memcpy(bytes + 4 * i, &bits, sizeof bits);
-  }
-  return bad;
-}
-
-// Identity's ChunkEncoder: each chunk converted straight into the message words.
+// Identity's ChunkEncoder: each chunk converted straight into the message words (fp32: with
+// streaming stores for a message far beyond the caches, fp32_stores.h).
 class IdentityChunks final : public ChunkEncoder {
  public:
   IdentityChunks(int64_t d, int64_t precision)
-      : d_(d), precision_(precision), m_(SizedMessage(d, precision)) {}
+      : d_(d),
+        precision_(precision),
+        stream_(StreamStores(d * precision / 8)),
+        m_(SizedMessage(d, precision)) {}
   void Put(const double* values, int64_t n) override {
     COMMSIM_CHECK(next_ + n <= d_, "{} values put into an encoder of {}", next_ + n, d_);
     if (precision_ == 64) {
       bad_ |= PutFp64(values, n, m_.words.data() + next_) >> 63;
     } else {
       auto* bytes = reinterpret_cast<unsigned char*>(m_.words.data());
-      bad_ |= PutFp32(values, n, bytes + 4 * next_) >> 31;
+      bad_ |= PutFp32(values, n, bytes + 4 * next_, stream_) >> 31;
     }
     next_ += n;
   }
@@ -85,6 +75,7 @@ class IdentityChunks final : public ChunkEncoder {
 
  private:
   int64_t d_, precision_, next_ = 0;
+  bool stream_;
   uint64_t bad_ = 0;
   Message m_;
 };
@@ -96,9 +87,10 @@ std::unique_ptr<ChunkEncoder> Identity::ChunkEncode(int64_t d) const {
 }
 
 // One pass: converts, writes the words directly, checks and (with a target) delivers the decoded
-// values. A value that is not finite, or not finite in fp32, fails after the pass with the same
-// error as a check up front: RequireFinite names the first NaN/Inf, else the first value beyond
-// fp32.
+// values; at 32 bits a plain target is written in the same pass (so on a NonFiniteError it holds
+// decoded values, as compressor.h allows). A value that is not finite, or not finite in fp32,
+// fails after the pass with the same error as a check up front: RequireFinite names the first
+// NaN/Inf, else the first value beyond fp32.
 Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                              const DecodeTarget* target) const {
   const Eigen::Index d = x.size();
@@ -111,11 +103,16 @@ Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*
     }
     return m;
   }
-  if ((PutFp32(p, d, reinterpret_cast<unsigned char*>(m.words.data())) >> 31) != 0) {
+  auto* bytes = reinterpret_cast<unsigned char*>(m.words.data());
+  const bool stream = StreamStores(4 * d);
+  const bool fused = target != nullptr && target->plain();
+  const uint32_t bad = fused ? PutFp32Decoded(p, d, bytes, target->out().data(), stream)
+                             : PutFp32(p, d, bytes, stream);
+  if ((bad >> 31) != 0) {
     RequireFinite(Name(), x);
     for (Eigen::Index j = 0; j < d; ++j) Fp32Nearest(Name(), x[j]);  // throws at the first
   }
-  if (target != nullptr) {
+  if (target != nullptr && !fused) {
     for (Eigen::Index i = 0; i < d; ++i) target->Put(i, static_cast<float>(p[i]));
   }
   return m;

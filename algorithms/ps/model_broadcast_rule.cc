@@ -1,6 +1,7 @@
 #include "algorithms/ps/model_broadcast_rule.h"
 
 #include "models/objective.h"
+#include "sim/finite.h"
 
 namespace commsim {
 
@@ -34,16 +35,37 @@ void ModelBroadcastRule::ServerReceiveRun(int w, std::span<const Message* const>
   uplink_->DecodeSumInto(uplinks, SumFrom(w));
 }
 
+// x <- x - step * (sum / n) in one pass when the direction is the mean: per element the same
+// operations as the separate passes (mean = sum / n; x -= step * mean), the mean not stored.
+// Returns whether every x_j is finite afterwards.
+bool ModelBroadcastRule::StepByMean(double step) {
+  const double n = static_cast<double>(workers());
+  const double* sum = mean_.data();
+  double* x = x_.data();
+  uint64_t bad = 0;
+  for (Eigen::Index j = 0; j < x_.size(); ++j) {
+    const double mean = sum[j] / n;
+    x[j] -= step * mean;
+    bad |= NonFiniteFlag(x[j]);
+  }
+  return (bad >> 63) == 0;
+}
+
 Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
-  mean_ /= static_cast<double>(workers());
-  ServerDirection(mean_);
-  if (direction_has_step()) {
-    x_ -= mean_;
-  } else if (momentum_ > 0.0) {
-    velocity_ = momentum_ * velocity_ + mean_;
-    x_ -= step * velocity_;
+  model_finite_ = false;
+  if (direction_is_mean() && momentum_ == 0.0 && !direction_has_step()) {
+    model_finite_ = StepByMean(step);  // the prox keeps a finite x finite
   } else {
-    x_ -= step * mean_;
+    mean_ /= static_cast<double>(workers());
+    ServerDirection(mean_);
+    if (direction_has_step()) {
+      x_ -= mean_;
+    } else if (momentum_ > 0.0) {
+      velocity_ = momentum_ * velocity_ + mean_;
+      x_ -= step * velocity_;
+    } else {
+      x_ -= step * mean_;
+    }
   }
   objective_->Prox(step, x_);
   // The workers' model is the decoded downlink, delivered by the encoder from its own pass.

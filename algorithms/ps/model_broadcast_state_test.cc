@@ -179,5 +179,52 @@ TEST(QsgdStateTest, MomentumAndProxApplyToTheMeanOfTheDecodedQuantizedGradients)
   }
 }
 
+TEST(QsgdStateTest, WithoutMomentumTheModelTakesTheMeanInTheSameOperationsBitForBit) {
+  // d = 5, n = 3, qsgd up (s = 3, buckets of 2, fixed coding), no momentum, l1 = 0.2: per element
+  // sum = ((0 + q0) + q1) + q2, x <- soft(x - gamma (sum / 3)), exactly these operations.
+  SgdConfig config;
+  config.uplink = CompressorSpec("qsgd");
+  auto& qsgd = static_cast<QsgdConfig&>(*config.uplink.config);
+  qsgd.levels = 3;
+  qsgd.bucket = 2;
+  qsgd.coding = "fixed";
+  SgdRule rule(config);
+  const ProxOnlyObjective objective(5, 0.2);
+  const double gamma = 0.5;
+  VectorXd x = V({0.3, -0.7, 1.1, 0.0, -2.0});
+  rule.Init(3, x, objective);
+  EXPECT_FALSE(rule.ModelKnownFinite());
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const std::vector<VectorXd> grads = {V({1.3, -0.2, 0.7, 2.9, -1.1}),
+                                       V({-0.4, 0.9, 1.6, -0.3, 0.8}),
+                                       V({0.2, 0.1, -2.2, 1.4, 0.6})};
+  for (int k = 0; k < 2; ++k) {
+    const PlayedRound r = Play(rule, grads, gamma, 20 + k);
+    VectorXd sum = VectorXd::Zero(5);
+    for (int w = 0; w < 3; ++w) {
+      const VectorXd qw = SentQ(*q, r.uplinks[w], grads[w], r.uplink_rngs[w], "uplink");
+      for (int j = 0; j < 5; ++j) sum[j] = sum[j] + 1.0 * qw[j];
+    }
+    for (int j = 0; j < 5; ++j) x[j] = x[j] - gamma * (sum[j] / 3.0);
+    x = Soft(x, gamma * 0.2);
+    ExpectModel(rule, x, 3);
+    EXPECT_TRUE(rule.ModelKnownFinite()) << "round " << k;
+  }
+}
+
+// A step that overflows: the round's step finds x not finite, and the broadcast refuses it.
+TEST(QsgdStateTest, AModelThatOverflowsIsNotKnownFiniteAndIsNotBroadcast) {
+  SgdConfig config;
+  config.uplink = CompressorSpec("identity");
+  static_cast<IdentityConfig&>(*config.uplink.config).precision = 64;
+  SgdRule rule(config);
+  const ProxOnlyObjective objective(3, 0.0);
+  rule.Init(2, V({1.0, 2.0, 3.0}), objective);
+  Play(rule, {V({1.0, 1.0, 1.0}), V({0.5, 0.5, 0.5})}, 0.1, 1);
+  EXPECT_TRUE(rule.ModelKnownFinite());
+  EXPECT_THROW(Play(rule, {V({1.0, 1e308, 1.0}), V({0.5, 1e308, 0.5})}, -10.0, 2), NonFiniteError);
+  EXPECT_FALSE(rule.ModelKnownFinite());
+}
+
 }  // namespace
 }  // namespace commsim::testing

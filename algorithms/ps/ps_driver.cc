@@ -38,7 +38,7 @@ class PsDriver {
                 {.start = [this](int64_t k) { StartRound(k); },
                  .end_check =
                      [this] {
-                       if (!rule_.Model().allFinite()) {
+                       if (!rule_.ModelKnownFinite() && !rule_.Model().allFinite()) {
                          throw NonFiniteError("the model has a non-finite value");
                        }
                      }}),

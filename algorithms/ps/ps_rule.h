@@ -82,6 +82,10 @@ class PsRule {
   virtual void WorkerReceive(int w, const Message& downlink, double step) = 0;
   // The model evaluated for metrics (the server's model).
   virtual const Eigen::VectorXd& Model() const = 0;
+  // True when the last ServerRound found every element of Model() finite in a pass of its own
+  // (and Model() has not changed since), so the driver's end-of-round check can skip its pass;
+  // false (the default): the driver checks.
+  virtual bool ModelKnownFinite() const { return false; }
   // Algorithm-specific metrics of the last round (e.g. residual norms), for metrics.csv.
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
   // A d-vector of the rule's that holds nothing from the end of ServerRound to the next round's
