@@ -56,7 +56,7 @@ std::vector<uint64_t> Fp32Words(const Eigen::VectorXd& x) {
 }
 
 TEST(ChunkEncodeTest, IdentityChunksAreTheFp32WireFormat) {
-  for (const int64_t d : {1, 2, 308, 1001}) {
+  for (const int64_t d : {0, 1, 2, 308, 1001}) {
     const Eigen::VectorXd x = Gaussian(d, 3);
     const std::optional<Message> m = FedInChunks(*IdentityOf(32), x);
     ASSERT_TRUE(m.has_value());

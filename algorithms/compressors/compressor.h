@@ -22,7 +22,8 @@
 //   - ChunkEncode(d) (optional; compressors that draw no random numbers): an encoder fed x in
 //     order, chunk by chunk, whose Finish() is the message Encode(x, rng) gives, so a producer
 //     (a worker's gradient) is encoded without storing x. Finish() declines (nullopt) where Encode
-//     would throw; the caller then encodes the stored vector for the error.
+//     would throw; the caller then encodes the stored vector for the error. An encoder allocates
+//     its message's words at its first Put, not when made (callers make encoders ahead of time).
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding

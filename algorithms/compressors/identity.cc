@@ -49,16 +49,15 @@ uint64_t PutFp64(const double* p, int64_t n, uint64_t* words) {
 }
 
 // Identity's ChunkEncoder: each chunk converted straight into the message words (fp32: with
-// streaming stores for a message far beyond the caches, fp32_stores.h).
+// streaming stores for a message far beyond the caches, fp32_stores.h). The message is allocated
+// at the first Put (compressor.h), so an encoder made ahead of its round holds no words.
 class IdentityChunks final : public ChunkEncoder {
  public:
   IdentityChunks(int64_t d, int64_t precision)
-      : d_(d),
-        precision_(precision),
-        stream_(StreamStores(d * precision / 8)),
-        m_(SizedMessage(d, precision)) {}
+      : d_(d), precision_(precision), stream_(StreamStores(d * precision / 8)) {}
   void Put(const double* values, int64_t n) override {
     COMMSIM_CHECK(next_ + n <= d_, "{} values put into an encoder of {}", next_ + n, d_);
+    if (next_ == 0) m_ = SizedMessage(d_, precision_);
     if (precision_ == 64) {
       bad_ |= PutFp64(values, n, m_.words.data() + next_) >> 63;
     } else {
@@ -69,6 +68,7 @@ class IdentityChunks final : public ChunkEncoder {
   }
   std::optional<Message> Finish() override {
     COMMSIM_CHECK(next_ == d_, "{} values put into an encoder of {}", next_, d_);
+    if (d_ == 0) m_ = SizedMessage(0, precision_);
     if (bad_ != 0) return std::nullopt;
     return std::move(m_);
   }

@@ -123,6 +123,7 @@ class PsDriver {
   }
 
   void StartRound(int64_t k) {
+    uplinks_.Prepare();  // before the previous round's messages go (worker_uplinks.h)
     step_ = setup_.step.At(k - 1);
     next_uplink_ = 0;
     arrived_ = 0;
