@@ -35,6 +35,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -147,6 +148,21 @@ class Compressor {
   virtual void DecodeSumInto(std::span<const Message* const> messages,
                              const DecodeTarget& target) const {
     for (const Message* m : messages) DecodeInto(*m, target);
+  }
+  // Called by DecodeSumFromZero with each chunk [begin, end) of the sum once it is final.
+  using SumChunkDone = std::function<void(int64_t begin, int64_t end)>;
+  // The messages' decoded sum from zero, handed over chunk by chunk: sum_j = ((0 + 1 v0_j) +
+  // 1 v1_j) + ... (the bits of sum.setZero() then DecodeSumInto(messages, DecodeTarget(sum,
+  // sum, 1.0))), and done(begin, end) runs once sum[begin, end) is final, for consecutive chunks
+  // that cover [0, sum.size()) in order, so the caller can use a chunk while it is in cache (a
+  // server's step). The default decodes all of it, then calls done(0, sum.size()) once; a
+  // compressor may fuse the zeroing and hand over smaller chunks. On a DecodeError, done has run
+  // for some chunks (the values before the corrupted one's chunk).
+  virtual void DecodeSumFromZero(std::span<const Message* const> messages,
+                                 Eigen::Ref<Eigen::VectorXd> sum, const SumChunkDone& done) const {
+    sum.setZero();
+    DecodeSumInto(messages, DecodeTarget(sum, sum, 1.0));
+    done(0, sum.size());
   }
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.

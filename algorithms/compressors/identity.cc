@@ -180,9 +180,12 @@ void PrefetchChunkAfterNext(const void* p, Eigen::Index d, Eigen::Index c, Eigen
 // out += weight * message for each message in turn, so each element gets the additions of one
 // DecodeWords pass per message, in the same order (the same bits), while the chunk of the sum
 // stays in the L1 cache: the sum is read and written once for all the messages. False when a
-// value is not finite.
+// value is not finite. With `done` (DecodeSumFromZero): each chunk is zeroed first (the bits of
+// zeroing the whole target before), and done(c, end) runs after it unless a value so far was
+// not finite (then false at once).
 template <int kPrecision>
-bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget& out) {
+bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget& out,
+                   const Compressor::SumChunkDone* done) {
   constexpr Eigen::Index kChunk = 512;
   const Eigen::Index d = out.size();
   double* o = out.out().data();
@@ -191,6 +194,7 @@ bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget
   for (Eigen::Index c = 0; c < d; c += kChunk) {
     const Eigen::Index end = std::min(d, c + kChunk);
     PrefetchChunkAfterNext<64>(o, d, c, kChunk);
+    if (done != nullptr) std::fill(o + c, o + end, 0.0);
     for (const uint64_t* words : messages) {
       PrefetchChunkAfterNext<kPrecision>(words, d, c, kChunk);
       for (Eigen::Index i = c; i < end; ++i) {
@@ -199,8 +203,24 @@ bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget
         o[i] += weight * v;
       }
     }
+    if (done == nullptr) continue;
+    if ((bad >> 63) != 0) return false;
+    (*done)(c, end);
   }
   return (bad >> 63) == 0;
+}
+
+// The words of each message when every one holds exactly `bits` payload bits (BitReader checks
+// that its words hold them), else empty.
+std::vector<const uint64_t*> WellFormedWords(std::span<const Message* const> messages,
+                                             int64_t bits) {
+  std::vector<const uint64_t*> words;
+  for (const Message* m : messages) {
+    if (m->payload_bits != bits) return {};
+    BitReader check(*m);
+    words.push_back(m->words.data());
+  }
+  return words;
 }
 
 }  // namespace
@@ -228,23 +248,30 @@ double Identity::ErrorFactor(int64_t) const { return 0.0; }
 // value throws the same DecodeError, after all of them are added.
 void Identity::DecodeSumInto(std::span<const Message* const> messages,
                              const DecodeTarget& out) const {
-  const int64_t bits = out.size() * config_.precision;
-  const bool fused = out.accumulates() && std::all_of(messages.begin(), messages.end(),
-                                                      [&](const Message* m) {
-                                                        return m->payload_bits == bits;
-                                                      });
-  if (!fused) {
+  const std::vector<const uint64_t*> words =
+      out.accumulates() ? WellFormedWords(messages, out.size() * config_.precision)
+                        : std::vector<const uint64_t*>();
+  if (words.empty()) {
     Compressor::DecodeSumInto(messages, out);
     return;
   }
-  std::vector<const uint64_t*> words;
-  words.reserve(messages.size());
-  for (const Message* m : messages) {
-    BitReader check(*m);  // the words hold payload_bits
-    words.push_back(m->words.data());
+  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out, nullptr)
+                                              : AccumulateRun<32>(words, out, nullptr);
+  if (!finite) throw DecodeError("corrupted message: non-finite value");
+}
+
+// The same pass, each chunk zeroed first and handed over when complete.
+void Identity::DecodeSumFromZero(std::span<const Message* const> messages,
+                                 Eigen::Ref<Eigen::VectorXd> sum, const SumChunkDone& done) const {
+  const std::vector<const uint64_t*> words =
+      WellFormedWords(messages, sum.size() * config_.precision);
+  if (words.empty()) {
+    Compressor::DecodeSumFromZero(messages, sum, done);
+    return;
   }
-  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out)
-                                              : AccumulateRun<32>(words, out);
+  const DecodeTarget out(sum, sum, 1.0);
+  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out, &done)
+                                              : AccumulateRun<32>(words, out, &done);
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 

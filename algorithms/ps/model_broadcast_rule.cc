@@ -18,6 +18,7 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   x_ = x0;
   velocity_ = momentum_ > 0.0 ? Eigen::VectorXd::Zero(x0.size()) : Eigen::VectorXd();
   replica_ = x0;
+  pending_.clear();
   replicas_.Init(workers, x0, verify_replicas_, "model");
   InitWorkers(workers, x0.size());
 }
@@ -31,29 +32,62 @@ void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
   uplink_->DecodeInto(uplink, SumFrom(w));
 }
 
+// Every uplink of the round at once (n > 1: the measured codec mode takes them one by one and
+// times each) with a mean-direction step: kept for ServerRound, which decodes them and steps in
+// one pass (ps_rule.h: they stay valid until then).
 void ModelBroadcastRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
+  const auto n = static_cast<int>(uplinks.size());
+  if (w == 0 && n == workers() && n > 1 && StepsByMean()) {
+    pending_.assign(uplinks.begin(), uplinks.end());
+    return;
+  }
   uplink_->DecodeSumInto(uplinks, SumFrom(w));
 }
 
-// x <- x - step * (sum / n) in one pass when the direction is the mean: per element the same
-// operations as the separate passes (mean = sum / n; x -= step * mean), the mean not stored.
-// Returns whether every x_j is finite afterwards.
-bool ModelBroadcastRule::StepByMean(double step) {
-  const double n = static_cast<double>(workers());
-  const double* sum = mean_.data();
-  double* x = x_.data();
+bool ModelBroadcastRule::StepsByMean() const {
+  return direction_is_mean() && momentum_ == 0.0 && !direction_has_step();
+}
+
+namespace {
+
+// x_j <- x_j - step * (sum_j / n) for j in [begin, end), ORing the new x_j's NonFiniteFlag into
+// bad: the operations of the separate passes (mean = sum / n; x -= step * mean), the mean not
+// stored.
+struct MeanStep {
+  const double* sum;
+  double* x;
+  double n, step;
   uint64_t bad = 0;
-  for (Eigen::Index j = 0; j < x_.size(); ++j) {
-    const double mean = sum[j] / n;
-    x[j] -= step * mean;
-    bad |= NonFiniteFlag(x[j]);
+  void operator()(int64_t begin, int64_t end) {
+    for (int64_t j = begin; j < end; ++j) {
+      const double mean = sum[j] / n;
+      x[j] -= step * mean;
+      bad |= NonFiniteFlag(x[j]);
+    }
   }
-  return (bad >> 63) == 0;
+};
+
+}  // namespace
+
+// The step by the mean of the sum in mean_ (or of the uplinks kept by ServerReceiveRun, decoded
+// chunk by chunk with the step on each while it is in cache). Returns whether x is finite.
+bool ModelBroadcastRule::StepByMean(double step) {
+  mean_.resize(x_.size());  // a no-op unless it was lent empty
+  MeanStep apply{mean_.data(), x_.data(), static_cast<double>(workers()), step};
+  if (pending_.empty()) {
+    apply(0, x_.size());
+  } else {
+    // One pointer captured: held inside the std::function, no allocation.
+    uplink_->DecodeSumFromZero(pending_, mean_,
+                               [a = &apply](int64_t begin, int64_t end) { (*a)(begin, end); });
+    pending_.clear();
+  }
+  return (apply.bad >> 63) == 0;
 }
 
 Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
   model_finite_ = false;
-  if (direction_is_mean() && momentum_ == 0.0 && !direction_has_step()) {
+  if (StepsByMean()) {
     model_finite_ = StepByMean(step);  // the prox keeps a finite x finite
   } else {
     mean_ /= static_cast<double>(workers());

@@ -22,7 +22,8 @@ class ModelBroadcastRule : public PsRule {
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, replica_); }
   void ServerReceive(int w, const Message& uplink) final;
-  // The uplinks added to the sum in one pass (Compressor::DecodeSumInto).
+  // The uplinks added to the sum in one pass (Compressor::DecodeSumInto); all of the round's at
+  // once with a mean direction: kept, and decoded in ServerRound's step pass.
   void ServerReceiveRun(int w, std::span<const Message* const> uplinks) final;
   Message ServerRound(double step, Rng& rng) final;
   void WorkerReceive(int w, const Message& downlink, double step) final;
@@ -61,7 +62,9 @@ class ModelBroadcastRule : public PsRule {
   Eigen::VectorXd* ServerScratch() final { return &mean_; }
   // The sum as the decode target of uplink w's values (zeroed for w = 0).
   DecodeTarget SumFrom(int w);
+  bool StepsByMean() const;
   bool StepByMean(double step);
+  std::vector<const Message*> pending_;  // the round's uplinks, kept by ServerReceiveRun
   bool model_finite_ = false;  // the last ServerRound found x finite
   Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
   Replicas replicas_;

@@ -73,6 +73,7 @@ class PsRule {
   // ServerReceive(w + i, *uplinks[i]) for each i in turn (the default); a rule may take them in
   // one pass (the same results). The driver calls it with every uplink of the round at once where
   // it can wait for the last (not in the measured codec mode, which times each uplink's decode).
+  // The messages stay valid until ServerRound has returned (a rule may decode them there).
   virtual void ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
     for (const Message* m : uplinks) ServerReceive(w++, *m);
   }
