@@ -118,13 +118,13 @@ void LinkCompressor::DecodeSumInto(std::span<const Message* const> messages,
 }
 
 void LinkCompressor::DecodeSumFromZero(std::span<const Message* const> messages,
-                                       Eigen::Ref<Eigen::VectorXd> sum,
+                                       Eigen::Ref<Eigen::VectorXd> scratch,
                                        const SumChunkDone& done) const {
   if (Whole(messages)) {
-    inner_->DecodeSumFromZero(messages, sum, done);
+    inner_->DecodeSumFromZero(messages, scratch, done);
     return;
   }
-  Compressor::DecodeSumFromZero(messages, sum, done);
+  Compressor::DecodeSumFromZero(messages, scratch, done);
 }
 
 double LinkCompressor::ErrorFactor(int64_t dim) const {

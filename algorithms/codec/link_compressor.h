@@ -49,7 +49,8 @@ class LinkCompressor final : public Compressor {
   void DecodeSumInto(std::span<const Message* const> messages,
                      const DecodeTarget& target) const override;
   void DecodeSumFromZero(std::span<const Message* const> messages,
-                         Eigen::Ref<Eigen::VectorXd> sum, const SumChunkDone& done) const override;
+                         Eigen::Ref<Eigen::VectorXd> scratch,
+                         const SumChunkDone& done) const override;
 
  private:
   // Encode with each bucket's decoded values delivered to its segment of `target` (nullptr: none).

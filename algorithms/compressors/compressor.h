@@ -149,20 +149,22 @@ class Compressor {
                              const DecodeTarget& target) const {
     for (const Message* m : messages) DecodeInto(*m, target);
   }
-  // Called by DecodeSumFromZero with each chunk [begin, end) of the sum once it is final.
-  using SumChunkDone = std::function<void(int64_t begin, int64_t end)>;
+  // Called by DecodeSumFromZero with each chunk [begin, end) of the sum: values[0, end - begin).
+  using SumChunkDone = std::function<void(int64_t begin, int64_t end, const double* values)>;
   // The messages' decoded sum from zero, handed over chunk by chunk: sum_j = ((0 + 1 v0_j) +
   // 1 v1_j) + ... (the bits of sum.setZero() then DecodeSumInto(messages, DecodeTarget(sum,
-  // sum, 1.0))), and done(begin, end) runs once sum[begin, end) is final, for consecutive chunks
-  // that cover [0, sum.size()) in order, so the caller can use a chunk while it is in cache (a
-  // server's step). The default decodes all of it, then calls done(0, sum.size()) once; a
-  // compressor may fuse the zeroing and hand over smaller chunks. On a DecodeError, done has run
-  // for some chunks (the values before the corrupted one's chunk).
+  // sum, 1.0))); done(begin, end, values) runs once for each of the consecutive chunks that cover
+  // [0, d) in order, so the caller can use a chunk while it is in cache (a server's step).
+  // `scratch` (d elements) is the compressor's to use; its values afterwards are unspecified. The
+  // default decodes the whole sum into scratch, then calls done(0, d, scratch) once; a compressor
+  // may sum each small chunk in a buffer of its own instead (no pass over scratch at all). On a
+  // DecodeError, done has run for some chunks (the values before the corrupted one's chunk).
   virtual void DecodeSumFromZero(std::span<const Message* const> messages,
-                                 Eigen::Ref<Eigen::VectorXd> sum, const SumChunkDone& done) const {
-    sum.setZero();
-    DecodeSumInto(messages, DecodeTarget(sum, sum, 1.0));
-    done(0, sum.size());
+                                 Eigen::Ref<Eigen::VectorXd> scratch,
+                                 const SumChunkDone& done) const {
+    scratch.setZero();
+    DecodeSumInto(messages, DecodeTarget(scratch, scratch, 1.0));
+    done(0, scratch.size(), scratch.data());
   }
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.

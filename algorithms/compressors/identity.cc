@@ -1,6 +1,7 @@
 #include "algorithms/compressors/identity.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -176,38 +177,57 @@ void PrefetchChunkAfterNext(const void* p, Eigen::Index d, Eigen::Index c, Eigen
   for (Eigen::Index b = (c + 2 * n) * kBits / 8; b < end; b += 64) __builtin_prefetch(bytes + b);
 }
 
-// Well-formed messages into an accumulating target, kChunk elements at a time: over a chunk,
+constexpr Eigen::Index kSumChunk = 512;
+
+// Over elements [c, end): o[i - c] += weight * message_i for each message in turn; ORs the
+// values' NonFiniteFlag into *bad.
+template <int kPrecision>
+void AddChunk(std::span<const uint64_t* const> messages, Eigen::Index d, Eigen::Index c,
+              Eigen::Index end, double* o, double weight, uint64_t* bad) {
+  uint64_t flags = 0;
+  for (const uint64_t* words : messages) {
+    PrefetchChunkAfterNext<kPrecision>(words, d, c, kSumChunk);
+    for (Eigen::Index i = c; i < end; ++i) {
+      const double v = WireValue<kPrecision>(words, i);
+      flags |= NonFiniteFlag(v);
+      o[i - c] += weight * v;
+    }
+  }
+  *bad |= flags;
+}
+
+// Well-formed messages into an accumulating target, kSumChunk elements at a time: over a chunk,
 // out += weight * message for each message in turn, so each element gets the additions of one
 // DecodeWords pass per message, in the same order (the same bits), while the chunk of the sum
 // stays in the L1 cache: the sum is read and written once for all the messages. False when a
-// value is not finite. With `done` (DecodeSumFromZero): each chunk is zeroed first (the bits of
-// zeroing the whole target before), and done(c, end) runs after it unless a value so far was
-// not finite (then false at once).
+// value is not finite.
 template <int kPrecision>
-bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget& out,
-                   const Compressor::SumChunkDone* done) {
-  constexpr Eigen::Index kChunk = 512;
+bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget& out) {
   const Eigen::Index d = out.size();
   double* o = out.out().data();
-  const double weight = out.weight();
   uint64_t bad = 0;
-  for (Eigen::Index c = 0; c < d; c += kChunk) {
-    const Eigen::Index end = std::min(d, c + kChunk);
-    PrefetchChunkAfterNext<64>(o, d, c, kChunk);
-    if (done != nullptr) std::fill(o + c, o + end, 0.0);
-    for (const uint64_t* words : messages) {
-      PrefetchChunkAfterNext<kPrecision>(words, d, c, kChunk);
-      for (Eigen::Index i = c; i < end; ++i) {
-        const double v = WireValue<kPrecision>(words, i);
-        bad |= NonFiniteFlag(v);
-        o[i] += weight * v;
-      }
-    }
-    if (done == nullptr) continue;
-    if ((bad >> 63) != 0) return false;
-    (*done)(c, end);
+  for (Eigen::Index c = 0; c < d; c += kSumChunk) {
+    PrefetchChunkAfterNext<64>(o, d, c, kSumChunk);
+    AddChunk<kPrecision>(messages, d, c, std::min(d, c + kSumChunk), o + c, out.weight(), &bad);
   }
   return (bad >> 63) == 0;
+}
+
+// The same sums from zero (weight 1), each chunk summed in a buffer of its own and handed to
+// `done` unless a value so far was not finite (then false at once): no pass over a d-vector.
+template <int kPrecision>
+bool SumChunks(std::span<const uint64_t* const> messages, Eigen::Index d,
+               const Compressor::SumChunkDone& done) {
+  std::array<double, kSumChunk> chunk;
+  uint64_t bad = 0;
+  for (Eigen::Index c = 0; c < d; c += kSumChunk) {
+    const Eigen::Index end = std::min(d, c + kSumChunk);
+    std::fill(chunk.begin(), chunk.end(), 0.0);
+    AddChunk<kPrecision>(messages, d, c, end, chunk.data(), 1.0, &bad);
+    if ((bad >> 63) != 0) return false;
+    done(c, end, chunk.data());
+  }
+  return true;
 }
 
 // The words of each message when every one holds exactly `bits` payload bits (BitReader checks
@@ -255,23 +275,23 @@ void Identity::DecodeSumInto(std::span<const Message* const> messages,
     Compressor::DecodeSumInto(messages, out);
     return;
   }
-  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out, nullptr)
-                                              : AccumulateRun<32>(words, out, nullptr);
+  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out)
+                                              : AccumulateRun<32>(words, out);
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 
-// The same pass, each chunk zeroed first and handed over when complete.
+// The same pass, each chunk summed in a buffer of its own and handed over when complete.
 void Identity::DecodeSumFromZero(std::span<const Message* const> messages,
-                                 Eigen::Ref<Eigen::VectorXd> sum, const SumChunkDone& done) const {
+                                 Eigen::Ref<Eigen::VectorXd> scratch,
+                                 const SumChunkDone& done) const {
   const std::vector<const uint64_t*> words =
-      WellFormedWords(messages, sum.size() * config_.precision);
+      WellFormedWords(messages, scratch.size() * config_.precision);
   if (words.empty()) {
-    Compressor::DecodeSumFromZero(messages, sum, done);
+    Compressor::DecodeSumFromZero(messages, scratch, done);
     return;
   }
-  const DecodeTarget out(sum, sum, 1.0);
-  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out, &done)
-                                              : AccumulateRun<32>(words, out, &done);
+  const bool finite = config_.precision == 64 ? SumChunks<64>(words, scratch.size(), done)
+                                              : SumChunks<32>(words, scratch.size(), done);
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 

@@ -29,7 +29,8 @@ class Identity final : public Compressor {
   void DecodeSumInto(std::span<const Message* const> messages,
                      const DecodeTarget& out) const override;
   void DecodeSumFromZero(std::span<const Message* const> messages,
-                         Eigen::Ref<Eigen::VectorXd> sum, const SumChunkDone& done) const override;
+                         Eigen::Ref<Eigen::VectorXd> scratch,
+                         const SumChunkDone& done) const override;
 
   IdentityConfig config_;
 };

@@ -50,17 +50,16 @@ bool ModelBroadcastRule::StepsByMean() const {
 
 namespace {
 
-// x_j <- x_j - step * (sum_j / n) for j in [begin, end), ORing the new x_j's NonFiniteFlag into
-// bad: the operations of the separate passes (mean = sum / n; x -= step * mean), the mean not
-// stored.
+// x_j <- x_j - step * (sum_j / n) for j in [begin, end), sum_j = sum[j - begin], ORing the new
+// x_j's NonFiniteFlag into bad: the operations of the separate passes (mean = sum / n;
+// x -= step * mean), the mean not stored.
 struct MeanStep {
-  const double* sum;
   double* x;
   double n, step;
   uint64_t bad = 0;
-  void operator()(int64_t begin, int64_t end) {
+  void operator()(int64_t begin, int64_t end, const double* sum) {
     for (int64_t j = begin; j < end; ++j) {
-      const double mean = sum[j] / n;
+      const double mean = sum[j - begin] / n;
       x[j] -= step * mean;
       bad |= NonFiniteFlag(x[j]);
     }
@@ -69,17 +68,19 @@ struct MeanStep {
 
 }  // namespace
 
-// The step by the mean of the sum in mean_ (or of the uplinks kept by ServerReceiveRun, decoded
-// chunk by chunk with the step on each while it is in cache). Returns whether x is finite.
+// The step by the mean of the sum in mean_, or of the uplinks kept by ServerReceiveRun (summed
+// chunk by chunk, the step taken on each while it is in cache; mean_ is the scratch). Returns
+// whether x is finite.
 bool ModelBroadcastRule::StepByMean(double step) {
   mean_.resize(x_.size());  // a no-op unless it was lent empty
-  MeanStep apply{mean_.data(), x_.data(), static_cast<double>(workers()), step};
+  MeanStep apply{x_.data(), static_cast<double>(workers()), step};
   if (pending_.empty()) {
-    apply(0, x_.size());
+    apply(0, x_.size(), mean_.data());
   } else {
     // One pointer captured: held inside the std::function, no allocation.
-    uplink_->DecodeSumFromZero(pending_, mean_,
-                               [a = &apply](int64_t begin, int64_t end) { (*a)(begin, end); });
+    uplink_->DecodeSumFromZero(
+        pending_, mean_,
+        [a = &apply](int64_t begin, int64_t end, const double* sum) { (*a)(begin, end, sum); });
     pending_.clear();
   }
   return (apply.bad >> 63) == 0;
