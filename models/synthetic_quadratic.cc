@@ -306,9 +306,15 @@ bool SyntheticQuadratic::FiniteGradient(int worker, const Eigen::Ref<const Eigen
 }
 
 bool SyntheticQuadratic::StreamFiniteGradients(std::span<GradientStream> streams) const {
-  std::vector<Pass> passes;
-  passes.reserve(streams.size());
-  for (GradientStream& s : streams) passes.push_back(Begin(s.worker, *s.x, s.batch, *s.rng));
+  // On the stack for up to kInline streams: no allocation while the callers' messages are being
+  // made (worker_uplinks.h).
+  constexpr size_t kInline = 16;
+  std::array<Pass, kInline> inline_passes;
+  std::vector<Pass> heap_passes(streams.size() > kInline ? streams.size() : 0);
+  Pass* passes = streams.size() > kInline ? heap_passes.data() : inline_passes.data();
+  for (size_t i = 0; i < streams.size(); ++i) {
+    passes[i] = Begin(streams[i].worker, *streams[i].x, streams[i].batch, *streams[i].rng);
+  }
   std::array<double, kChunk> lam, chunk;
   for (int64_t begin = 0; begin < dim_; begin += kChunk) {
     const int64_t end = std::min(dim_, begin + kChunk);

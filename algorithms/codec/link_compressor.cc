@@ -102,17 +102,29 @@ void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& targ
   }
 }
 
+// Whether the messages are whole (no buckets here, no parts there): the wrapped compressor's.
+bool LinkCompressor::Whole(std::span<const Message* const> messages) const {
+  return buckets_.empty() && std::all_of(messages.begin(), messages.end(),
+                                         [](const Message* m) { return m->parts.empty(); });
+}
+
 void LinkCompressor::DecodeSumInto(std::span<const Message* const> messages,
                                    const DecodeTarget& target) const {
-  const bool whole = buckets_.empty() && std::all_of(messages.begin(), messages.end(),
-                                                     [](const Message* m) {
-                                                       return m->parts.empty();
-                                                     });
-  if (whole) {
+  if (Whole(messages)) {
     inner_->DecodeSumInto(messages, target);
     return;
   }
   Compressor::DecodeSumInto(messages, target);
+}
+
+void LinkCompressor::DecodeSumFromZero(std::span<const Message* const> messages,
+                                       Eigen::Ref<Eigen::VectorXd> scratch,
+                                       const SumChunkDone& done) const {
+  if (Whole(messages)) {
+    inner_->DecodeSumFromZero(messages, scratch, done);
+    return;
+  }
+  Compressor::DecodeSumFromZero(messages, scratch, done);
 }
 
 double LinkCompressor::ErrorFactor(int64_t dim) const {

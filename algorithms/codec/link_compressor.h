@@ -48,11 +48,16 @@ class LinkCompressor final : public Compressor {
   // The wrapped compressor's without buckets.
   void DecodeSumInto(std::span<const Message* const> messages,
                      const DecodeTarget& target) const override;
+  void DecodeSumFromZero(std::span<const Message* const> messages,
+                         Eigen::Ref<Eigen::VectorXd> scratch,
+                         const SumChunkDone& done) const override;
 
  private:
   // Encode with each bucket's decoded values delivered to its segment of `target` (nullptr: none).
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
+
+  bool Whole(std::span<const Message* const> messages) const;
 
   std::unique_ptr<Compressor> inner_;
   std::vector<Segment> buckets_;

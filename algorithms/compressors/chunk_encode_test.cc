@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/codec/link_compressor.h"
@@ -56,7 +57,7 @@ std::vector<uint64_t> Fp32Words(const Eigen::VectorXd& x) {
 }
 
 TEST(ChunkEncodeTest, IdentityChunksAreTheFp32WireFormat) {
-  for (const int64_t d : {1, 2, 308, 1001}) {
+  for (const int64_t d : {0, 1, 2, 308, 1001}) {
     const Eigen::VectorXd x = Gaussian(d, 3);
     const std::optional<Message> m = FedInChunks(*IdentityOf(32), x);
     ASSERT_TRUE(m.has_value());
@@ -183,18 +184,75 @@ TEST(DecodeSumIntoTest, EveryCompressorGivesOneDecodeEach) {
   }
 }
 
+// An fp32 identity message of d Gaussian values (seed) and a copy whose value 2 word is a NaN.
+std::pair<Message, Message> GoodAndNaN(int64_t d, uint64_t seed, size_t word) {
+  Rng rng(seed);
+  const Message good = IdentityOf(32)->Encode(Gaussian(d, seed), rng);
+  Message nan = good;
+  nan.words[word] |= uint64_t{0x7FC00000};
+  return {good, nan};
+}
+
+// DecodeSumFromZero: the sum ((0 + m0_j) + m1_j) + ... written out by hand (from each message's
+// decoded values), handed over in chunks in order that cover [0, d), for every compressor; the
+// scratch's old values never matter.
+TEST(DecodeSumIntoTest, FromZeroHandsOverEachFinalChunkInOrder) {
+  std::vector<std::unique_ptr<Compressor>> all;
+  for (const std::string& name : CompressorRegistry().names()) {
+    all.push_back(CompressorRegistry().Make(CompressorSpec(name)));
+  }
+  all.push_back(IdentityOf(64));
+  all.push_back(std::make_unique<LinkCompressor>(IdentityOf(32)));
+  constexpr int64_t kDim = 1301;
+  for (const std::unique_ptr<Compressor>& q : all) {
+    Rng rng(6);
+    std::vector<Message> messages;
+    std::vector<Eigen::VectorXd> decoded;
+    for (int k = 0; k < 3; ++k) {
+      messages.push_back(q->Encode(Gaussian(kDim, 30 + k), rng));
+      decoded.emplace_back(kDim);
+      q->Decode(messages.back(), decoded.back());
+    }
+    Eigen::VectorXd expected(kDim);
+    for (int64_t j = 0; j < kDim; ++j) {
+      expected[j] = ((0.0 + decoded[0][j]) + decoded[1][j]) + decoded[2][j];
+    }
+    Eigen::VectorXd scratch = Gaussian(kDim, 40), sum(kDim);
+    int64_t next = 0;
+    const std::vector<const Message*> run = Pointers(messages);
+    q->DecodeSumFromZero(run, scratch, [&](int64_t begin, int64_t end, const double* values) {
+      EXPECT_EQ(begin, next) << q->Name();
+      EXPECT_GT(end, begin) << q->Name();
+      std::copy(values, values + (end - begin), sum.data() + begin);
+      next = end;
+    });
+    EXPECT_EQ(next, kDim) << q->Name();
+    EXPECT_EQ(std::memcmp(sum.data(), expected.data(), sizeof(double) * kDim), 0) << q->Name();
+  }
+}
+
+// A corrupted value stops the hand-over before its chunk: a DecodeError, no later chunk.
+TEST(DecodeSumIntoTest, FromZeroStopsBeforeACorruptedChunk) {
+  const auto [good, nan] = GoodAndNaN(1301, 15, 600);  // value 1200 becomes a NaN
+  const std::unique_ptr<Compressor> q = IdentityOf(32);
+  const std::vector<const Message*> run = {&good, &nan};
+  Eigen::VectorXd sum(1301);
+  int64_t handed = 0;
+  EXPECT_THROW(
+      q->DecodeSumFromZero(run, sum, [&](int64_t, int64_t end, const double*) { handed = end; }),
+      DecodeError);
+  EXPECT_LE(handed, 1200);
+}
+
 // A corrupted (non-finite) value in any message, or a truncated message, is a DecodeError.
 TEST(DecodeSumIntoTest, IdentityRejectsCorruptedMessages) {
   const std::unique_ptr<Compressor> q = IdentityOf(32);
-  Rng rng(5);
-  const Message good = q->Encode(Gaussian(101, 14), rng);
-  Message nan = good;
-  nan.words[20] |= uint64_t{0x7FC00000};  // value 40 becomes a NaN
+  const auto [good, nan] = GoodAndNaN(101, 14, 20);  // value 40 becomes a NaN
   Message truncated = good;
   truncated.words.pop_back();
   Eigen::VectorXd sum = Eigen::VectorXd::Zero(101);
   const DecodeTarget target(sum, sum, 1.0);
-  for (const Message* bad : {&nan, &truncated}) {
+  for (const Message* bad : {&nan, static_cast<const Message*>(&truncated)}) {
     for (size_t at = 0; at < 3; ++at) {
       std::vector<const Message*> run = {&good, &good, &good};
       run[at] = bad;

@@ -10,8 +10,9 @@
 //   - The dimension is context known to both sides (out.size()); it is never sent.
 //   - EncodeWithDecoded(x, rng, target) is Encode(x, rng) that also delivers the decoded values
 //     to `target` -- bit for bit what DecodeInto(message, target) gives -- so a sender that uses
-//     its own decoded message needs no second decode pass; DecodeInto(message, target) decodes
-//     straight into an update (out += weight * decoded, e.g. a server's sum).
+//     its own decoded message needs no second decode pass (when it throws, some of target's
+//     elements may hold decoded values already); DecodeInto(message, target) decodes straight
+//     into an update (out += weight * decoded, e.g. a server's sum).
 //   - One way to implement them: a compressor overrides EncodeImpl(x, rng, target), which serves
 //     Encode (target null) and EncodeWithDecoded, and DecodeInto, which serves Decode. One
 //     without a fused path delivers its decoded values with DeliverDecoded.
@@ -21,7 +22,8 @@
 //   - ChunkEncode(d) (optional; compressors that draw no random numbers): an encoder fed x in
 //     order, chunk by chunk, whose Finish() is the message Encode(x, rng) gives, so a producer
 //     (a worker's gradient) is encoded without storing x. Finish() declines (nullopt) where Encode
-//     would throw; the caller then encodes the stored vector for the error.
+//     would throw; the caller then encodes the stored vector for the error. An encoder allocates
+//     its message's words at its first Put, not when made (callers make encoders ahead of time).
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
@@ -33,6 +35,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -145,6 +148,23 @@ class Compressor {
   virtual void DecodeSumInto(std::span<const Message* const> messages,
                              const DecodeTarget& target) const {
     for (const Message* m : messages) DecodeInto(*m, target);
+  }
+  // Called by DecodeSumFromZero with each chunk [begin, end) of the sum: values[0, end - begin).
+  using SumChunkDone = std::function<void(int64_t begin, int64_t end, const double* values)>;
+  // The messages' decoded sum from zero, handed over chunk by chunk: sum_j = ((0 + 1 v0_j) +
+  // 1 v1_j) + ... (the bits of sum.setZero() then DecodeSumInto(messages, DecodeTarget(sum,
+  // sum, 1.0))); done(begin, end, values) runs once for each of the consecutive chunks that cover
+  // [0, d) in order, so the caller can use a chunk while it is in cache (a server's step).
+  // `scratch` (d elements) is the compressor's to use; its values afterwards are unspecified. The
+  // default decodes the whole sum into scratch, then calls done(0, d, scratch) once; a compressor
+  // may sum each small chunk in a buffer of its own instead (no pass over scratch at all). On a
+  // DecodeError, done has run for some chunks (the values before the corrupted one's chunk).
+  virtual void DecodeSumFromZero(std::span<const Message* const> messages,
+                                 Eigen::Ref<Eigen::VectorXd> scratch,
+                                 const SumChunkDone& done) const {
+    scratch.setZero();
+    DecodeSumInto(messages, DecodeTarget(scratch, scratch, 1.0));
+    done(0, scratch.size(), scratch.data());
   }
   virtual double ErrorFactor(int64_t dim) const = 0;
   // REQUIRES: x is finite.

@@ -1,6 +1,7 @@
 #include "algorithms/compressors/identity.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/coding/bit_reader.h"
+#include "algorithms/compressors/fp32_stores.h"
 #include "algorithms/compressors/wire.h"
 #include "sim/check.h"
 
@@ -47,44 +49,34 @@ uint64_t PutFp64(const double* p, int64_t n, uint64_t* words) {
   return bad;
 }
 
-// Writes p[0, n) as fp32 values from bytes[0]: two per 64-bit word, the first in the low half,
-// which on the little-endian hosts we build for is the floats in order in memory (byte copies,
-// which the compiler vectorises). Returns the OR of NonFiniteFlag32 of the fp32 values (bit 31:
-// one is not finite in fp32).
-uint32_t PutFp32(const double* p, int64_t n, unsigned char* bytes) {
-  static_assert(std::endian::native == std::endian::little);
-  uint32_t bad = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(p[i]));
-    bad |= NonFiniteFlag32(bits);
-    std::memcpy(bytes + 4 * i, &bits, sizeof bits);
-  }
-  return bad;
-}
-
-// Identity's ChunkEncoder: each chunk converted straight into the message words.
+// Identity's ChunkEncoder: each chunk converted straight into the message words (fp32: with
+// streaming stores for a message far beyond the caches, fp32_stores.h). The message is allocated
+// at the first Put (compressor.h), so an encoder made ahead of its round holds no words.
 class IdentityChunks final : public ChunkEncoder {
  public:
   IdentityChunks(int64_t d, int64_t precision)
-      : d_(d), precision_(precision), m_(SizedMessage(d, precision)) {}
+      : d_(d), precision_(precision), stream_(StreamStores(d * precision / 8)) {}
   void Put(const double* values, int64_t n) override {
     COMMSIM_CHECK(next_ + n <= d_, "{} values put into an encoder of {}", next_ + n, d_);
+    if (next_ == 0) m_ = SizedMessage(d_, precision_);
     if (precision_ == 64) {
       bad_ |= PutFp64(values, n, m_.words.data() + next_) >> 63;
     } else {
       auto* bytes = reinterpret_cast<unsigned char*>(m_.words.data());
-      bad_ |= PutFp32(values, n, bytes + 4 * next_) >> 31;
+      bad_ |= PutFp32(values, n, bytes + 4 * next_, stream_) >> 31;
     }
     next_ += n;
   }
   std::optional<Message> Finish() override {
     COMMSIM_CHECK(next_ == d_, "{} values put into an encoder of {}", next_, d_);
+    if (d_ == 0) m_ = SizedMessage(0, precision_);
     if (bad_ != 0) return std::nullopt;
     return std::move(m_);
   }
 
  private:
   int64_t d_, precision_, next_ = 0;
+  bool stream_;
   uint64_t bad_ = 0;
   Message m_;
 };
@@ -96,9 +88,10 @@ std::unique_ptr<ChunkEncoder> Identity::ChunkEncode(int64_t d) const {
 }
 
 // One pass: converts, writes the words directly, checks and (with a target) delivers the decoded
-// values. A value that is not finite, or not finite in fp32, fails after the pass with the same
-// error as a check up front: RequireFinite names the first NaN/Inf, else the first value beyond
-// fp32.
+// values; at 32 bits a plain target is written in the same pass (so on a NonFiniteError it holds
+// decoded values, as compressor.h allows). A value that is not finite, or not finite in fp32,
+// fails after the pass with the same error as a check up front: RequireFinite names the first
+// NaN/Inf, else the first value beyond fp32.
 Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*/,
                              const DecodeTarget* target) const {
   const Eigen::Index d = x.size();
@@ -111,11 +104,16 @@ Message Identity::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*
     }
     return m;
   }
-  if ((PutFp32(p, d, reinterpret_cast<unsigned char*>(m.words.data())) >> 31) != 0) {
+  auto* bytes = reinterpret_cast<unsigned char*>(m.words.data());
+  const bool stream = StreamStores(4 * d);
+  const bool fused = target != nullptr && target->plain();
+  const uint32_t bad = fused ? PutFp32Decoded(p, d, bytes, target->out().data(), stream)
+                             : PutFp32(p, d, bytes, stream);
+  if ((bad >> 31) != 0) {
     RequireFinite(Name(), x);
     for (Eigen::Index j = 0; j < d; ++j) Fp32Nearest(Name(), x[j]);  // throws at the first
   }
-  if (target != nullptr) {
+  if (target != nullptr && !fused) {
     for (Eigen::Index i = 0; i < d; ++i) target->Put(i, static_cast<float>(p[i]));
   }
   return m;
@@ -179,31 +177,70 @@ void PrefetchChunkAfterNext(const void* p, Eigen::Index d, Eigen::Index c, Eigen
   for (Eigen::Index b = (c + 2 * n) * kBits / 8; b < end; b += 64) __builtin_prefetch(bytes + b);
 }
 
-// Well-formed messages into an accumulating target, kChunk elements at a time: over a chunk,
+constexpr Eigen::Index kSumChunk = 512;
+
+// Over elements [c, end): o[i - c] += weight * message_i for each message in turn; ORs the
+// values' NonFiniteFlag into *bad.
+template <int kPrecision>
+void AddChunk(std::span<const uint64_t* const> messages, Eigen::Index d, Eigen::Index c,
+              Eigen::Index end, double* o, double weight, uint64_t* bad) {
+  uint64_t flags = 0;
+  for (const uint64_t* words : messages) {
+    PrefetchChunkAfterNext<kPrecision>(words, d, c, kSumChunk);
+    for (Eigen::Index i = c; i < end; ++i) {
+      const double v = WireValue<kPrecision>(words, i);
+      flags |= NonFiniteFlag(v);
+      o[i - c] += weight * v;
+    }
+  }
+  *bad |= flags;
+}
+
+// Well-formed messages into an accumulating target, kSumChunk elements at a time: over a chunk,
 // out += weight * message for each message in turn, so each element gets the additions of one
 // DecodeWords pass per message, in the same order (the same bits), while the chunk of the sum
 // stays in the L1 cache: the sum is read and written once for all the messages. False when a
 // value is not finite.
 template <int kPrecision>
 bool AccumulateRun(std::span<const uint64_t* const> messages, const DecodeTarget& out) {
-  constexpr Eigen::Index kChunk = 512;
   const Eigen::Index d = out.size();
   double* o = out.out().data();
-  const double weight = out.weight();
   uint64_t bad = 0;
-  for (Eigen::Index c = 0; c < d; c += kChunk) {
-    const Eigen::Index end = std::min(d, c + kChunk);
-    PrefetchChunkAfterNext<64>(o, d, c, kChunk);
-    for (const uint64_t* words : messages) {
-      PrefetchChunkAfterNext<kPrecision>(words, d, c, kChunk);
-      for (Eigen::Index i = c; i < end; ++i) {
-        const double v = WireValue<kPrecision>(words, i);
-        bad |= NonFiniteFlag(v);
-        o[i] += weight * v;
-      }
-    }
+  for (Eigen::Index c = 0; c < d; c += kSumChunk) {
+    PrefetchChunkAfterNext<64>(o, d, c, kSumChunk);
+    AddChunk<kPrecision>(messages, d, c, std::min(d, c + kSumChunk), o + c, out.weight(), &bad);
   }
   return (bad >> 63) == 0;
+}
+
+// The same sums from zero (weight 1), each chunk summed in a buffer of its own and handed to
+// `done` unless a value so far was not finite (then false at once): no pass over a d-vector.
+template <int kPrecision>
+bool SumChunks(std::span<const uint64_t* const> messages, Eigen::Index d,
+               const Compressor::SumChunkDone& done) {
+  std::array<double, kSumChunk> chunk;
+  uint64_t bad = 0;
+  for (Eigen::Index c = 0; c < d; c += kSumChunk) {
+    const Eigen::Index end = std::min(d, c + kSumChunk);
+    std::fill(chunk.begin(), chunk.end(), 0.0);
+    AddChunk<kPrecision>(messages, d, c, end, chunk.data(), 1.0, &bad);
+    if ((bad >> 63) != 0) return false;
+    done(c, end, chunk.data());
+  }
+  return true;
+}
+
+// The words of each message when every one holds exactly `bits` payload bits (BitReader checks
+// that its words hold them), else empty.
+std::vector<const uint64_t*> WellFormedWords(std::span<const Message* const> messages,
+                                             int64_t bits) {
+  std::vector<const uint64_t*> words;
+  for (const Message* m : messages) {
+    if (m->payload_bits != bits) return {};
+    BitReader check(*m);
+    words.push_back(m->words.data());
+  }
+  return words;
 }
 
 }  // namespace
@@ -231,23 +268,30 @@ double Identity::ErrorFactor(int64_t) const { return 0.0; }
 // value throws the same DecodeError, after all of them are added.
 void Identity::DecodeSumInto(std::span<const Message* const> messages,
                              const DecodeTarget& out) const {
-  const int64_t bits = out.size() * config_.precision;
-  const bool fused = out.accumulates() && std::all_of(messages.begin(), messages.end(),
-                                                      [&](const Message* m) {
-                                                        return m->payload_bits == bits;
-                                                      });
-  if (!fused) {
+  const std::vector<const uint64_t*> words =
+      out.accumulates() ? WellFormedWords(messages, out.size() * config_.precision)
+                        : std::vector<const uint64_t*>();
+  if (words.empty()) {
     Compressor::DecodeSumInto(messages, out);
     return;
   }
-  std::vector<const uint64_t*> words;
-  words.reserve(messages.size());
-  for (const Message* m : messages) {
-    BitReader check(*m);  // the words hold payload_bits
-    words.push_back(m->words.data());
-  }
   const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out)
                                               : AccumulateRun<32>(words, out);
+  if (!finite) throw DecodeError("corrupted message: non-finite value");
+}
+
+// The same pass, each chunk summed in a buffer of its own and handed over when complete.
+void Identity::DecodeSumFromZero(std::span<const Message* const> messages,
+                                 Eigen::Ref<Eigen::VectorXd> scratch,
+                                 const SumChunkDone& done) const {
+  const std::vector<const uint64_t*> words =
+      WellFormedWords(messages, scratch.size() * config_.precision);
+  if (words.empty()) {
+    Compressor::DecodeSumFromZero(messages, scratch, done);
+    return;
+  }
+  const bool finite = config_.precision == 64 ? SumChunks<64>(words, scratch.size(), done)
+                                              : SumChunks<32>(words, scratch.size(), done);
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 

@@ -28,6 +28,9 @@ class Identity final : public Compressor {
   std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
   void DecodeSumInto(std::span<const Message* const> messages,
                      const DecodeTarget& out) const override;
+  void DecodeSumFromZero(std::span<const Message* const> messages,
+                         Eigen::Ref<Eigen::VectorXd> scratch,
+                         const SumChunkDone& done) const override;
 
   IdentityConfig config_;
 };

@@ -1,6 +1,7 @@
 #include "algorithms/ps/model_broadcast_rule.h"
 
 #include "models/objective.h"
+#include "sim/finite.h"
 
 namespace commsim {
 
@@ -17,6 +18,7 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   x_ = x0;
   velocity_ = momentum_ > 0.0 ? Eigen::VectorXd::Zero(x0.size()) : Eigen::VectorXd();
   replica_ = x0;
+  pending_.clear();
   replicas_.Init(workers, x0, verify_replicas_, "model");
   InitWorkers(workers, x0.size());
 }
@@ -30,20 +32,75 @@ void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
   uplink_->DecodeInto(uplink, SumFrom(w));
 }
 
+// Every uplink of the round at once (n > 1: the measured codec mode takes them one by one and
+// times each) with a mean-direction step: kept for ServerRound, which decodes them and steps in
+// one pass (ps_rule.h: they stay valid until then).
 void ModelBroadcastRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
+  const auto n = static_cast<int>(uplinks.size());
+  if (w == 0 && n == workers() && n > 1 && StepsByMean()) {
+    pending_.assign(uplinks.begin(), uplinks.end());
+    return;
+  }
   uplink_->DecodeSumInto(uplinks, SumFrom(w));
 }
 
-Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
-  mean_ /= static_cast<double>(workers());
-  ServerDirection(mean_);
-  if (direction_has_step()) {
-    x_ -= mean_;
-  } else if (momentum_ > 0.0) {
-    velocity_ = momentum_ * velocity_ + mean_;
-    x_ -= step * velocity_;
+bool ModelBroadcastRule::StepsByMean() const {
+  return direction_is_mean() && momentum_ == 0.0 && !direction_has_step();
+}
+
+namespace {
+
+// x_j <- x_j - step * (sum_j / n) for j in [begin, end), sum_j = sum[j - begin], ORing the new
+// x_j's NonFiniteFlag into bad: the operations of the separate passes (mean = sum / n;
+// x -= step * mean), the mean not stored.
+struct MeanStep {
+  double* x;
+  double n, step;
+  uint64_t bad = 0;
+  void operator()(int64_t begin, int64_t end, const double* sum) {
+    for (int64_t j = begin; j < end; ++j) {
+      const double mean = sum[j - begin] / n;
+      x[j] -= step * mean;
+      bad |= NonFiniteFlag(x[j]);
+    }
+  }
+};
+
+}  // namespace
+
+// The step by the mean of the sum in mean_, or of the uplinks kept by ServerReceiveRun (summed
+// chunk by chunk, the step taken on each while it is in cache; mean_ is the scratch). Returns
+// whether x is finite.
+bool ModelBroadcastRule::StepByMean(double step) {
+  mean_.resize(x_.size());  // a no-op unless it was lent empty
+  MeanStep apply{x_.data(), static_cast<double>(workers()), step};
+  if (pending_.empty()) {
+    apply(0, x_.size(), mean_.data());
   } else {
-    x_ -= step * mean_;
+    // One pointer captured: held inside the std::function, no allocation.
+    uplink_->DecodeSumFromZero(
+        pending_, mean_,
+        [a = &apply](int64_t begin, int64_t end, const double* sum) { (*a)(begin, end, sum); });
+    pending_.clear();
+  }
+  return (apply.bad >> 63) == 0;
+}
+
+Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
+  model_finite_ = false;
+  if (StepsByMean()) {
+    model_finite_ = StepByMean(step);  // the prox keeps a finite x finite
+  } else {
+    mean_ /= static_cast<double>(workers());
+    ServerDirection(mean_);
+    if (direction_has_step()) {
+      x_ -= mean_;
+    } else if (momentum_ > 0.0) {
+      velocity_ = momentum_ * velocity_ + mean_;
+      x_ -= step * velocity_;
+    } else {
+      x_ -= step * mean_;
+    }
   }
   objective_->Prox(step, x_);
   // The workers' model is the decoded downlink, delivered by the encoder from its own pass.

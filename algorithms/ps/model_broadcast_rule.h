@@ -22,11 +22,14 @@ class ModelBroadcastRule : public PsRule {
             const Objective& objective) override;
   const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, replica_); }
   void ServerReceive(int w, const Message& uplink) final;
-  // The uplinks added to the sum in one pass (Compressor::DecodeSumInto).
+  // The uplinks added to the sum in one pass (Compressor::DecodeSumInto); all of the round's at
+  // once with a mean direction: kept, and decoded in ServerRound's step pass.
   void ServerReceiveRun(int w, std::span<const Message* const> uplinks) final;
   Message ServerRound(double step, Rng& rng) final;
   void WorkerReceive(int w, const Message& downlink, double step) final;
   const Eigen::VectorXd& Model() const override { return x_; }
+  // True after a round whose step found x finite in its own pass (the mean-direction rules).
+  bool ModelKnownFinite() const override { return model_finite_; }
   // The workers' copies, for tests (Replicas::CorruptForTest).
   Replicas& replicas_for_test() { return replicas_; }
 
@@ -39,6 +42,9 @@ class ModelBroadcastRule : public PsRule {
   // Whether the server applies x <- prox(x - step * direction) (false: x <- x - direction,
   // for methods whose messages already carry the step, like MEM-SGD).
   virtual bool direction_has_step() const { return false; }
+  // True when ServerDirection leaves the mean as it is (SGD, QSGD): ServerRound then takes the
+  // mean and the step in one pass (without momentum), ServerDirection not called.
+  virtual bool direction_is_mean() const { return false; }
 
   const Compressor& uplink() const { return *uplink_; }
   int workers() const { return workers_; }
@@ -56,6 +62,10 @@ class ModelBroadcastRule : public PsRule {
   Eigen::VectorXd* ServerScratch() final { return &mean_; }
   // The sum as the decode target of uplink w's values (zeroed for w = 0).
   DecodeTarget SumFrom(int w);
+  bool StepsByMean() const;
+  bool StepByMean(double step);
+  std::vector<const Message*> pending_;  // the round's uplinks, kept by ServerReceiveRun
+  bool model_finite_ = false;  // the last ServerRound found x finite
   Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
   Replicas replicas_;
 };

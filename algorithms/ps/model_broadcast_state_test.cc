@@ -3,6 +3,8 @@
 // out here, with compressors that are not exact so that the hyper-parameters matter.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "algorithms/compressors/identity.h"
 #include "algorithms/compressors/qsgd.h"
 #include "algorithms/compressors/scaled_sign.h"
@@ -23,6 +25,17 @@ ComponentSpec TopKSpec(int64_t k) {
   ComponentSpec spec = CompressorSpec("top_k");
   static_cast<TopKConfig&>(*spec.config).k = k;
   return spec;
+}
+
+// SGD with a qsgd uplink: s = 3 levels, buckets of 2, fixed coding.
+SgdConfig QsgdFixed3() {
+  SgdConfig config;
+  config.uplink = CompressorSpec("qsgd");
+  auto& qsgd = static_cast<QsgdConfig&>(*config.uplink.config);
+  qsgd.levels = 3;
+  qsgd.bucket = 2;
+  qsgd.coding = "fixed";
+  return config;
 }
 
 // The server's fp32 broadcast of x, as every worker must hold it.
@@ -142,12 +155,7 @@ TEST(MemSgdStateTest, MemoriesAndModelFollowTheFormulasWithScaledSign) {
 TEST(QsgdStateTest, MomentumAndProxApplyToTheMeanOfTheDecodedQuantizedGradients) {
   // d = 5, n = 3, Q = qsgd (s = 3, buckets of 2, fixed coding) with seeded Rngs, gamma = 1/2,
   // momentum mu = 0.6, l1 = 0.2; the downlink is the fp32 model.
-  SgdConfig config;
-  config.uplink = CompressorSpec("qsgd");
-  auto& qsgd = static_cast<QsgdConfig&>(*config.uplink.config);
-  qsgd.levels = 3;
-  qsgd.bucket = 2;
-  qsgd.coding = "fixed";
+  SgdConfig config = QsgdFixed3();
   config.momentum = 0.6;
   SgdRule rule(config);
   const ProxOnlyObjective objective(5, 0.2);
@@ -176,6 +184,79 @@ TEST(QsgdStateTest, MomentumAndProxApplyToTheMeanOfTheDecodedQuantizedGradients)
     const VectorXd sent = SentQ(*down, r.downlink, rule.Model(), r.downlink_rng, "downlink");
     EXPECT_EQ(r.downlink.payload_bits, 32 * 5);
     for (int w = 0; w < 3; ++w) EXPECT_EQ(rule.WorkerPoint(w), sent) << w;
+  }
+}
+
+TEST(QsgdStateTest, WithoutMomentumTheModelTakesTheMeanInTheSameOperationsBitForBit) {
+  // d = 5, n = 3, qsgd up (s = 3, buckets of 2, fixed coding), no momentum, l1 = 0.2: per element
+  // sum = ((0 + q0) + q1) + q2, x <- soft(x - gamma (sum / 3)), exactly these operations.
+  const SgdConfig config = QsgdFixed3();
+  SgdRule rule(config);
+  const ProxOnlyObjective objective(5, 0.2);
+  const double gamma = 0.5;
+  VectorXd x = V({0.3, -0.7, 1.1, 0.0, -2.0});
+  rule.Init(3, x, objective);
+  EXPECT_FALSE(rule.ModelKnownFinite());
+  const auto q = CompressorRegistry().Make(config.uplink);
+  const std::vector<VectorXd> grads = {V({1.3, -0.2, 0.7, 2.9, -1.1}),
+                                       V({-0.4, 0.9, 1.6, -0.3, 0.8}),
+                                       V({0.2, 0.1, -2.2, 1.4, 0.6})};
+  for (int k = 0; k < 2; ++k) {
+    const PlayedRound r = Play(rule, grads, gamma, 20 + k);
+    VectorXd sum = VectorXd::Zero(5);
+    for (int w = 0; w < 3; ++w) {
+      const VectorXd qw = SentQ(*q, r.uplinks[w], grads[w], r.uplink_rngs[w], "uplink");
+      for (int j = 0; j < 5; ++j) sum[j] = sum[j] + 1.0 * qw[j];
+    }
+    for (int j = 0; j < 5; ++j) x[j] = x[j] - gamma * (sum[j] / 3.0);
+    x = Soft(x, gamma * 0.2);
+    ExpectModel(rule, x, 3);
+    EXPECT_TRUE(rule.ModelKnownFinite()) << "round " << k;
+  }
+}
+
+// A step that overflows: the round's step finds x not finite, and the broadcast refuses it.
+TEST(QsgdStateTest, AModelThatOverflowsIsNotKnownFiniteAndIsNotBroadcast) {
+  const ProxOnlyObjective objective(3, 0.0);
+  SgdConfig config;
+  config.uplink = CompressorSpec("identity");  // at 64 bits: values beyond fp32 reach the server
+  static_cast<IdentityConfig&>(*config.uplink.config).precision = 64;
+  SgdRule rule(config);
+  rule.Init(2, V({1.0, 2.0, 3.0}), objective);
+  Play(rule, {V({1.0, 1.0, 1.0}), V({0.5, 0.5, 0.5})}, 0.1, 1);
+  EXPECT_TRUE(rule.ModelKnownFinite());
+  EXPECT_THROW(Play(rule, {V({1.0, 1e308, 1.0}), V({0.5, 1e308, 0.5})}, -10.0, 2), NonFiniteError);
+  EXPECT_FALSE(rule.ModelKnownFinite());
+}
+
+// The server taking every uplink of the round in one run (kept, decoded in its step pass) gives
+// the bits of taking them one by one, with identity (its fused pass) and qsgd (the default).
+TEST(QsgdStateTest, UplinksTakenInOneRunGiveTheBitsOfOneByOne) {
+  SgdConfig identity_up;
+  for (const SgdConfig& config : {identity_up, QsgdFixed3()}) {
+    SgdRule one_by_one(config), in_a_run(config);
+    const ProxOnlyObjective objective(1100, 0.0);
+    const VectorXd x0 = VectorXd::LinSpaced(1100, -1.0, 2.0);
+    one_by_one.Init(3, x0, objective);
+    in_a_run.Init(3, x0, objective);
+    for (int k = 0; k < 2; ++k) {
+      std::vector<Message> uplinks;
+      std::vector<const Message*> run;
+      for (int w = 0; w < 3; ++w) {
+        Rng rng(k, w, "uplink");
+        VectorXd grad = VectorXd::LinSpaced(1100, w - 1.5 * k, 0.7 * w + k);
+        uplinks.push_back(one_by_one.WorkerEncode(w, grad, 0.3, rng));
+      }
+      for (int w = 0; w < 3; ++w) {
+        one_by_one.ServerReceive(w, uplinks[w]);
+        run.push_back(&uplinks[w]);
+      }
+      in_a_run.ServerReceiveRun(0, run);
+      Rng a(k, 9, "downlink"), b(k, 9, "downlink");
+      EXPECT_EQ(one_by_one.ServerRound(0.3, a).words, in_a_run.ServerRound(0.3, b).words);
+      EXPECT_EQ(std::memcmp(one_by_one.Model().data(), in_a_run.Model().data(), 8 * 1100), 0);
+      EXPECT_TRUE(in_a_run.ModelKnownFinite());
+    }
   }
 }
 

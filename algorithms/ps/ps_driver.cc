@@ -38,7 +38,7 @@ class PsDriver {
                 {.start = [this](int64_t k) { StartRound(k); },
                  .end_check =
                      [this] {
-                       if (!rule_.Model().allFinite()) {
+                       if (!rule_.ModelKnownFinite() && !rule_.Model().allFinite()) {
                          throw NonFiniteError("the model has a non-finite value");
                        }
                      }}),
@@ -123,6 +123,7 @@ class PsDriver {
   }
 
   void StartRound(int64_t k) {
+    uplinks_.Prepare();  // before the previous round's messages go (worker_uplinks.h)
     step_ = setup_.step.At(k - 1);
     next_uplink_ = 0;
     arrived_ = 0;

@@ -73,6 +73,7 @@ class PsRule {
   // ServerReceive(w + i, *uplinks[i]) for each i in turn (the default); a rule may take them in
   // one pass (the same results). The driver calls it with every uplink of the round at once where
   // it can wait for the last (not in the measured codec mode, which times each uplink's decode).
+  // The messages stay valid until ServerRound has returned (a rule may decode them there).
   virtual void ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
     for (const Message* m : uplinks) ServerReceive(w++, *m);
   }
@@ -82,6 +83,10 @@ class PsRule {
   virtual void WorkerReceive(int w, const Message& downlink, double step) = 0;
   // The model evaluated for metrics (the server's model).
   virtual const Eigen::VectorXd& Model() const = 0;
+  // True when the last ServerRound found every element of Model() finite in a pass of its own
+  // (and Model() has not changed since), so the driver's end-of-round check can skip its pass;
+  // false (the default): the driver checks.
+  virtual bool ModelKnownFinite() const { return false; }
   // Algorithm-specific metrics of the last round (e.g. residual norms), for metrics.csv.
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
   // A d-vector of the rule's that holds nothing from the end of ServerRound to the next round's

@@ -31,6 +31,7 @@ class SgdRule final : public ModelBroadcastRule {
  private:
   void InitWorkers(int, int64_t) override {}
   void ServerDirection(Eigen::Ref<Eigen::VectorXd>) override {}
+  bool direction_is_mean() const override { return true; }
 };
 
 }  // namespace commsim

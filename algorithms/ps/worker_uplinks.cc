@@ -29,27 +29,52 @@ WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
   grads_.resize(static_cast<size_t>(pool_.threads()));
   results_.resize(static_cast<size_t>(workers));
   streamed_.resize(static_cast<size_t>(workers));
+  encoders_.reserve(static_cast<size_t>(workers));
+  const int groups = std::min(pool_.threads(), workers);
+  group_rngs_.resize(static_cast<size_t>(groups));
+  group_streams_.resize(static_cast<size_t>(groups));
+  for (int g = 0; g < groups; ++g) {
+    const size_t size = static_cast<size_t>((g + 1) * workers / groups - g * workers / groups);
+    group_rngs_[static_cast<size_t>(g)].reserve(size);
+    group_streams_[static_cast<size_t>(g)].resize(size);
+  }
+}
+
+void WorkerUplinks::Prepare() {
+  encoders_.clear();
+  prepared_ = true;
+  if (setup_.codec.mode == CodecMode::kMeasured) return;
+  for (int w = 0; w < static_cast<int>(results_.size()); ++w) {
+    encoders_.push_back(rule_.WorkerChunkEncoder(w));
+    if (encoders_.back() == nullptr) {
+      encoders_.clear();
+      return;
+    }
+  }
 }
 
 void WorkerUplinks::Compute(double step) {
-  const int workers = static_cast<int>(results_.size());
-  std::vector<std::unique_ptr<ChunkEncoder>> encoders = ChunkEncoders();
-  if (encoders.empty()) {
-    pool_.ForEach(workers, [this, step](int64_t w, int slot) {
+  if (!prepared_) Prepare();
+  prepared_ = false;
+  if (encoders_.empty()) {
+    pool_.ForEach(static_cast<int64_t>(results_.size()), [this, step](int64_t w, int slot) {
       ComputeOne(static_cast<int>(w), slot, step);
     });
     return;
   }
   std::fill(streamed_.begin(), streamed_.end(), 0);
-  const int groups = std::min(pool_.threads(), workers);
-  pool_.ForEach(groups, [&](int64_t g, int slot) {
-    const auto begin = static_cast<int>(g * workers / groups);
-    const auto end = static_cast<int>((g + 1) * workers / groups);
-    Streamed(begin, end, encoders);
+  // Captures of at most 16 bytes: the task is stored in the std::function, not on the heap.
+  pool_.ForEach(static_cast<int64_t>(group_streams_.size()), [this, step](int64_t g, int slot) {
+    const auto all = static_cast<int64_t>(results_.size());
+    const auto groups = static_cast<int64_t>(group_streams_.size());
+    const auto begin = static_cast<int>(g * all / groups);
+    const auto end = static_cast<int>((g + 1) * all / groups);
+    Streamed(static_cast<int>(g), begin, end);
     for (int w = begin; w < end; ++w) {
       if (streamed_[static_cast<size_t>(w)] == 0) ComputeOne(w, slot, step);
     }
   });
+  encoders_.clear();
 }
 
 void WorkerUplinks::ComputeOne(int w, int slot, double step) {
@@ -66,31 +91,20 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
   }
 }
 
-std::vector<std::unique_ptr<ChunkEncoder>> WorkerUplinks::ChunkEncoders() {
-  std::vector<std::unique_ptr<ChunkEncoder>> encoders;
-  if (setup_.codec.mode == CodecMode::kMeasured) return encoders;
-  for (int w = 0; w < static_cast<int>(results_.size()); ++w) {
-    encoders.push_back(rule_.WorkerChunkEncoder(w));
-    if (encoders.back() == nullptr) return {};
-  }
-  return encoders;
-}
-
-void WorkerUplinks::Streamed(int begin, int end,
-                             std::vector<std::unique_ptr<ChunkEncoder>>& encoders) {
+void WorkerUplinks::Streamed(int group, int begin, int end) {
   const Objective& objective = *setup_.objective;
   // Copies of the batch Rngs: the originals stay for the ordinary path.
-  std::vector<Rng> rngs(batch_rngs_.begin() + begin, batch_rngs_.begin() + end);
-  std::vector<Objective::GradientStream> streams;
+  std::vector<Rng>& rngs = group_rngs_[static_cast<size_t>(group)];
+  rngs.assign(batch_rngs_.begin() + begin, batch_rngs_.begin() + end);
+  std::vector<Objective::GradientStream>& streams = group_streams_[static_cast<size_t>(group)];
   for (int w = begin; w < end; ++w) {
-    ChunkEncoder* encoder = encoders[static_cast<size_t>(w)].get();
-    streams.push_back({.worker = w,
-                       .x = &rule_.WorkerPoint(w),
-                       .batch = EffectiveBatch(setup_, objective, w),
-                       .rng = &rngs[static_cast<size_t>(w - begin)],
-                       .sink = [encoder](const double* values, int64_t n) {
-                         encoder->Put(values, n);
-                       }});
+    ChunkEncoder* encoder = encoders_[static_cast<size_t>(w)].get();
+    streams[static_cast<size_t>(w - begin)] = {
+        .worker = w,
+        .x = &rule_.WorkerPoint(w),
+        .batch = EffectiveBatch(setup_, objective, w),
+        .rng = &rngs[static_cast<size_t>(w - begin)],
+        .sink = [encoder](const double* values, int64_t n) { encoder->Put(values, n); }};
   }
   try {
     if (!objective.StreamFiniteGradients(streams)) return;
@@ -106,7 +120,7 @@ void WorkerUplinks::Streamed(int begin, int end,
   for (int w = begin; w < end; ++w) {
     const auto i = static_cast<size_t>(w - begin);
     if (!streams[i].finite) continue;
-    std::optional<Message> uplink = encoders[static_cast<size_t>(w)]->Finish();
+    std::optional<Message> uplink = encoders_[static_cast<size_t>(w)]->Finish();
     if (!uplink) continue;
     batch_rngs_[static_cast<size_t>(w)] = rngs[i];
     Result& r = results_[static_cast<size_t>(w)];

@@ -28,6 +28,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/ps/ps_rule.h"
+#include "models/objective.h"
 #include "sim/rng.h"
 #include "sim/thread_pool.h"
 
@@ -38,6 +39,12 @@ class WorkerUplinks {
   // REQUIRES: setup.objective is set and setup.threads >= 1; `rule` outlives this.
   WorkerUplinks(const RunSetup& setup, PsRule& rule);
 
+  // Makes the round's chunk encoders (rule.WorkerChunkEncoder), which hold no message storage
+  // until they are fed (compressor.h). Call it at the round's start before the previous round's
+  // messages are freed: the encoders' small allocations then come from memory that is not the
+  // freed messages', so every new uplink fits where an old one was (the peak stays n uplinks
+  // and one downlink). Optional: Compute makes them when Prepare did not.
+  void Prepare();
   // Every worker's gradient and uplink of the round with step size `step`.
   void Compute(double step);
   // Worker w's uplink of the round (moved out), with the wall seconds its WorkerEncode took
@@ -55,13 +62,11 @@ class WorkerUplinks {
     std::exception_ptr error;
   };
   void ComputeOne(int w, int slot, double step);
-  // The rule's WorkerChunkEncoder for every worker, or none when one is missing or the codec mode
-  // is "measured" (which times the encode alone).
-  std::vector<std::unique_ptr<ChunkEncoder>> ChunkEncoders();
-  // Workers [begin, end)'s gradients streamed into their encoders, the gradients never stored;
-  // sets streamed_[w] for each worker done. Not done (also for a value the encoder cannot send):
-  // the ordinary path then runs from the same batch Rng state, and reports any error.
-  void Streamed(int begin, int end, std::vector<std::unique_ptr<ChunkEncoder>>& encoders);
+  // Workers [begin, end) (thread group `group`)'s gradients streamed into their encoders, the
+  // gradients never stored; sets streamed_[w] for each worker done. Not done (also for a value
+  // the encoder cannot send): the ordinary path then runs from the same batch Rng state, and
+  // reports any error.
+  void Streamed(int group, int begin, int end);
   // Thread slot's gradient buffer, of dimension objective.dim().
   Eigen::VectorXd& Buffer(int slot);
 
@@ -73,6 +78,13 @@ class WorkerUplinks {
   Eigen::VectorXd* lent_;               // the rule's ServerScratch, or nullptr
   std::vector<Result> results_;         // one per worker
   std::vector<char> streamed_;          // per worker: this round's uplink came from Streamed
+  // The round's chunk encoders (one per worker; none: the ordinary path), made by Prepare.
+  std::vector<std::unique_ptr<ChunkEncoder>> encoders_;
+  bool prepared_ = false;
+  // Per thread group, kept from round to round (no allocation while a round's messages are made):
+  // its batch Rng copies and its gradient streams.
+  std::vector<std::vector<Rng>> group_rngs_;
+  std::vector<std::vector<Objective::GradientStream>> group_streams_;
 };
 
 }  // namespace commsim
