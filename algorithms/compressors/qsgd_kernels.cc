@@ -211,18 +211,20 @@ bool CpuHasAvx512() {
 
 bool avx512_coder_enabled = true;
 
-bool UseAvx512Coder() {
-#ifdef QSGD_AVX512_CODER
-  static const bool has = CpuHasAvx512();
-  return has && avx512_coder_enabled;
-#else
-  return false;
-#endif
-}
+bool UseAvx512Coder() { return HasAvx512Coder() && avx512_coder_enabled; }
 
 }  // namespace
 
 void EnableAvx512Coder(bool enabled) { avx512_coder_enabled = enabled; }
+
+bool HasAvx512Coder() {
+#ifdef QSGD_AVX512_CODER
+  static const bool has = CpuHasAvx512();
+  return has;
+#else
+  return false;
+#endif
+}
 
 bool TableChunkAvx512(const uint32_t* ms, int64_t m, int64_t* prev, PairCoder* coder) {
 #ifdef QSGD_AVX512_CODER

@@ -49,6 +49,9 @@ bool TableChunkAvx512(const uint32_t* ms, int64_t m, int64_t* prev, PairCoder* c
 // gives the same bits). For tests. Not thread-safe.
 void EnableAvx512Coder(bool enabled);
 
+// Whether this build has the AVX-512 loop (gcc on x86-64) and the CPU can run it. For tests.
+bool HasAvx512Coder();
+
 }  // namespace commsim::qsgd_kernels
 
 #endif  // COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_KERNELS_H_
