@@ -214,6 +214,7 @@ ReferenceStream ReferenceBits(const Eigen::VectorXd& x, int64_t s, int64_t b, bo
   ReferenceStream bits;
   std::vector<int64_t> pos, level;
   std::vector<bool> negative;
+  std::vector<uint32_t> draws;
   for (int64_t begin = 0; begin < x.size(); begin += b) {
     const int64_t n = std::min<int64_t>(b, x.size() - begin);
     const Eigen::VectorXd v = x.segment(begin, n);
@@ -222,10 +223,16 @@ ReferenceStream ReferenceBits(const Eigen::VectorXd& x, int64_t s, int64_t b, bo
     pos.clear();
     level.clear();
     negative.clear();
+    // The bucket's counter draws: Fill(begin, n) is Draw(begin + j) for each j (counter_rng.h),
+    // without recomputing a whole chunk of draws for each element.
+    if (counter && norm > 0.0f) {
+      draws.resize(static_cast<size_t>(n));
+      philox->Fill(static_cast<uint64_t>(begin), n, draws.data());
+    }
     for (int64_t j = 0; j < n && norm > 0.0f; ++j) {
       const double a = std::min(std::abs(v[j]) * (static_cast<double>(s) / norm), double(s));
       const double frac = a - std::floor(a);
-      const bool up = counter ? std::ldexp(philox->Draw(static_cast<uint64_t>(begin + j)), -32) < frac
+      const bool up = counter ? std::ldexp(draws[static_cast<size_t>(j)], -32) < frac
                               : std::ldexp(static_cast<double>(rng.NextU64() >> 11), -53) < frac;
       const int64_t xi = static_cast<int64_t>(std::floor(a)) + (up ? 1 : 0);
       if (!elias) {
