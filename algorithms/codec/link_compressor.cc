@@ -81,9 +81,10 @@ class StampedChunks final : public ChunkEncoder {
 
 }  // namespace
 
-std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncode(int64_t d) const {
+std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncode(int64_t d,
+                                                          const DecodeTarget* decoded) const {
   if (!buckets_.empty()) return nullptr;
-  std::unique_ptr<ChunkEncoder> inner = inner_->ChunkEncode(d);
+  std::unique_ptr<ChunkEncoder> inner = inner_->ChunkEncode(d, decoded);
   if (inner == nullptr) return nullptr;
   return std::make_unique<StampedChunks>(std::move(inner), inner_->Name(), d);
 }

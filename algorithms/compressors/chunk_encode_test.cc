@@ -32,9 +32,10 @@ std::unique_ptr<Compressor> IdentityOf(int64_t precision) {
   return std::make_unique<Identity>(config);
 }
 
-// x fed in chunks of 1, 7 and 300 values, then the rest.
-std::optional<Message> FedInChunks(const Compressor& q, const Eigen::VectorXd& x) {
-  std::unique_ptr<ChunkEncoder> encoder = q.ChunkEncode(x.size());
+// x fed in chunks of 1, 7 and 300 values, then the rest (decoded values to `decoded`, if any).
+std::optional<Message> FedInChunks(const Compressor& q, const Eigen::VectorXd& x,
+                                   const DecodeTarget* decoded = nullptr) {
+  std::unique_ptr<ChunkEncoder> encoder = q.ChunkEncode(x.size(), decoded);
   EXPECT_NE(encoder, nullptr) << q.Name();
   if (encoder == nullptr) return std::nullopt;
   int64_t at = 0;
@@ -72,6 +73,34 @@ TEST(ChunkEncodeTest, IdentityChunksAreTheFp32WireFormat) {
   for (int64_t i = 0; i < 309; ++i) EXPECT_EQ(m64->words[i], std::bit_cast<uint64_t>(x[i]));
 }
 
+// With a target, the chunks' decoded values land there as they go in: the value on the wire
+// (x rounded to fp32, or x itself at 64 bits), plainly or as base + weight * value. d = 2.1M takes
+// the streaming stores (a message over 8 MiB) from the chunk's first 16-byte boundary on.
+TEST(ChunkEncodeTest, IdentityChunksDeliverTheDecodedValues) {
+  for (const int64_t precision : {32, 64}) {
+    for (const int64_t d : {int64_t{0}, int64_t{309}, int64_t{2'100'001}}) {
+      const Eigen::VectorXd x = Gaussian(d, 8);
+      const Eigen::VectorXd base = Gaussian(d, 9);
+      Eigen::VectorXd wire(d);
+      for (int64_t i = 0; i < d; ++i) {
+        wire[i] = precision == 32 ? static_cast<double>(static_cast<float>(x[i])) : x[i];
+      }
+      Eigen::VectorXd plain = Eigen::VectorXd::Constant(d, -7.0), updated = base;
+      const DecodeTarget to_plain(plain), to_updated(updated, updated, 0.5);
+      const std::unique_ptr<Compressor> q = IdentityOf(precision);
+      const std::optional<Message> m = FedInChunks(*q, x, &to_plain);
+      ASSERT_TRUE(m.has_value());
+      ASSERT_TRUE(FedInChunks(*q, x, &to_updated).has_value());
+      Rng rng(1);
+      EXPECT_EQ(m->words, q->Encode(x, rng).words) << precision << " bits, d " << d;
+      EXPECT_TRUE(plain == wire) << precision << " bits, d " << d;
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < d; ++i) wrong += updated[i] != base[i] + 0.5 * wire[i];
+      EXPECT_EQ(wrong, 0) << precision << " bits, d " << d;
+    }
+  }
+}
+
 // Where Encode throws (NaN, Inf, a value beyond fp32 at 32 bits) the chunk encoder declines.
 TEST(ChunkEncodeTest, IdentityChunksDeclineWhatEncodeRejects) {
   for (const double bad : {double{NAN}, double{INFINITY}, 1e39}) {
@@ -95,7 +124,7 @@ TEST(ChunkEncodeTest, EveryChunkEncoderGivesEncodesMessage) {
   const Eigen::VectorXd x = Gaussian(1001, 6);
   for (const std::string& name : CompressorRegistry().names()) {
     const std::unique_ptr<Compressor> q = CompressorRegistry().Make(CompressorSpec(name));
-    if (q->ChunkEncode(x.size()) == nullptr) continue;
+    if (q->ChunkEncode(x.size(), nullptr) == nullptr) continue;
     EXPECT_EQ(name, "identity") << "a chunk encoder besides identity's: extend this test";
     Rng rng(2);
     const Message expected = q->Encode(x, rng);
@@ -104,7 +133,7 @@ TEST(ChunkEncodeTest, EveryChunkEncoderGivesEncodesMessage) {
     EXPECT_EQ(got->payload_bits, expected.payload_bits) << name;
     EXPECT_EQ(got->words, expected.words) << name;
   }
-  EXPECT_EQ(CompressorRegistry().Make(CompressorSpec("qsgd"))->ChunkEncode(10), nullptr);
+  EXPECT_EQ(CompressorRegistry().Make(CompressorSpec("qsgd"))->ChunkEncode(10, nullptr), nullptr);
 }
 
 // A link stamps the chunk encoder's message like its Encode's; with buckets it has none.
@@ -116,7 +145,7 @@ TEST(ChunkEncodeTest, LinkStampsChunkMessagesAndHasNoneWithBuckets) {
   EXPECT_EQ(m->codec, "identity");
   EXPECT_EQ(m->elements, 400);
   link.set_buckets({{0, 100}, {100, 300}});
-  EXPECT_EQ(link.ChunkEncode(400), nullptr);
+  EXPECT_EQ(link.ChunkEncode(400, nullptr), nullptr);
 }
 
 // Pointers to the messages, in order, as DecodeSumInto takes them.

@@ -19,11 +19,13 @@
 //   - Encode rejects NaN/Inf input, and values beyond the fp32 range of its wire format, with a
 //     NonFiniteError naming the compressor (the run drivers turn it into status "diverged"); Decode
 //     of a truncated or corrupted message throws DecodeError and never reads out of bounds.
-//   - ChunkEncode(d) (optional; compressors that draw no random numbers): an encoder fed x in
-//     order, chunk by chunk, whose Finish() is the message Encode(x, rng) gives, so a producer
-//     (a worker's gradient) is encoded without storing x. Finish() declines (nullopt) where Encode
-//     would throw; the caller then encodes the stored vector for the error. An encoder allocates
-//     its message's words at its first Put, not when made (callers make encoders ahead of time).
+//   - ChunkEncode(d, decoded) (optional; compressors that draw no random numbers): an encoder fed
+//     x in order, chunk by chunk, whose Finish() is the message Encode(x, rng) gives (and, with a
+//     target, whose Puts deliver EncodeWithDecoded's values), so a producer (a worker's gradient,
+//     a server's step) is encoded without storing x or reading it again. Finish() declines
+//     (nullopt) where Encode would throw; the caller then encodes the stored vector for the error
+//     (a target may then hold some decoded values). An encoder allocates its message's words at
+//     its first Put, not when made (callers make encoders ahead of time).
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
@@ -139,7 +141,13 @@ class Compressor {
   Message EncodeWithDecoded(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                             const DecodeTarget& target) const;
   // A ChunkEncoder for vectors of dimension d, or nullptr when the compressor has none (default).
-  virtual std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t /*d*/) const { return nullptr; }
+  // With `decoded` (else nullptr), each Put also delivers its values' decoded values to that
+  // target, as EncodeWithDecoded does (a copy of the target is kept: the vectors it refers to must
+  // outlive the encoder). REQUIRES: decoded is null or of size d.
+  virtual std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t /*d*/,
+                                                    const DecodeTarget* /*decoded*/) const {
+    return nullptr;
+  }
   // Decode into `target`. REQUIRES: target.size() equals the encoded vector's dimension.
   virtual void DecodeInto(const Message& message, const DecodeTarget& target) const = 0;
   // DecodeInto(*messages[i], target) for each i in turn (the default); a compressor may fuse them

@@ -50,20 +50,35 @@ uint64_t PutFp64(const double* p, int64_t n, uint64_t* words) {
 }
 
 // Identity's ChunkEncoder: each chunk converted straight into the message words (fp32: with
-// streaming stores for a message far beyond the caches, fp32_stores.h). The message is allocated
-// at the first Put (compressor.h), so an encoder made ahead of its round holds no words.
+// streaming stores for a message far beyond the caches, fp32_stores.h), its decoded values
+// delivered to the target (if any) in the same call. The message is allocated at the first Put
+// (compressor.h), so an encoder made ahead of its round holds no words.
 class IdentityChunks final : public ChunkEncoder {
  public:
-  IdentityChunks(int64_t d, int64_t precision)
-      : d_(d), precision_(precision), stream_(StreamStores(d * precision / 8)) {}
+  IdentityChunks(int64_t d, int64_t precision, const DecodeTarget* decoded)
+      : d_(d), precision_(precision), stream_(StreamStores(d * precision / 8)) {
+    if (decoded != nullptr) decoded_.emplace(*decoded);
+  }
   void Put(const double* values, int64_t n) override {
     COMMSIM_CHECK(next_ + n <= d_, "{} values put into an encoder of {}", next_ + n, d_);
     if (next_ == 0) m_ = SizedMessage(d_, precision_);
+    std::optional<DecodeTarget> target;
+    if (decoded_) target.emplace(decoded_->Segment(next_, n));
     if (precision_ == 64) {
       bad_ |= PutFp64(values, n, m_.words.data() + next_) >> 63;
+      if (target) {
+        for (int64_t i = 0; i < n; ++i) target->Put(i, values[i]);
+      }
     } else {
-      auto* bytes = reinterpret_cast<unsigned char*>(m_.words.data());
-      bad_ |= PutFp32(values, n, bytes + 4 * next_, stream_) >> 31;
+      unsigned char* bytes = reinterpret_cast<unsigned char*>(m_.words.data()) + 4 * next_;
+      if (target && target->plain()) {
+        bad_ |= PutFp32Decoded(values, n, bytes, target->out().data(), stream_) >> 31;
+      } else {
+        bad_ |= PutFp32(values, n, bytes, stream_) >> 31;
+        if (target) {
+          for (int64_t i = 0; i < n; ++i) target->Put(i, static_cast<float>(values[i]));
+        }
+      }
     }
     next_ += n;
   }
@@ -77,14 +92,17 @@ class IdentityChunks final : public ChunkEncoder {
  private:
   int64_t d_, precision_, next_ = 0;
   bool stream_;
+  std::optional<DecodeTarget> decoded_;
   uint64_t bad_ = 0;
   Message m_;
 };
 
 }  // namespace
 
-std::unique_ptr<ChunkEncoder> Identity::ChunkEncode(int64_t d) const {
-  return std::make_unique<IdentityChunks>(d, config_.precision);
+std::unique_ptr<ChunkEncoder> Identity::ChunkEncode(int64_t d, const DecodeTarget* decoded) const {
+  COMMSIM_CHECK(decoded == nullptr || decoded->size() == d, "decode target of size {} for d = {}",
+                decoded->size(), d);
+  return std::make_unique<IdentityChunks>(d, config_.precision, decoded);
 }
 
 // One pass: converts, writes the words directly, checks and (with a target) delivers the decoded

@@ -25,7 +25,7 @@ class Identity final : public Compressor {
  private:
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,
                      const DecodeTarget* target) const override;
-  std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d) const override;
+  std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d, const DecodeTarget* decoded) const override;
   void DecodeSumInto(std::span<const Message* const> messages,
                      const DecodeTarget& out) const override;
   void DecodeSumFromZero(std::span<const Message* const> messages,

@@ -1,5 +1,9 @@
 #include "algorithms/ps/model_broadcast_rule.h"
 
+#include <memory>
+#include <optional>
+#include <utility>
+
 #include "models/objective.h"
 #include "sim/finite.h"
 
@@ -52,10 +56,12 @@ namespace {
 
 // x_j <- x_j - step * (sum_j / n) for j in [begin, end), sum_j = sum[j - begin], ORing the new
 // x_j's NonFiniteFlag into bad: the operations of the separate passes (mean = sum / n;
-// x -= step * mean), the mean not stored.
+// x -= step * mean), the mean not stored. The new chunk of x then goes to `down` (if any) while
+// it is in cache.
 struct MeanStep {
   double* x;
   double n, step;
+  ChunkEncoder* down;
   uint64_t bad = 0;
   void operator()(int64_t begin, int64_t end, const double* sum) {
     for (int64_t j = begin; j < end; ++j) {
@@ -63,17 +69,18 @@ struct MeanStep {
       x[j] -= step * mean;
       bad |= NonFiniteFlag(x[j]);
     }
+    if (down != nullptr) down->Put(x + begin, end - begin);
   }
 };
 
 }  // namespace
 
 // The step by the mean of the sum in mean_, or of the uplinks kept by ServerReceiveRun (summed
-// chunk by chunk, the step taken on each while it is in cache; mean_ is the scratch). Returns
-// whether x is finite.
-bool ModelBroadcastRule::StepByMean(double step) {
+// chunk by chunk, the step taken on each while it is in cache; mean_ is the scratch), each new
+// chunk of x put into `down` (if not null). Returns whether x is finite.
+bool ModelBroadcastRule::StepByMean(double step, ChunkEncoder* down) {
   mean_.resize(x_.size());  // a no-op unless it was lent empty
-  MeanStep apply{x_.data(), static_cast<double>(workers()), step};
+  MeanStep apply{x_.data(), static_cast<double>(workers()), step, down};
   if (pending_.empty()) {
     apply(0, x_.size(), mean_.data());
   } else {
@@ -88,8 +95,17 @@ bool ModelBroadcastRule::StepByMean(double step) {
 
 Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
   model_finite_ = false;
+  const DecodeTarget to_replica(replica_);
   if (StepsByMean()) {
-    model_finite_ = StepByMean(step);  // the prox keeps a finite x finite
+    // Without a prox to follow, the downlink encodes x as the step makes it, chunk by chunk (a
+    // downlink that can: one that draws no random numbers), and delivers the workers' model.
+    const std::unique_ptr<ChunkEncoder> down =
+        objective_->l1() > 0.0 ? nullptr : downlink_->ChunkEncode(x_.size(), &to_replica);
+    model_finite_ = StepByMean(step, down.get());  // the prox keeps a finite x finite
+    if (down != nullptr) {
+      std::optional<Message> message = down->Finish();
+      if (message) return std::move(*message);  // else x is not on the wire: encode it for the error
+    }
   } else {
     mean_ /= static_cast<double>(workers());
     ServerDirection(mean_);
@@ -104,7 +120,7 @@ Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
   }
   objective_->Prox(step, x_);
   // The workers' model is the decoded downlink, delivered by the encoder from its own pass.
-  return downlink_->EncodeWithDecoded(x_, rng, DecodeTarget(replica_));
+  return downlink_->EncodeWithDecoded(x_, rng, to_replica);
 }
 
 // The downlink is the model: the worker's replica is the decoded message (without

@@ -63,7 +63,7 @@ class ModelBroadcastRule : public PsRule {
   // The sum as the decode target of uplink w's values (zeroed for w = 0).
   DecodeTarget SumFrom(int w);
   bool StepsByMean() const;
-  bool StepByMean(double step);
+  bool StepByMean(double step, ChunkEncoder* down);
   std::vector<const Message*> pending_;  // the round's uplinks, kept by ServerReceiveRun
   bool model_finite_ = false;  // the last ServerRound found x finite
   Eigen::VectorXd replica_;  // the decoded downlink: every worker's model

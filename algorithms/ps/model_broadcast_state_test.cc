@@ -3,6 +3,7 @@
 // out here, with compressors that are not exact so that the hyper-parameters matter.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
 
 #include "algorithms/compressors/identity.h"
@@ -212,6 +213,49 @@ TEST(QsgdStateTest, WithoutMomentumTheModelTakesTheMeanInTheSameOperationsBitFor
     x = Soft(x, gamma * 0.2);
     ExpectModel(rule, x, 3);
     EXPECT_TRUE(rule.ModelKnownFinite()) << "round " << k;
+  }
+}
+
+// Without a prox, the identity downlink is written as the step makes x (one pass): the message is
+// still the fp32 wire format of the new x, written out here, and every worker's model its fp32
+// values. d = 1100 spans several of the server's chunks and a partial one; both ways of taking
+// the uplinks (one by one, and in one run).
+TEST(QsgdStateTest, WithoutAProxTheBroadcastIsTheSteppedModelOnTheWire) {
+  const ProxOnlyObjective objective(1100, 0.0);
+  const double gamma = 0.3;
+  for (const bool in_a_run : {false, true}) {
+    SgdRule rule{SgdConfig{}};
+    VectorXd x = VectorXd::LinSpaced(1100, -1.0, 2.0);
+    rule.Init(3, x, objective);
+    for (int k = 0; k < 2; ++k) {
+      std::vector<VectorXd> grads;
+      for (int w = 0; w < 3; ++w) grads.push_back(VectorXd::LinSpaced(1100, w - k, 0.7 * w + k));
+      std::vector<Message> uplinks;
+      std::vector<const Message*> run;
+      for (int w = 0; w < 3; ++w) {
+        Rng rng(k, w, "uplink");
+        VectorXd grad = grads[w];
+        uplinks.push_back(rule.WorkerEncode(w, grad, gamma, rng));
+      }
+      for (int w = 0; w < 3; ++w) {
+        run.push_back(&uplinks[w]);
+        if (!in_a_run) rule.ServerReceive(w, uplinks[w]);
+      }
+      if (in_a_run) rule.ServerReceiveRun(0, run);
+      Rng server(k, 9, "downlink");
+      const Message down = rule.ServerRound(gamma, server);
+      for (int j = 0; j < 1100; ++j) {
+        double sum = 0.0;
+        for (int w = 0; w < 3; ++w) sum = sum + 1.0 * Fp32(grads[w])[j];
+        x[j] = x[j] - gamma * (sum / 3.0);
+      }
+      ExpectModel(rule, x, 3);
+      ASSERT_EQ(down.payload_bits, 32 * 1100);
+      for (int j = 0; j < 1100; ++j) {
+        const uint64_t bits = std::bit_cast<uint32_t>(static_cast<float>(x[j]));
+        ASSERT_EQ((down.words[j / 2] >> (32 * (j % 2))) & 0xFFFFFFFFu, bits) << "element " << j;
+      }
+    }
   }
 }
 

@@ -20,7 +20,7 @@ Message SgdRule::WorkerEncode(int /*w*/, GradVec grad, double /*step*/, Rng& rng
 }
 
 std::unique_ptr<ChunkEncoder> SgdRule::WorkerChunkEncoder(int w) const {
-  return uplink().ChunkEncode(WorkerPoint(w).size());
+  return uplink().ChunkEncode(WorkerPoint(w).size(), nullptr);
 }
 
 }  // namespace commsim
