@@ -81,6 +81,11 @@ class SyntheticQuadratic final : public Objective {
                   Eigen::Ref<Eigen::VectorXd> grad) const override;
   bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                       Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const override;
+  // Gradients are computed in chunks of this many coordinates (the curvatures of a chunk made
+  // once for all workers). 32 blocks: each stream then reads 64 KB runs of the shared vector,
+  // which the memory system streams better than 8 KB runs (about 20% less time in the gradient at
+  // d = 11.2M, n = 8); the chunk buffers live in L2. No result depends on it.
+  static constexpr int64_t kChunk = 32 * QuadraticCurvatures::kBlock;
   // In chunks of kChunk coordinates, interleaved: chunk k of every stream before chunk k + 1 of
   // any, the chunk's curvatures, center and point read once for all of them.
   bool StreamFiniteGradients(std::span<GradientStream> streams) const override;
@@ -96,7 +101,6 @@ class SyntheticQuadratic final : public Objective {
   double center(int worker, int64_t j) const;
 
  private:
-  static constexpr int64_t kChunk = 4 * QuadraticCurvatures::kBlock;
   // One gradient evaluation: its inputs and running results.
   struct Pass {
     const double* x;

@@ -32,10 +32,12 @@ SyntheticQuadraticConfig QuadraticOf(int64_t dim, double lambda_min, double lamb
   return c;
 }
 
-// Dimensions around the 256-coordinate blocks and the 1024-coordinate gradient chunks, one
-// coordinate, and condition numbers from 1 (all equal) to 1e300 (fixes beyond a byte).
+// Dimensions around the 256-coordinate blocks and the gradient chunks, one coordinate, and
+// condition numbers from 1 (all equal) to 1e300 (fixes beyond a byte).
 TEST(SyntheticQuadraticTest, CurvaturesEqualTheFormulaBitForBit) {
-  for (const int64_t dim : {1, 2, 255, 256, 257, 1023, 1024, 1025, 5000}) {
+  constexpr int64_t kC = SyntheticQuadratic::kChunk;
+  for (const int64_t dim : {int64_t{1}, int64_t{2}, int64_t{255}, int64_t{256}, int64_t{257},
+                            kC - 1, kC, kC + 1, 2 * kC + 953}) {
     for (const auto& [lo, hi] : {std::pair{1.0, 100.0}, std::pair{0.5, 0.5}, std::pair{1e-3, 7.0},
                                  std::pair{1e-150, 1e150}}) {
       const SyntheticQuadraticConfig c = QuadraticOf(dim, lo, hi);
@@ -54,7 +56,7 @@ TEST(SyntheticQuadraticTest, CurvaturesEqualTheFormulaBitForBit) {
 // the loss 1/2 sum_j lambda_j (x_j - x*_j)^2 + F(x*) summed as Eigen sums a stored vector.
 TEST(SyntheticQuadraticTest, GradientAndLossMatchTheDefinitionOnTheFormula) {
   for (const auto& [lo, hi] : {std::pair{1.0, 100.0}, std::pair{1e-150, 1e150}}) {
-    const SyntheticQuadraticConfig c = QuadraticOf(3001, lo, hi);
+    const SyntheticQuadraticConfig c = QuadraticOf(2 * SyntheticQuadratic::kChunk + 953, lo, hi);
     const int workers = 4;
     const SyntheticQuadratic f(c, workers, 9);
     Eigen::VectorXd lambda(c.dim), x(c.dim), g(c.dim), expected(c.dim);
@@ -85,10 +87,11 @@ TEST(SyntheticQuadraticTest, GradientAndLossMatchTheDefinitionOnTheFormula) {
 
 // StreamFiniteGradients hands each stream FiniteGradient's values bit for bit, in index order, in
 // chunks that cover [0, d) once, with the same finiteness answer and the same noise draws (each
-// Rng ends in the same state), on dimensions around the 1024-coordinate chunks; three workers
-// streamed together, two at one point (one of them not finite) and one at another.
+// Rng ends in the same state), on dimensions around the gradient chunks; three workers streamed
+// together, two at one point (one of them not finite) and one at another.
 TEST(SyntheticQuadraticTest, StreamedGradientsAreTheStoredGradientsInOrder) {
-  for (const int64_t dim : {1, 1023, 1024, 1025, 3001}) {
+  constexpr int64_t kC = SyntheticQuadratic::kChunk;
+  for (const int64_t dim : {int64_t{1}, kC - 1, kC, kC + 1, 2 * kC + 953}) {
     for (const double noise : {0.0, 0.7}) {
       SyntheticQuadraticConfig c = QuadraticOf(dim, 1.0, 100.0);
       c.noise = noise;
