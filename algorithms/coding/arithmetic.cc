@@ -53,13 +53,15 @@ void AdaptiveModel::Update(int s) {
   }
 }
 
-const uint64_t* arithmetic_steps::ReciprocalTable() {
+const uint64_t* arithmetic_steps::Reciprocals(uint32_t t) {
+  constexpr uint32_t kRow = kMaxTotal / kIncrement + 1;  // totals with one residue
   static const std::vector<uint64_t> table = [] {
-    std::vector<uint64_t> t(kMaxTotal + 1, 0);
-    for (uint32_t total = 2; total <= kMaxTotal; ++total) t[total] = Reciprocal(total);
-    return t;
+    std::vector<uint64_t> r(size_t{kIncrement} * kRow, 0);
+    for (uint32_t total = 2; total <= kMaxTotal; ++total)
+      r[total % kIncrement * kRow + total / kIncrement] = Reciprocal(total);
+    return r;
   }();
-  return table.data();
+  return table.data() + t % kIncrement * kRow + t / kIncrement;
 }
 
 void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
@@ -69,7 +71,8 @@ void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
   const uint64_t qh = DivideBy(st_.range * (lo + model.Freq(symbol)), inv);
   uint64_t width = 0;
   int shift = 0;
-  EncodeStep(st_.low, width, shift, st_.acc, st_.fill, ql, qh, st_, out_);
+  EncodeStep(st_.low, width, shift, st_.acc, st_.fill, ql, qh,
+             [this](uint64_t acc, int& fill) { return FlushChunk(st_, acc, fill, out_); });
   st_.range = width << shift;
   model.Update(symbol);
 }

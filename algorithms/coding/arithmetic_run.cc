@@ -2,6 +2,7 @@
 // arithmetic.cc with the coder state and a small model in locals, compiled for several
 // instruction sets (integer arithmetic only: every clone computes the same bits).
 #include <algorithm>
+#include <type_traits>
 
 #include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/arithmetic_steps.h"
@@ -90,32 +91,75 @@ struct Cumulative3 {
 // the symbol, so the halving comes after (kMaxTotal - total) / kIncrement + 1 updates.
 inline int64_t UntilHalving(uint32_t total) { return (kMaxTotal - total) / kIncrement + 1; }
 
+// The run's state keeps the interval's low end and the output bits after acc's in one register:
+// window = (a << 32) + low, a holding the last `pending` bits of B (acc's bits come before them)
+// plus a carry at bit `pending`, so that a narrowing's carry and a renormalisation are one add and
+// one shift (ShiftCount sees the same interval: window's bits above 32 are a multiple of 2^32).
+// A step shifts by at most 18 (the narrowed range is at least 2^14: range > 2^30 after a
+// renormalisation, total <= 2^16, every count >= 1), and x = window + ql < 2^(33 + pending): with
+// pending <= kMaxPending before a step, x << s < 2^64.
+constexpr int kMaxPending = 12;
+
+// FlushChunk as a call: the run's loop then keeps its state in registers, not the writer's.
+[[gnu::noinline]] uint64_t FlushOutOfLine(EncoderState& st, uint64_t acc, int& fill,
+                                          BitWriter& out) {
+  return FlushChunk(st, acc, fill, out);
+}
+
 // ArithmeticEncoder::Encode for symbols[j] + offset, j < n, on a local copy of the model, the
-// reciprocals from the table.
-template <class Model>
+// reciprocals from the table. Offset: an int, or a compile-time constant (one register less).
+template <class Model, class Offset>
 [[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model, const int8_t* symbols,
-                                              int64_t n, int offset, BitWriter& out) {
-  const uint64_t* table = ReciprocalTable();
-  uint64_t low = st.low, width = st.range, acc = st.acc;  // range = width << shift
-  int fill = st.fill, shift = 0;
+                                              int64_t n, Offset offset, BitWriter& out) {
+  uint64_t window = st.low, width = st.range, acc = st.acc;  // range = width << shift
+  int fill = st.fill, pending = 0, shift = 0;
   Model m = model;  // not through the reference: its counts stay in registers
-  for (int64_t j = 0; j < n; m.HalveIfOver()) {
-    const uint64_t* inv = table + m.Total();
-    const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
-    for (; j < end; ++j, inv += kIncrement) {
+  for (const int8_t* const stop = symbols + n; symbols < stop; m.HalveIfOver()) {
+    const int64_t k = std::min(stop - symbols, UntilHalving(m.Total()));
+    // symbols[j] and its reciprocal at j = -k..-1, one index counting up to 0
+    const uint64_t* const inv = Reciprocals(m.Total()) + k;
+    symbols += k;
+    for (int64_t j = -k; j < 0; ++j) {
       const int64_t c = symbols[j] + int64_t{offset};  // 64-bit: High's c + 1 folds into the load
       // range * count as (width * count) << shift: the product waits for the width, not the shift
-      const uint64_t ql = DivideBy((width * m.Low(c)) << shift, *inv);
-      const uint64_t qh = DivideBy((width * m.High(c)) << shift, *inv);
-      EncodeStep(low, width, shift, acc, fill, ql, qh, st, out);
+      const uint64_t ql = DivideBy((width * m.Low(c)) << shift, inv[j]);
+      const uint64_t qh = DivideBy((width * m.High(c)) << shift, inv[j]);
+      const uint64_t x = window + ql;  // EncodeStep's x, 2^32 a times further up
+      const uint64_t d = WidthLessOne(ql, qh);
+      shift = ShiftCount(x, x + d, d);
+      window = x << shift;
+      width = d + 1;
+      pending += shift;
+      // every 4th symbol (a branch the predictor learns), and when pending has grown large
+      if (((j & 3) == 0) | (pending > kMaxPending)) {
+        acc = (acc << pending) + (window >> 32);  // acc < 2^(fill + 1), pending < 32
+        fill += pending;
+        window &= 0xFFFFFFFFu;
+        pending = 0;
+        if (fill >= 32) [[unlikely]]
+          acc = FlushOutOfLine(st, acc, fill, out);
+      }
       m.Add(c);
     }
   }
   model = m;
-  st.low = low;
+  acc = (acc << pending) + (window >> 32);
+  fill += pending;
+  st.acc = fill >= 32 ? FlushChunk(st, acc, fill, out) : acc;
+  st.low = window & 0xFFFFFFFFu;
   st.range = width << shift;
-  st.acc = acc;
   st.fill = fill;
+}
+
+// EncodeLoop with the offset of block_ternary's symbols (-1, 0, 1) as a constant.
+template <class Model>
+[[gnu::always_inline]] inline void EncodeLoop(EncoderState& st, Model& model, const int8_t* symbols,
+                                              int64_t n, int offset, BitWriter& out) {
+  if (offset == 1) {
+    EncodeLoop(st, model, symbols, n, std::integral_constant<int, 1>(), out);
+  } else {
+    EncodeLoop<Model, int>(st, model, symbols, n, offset, out);
+  }
 }
 
 COMMSIM_TARGET_CLONES
@@ -139,13 +183,12 @@ template <int kLanes, class Model>
 [[gnu::always_inline]] inline int64_t DecodeLoop(DecoderState& st, Model& model, int8_t* out,
                                                  int64_t n, int offset, BitReader& in,
                                                  int64_t shift_limit) {
-  const uint64_t* table = ReciprocalTable();
   DecoderState s = st;
   Model m = model;  // not through the reference: its counts stay in registers
   for (int64_t j = 0; j < n; m.HalveIfOver()) {
-    const uint64_t* inv = table + m.Total();
+    const uint64_t* inv = Reciprocals(m.Total());
     const int64_t end = j + std::min(n - j, UntilHalving(m.Total()));
-    for (; j < end; ++j, inv += kIncrement) {
+    for (; j < end; ++j, ++inv) {
       const uint64_t v = s.v;
       if (v >= s.range) [[unlikely]] {  // Decode's out-of-range error: the caller throws
         model = m;

@@ -31,9 +31,11 @@ inline uint64_t Reciprocal(uint64_t t) { return ~uint64_t{0} / t + 1; }
 inline uint64_t DivideBy(uint64_t a, uint64_t reciprocal) {
   return static_cast<uint64_t>((static_cast<Uint128>(a) * reciprocal) >> 64);
 }
-// Reciprocal(t) at index t for 2 <= t <= kMaxTotal (the model's totals): a load instead of a
-// division per symbol (512 KB; the totals of consecutive symbols step by kIncrement).
-const uint64_t* ReciprocalTable();
+// The reciprocals of the totals t, t + kIncrement, t + 2 kIncrement, ... (up to kMaxTotal) at
+// consecutive addresses, for 2 <= t <= kMaxTotal: the totals of consecutive symbols step by
+// kIncrement, so a run of symbols reads one array in order (a load instead of a division per
+// symbol; 8 bytes a symbol, not a cache line). The table (512 KB) is laid out by t mod kIncrement.
+const uint64_t* Reciprocals(uint32_t t);
 
 // The 64 bits of v in reverse order (bit 63 becomes bit 0).
 inline uint64_t Reverse64(uint64_t v) {
@@ -109,10 +111,12 @@ inline uint64_t FlushChunk(EncoderState& st, uint64_t acc, int& fill, BitWriter&
 // One symbol: the interval [low, low + range - 1] (range = width << shift on entry) narrowed to
 // [low + ql, low + qh - 1] and renormalised by ShiftCount steps: width = qh - ql and shift = that
 // count on return. The bits shifted out of the 32-bit low, and a carry out of it, are added to B
-// (acc, fill; `held` the chunks). The textbook coder keeps low - 2^31 where this low passed 2^31
-// by a pending step: its later settling step to 1 is this low's carry.
+// (acc, fill; flush(acc, fill) is FlushChunk on the held chunks). The textbook coder keeps
+// low - 2^31 where this low passed 2^31 by a pending step: its later settling step to 1 is this
+// low's carry.
+template <class Flush>
 inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc, int& fill,
-                       uint64_t ql, uint64_t qh, EncoderState& held, BitWriter& out) {
+                       uint64_t ql, uint64_t qh, Flush&& flush) {
   const uint64_t x = low + ql;  // < 2^33: bit 32 is a carry
   const uint64_t d = WidthLessOne(ql, qh);
   const int s = ShiftCount(x, x + d, d);
@@ -122,7 +126,7 @@ inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc
   width = d + 1;
   shift = s;
   if (fill >= 32) [[unlikely]]
-    acc = FlushChunk(held, acc, fill, out);
+    acc = flush(acc, fill);
 }
 
 // Decoder: at least 32 bits in st.buf (the reader reads zeros past the end of the message).

@@ -376,11 +376,15 @@ TEST(ArithmeticTest, ShiftCountCountsTheLoopsSteps) {
 }
 
 // The reciprocal table against plain integer division: every total, at the edges of the
-// multiplication's range (a = range * count, range <= 2^32, count <= total) and at random.
+// multiplication's range (a = range * count, range <= 2^32, count <= total) and at random; and
+// each total's run of reciprocals (t, t + kIncrement, ...) as the table's entries of those totals.
 TEST(ArithmeticTest, ReciprocalTableDividesExactly) {
-  const uint64_t* table = arithmetic_steps::ReciprocalTable();
+  using arithmetic_steps::kIncrement;
+  using arithmetic_steps::kMaxTotal;
+  using arithmetic_steps::Reciprocals;
   Rng rng(23);
-  for (uint64_t t = 2; t <= arithmetic_steps::kMaxTotal; ++t) {
+  for (uint64_t t = 2; t <= kMaxTotal; ++t) {
+    const uint64_t inv = Reciprocals(static_cast<uint32_t>(t))[0];
     const uint64_t top = (uint64_t{1} << 32) * t;
     std::vector<uint64_t> as = {0, 1, t - 1, t, t + 1, 2 * t - 1, top - t, top - 1, top};
     for (int i = 0; i < 4; ++i) {
@@ -388,7 +392,13 @@ TEST(ArithmeticTest, ReciprocalTableDividesExactly) {
       as.push_back(range * rng.UniformInt(t + 1));
     }
     for (uint64_t a : as) {
-      ASSERT_EQ(arithmetic_steps::DivideBy(a, table[t]), a / t) << a << " / " << t;
+      ASSERT_EQ(arithmetic_steps::DivideBy(a, inv), a / t) << a << " / " << t;
+    }
+  }
+  for (uint32_t t : {2u, 3u, 33u, 1000u, kMaxTotal - 2 * kIncrement, kMaxTotal}) {
+    const uint64_t* run = Reciprocals(t);
+    for (uint32_t k = 0; t + k * kIncrement <= kMaxTotal; ++k) {
+      ASSERT_EQ(run[k], Reciprocals(t + k * kIncrement)[0]) << t << " + " << k << " steps";
     }
   }
 }
