@@ -100,8 +100,9 @@ inline int64_t UntilHalving(uint32_t total) { return (kMaxTotal - total) / kIncr
 // pending <= kMaxPending before a step, x << s < 2^64.
 constexpr int kMaxPending = 12;
 
-// FlushChunk as a call: the run's loop then keeps its state in registers, not the writer's.
-[[gnu::noinline]] uint64_t FlushOutOfLine(EncoderState& st, uint64_t acc, int& fill,
+// FlushChunk as a call (fill by value: the caller subtracts the 32): the run's loop then keeps
+// its state in registers, not the writer's.
+[[gnu::noinline]] uint64_t FlushOutOfLine(EncoderState& st, uint64_t acc, int fill,
                                           BitWriter& out) {
   return FlushChunk(st, acc, fill, out);
 }
@@ -114,39 +115,48 @@ template <class Model, class Offset>
   uint64_t window = st.low, width = st.range, acc = st.acc;  // range = width << shift
   int fill = st.fill, pending = 0, shift = 0;
   Model m = model;  // not through the reference: its counts stay in registers
+  auto move = [&] {
+    acc = (acc << pending) + (window >> 32);  // acc < 2^(fill + 1), pending < 32
+    fill += pending;
+    window &= 0xFFFFFFFFu;
+    pending = 0;
+    if (fill >= 32) [[unlikely]] {
+      acc = FlushOutOfLine(st, acc, fill, out);
+      fill -= 32;
+    }
+  };
+  auto step = [&](int64_t c, uint64_t inv) {
+    const uint64_t ql = DivideBy((width * m.Low(c)) << shift, inv);
+    const uint64_t qh = DivideBy((width * m.High(c)) << shift, inv);
+    const uint64_t x = window + ql;  // EncodeStep's x, 2^32 a times further up
+    const uint64_t d = WidthLessOne(ql, qh);
+    shift = ShiftCount(x, x + d, d);
+    window = x << shift;
+    width = d + 1;
+    pending += shift;
+    m.Add(c);
+  };
   for (const int8_t* const stop = symbols + n; symbols < stop; m.HalveIfOver()) {
     const int64_t k = std::min(stop - symbols, UntilHalving(m.Total()));
     // symbols[j] and its reciprocal at j = -k..-1, one index counting up to 0
     const uint64_t* const inv = Reciprocals(m.Total()) + k;
     symbols += k;
-    for (int64_t j = -k; j < 0; ++j) {
-      const int64_t c = symbols[j] + int64_t{offset};  // 64-bit: High's c + 1 folds into the load
-      // range * count as (width * count) << shift: the product waits for the width, not the shift
-      const uint64_t ql = DivideBy((width * m.Low(c)) << shift, inv[j]);
-      const uint64_t qh = DivideBy((width * m.High(c)) << shift, inv[j]);
-      const uint64_t x = window + ql;  // EncodeStep's x, 2^32 a times further up
-      const uint64_t d = WidthLessOne(ql, qh);
-      shift = ShiftCount(x, x + d, d);
-      window = x << shift;
-      width = d + 1;
-      pending += shift;
-      // every 4th symbol (a branch the predictor learns), and when pending has grown large
-      if (((j & 3) == 0) | (pending > kMaxPending)) {
-        acc = (acc << pending) + (window >> 32);  // acc < 2^(fill + 1), pending < 32
-        fill += pending;
-        window &= 0xFFFFFFFFu;
-        pending = 0;
-        if (fill >= 32) [[unlikely]]
-          acc = FlushOutOfLine(st, acc, fill, out);
+    int64_t j = -k;
+    for (; j <= -4; j += 4) {
+      for (int i = 0; i < 4; ++i) {
+        step(symbols[j + i] + int64_t{offset}, inv[j + i]);
+        if (i == 3 || pending > kMaxPending) move();
       }
-      m.Add(c);
+    }
+    for (; j < 0; ++j) {
+      step(symbols[j] + int64_t{offset}, inv[j]);
+      move();
     }
   }
   model = m;
-  acc = (acc << pending) + (window >> 32);
-  fill += pending;
-  st.acc = fill >= 32 ? FlushChunk(st, acc, fill, out) : acc;
-  st.low = window & 0xFFFFFFFFu;
+  move();
+  st.acc = acc;
+  st.low = window;
   st.range = width << shift;
   st.fill = fill;
 }

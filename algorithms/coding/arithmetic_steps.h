@@ -63,7 +63,8 @@ inline int ShiftCount(uint64_t x, uint64_t h, uint64_t d) {
 #else
   const int t = 63 - __builtin_clzll(d);
 #endif
-  return 32 - t - static_cast<int>((h >> t) - (x >> t));
+  // 32 - t as (t ^ 31) + 1 (t <= 31): no constant in a register; + 1 folds into a lea
+  return (t ^ 31) + 1 + static_cast<int>(x >> t) - static_cast<int>(h >> t);
 }
 inline int ShiftCount(uint64_t x, uint64_t h) { return ShiftCount(x, h, h - x); }
 

@@ -288,6 +288,23 @@ TEST(ArithmeticTest, RunsHandlePendingRunsLongerThanAWord) {
   }
 }
 
+// The largest renormalisations: a model skewed by a long constant stream, then bursts of its
+// least likely symbol (each then shifts out about 16 bits: more than the runs hold back for four
+// symbols at a time), through EncodeRun: the reference's bits.
+TEST(ArithmeticTest, RunsHandleTheLargestShifts) {
+  for (int k : {2, 3, 8}) {
+    std::vector<int> symbols(70000, 0);
+    for (int burst = 1; burst <= 8; ++burst) {
+      symbols.insert(symbols.end(), static_cast<size_t>(burst), k - 1);
+      symbols.insert(symbols.end(), 300, 0);
+    }
+    const Message expected = EncodeSymbols<ReferenceEncoder>(symbols, k);
+    const Message by_run = EncodeByRun(symbols, k);
+    EXPECT_EQ(by_run.payload_bits, expected.payload_bits) << "k = " << k;
+    EXPECT_EQ(by_run.words, expected.words) << "k = " << k;
+  }
+}
+
 // Encode and EncodeRun mixed on one encoder (the held bits carry over), over long pending runs
 // and random symbols: the reference's bits.
 TEST(ArithmeticTest, MixedEncodeAndRunsWriteTheReferenceBits) {
