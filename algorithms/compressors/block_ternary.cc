@@ -144,12 +144,6 @@ void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src,
   }
 }
 
-// Asks for the first elements of the next block (up to 4 KB) while this block is coded.
-inline void PrefetchNext(const double* next, int64_t n) {
-  constexpr int64_t kLine = 64 / sizeof(double);
-  for (int64_t j = 0; j < std::min<int64_t>(n, 512); j += kLine) __builtin_prefetch(next + j);
-}
-
 }  // namespace
 
 void BlockTernaryConfig::Describe(ParamVisitor& v) {
@@ -176,16 +170,17 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
   const bool masked = coding_ == Coding::kPacked || coding_ == Coding::kSparse;
-  std::vector<int8_t> sym(static_cast<size_t>(coding_ == Coding::kFixed2 ? 0 : std::min(block_, d)));
+  std::vector<int8_t> sym(static_cast<size_t>(
+      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d))));
   std::vector<uint64_t> keep(masked ? ternary_masks::MaskWords(std::min(block_, d)) : 0);
   std::vector<uint64_t> neg(keep.size());
-  std::optional<ternary_coding::EntropyWriter> entropy;
-  if (coding_ == Coding::kEntropy) entropy.emplace(d);
+  std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
   w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
   for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
-    int8_t* s = sym.data();
+    if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
+    int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
     w.PutFloat(norm);
     const std::optional<DecodeTarget> block_target =
         target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));
@@ -210,12 +205,10 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
       if (coding_ == Coding::kSparse) ternary_masks::PutSparse(keep.data(), neg.data(), n, w);
       continue;
     }
-    DrawSymbols(xb, begin, n, norm, src, s);  // kEntropy
+    DrawSymbols(xb, begin, n, norm, src, s);  // kEntropy: coded after all norms
     if (block_target) PutSymbols(s, n, norm, *block_target);
-    PrefetchNext(xb + n, std::min(n, d - begin - n));  // while the coder runs
-    entropy->PutBlock(s, n);
   }
-  if (entropy) entropy->AppendTo(w);
+  if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym, norms, block_, w);
   return w.Finish();
 }
 

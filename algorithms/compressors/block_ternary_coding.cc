@@ -10,14 +10,19 @@
 
 namespace commsim::ternary_coding {
 
-void EntropyWriter::AppendTo(BitWriter& w) {
-  encoder_.Finish();
-  const Message code = code_.Finish();
-  const int64_t full = code.payload_bits / 64;
-  const int rest = static_cast<int>(code.payload_bits % 64);
-  w.Reserve(w.bits() + code.payload_bits);
-  w.PutWords(reinterpret_cast<const uint8_t*>(code.words.data()), full);
-  if (rest > 0) w.Put(code.words[static_cast<size_t>(full)], rest);  // bits past the end are 0
+// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
+void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
+                BitWriter& w) {
+  const int64_t d = static_cast<int64_t>(sym.size());
+  AdaptiveModel model(3);
+  ArithmeticEncoder enc(w);
+  for (size_t b = 0; b < norms.size(); ++b) {
+    const int64_t begin = static_cast<int64_t>(b) * block;
+    const int64_t n = std::min(block, d - begin);
+    if (norms[b] == 0.0f) continue;
+    enc.EncodeRun(model, sym.data() + begin, n, 1);
+  }
+  enc.Finish();
 }
 
 // The decoders write block values through `o`, the block's segment of the decode target.

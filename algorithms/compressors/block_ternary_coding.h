@@ -9,30 +9,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/compressors/compressor.h"
 
 namespace commsim::ternary_coding {
 
-// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model. The
-// blocks are coded as they are drawn, into a writer of their own (the coder then runs while the
-// next block's input is fetched, and the symbols never go to memory), appended after the norms.
-class EntropyWriter {
- public:
-  // d: the vector's size (a bound for the code's size).
-  explicit EntropyWriter(int64_t d) { code_.Reserve(2 * d + 64); }
-  // The n symbols (-1, 0, +1) of the next block with a nonzero norm.
-  void PutBlock(const int8_t* sym, int64_t n) { encoder_.EncodeRun(model_, sym, n, 1); }
-  // Ends the code and appends it to w (which holds every block's norm). Call once, last.
-  void AppendTo(BitWriter& w);
-
- private:
-  BitWriter code_;
-  AdaptiveModel model_{3};
-  ArithmeticEncoder encoder_{code_};
-};
+// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
+void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
+                BitWriter& w);
 
 // Readers of one block (n symbols, the block's norm): each delivers norm * symbol to `o`, the
 // block's segment of the decode target, and throws DecodeError on a malformed block.
