@@ -71,8 +71,7 @@ void ArithmeticEncoder::Encode(AdaptiveModel& model, int symbol) {
   const uint64_t qh = DivideBy(st_.range * (lo + model.Freq(symbol)), inv);
   uint64_t width = 0;
   int shift = 0;
-  EncodeStep(st_.low, width, shift, st_.acc, st_.fill, ql, qh,
-             [this](uint64_t acc, int& fill) { return FlushChunk(st_, acc, fill, out_); });
+  EncodeStep(st_.low, width, shift, st_.acc, st_.fill, ql, qh, st_, out_);
   st_.range = width << shift;
   model.Update(symbol);
 }

@@ -91,13 +91,16 @@ struct Cumulative3 {
 // the symbol, so the halving comes after (kMaxTotal - total) / kIncrement + 1 updates.
 inline int64_t UntilHalving(uint32_t total) { return (kMaxTotal - total) / kIncrement + 1; }
 
-// The run's state keeps the interval's low end and the output bits after acc's in one register:
-// window = (a << 32) + low, a holding the last `pending` bits of B (acc's bits come before them)
-// plus a carry at bit `pending`, so that a narrowing's carry and a renormalisation are one add and
-// one shift (ShiftCount sees the same interval: window's bits above 32 are a multiple of 2^32).
-// A step shifts by at most 18 (the narrowed range is at least 2^14: range > 2^30 after a
-// renormalisation, total <= 2^16, every count >= 1), and x = window + ql < 2^(33 + pending): with
-// pending <= kMaxPending before a step, x << s < 2^64.
+// The run keeps the interval's low end and the output bits after acc's in one register: window =
+// (a << 32) + low, a holding the last `pending` bits of B (acc's bits come before them) plus a
+// carry out of them, so that a narrowing's carry and a renormalisation are one add and one shift
+// (EncodeStep's acc, fill and low updates, ShiftCount seeing the same interval: window's bits
+// above 32 are a multiple of 2^32). No overflow: the interval's end U = window + range is below
+// 2^(33 + pending) (so is x = window + ql), as U < 2^33 when pending is 0 (low < 2^32, range <=
+// 2^32), and narrowing (U does not grow) then a shift by s (U and 2^pending times 2^s) keep
+// U / 2^(33 + pending) below 1. A step shifts by s <= 18 (the narrowed range is at least
+// floor(range / total) >= 2^14: range > 2^30 after a renormalisation, total <= 2^16, every count
+// >= 1), so with pending <= kMaxPending before a step, x << s < 2^(33 + 12 + 18) = 2^63.
 constexpr int kMaxPending = 12;
 
 // FlushChunk as a call (fill by value: the caller subtracts the 32): the run's loop then keeps
@@ -128,7 +131,7 @@ template <class Model, class Offset>
   auto step = [&](int64_t c, uint64_t inv) {
     const uint64_t ql = DivideBy((width * m.Low(c)) << shift, inv);
     const uint64_t qh = DivideBy((width * m.High(c)) << shift, inv);
-    const uint64_t x = window + ql;  // EncodeStep's x, 2^32 a times further up
+    const uint64_t x = window + ql;  // EncodeStep's x plus a 2^32
     const uint64_t d = WidthLessOne(ql, qh);
     shift = ShiftCount(x, x + d, d);
     window = x << shift;
@@ -142,7 +145,7 @@ template <class Model, class Offset>
     const uint64_t* const inv = Reciprocals(m.Total()) + k;
     symbols += k;
     int64_t j = -k;
-    for (; j <= -4; j += 4) {
+    for (; j <= -4; j += 4) {  // four symbols a turn: the bits move once a turn, rarely more
       for (int i = 0; i < 4; ++i) {
         step(symbols[j + i] + int64_t{offset}, inv[j + i]);
         if (i == 3 || pending > kMaxPending) move();

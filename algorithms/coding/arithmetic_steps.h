@@ -112,12 +112,10 @@ inline uint64_t FlushChunk(EncoderState& st, uint64_t acc, int& fill, BitWriter&
 // One symbol: the interval [low, low + range - 1] (range = width << shift on entry) narrowed to
 // [low + ql, low + qh - 1] and renormalised by ShiftCount steps: width = qh - ql and shift = that
 // count on return. The bits shifted out of the 32-bit low, and a carry out of it, are added to B
-// (acc, fill; flush(acc, fill) is FlushChunk on the held chunks). The textbook coder keeps
-// low - 2^31 where this low passed 2^31 by a pending step: its later settling step to 1 is this
-// low's carry.
-template <class Flush>
+// (acc, fill; `held` the chunks). The textbook coder keeps low - 2^31 where this low passed 2^31
+// by a pending step: its later settling step to 1 is this low's carry.
 inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc, int& fill,
-                       uint64_t ql, uint64_t qh, Flush&& flush) {
+                       uint64_t ql, uint64_t qh, EncoderState& held, BitWriter& out) {
   const uint64_t x = low + ql;  // < 2^33: bit 32 is a carry
   const uint64_t d = WidthLessOne(ql, qh);
   const int s = ShiftCount(x, x + d, d);
@@ -127,7 +125,7 @@ inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc
   width = d + 1;
   shift = s;
   if (fill >= 32) [[unlikely]]
-    acc = flush(acc, fill);
+    acc = FlushChunk(held, acc, fill, out);
 }
 
 // Decoder: at least 32 bits in st.buf (the reader reads zeros past the end of the message).
