@@ -7,6 +7,9 @@
 #include <map>
 #include <vector>
 
+#include "algorithms/coding/arithmetic.h"
+#include "algorithms/coding/bit_reader.h"
+#include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/block_ternary_coding.h"
 #include "algorithms/compressors/compressor_test_util.h"
@@ -116,6 +119,37 @@ TEST(BlockTernaryTest, EntropyCodingIsNearTheEmpiricalEntropyForLargeD) {
       EXPECT_LT(m.payload_bits, 32 * ((d + b - 1) / b) + 2 * d);
     }
   }
+}
+
+// An entropy message is the norms, then the symbols of the nonzero blocks through one model,
+// symbol by symbol (ArithmeticEncoder::Encode, itself checked against the bit-at-a-time coder):
+// with zero blocks first, inside (alone and two in a row) and last, and a short last block.
+TEST(BlockTernaryTest, EntropyBitsAreTheNormsThenTheNonzeroBlocksSymbols) {
+  const int64_t b = 64, d = 64 * 11 + 17;
+  Eigen::VectorXd x = Gaussian(d, 6);
+  for (int64_t zero : {0, 3, 6, 7, 11}) x.segment(zero * b, std::min(b, d - zero * b)).setZero();
+  const BlockTernary c(TernaryConfig("inf", b, "entropy"));
+  Rng rng(9);
+  const Message m = c.Encode(x, rng);
+  Eigen::VectorXd q(d);
+  c.Decode(m, q);
+  BitReader norms(m);
+  BitWriter w;
+  std::vector<bool> nonzero;
+  for (int64_t begin = 0; begin < d; begin += b) {
+    const uint64_t bits = norms.Get(32);
+    w.Put(bits, 32);
+    nonzero.push_back(bits != 0);
+  }
+  AdaptiveModel model(3);
+  ArithmeticEncoder enc(w);
+  for (int64_t j = 0; j < d; ++j) {
+    if (nonzero[static_cast<size_t>(j / b)]) enc.Encode(model, (q[j] > 0) - (q[j] < 0) + 1);
+  }
+  enc.Finish();
+  const Message expected = w.Finish();
+  EXPECT_EQ(m.payload_bits, expected.payload_bits);
+  EXPECT_EQ(m.words, expected.words);
 }
 
 TEST(BlockTernaryTest, ExpectedErrorIsTheClosedFormAndWithinTheTableBound) {
