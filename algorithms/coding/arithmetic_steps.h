@@ -37,6 +37,14 @@ inline uint64_t DivideBy(uint64_t a, uint64_t reciprocal) {
 // symbol; 8 bytes a symbol, not a cache line). The table (512 KB) is laid out by t mod kIncrement.
 const uint64_t* Reciprocals(uint32_t t);
 
+// The 32 bits of v in reverse order (bit 31 becomes bit 0): 32-bit masks, immediate operands.
+inline uint32_t Reverse32(uint32_t v) {
+  v = __builtin_bswap32(v);
+  v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  return ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+}
+
 // The 64 bits of v in reverse order (bit 63 becomes bit 0).
 inline uint64_t Reverse64(uint64_t v) {
   v = __builtin_bswap64(v);
@@ -83,7 +91,9 @@ inline uint64_t WidthLessOne(uint64_t ql, uint64_t qh) {
 // (a 0, the run's other bits ones: the carry makes them 10..0 and stops), which lies in the held
 // chunk or after it: the held chunk plus one never overflows.
 inline void WriteHeld(EncoderState& st, uint64_t carry, BitWriter& out) {
-  auto put = [&out](uint64_t chunk) { out.Put(Reverse64(chunk) >> 32, 32); };  // bit 31 first
+  auto put = [&out](uint64_t chunk) {  // bit 31 first
+    out.Put(Reverse32(static_cast<uint32_t>(chunk)), 32);
+  };
   if (st.has_cache) put(st.cache + carry);
   for (; st.ones > 0; --st.ones) put(carry != 0 ? 0 : 0xFFFFFFFFu);
   st.has_cache = false;
@@ -131,7 +141,8 @@ inline void EncodeStep(uint64_t& low, uint64_t& width, int& shift, uint64_t& acc
 // Decoder: at least 32 bits in st.buf (the reader reads zeros past the end of the message).
 inline void Refill(DecoderState& st, BitReader& in) {
   if (st.avail < 32) {
-    st.buf |= Reverse64(in.GetPadded(32)) >> st.avail;  // first bit read most significant
+    // the first bit read most significant
+    st.buf |= (uint64_t{Reverse32(static_cast<uint32_t>(in.GetPadded(32)))} << 32) >> st.avail;
     st.avail += 32;
   }
 }
