@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -170,8 +171,10 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
   const int64_t nb = NumBlocks(d, block_);
   BitWriter w;
   const bool masked = coding_ == Coding::kPacked || coding_ == Coding::kSparse;
-  std::vector<int8_t> sym(static_cast<size_t>(
-      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d))));
+  // written before it is read (entropy: the nonzero blocks' symbols), so not zeroed first
+  const int64_t sym_size =
+      coding_ == Coding::kEntropy ? d : (coding_ == Coding::kFixed2 ? 0 : std::min(block_, d));
+  const auto sym = std::make_unique_for_overwrite<int8_t[]>(static_cast<size_t>(sym_size));
   std::vector<uint64_t> keep(masked ? ternary_masks::MaskWords(std::min(block_, d)) : 0);
   std::vector<uint64_t> neg(keep.size());
   std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
@@ -180,7 +183,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
     const double* xb = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
-    int8_t* s = coding_ == Coding::kEntropy ? sym.data() + begin : sym.data();
+    int8_t* s = coding_ == Coding::kEntropy ? sym.get() + begin : sym.get();
     w.PutFloat(norm);
     const std::optional<DecodeTarget> block_target =
         target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));
@@ -208,7 +211,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
     DrawSymbols(xb, begin, n, norm, src, s);  // kEntropy: coded after all norms
     if (block_target) PutSymbols(s, n, norm, *block_target);
   }
-  if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym, norms, block_, w);
+  if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym.get(), d, norms, block_, w);
   return w.Finish();
 }
 

@@ -12,9 +12,8 @@ namespace commsim::ternary_coding {
 
 // entropy: after all norms, the symbols of the nonzero blocks through one adaptive model; each
 // stretch of consecutive nonzero blocks in one EncodeRun (the same bits as block by block).
-void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
+void PutEntropy(const int8_t* sym, int64_t d, const std::vector<float>& norms, int64_t block,
                 BitWriter& w) {
-  const int64_t d = static_cast<int64_t>(sym.size());
   AdaptiveModel model(3);
   ArithmeticEncoder enc(w);
   for (size_t b = 0; b < norms.size();) {
@@ -22,7 +21,7 @@ void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms,
     while (e < norms.size() && norms[e] != 0.0f) ++e;
     const int64_t begin = static_cast<int64_t>(b) * block;
     const int64_t end = std::min(static_cast<int64_t>(e) * block, d);
-    if (end > begin) enc.EncodeRun(model, sym.data() + begin, end - begin, 1);
+    if (end > begin) enc.EncodeRun(model, sym + begin, end - begin, 1);
     b = e + 1;  // past the zero block that ended the stretch
   }
   enc.Finish();

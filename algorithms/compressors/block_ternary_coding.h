@@ -15,8 +15,9 @@
 
 namespace commsim::ternary_coding {
 
-// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model.
-void PutEntropy(const std::vector<int8_t>& sym, const std::vector<float>& norms, int64_t block,
+// entropy: after all norms, the symbols of the nonzero blocks through one adaptive model (sym:
+// the d symbols, read only in the blocks whose norm is nonzero).
+void PutEntropy(const int8_t* sym, int64_t d, const std::vector<float>& norms, int64_t block,
                 BitWriter& w);
 
 // Readers of one block (n symbols, the block's norm): each delivers norm * symbol to `o`, the
