@@ -36,8 +36,7 @@ void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective)
 
 // d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
 Message DoreRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
-  worker_shift_.AddTo(w, grad, /*subtract=*/true);
-  grad_residual_sq_of_[static_cast<size_t>(w)] = grad.squaredNorm();
+  grad_residual_sq_of_[static_cast<size_t>(w)] = worker_shift_.AddToSquaredNorm(w, grad, /*subtract=*/true);
   return worker_shift_.EncodeAndAccumulate(*uplink_, w, grad, alpha_, rng);
 }
 
@@ -110,20 +109,17 @@ bool DoreRule::FirstPass(double step) {
 
 Message DoreRule::ServerRound(double step, Rng& rng) {
   grad_residual_sq_ = MeanInWorkerOrder(grad_residual_sq_of_);
-  const int64_t d = x_.size();
   Eigen::VectorXd& q = mean_;  // the sum is used up
   if (!FirstPass(step)) {
     objective_->Prox(step, x_);
     q = x_ - xhat_ + eta_ * error_;
   }
   model_residual_sq_ = q.squaredNorm();
-  // The encoder writes q^ into error_ (e is in q already); then x^ += beta q^, e = q - q^.
-  Message message = downlink_->EncodeWithDecoded(q, rng, DecodeTarget(error_));
-  for (int64_t j = 0; j < d; ++j) {
-    const double q_hat = error_[j];
-    xhat_[j] += beta_ * q_hat;
-    error_[j] = q[j] - q_hat;
-  }
+  // The encoder writes e = q - q^ (e is in q already) as q + (-1) q^, the same bits; then
+  // x^ += beta q^ decoded from the message (the values the encoder delivered, compressor.h).
+  Message message = downlink_->EncodeWithDecoded(q, rng, DecodeTarget(error_, q, -1.0));
+  const Message* sent[] = {&message};
+  downlink_->DecodeSumInto(sent, DecodeTarget(xhat_, xhat_, beta_));
   return message;
 }
 
