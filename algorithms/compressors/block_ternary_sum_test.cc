@@ -79,56 +79,60 @@ bool SumSameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 const std::vector<std::string> kSumCodings = {"fixed2", "packed", "sparse", "entropy"};
 const std::vector<int64_t> kSumBlocks = {7, 256, 2048, 3000};  // 3000: longer than a chunk
 
-TEST(BlockTernarySumTest, SumIntoEqualsOneDecodeEachForEveryCountAndWeight) {
+// Calls check(q, messages, label) for a block_ternary of every coding and block in kSumCodings x
+// kSumBlocks, with its nine SumInputsEncoded messages.
+template <class Check>
+void ForEachSumCase(const Check& check) {
   for (const std::string& coding : kSumCodings) {
     for (const int64_t block : kSumBlocks) {
       const auto q = TernarySumCompressor(coding, block);
       const std::vector<Message> messages = SumInputsEncoded(*q);
-      const std::vector<const Message*> all = MessagePointers(messages);
-      for (const double weight : {1.0, 0.3, -0.7}) {
-        for (size_t count = 1; count <= all.size(); ++count) {
-          const auto run = std::span(all).first(count);
-          Eigen::VectorXd sum = SumBase();
-          q->DecodeSumInto(run, DecodeTarget(sum, sum, weight));
-          EXPECT_TRUE(SumSameBits(sum, SumOracle(*q, run, SumBase(), weight)))
-              << coding << " b=" << block << " w=" << weight << " n=" << count;
-        }
-        Eigen::VectorXd one = SumBase();  // an accumulating DecodeInto: one message
-        q->DecodeInto(messages[2], DecodeTarget(one, one, weight));
-        EXPECT_TRUE(SumSameBits(one, SumOracle(*q, std::span(all).subspan(2, 1), SumBase(), weight)))
-            << coding << " b=" << block << " w=" << weight;
-      }
+      check(*q, MessagePointers(messages), coding + " b=" + std::to_string(block));
     }
   }
+}
+
+TEST(BlockTernarySumTest, SumIntoEqualsOneDecodeEachForEveryCountAndWeight) {
+  ForEachSumCase([](const Compressor& q, const std::vector<const Message*>& all,
+                    const std::string& label) {
+    for (const double weight : {1.0, 0.3, -0.7}) {
+      for (size_t count = 1; count <= all.size(); ++count) {
+        const auto run = std::span(all).first(count);
+        Eigen::VectorXd sum = SumBase();
+        q.DecodeSumInto(run, DecodeTarget(sum, sum, weight));
+        EXPECT_TRUE(SumSameBits(sum, SumOracle(q, run, SumBase(), weight)))
+            << label << " w=" << weight << " n=" << count;
+      }
+      Eigen::VectorXd one = SumBase();  // an accumulating DecodeInto: one message
+      q.DecodeInto(*all[2], DecodeTarget(one, one, weight));
+      EXPECT_TRUE(SumSameBits(one, SumOracle(q, std::span(all).subspan(2, 1), SumBase(), weight)))
+          << label << " w=" << weight;
+    }
+  });
 }
 
 // From zero: chunks in order covering [0, d), the values ((0 + v0_j) + v1_j) + ..., whatever the
 // scratch held; and the same through a whole-vector link.
 TEST(BlockTernarySumTest, SumFromZeroHandsOverTheSumInOrder) {
-  for (const std::string& coding : kSumCodings) {
-    for (const int64_t block : kSumBlocks) {
-      const auto q = TernarySumCompressor(coding, block);
-      const std::vector<Message> messages = SumInputsEncoded(*q);
-      const std::vector<const Message*> all = MessagePointers(messages);
-      for (const size_t count : {1, 2, 8, 9}) {
-        const auto run = std::span(all).first(count);
-        const Eigen::VectorXd expected =
-            SumOracle(*q, run, Eigen::VectorXd::Zero(kSumDim), 1.0);
-        Eigen::VectorXd scratch =
-            Eigen::VectorXd::Constant(kSumDim, std::numeric_limits<double>::quiet_NaN());
-        Eigen::VectorXd got(kSumDim);
-        int64_t next = 0;
-        q->DecodeSumFromZero(run, scratch, [&](int64_t begin, int64_t end, const double* v) {
-          EXPECT_EQ(begin, next);
-          EXPECT_GT(end, begin);
-          std::copy(v, v + (end - begin), got.data() + begin);
-          next = end;
-        });
-        EXPECT_EQ(next, kSumDim);
-        EXPECT_TRUE(SumSameBits(got, expected)) << coding << " b=" << block << " n=" << count;
-      }
+  ForEachSumCase([](const Compressor& q, const std::vector<const Message*>& all,
+                    const std::string& label) {
+    for (const size_t count : {1, 2, 8, 9}) {
+      const auto run = std::span(all).first(count);
+      const Eigen::VectorXd expected = SumOracle(q, run, Eigen::VectorXd::Zero(kSumDim), 1.0);
+      Eigen::VectorXd scratch =
+          Eigen::VectorXd::Constant(kSumDim, std::numeric_limits<double>::quiet_NaN());
+      Eigen::VectorXd got(kSumDim);
+      int64_t next = 0;
+      q.DecodeSumFromZero(run, scratch, [&](int64_t begin, int64_t end, const double* v) {
+        EXPECT_EQ(begin, next);
+        EXPECT_GT(end, begin);
+        std::copy(v, v + (end - begin), got.data() + begin);
+        next = end;
+      });
+      EXPECT_EQ(next, kSumDim);
+      EXPECT_TRUE(SumSameBits(got, expected)) << label << " n=" << count;
     }
-  }
+  });
   const std::unique_ptr<LinkCompressor> link = MakeLinkCompressor(CompressorSpec("block_ternary"));
   const std::vector<Message> messages = SumInputsEncoded(*link);
   const std::vector<const Message*> all = MessagePointers(messages);
