@@ -42,13 +42,13 @@ void AddFixed2Portable(BitReader& r, int64_t n, const double* table, double* out
 // through masked loads and stores. One correctly rounded addition per element, as above.
 COMMSIM_TARGET_AVX512 void AddFixed2Avx512(BitReader& r, int64_t n, const double* table,
                                            double* out) {
-  const __m512d values =
-      _mm512_setr_pd(table[0], table[1], table[2], table[3], table[0], table[1], table[2], table[3]);
+  const __m512d values = _mm512_setr_pd(table[0], table[1], table[2], table[3], table[0], table[1],
+                                        table[2], table[3]);
   const __m512i shifts = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
   for (int64_t j = 0; j < n; j += 32) {
     const int m = static_cast<int>(std::min<int64_t>(32, n - j));
-    __m512i codes = _mm512_srlv_epi64(
-        _mm512_set1_epi64(static_cast<long long>(Fixed2Field(r, m))), shifts);
+    __m512i codes =
+        _mm512_srlv_epi64(_mm512_set1_epi64(static_cast<long long>(Fixed2Field(r, m))), shifts);
     double* o = out + j;
     if (m == 32) {
       for (int g = 0; g < 32; g += 8, codes = _mm512_srli_epi64(codes, 16)) {

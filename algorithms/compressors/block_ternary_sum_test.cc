@@ -114,25 +114,25 @@ TEST(BlockTernarySumTest, SumIntoEqualsOneDecodeEachForEveryCountAndWeight) {
 // From zero: chunks in order covering [0, d), the values ((0 + v0_j) + v1_j) + ..., whatever the
 // scratch held; and the same through a whole-vector link.
 TEST(BlockTernarySumTest, SumFromZeroHandsOverTheSumInOrder) {
-  ForEachSumCase([](const Compressor& q, const std::vector<const Message*>& all,
-                    const std::string& label) {
-    for (const size_t count : {1, 2, 8, 9}) {
-      const auto run = std::span(all).first(count);
-      const Eigen::VectorXd expected = SumOracle(q, run, Eigen::VectorXd::Zero(kSumDim), 1.0);
-      Eigen::VectorXd scratch =
-          Eigen::VectorXd::Constant(kSumDim, std::numeric_limits<double>::quiet_NaN());
-      Eigen::VectorXd got(kSumDim);
-      int64_t next = 0;
-      q.DecodeSumFromZero(run, scratch, [&](int64_t begin, int64_t end, const double* v) {
-        EXPECT_EQ(begin, next);
-        EXPECT_GT(end, begin);
-        std::copy(v, v + (end - begin), got.data() + begin);
-        next = end;
+  ForEachSumCase(
+      [](const Compressor& q, const std::vector<const Message*>& all, const std::string& label) {
+        for (const size_t count : {1, 2, 8, 9}) {
+          const auto run = std::span(all).first(count);
+          const Eigen::VectorXd expected = SumOracle(q, run, Eigen::VectorXd::Zero(kSumDim), 1.0);
+          Eigen::VectorXd scratch =
+              Eigen::VectorXd::Constant(kSumDim, std::numeric_limits<double>::quiet_NaN());
+          Eigen::VectorXd got(kSumDim);
+          int64_t next = 0;
+          q.DecodeSumFromZero(run, scratch, [&](int64_t begin, int64_t end, const double* v) {
+            EXPECT_EQ(begin, next);
+            EXPECT_GT(end, begin);
+            std::copy(v, v + (end - begin), got.data() + begin);
+            next = end;
+          });
+          EXPECT_EQ(next, kSumDim);
+          EXPECT_TRUE(SumSameBits(got, expected)) << label << " n=" << count;
+        }
       });
-      EXPECT_EQ(next, kSumDim);
-      EXPECT_TRUE(SumSameBits(got, expected)) << label << " n=" << count;
-    }
-  });
   const std::unique_ptr<LinkCompressor> link = MakeLinkCompressor(CompressorSpec("block_ternary"));
   const std::vector<Message> messages = SumInputsEncoded(*link);
   const std::vector<const Message*> all = MessagePointers(messages);
@@ -190,8 +190,8 @@ TEST(BlockTernarySumTest, CorruptedMessagesThrowAndStopTheHandOver) {
     bad[1].words.push_back(0);
     bad[1].payload_bits += 1;  // one bit left over
     // Block 12 of message 3 (full blocks before it): its first code 10, or a packed byte 255.
-    const int64_t bits_before = coding == "fixed2" ? 12 * (32 + 2 * kBlock)
-                                                   : 12 * (32 + 8 * ((kBlock + 4) / 5));
+    const int64_t bits_before =
+        coding == "fixed2" ? 12 * (32 + 2 * kBlock) : 12 * (32 + 8 * ((kBlock + 4) / 5));
     const bool has_code = coding != "sparse";
     if (has_code) PatchBits(bad[2], bits_before + 32, 8, coding == "fixed2" ? 0b10 : 0xFF);
     for (size_t k = 0; k < bad.size(); ++k) {
@@ -202,8 +202,8 @@ TEST(BlockTernarySumTest, CorruptedMessagesThrowAndStopTheHandOver) {
       EXPECT_THROW(q->DecodeSumInto(run, DecodeTarget(sum, sum, 1.0)), DecodeError)
           << coding << " " << k;
       int64_t handed = 0;
-      EXPECT_THROW(q->DecodeSumFromZero(run, sum, [&](int64_t, int64_t end,
-                                                      const double*) { handed = end; }),
+      EXPECT_THROW(q->DecodeSumFromZero(run, sum,
+                                        [&](int64_t, int64_t end, const double*) { handed = end; }),
                    DecodeError)
           << coding << " " << k;
       EXPECT_LT(handed, kSumDim) << coding << " " << k;

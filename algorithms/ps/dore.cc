@@ -36,7 +36,8 @@ void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective)
 
 // d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
 Message DoreRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
-  grad_residual_sq_of_[static_cast<size_t>(w)] = worker_shift_.AddToSquaredNorm(w, grad, /*subtract=*/true);
+  grad_residual_sq_of_[static_cast<size_t>(w)] =
+      worker_shift_.AddToSquaredNorm(w, grad, /*subtract=*/true);
   return worker_shift_.EncodeAndAccumulate(*uplink_, w, grad, alpha_, rng);
 }
 
@@ -90,11 +91,12 @@ struct DoreFirstPass {
 // leaves q in mean_ as well. Returns whether it did.
 bool DoreRule::FirstPass(double step) {
   const int64_t d = x_.size();
-  const bool residual = step * objective_->l1() <= 0.0;  // Objective::Prox does nothing then
+  // Objective::Prox does nothing when step * l1 <= 0.
+  const bool residual = step * objective_->l1() <= 0.0;
   mean_.resize(d);  // a no-op unless it was lent empty
-  const DoreFirstPass pass{x_.data(),   shift_.data(), mean_.data(),
-                           xhat_.data(), error_.data(), static_cast<double>(worker_shift_.size()),
-                           step,         alpha_,        eta_};
+  const double n = static_cast<double>(worker_shift_.size());
+  const DoreFirstPass pass{x_.data(), shift_.data(), mean_.data(), xhat_.data(), error_.data(),
+                           n,         step,          alpha_,       eta_};
   auto run = [&pass, residual](int64_t begin, int64_t end, const double* sum) {
     residual ? pass.Run<true>(begin, end, sum) : pass.Run<false>(begin, end, sum);
   };
@@ -115,11 +117,10 @@ Message DoreRule::ServerRound(double step, Rng& rng) {
     q = x_ - xhat_ + eta_ * error_;
   }
   model_residual_sq_ = q.squaredNorm();
-  // The encoder writes e = q - q^ (e is in q already) as q + (-1) q^, the same bits; then
-  // x^ += beta q^ decoded from the message (the values the encoder delivered, compressor.h).
+  // The encoder writes e = q - q^ (the old e is in q already) as q + (-1) q^, the same bits;
+  // then x^ += beta q^ decoded from the message (the values the encoder delivered, compressor.h).
   Message message = downlink_->EncodeWithDecoded(q, rng, DecodeTarget(error_, q, -1.0));
-  const Message* sent[] = {&message};
-  downlink_->DecodeSumInto(sent, DecodeTarget(xhat_, xhat_, beta_));
+  ApplyDownlink(message, step, xhat_);
   return message;
 }
 
