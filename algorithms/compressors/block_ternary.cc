@@ -13,6 +13,7 @@
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/block_ternary_coding.h"
+#include "algorithms/compressors/block_ternary_sum.h"
 #include "algorithms/compressors/counter_kernels.h"
 #include "algorithms/compressors/ternary_masks.h"
 #include "algorithms/compressors/uniform_draws.h"
@@ -216,6 +217,11 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
 }
 
 void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) const {
+  if (coding_ != Coding::kEntropy && out.accumulates()) {  // out += weight * v: the fused path
+    const Message* one[] = {&message};
+    ternary_sum::AddInto(one, {block_, coding_}, out.weight(), out.out().data(), out.size());
+    return;
+  }
   BitReader r(message);
   const int64_t d = out.size();
   const int64_t nb = NumBlocks(d, block_);
@@ -245,6 +251,26 @@ void BlockTernary::DecodeInto(const Message& message, const DecodeTarget& out) c
   }
   if (coding_ == Coding::kEntropy) ternary_coding::GetEntropy(r, norms, block_, out);
   r.ExpectEnd();
+}
+
+void BlockTernary::DecodeSumInto(std::span<const Message* const> messages,
+                                 const DecodeTarget& target) const {
+  if (coding_ == Coding::kEntropy || !target.accumulates()) {
+    Compressor::DecodeSumInto(messages, target);
+    return;
+  }
+  ternary_sum::AddInto(messages, {block_, coding_}, target.weight(), target.out().data(),
+                       target.size());
+}
+
+void BlockTernary::DecodeSumFromZero(std::span<const Message* const> messages,
+                                     Eigen::Ref<Eigen::VectorXd> scratch,
+                                     const SumChunkDone& done) const {
+  if (coding_ == Coding::kEntropy) {
+    Compressor::DecodeSumFromZero(messages, scratch, done);
+    return;
+  }
+  ternary_sum::SumFromZero(messages, {block_, coding_}, scratch, done);
 }
 
 double BlockTernary::ErrorFactor(int64_t dim) const {

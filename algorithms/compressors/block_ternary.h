@@ -40,6 +40,13 @@ class BlockTernary final : public DrawingCompressor<BlockTernary> {
   enum class Coding { kFixed2, kPacked, kSparse, kEntropy };
   explicit BlockTernary(const BlockTernaryConfig& config);
   COMMSIM_COMPRESSOR_MEMBERS;
+  // fixed2, packed and sparse: the messages added block by block in one pass over the sum
+  // (block_ternary_sum.h), the bits of one DecodeInto each; entropy: the default.
+  void DecodeSumInto(std::span<const Message* const> messages,
+                     const DecodeTarget& target) const override;
+  void DecodeSumFromZero(std::span<const Message* const> messages,
+                         Eigen::Ref<Eigen::VectorXd> scratch,
+                         const SumChunkDone& done) const override;
 
  private:
   friend class DrawingCompressor<BlockTernary>;

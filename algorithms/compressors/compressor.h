@@ -163,10 +163,13 @@ class Compressor {
   // 1 v1_j) + ... (the bits of sum.setZero() then DecodeSumInto(messages, DecodeTarget(sum,
   // sum, 1.0))); done(begin, end, values) runs once for each of the consecutive chunks that cover
   // [0, d) in order, so the caller can use a chunk while it is in cache (a server's step).
-  // `scratch` (d elements) is the compressor's to use; its values afterwards are unspecified. The
-  // default decodes the whole sum into scratch, then calls done(0, d, scratch) once; a compressor
-  // may sum each small chunk in a buffer of its own instead (no pass over scratch at all). On a
-  // DecodeError, done has run for some chunks (the values before the corrupted one's chunk).
+  // `scratch` (d elements) is the compressor's to use; its values afterwards are unspecified, but
+  // once done(begin, end, ...) has returned the compressor never reads or writes scratch[begin,
+  // end) again, so the caller may keep values of its own there (done may write them once it has
+  // read the chunk's values, which may be that very segment). The default decodes the whole sum
+  // into scratch, then calls done(0, d, scratch) once; a compressor may sum each small chunk in a
+  // buffer of its own instead (no pass over scratch at all). On a DecodeError, done has run for
+  // some chunks (the values before the corrupted one's chunk).
   virtual void DecodeSumFromZero(std::span<const Message* const> messages,
                                  Eigen::Ref<Eigen::VectorXd> scratch,
                                  const SumChunkDone& done) const {

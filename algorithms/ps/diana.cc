@@ -26,8 +26,7 @@ void DianaRule::InitWorkers(int workers, int64_t dim) {
 
 // d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
 Message DianaRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
-  shifts_.AddTo(w, grad, /*subtract=*/true);
-  residual_sq_of_[static_cast<size_t>(w)] = grad.squaredNorm();
+  residual_sq_of_[static_cast<size_t>(w)] = shifts_.AddToSquaredNorm(w, grad, /*subtract=*/true);
   return shifts_.EncodeAndAccumulate(uplink(), w, grad, alpha_, rng);
 }
 

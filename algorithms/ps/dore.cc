@@ -30,42 +30,97 @@ void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective)
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
+  pending_.clear();
   // mean_ may hold x0 (ServerScratch): sized by the first ServerReceive.
 }
 
 // d_i = g_i - h_i (in grad); then h_i <- h_i + alpha d^_i.
 Message DoreRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
-  worker_shift_.AddTo(w, grad, /*subtract=*/true);
-  grad_residual_sq_of_[static_cast<size_t>(w)] = grad.squaredNorm();
+  grad_residual_sq_of_[static_cast<size_t>(w)] =
+      worker_shift_.AddToSquaredNorm(w, grad, /*subtract=*/true);
   return worker_shift_.EncodeAndAccumulate(*uplink_, w, grad, alpha_, rng);
 }
 
 void DoreRule::ServerReceive(int w, const Message& uplink) {
-  if (w == 0) mean_.setZero(x_.size());
-  uplink_->DecodeInto(uplink, DecodeTarget(mean_, mean_, 1.0));
+  const Message* one[] = {&uplink};
+  ServerReceiveRun(w, one);
+}
+
+// Every uplink of the round at once (more than one: the measured codec mode takes them one by one
+// and times each): kept for ServerRound, which sums them in its first pass (ps_rule.h: they stay
+// valid until then).
+void DoreRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
+  const auto n = static_cast<int>(uplinks.size());
+  if (w == 0 && n == worker_shift_.size() && n > 1) {
+    pending_.assign(uplinks.begin(), uplinks.end());
+    return;
+  }
+  if (w == 0) mean_.setZero(x_.size());  // mean_ may have held x0 (ServerScratch)
+  uplink_->DecodeSumInto(uplinks, DecodeTarget(mean_, mean_, 1.0));
+}
+
+namespace {
+
+// The server's first pass on elements [begin, end) of the uplinks' sum (sum_j = sum[j - begin]):
+// d^ = sum / n; x = x^ - gamma (h + d^); h <- h + alpha d^; with kResidual (the prox is the
+// identity) also q = x - x^ + eta e, into q, which may be the sum's own storage (each element is
+// read before it is written). The operations of the separate passes, in the same order.
+struct DoreFirstPass {
+  double* x;
+  double* shift;
+  double* q;
+  const double* xhat;
+  const double* error;
+  double n, step, alpha, eta;
+
+  template <bool kResidual>
+  void Run(int64_t begin, int64_t end, const double* sum) const {
+    for (int64_t j = begin; j < end; ++j) {
+      const double mean = sum[j - begin] / n;
+      x[j] = xhat[j] - step * (shift[j] + mean);
+      shift[j] += alpha * mean;
+      if constexpr (kResidual) q[j] = x[j] - xhat[j] + eta * error[j];
+    }
+  }
+};
+
+}  // namespace
+
+// The first pass over the sum in mean_, or over the uplinks kept by ServerReceiveRun (summed
+// chunk by chunk, each used while in cache; mean_ is the scratch); with the prox the identity it
+// leaves q in mean_ as well. Returns whether it did.
+bool DoreRule::FirstPass(double step) {
+  const int64_t d = x_.size();
+  // Objective::Prox does nothing when step * l1 <= 0.
+  const bool residual = step * objective_->l1() <= 0.0;
+  mean_.resize(d);  // a no-op unless it was lent empty
+  const double n = static_cast<double>(worker_shift_.size());
+  const DoreFirstPass pass{x_.data(), shift_.data(), mean_.data(), xhat_.data(), error_.data(),
+                           n,         step,          alpha_,       eta_};
+  auto run = [&pass, residual](int64_t begin, int64_t end, const double* sum) {
+    residual ? pass.Run<true>(begin, end, sum) : pass.Run<false>(begin, end, sum);
+  };
+  if (pending_.empty()) {
+    run(0, d, mean_.data());
+  } else {
+    uplink_->DecodeSumFromZero(pending_, mean_, run);
+    pending_.clear();
+  }
+  return residual;
 }
 
 Message DoreRule::ServerRound(double step, Rng& rng) {
   grad_residual_sq_ = MeanInWorkerOrder(grad_residual_sq_of_);
-  const int64_t d = x_.size();
-  const double n = static_cast<double>(worker_shift_.size());
-  // d^ = mean d^_i; g^ = h + d^ (into x as x^ - gamma g^); h <- h + alpha d^: one pass.
-  for (int64_t j = 0; j < d; ++j) {
-    const double mean = mean_[j] / n;
-    x_[j] = xhat_[j] - step * (shift_[j] + mean);
-    shift_[j] += alpha_ * mean;
-  }
-  objective_->Prox(step, x_);
   Eigen::VectorXd& q = mean_;  // the sum is used up
-  q = x_ - xhat_ + eta_ * error_;
-  model_residual_sq_ = q.squaredNorm();
-  // The encoder writes q^ into error_ (e is in q already); then x^ += beta q^, e = q - q^.
-  Message message = downlink_->EncodeWithDecoded(q, rng, DecodeTarget(error_));
-  for (int64_t j = 0; j < d; ++j) {
-    const double q_hat = error_[j];
-    xhat_[j] += beta_ * q_hat;
-    error_[j] = q[j] - q_hat;
+  if (!FirstPass(step)) {
+    objective_->Prox(step, x_);
+    q = x_ - xhat_ + eta_ * error_;
   }
+  model_residual_sq_ = q.squaredNorm();
+  // The encoder writes e = q - q^ (the old e is in q already) as q + (-1) q^, the same bits;
+  // then x^ += beta q^ decoded from the message (the values the encoder delivered, compressor.h).
+  Message message = downlink_->EncodeWithDecoded(q, rng, DecodeTarget(error_, q, -1.0));
+  ApplyDownlink(message, step, xhat_);
   return message;
 }
 

@@ -43,6 +43,9 @@ class DoreRule final : public TwoWayRule {
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
+  // The uplinks added to the sum in one pass (Compressor::DecodeSumInto); all of the round's at
+  // once (more than one): kept, and summed chunk by chunk in ServerRound's first pass.
+  void ServerReceiveRun(int w, std::span<const Message* const> uplinks) override;
   Message ServerRound(double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 
@@ -67,6 +70,9 @@ class DoreRule final : public TwoWayRule {
   // to the driver as a gradient buffer in between (ps_rule.h).
   Eigen::VectorXd mean_;
   Eigen::VectorXd* ServerScratch() override { return &mean_; }
+  std::vector<const Message*> pending_;  // the round's uplinks, kept by ServerReceiveRun
+  // ServerRound's first pass (dore.cc); true when it left the model residual q in mean_ too.
+  bool FirstPass(double step);
   // ||d_i||^2 of each worker's last encode (one each: workers encode concurrently, ps_rule.h).
   std::vector<double> grad_residual_sq_of_;
   double grad_residual_sq_ = 0, model_residual_sq_ = 0;

@@ -30,9 +30,14 @@ Message DoubleSqueezeRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rn
 }
 
 void DoubleSqueezeRule::ServerReceive(int w, const Message& uplink) {
+  const Message* one[] = {&uplink};
+  ServerReceiveRun(w, one);
+}
+
+void DoubleSqueezeRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
   if (w == 0) v_ = server_error_;
   const double weight = scale_ / static_cast<double>(worker_errors_.size());
-  uplink_->DecodeInto(uplink, DecodeTarget(v_, v_, weight));
+  uplink_->DecodeSumInto(uplinks, DecodeTarget(v_, v_, weight));
 }
 
 // The encoder writes Q(v) into server_error_; then x -= gamma scale Q(v), delta = v - scale Q(v).

@@ -37,6 +37,8 @@ class DoubleSqueezeRule final : public TwoWayRule {
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
+  // The uplinks added to v in one pass (Compressor::DecodeSumInto).
+  void ServerReceiveRun(int w, std::span<const Message* const> uplinks) override;
   Message ServerRound(double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
 

@@ -33,6 +33,9 @@ class WorkerVectors {
 
   // x -= v_w (subtract) or x += v_w, in double.
   void AddTo(int w, Vec x, bool subtract) const;
+  // AddTo(w, x, subtract), returning x.squaredNorm() afterwards (the same bits: Eigen's order of
+  // summation) from the same pass over x where this build's Eigen sums in packets of two doubles.
+  double AddToSquaredNorm(int w, Vec x, bool subtract) const;
   // ||v_w||^2 in double.
   double SquaredNorm(int w) const;
   // A double copy of v_w (tests and metrics).

@@ -1,0 +1,76 @@
+// WorkerVectors::AddToSquaredNorm against the two passes it fuses (AddTo, then Eigen's own
+// squaredNorm of the result), bit for bit, for short and long vectors, at any address, with
+// double and float storage.
+#include "algorithms/ps/worker_vectors.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "algorithms/compressors/identity.h"
+#include "sim/rng.h"
+
+namespace commsim {
+namespace {
+
+// Values over many magnitudes, so that the order of a sum of their squares shows in its bits.
+Eigen::VectorXd WideValues(int64_t d, uint64_t seed) {
+  Rng rng(seed);
+  Eigen::VectorXd v(d);
+  for (int64_t j = 0; j < d; ++j) {
+    v[j] = rng.Normal() * std::ldexp(1.0, static_cast<int>(j % 23) - 11);
+  }
+  return v;
+}
+
+// Worker 1's vector set to `values` (0 + 1 * the exact 64-bit identity decode).
+void SetWorkerVector(WorkerVectors& vectors, const Eigen::VectorXd& values) {
+  IdentityConfig config;
+  config.precision = 64;
+  const Identity exact(config);
+  Eigen::VectorXd scratch = values;
+  Rng rng(1);
+  vectors.EncodeAndAccumulate(exact, 1, scratch, 1.0, rng);
+}
+
+bool SameDoubles(const double* a, const double* b, int64_t n) {
+  return std::memcmp(a, b, sizeof(double) * static_cast<size_t>(n)) == 0;
+}
+
+TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d <= 21; ++d) dims.push_back(d);
+  for (const int64_t d : {1000, 1001, 1002, 1003, 100003}) dims.push_back(d);
+  int orders_that_differ = 0;
+  for (const bool single : {false, true}) {
+    for (const int64_t d : dims) {
+      WorkerVectors vectors(single);
+      vectors.Init(2, d);
+      SetWorkerVector(vectors, WideValues(d, 5 + d));
+      const Eigen::VectorXd grad = WideValues(d, 900 + d);
+      for (const bool subtract : {true, false}) {
+        for (const int64_t offset : {0, 1}) {  // a 16-byte address or not
+          std::vector<double> fused_buffer(static_cast<size_t>(d + 1));
+          Eigen::Map<Eigen::VectorXd> fused(fused_buffer.data() + offset, d);
+          fused = grad;
+          Eigen::VectorXd two_passes = grad;
+          const double norm = vectors.AddToSquaredNorm(1, fused, subtract);
+          vectors.AddTo(1, two_passes, subtract);
+          const double expected = two_passes.squaredNorm();
+          EXPECT_EQ(std::memcmp(&norm, &expected, sizeof norm), 0)
+              << single << " d=" << d << " " << subtract << " " << offset;
+          EXPECT_TRUE(SameDoubles(fused.data(), two_passes.data(), d));
+          double in_order = 0;  // a sum in another order: the test can tell them apart
+          for (int64_t j = 0; j < d; ++j) in_order += two_passes[j] * two_passes[j];
+          orders_that_differ += in_order != expected;
+        }
+      }
+    }
+  }
+  EXPECT_GT(orders_that_differ, 0);
+}
+
+}  // namespace
+}  // namespace commsim
