@@ -15,7 +15,12 @@
 //   corrupt     the round trip's message with up to 8 bits flipped or overwritten by 64-bit
 //               fields from the input, then cut or extended: reaches the decoders' deeper states
 //               that random bytes rarely get past the headers to. Decode as in `decode`.
+// In `decode` and `corrupt` the message also goes through a server's paths, twice over
+// (CheckSums): DecodeSumFromZero and DecodeSumInto must throw DecodeError exactly when Decode
+// does, and otherwise give (0 + v) + v and (b + w v) + w v for Decode's v, bit for bit.
 #include <Eigen/Core>
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -68,13 +73,56 @@ Eigen::VectorXd VectorFrom(FuzzedDataProvider& in, int64_t d) {
   return x;
 }
 
+// Whether fn throws DecodeError (any other exception goes on to FuzzGuard).
+template <class Fn>
+bool Rejects(Fn&& fn) {
+  try {
+    fn();
+  } catch (const DecodeError&) {
+    return true;
+  }
+  return false;
+}
+
+bool SameBits(double a, double b) {
+  return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+}
+
+// Decode(m), and the server's paths on the run [m, m]: each rejects m exactly when Decode does;
+// otherwise DecodeSumFromZero hands over chunks that cover [0, d) in order with the values
+// (0 + v) + v (compressor.h: a sum from zero; -0 becomes +0), and DecodeSumInto onto b with
+// weight w leaves (b + w v) + w v, for Decode's v.
+void CheckSums(const Compressor& c, const Message& m, int64_t d) {
+  Eigen::VectorXd v = Eigen::VectorXd::Constant(d, -7.0);
+  const bool rejected = Rejects([&] { c.Decode(m, v); });
+  FuzzCheck(rejected || v.allFinite(), "a decoded message holds a non-finite value");
+  const Message* run[] = {&m, &m};
+  Eigen::VectorXd scratch(d), sum = Eigen::VectorXd::Constant(d, -7.0);
+  int64_t next = 0;
+  const bool sum_rejected = Rejects([&] {
+    c.DecodeSumFromZero(run, scratch, [&](int64_t begin, int64_t end, const double* values) {
+      FuzzCheck(begin == next && begin < end && end <= d, "sum chunks out of order");
+      std::copy(values, values + (end - begin), sum.data() + begin);
+      next = end;
+    });
+  });
+  FuzzCheck(sum_rejected == rejected, "DecodeSumFromZero and Decode disagree on the message");
+  Eigen::VectorXd acc = Eigen::VectorXd::Constant(d, 1.5);
+  const bool into_rejected = Rejects([&] { c.DecodeSumInto(run, DecodeTarget(acc, acc, 0.5)); });
+  FuzzCheck(into_rejected == rejected, "DecodeSumInto and Decode disagree on the message");
+  if (rejected) return;
+  FuzzCheck(next == d, "the sum's chunks do not cover the vector");
+  for (int64_t j = 0; j < d; ++j) {
+    FuzzCheck(SameBits(sum[j], (0.0 + v[j]) + v[j]),
+              "DecodeSumFromZero is not the sum of the decodes");
+    FuzzCheck(SameBits(acc[j], (1.5 + 0.5 * v[j]) + 0.5 * v[j]),
+              "DecodeSumInto is not the sum of the decodes");
+  }
+}
+
 void Decode(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
   const Message m = MessageFrom(in);
-  Eigen::VectorXd out = Eigen::VectorXd::Constant(d, -7.0);
-  fuzz::FuzzGuard([&] {
-    c.Decode(m, out);
-    FuzzCheck(out.allFinite(), "a decoded message holds a non-finite value");
-  });
+  fuzz::FuzzGuard([&] { CheckSums(c, m, d); });
 }
 
 // Encodes a vector from the input; false when the compressor refuses it (non-finite, beyond fp32).
@@ -112,11 +160,7 @@ void Corrupt(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
   m.words.resize(static_cast<size_t>((bits + 63) / 64), 0);
   m.payload_bits = bits;
   if (bits % 64 != 0) m.words.back() &= (uint64_t{1} << (bits % 64)) - 1;
-  Eigen::VectorXd out = Eigen::VectorXd::Constant(d, -7.0);
-  fuzz::FuzzGuard([&] {
-    c.Decode(m, out);
-    FuzzCheck(out.allFinite(), "a decoded message holds a non-finite value");
-  });
+  fuzz::FuzzGuard([&] { CheckSums(c, m, d); });
 }
 
 void RoundTrip(const Compressor& c, FuzzedDataProvider& in, int64_t d) {
