@@ -71,8 +71,12 @@ inline int ShiftCount(uint64_t x, uint64_t h, uint64_t d) {
 #else
   const int t = 63 - __builtin_clzll(d);
 #endif
-  // 32 - t as (t ^ 31) + 1 (t <= 31): no constant in a register; + 1 folds into a lea
-  return (t ^ 31) + 1 + static_cast<int>(x >> t) - static_cast<int>(h >> t);
+  // 32 - t as (t ^ 31) + 1 (t <= 31): no constant in a register; + 1 folds into a lea. In 32-bit
+  // unsigned arithmetic: x >> t and h >> t may not fit an int, their difference (1 or 2 at most
+  // here) and so the result do, and wrapping sums give it exactly.
+  const auto u = static_cast<uint32_t>((t ^ 31) + 1) + static_cast<uint32_t>(x >> t) -
+                 static_cast<uint32_t>(h >> t);
+  return static_cast<int>(u);
 }
 inline int ShiftCount(uint64_t x, uint64_t h) { return ShiftCount(x, h, h - x); }
 

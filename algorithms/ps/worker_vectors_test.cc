@@ -35,8 +35,9 @@ void SetWorkerVector(WorkerVectors& vectors, const Eigen::VectorXd& values) {
   vectors.EncodeAndAccumulate(exact, 1, scratch, 1.0, rng);
 }
 
+// (n = 0: an empty vector's data() may be null, which memcmp must not get.)
 bool SameDoubles(const double* a, const double* b, int64_t n) {
-  return std::memcmp(a, b, sizeof(double) * static_cast<size_t>(n)) == 0;
+  return n == 0 || std::memcmp(a, b, sizeof(double) * static_cast<size_t>(n)) == 0;
 }
 
 TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
