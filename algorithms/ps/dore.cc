@@ -11,8 +11,8 @@ void DoreConfig::Describe(ParamVisitor& v) {
   v.Real("alpha", alpha, Range::OpenClosed(0, 1), "gradient-shift learning rate");
   v.Real("beta", beta, Range::OpenClosed(0, 1), "model update step on the compressed residual");
   v.Real("eta", eta, Range::NonNegative(), "weight of the model-residual error feedback");
-  DescribeStorage(v,
-                  "debug: every worker keeps its own x^ and checks it against the server's every round");
+  DescribeStorage(
+      v, "debug: every worker keeps its own x^ and checks it against the server's every round");
 }
 
 DoreRule::DoreRule(const DoreConfig& config)
@@ -30,7 +30,7 @@ void DoreRule::Init(int workers, const ConstVec& x0, const Objective& objective)
   xhat_ = x0;
   shift_ = Eigen::VectorXd::Zero(d);
   error_ = Eigen::VectorXd::Zero(d);
-  pending_.clear();
+  kept_.Clear();
   // mean_ may hold x0 (ServerScratch): sized by the first ServerReceive.
 }
 
@@ -50,11 +50,7 @@ void DoreRule::ServerReceive(int w, const Message& uplink) {
 // and times each): kept for ServerRound, which sums them in its first pass (ps_rule.h: they stay
 // valid until then).
 void DoreRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
-  const auto n = static_cast<int>(uplinks.size());
-  if (w == 0 && n == worker_shift_.size() && n > 1) {
-    pending_.assign(uplinks.begin(), uplinks.end());
-    return;
-  }
+  if (kept_.KeepIfWholeRound(w, uplinks, worker_shift_.size())) return;
   if (w == 0) mean_.setZero(x_.size());  // mean_ may have held x0 (ServerScratch)
   uplink_->DecodeSumInto(uplinks, DecodeTarget(mean_, mean_, 1.0));
 }
@@ -100,12 +96,7 @@ bool DoreRule::FirstPass(double step) {
   auto run = [&pass, residual](int64_t begin, int64_t end, const double* sum) {
     residual ? pass.Run<true>(begin, end, sum) : pass.Run<false>(begin, end, sum);
   };
-  if (pending_.empty()) {
-    run(0, d, mean_.data());
-  } else {
-    uplink_->DecodeSumFromZero(pending_, mean_, run);
-    pending_.clear();
-  }
+  kept_.ForEachSumChunk(*uplink_, mean_, run);
   return residual;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/ps/kept_uplinks.h"
 #include "algorithms/ps/replicas.h"
 #include "algorithms/ps/two_way_rule.h"
 #include "algorithms/ps/worker_vectors.h"
@@ -70,7 +71,7 @@ class DoreRule final : public TwoWayRule {
   // to the driver as a gradient buffer in between (ps_rule.h).
   Eigen::VectorXd mean_;
   Eigen::VectorXd* ServerScratch() override { return &mean_; }
-  std::vector<const Message*> pending_;  // the round's uplinks, kept by ServerReceiveRun
+  KeptUplinks kept_;  // the round's uplinks, kept by ServerReceiveRun
   // ServerRound's first pass (dore.cc); true when it left the model residual q in mean_ too.
   bool FirstPass(double step);
   // ||d_i||^2 of each worker's last encode (one each: workers encode concurrently, ps_rule.h).

@@ -22,7 +22,7 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   x_ = x0;
   velocity_ = momentum_ > 0.0 ? Eigen::VectorXd::Zero(x0.size()) : Eigen::VectorXd();
   replica_ = x0;
-  pending_.clear();
+  kept_.Clear();
   replicas_.Init(workers, x0, verify_replicas_, "model");
   InitWorkers(workers, x0.size());
 }
@@ -40,11 +40,7 @@ void ModelBroadcastRule::ServerReceive(int w, const Message& uplink) {
 // times each) with a mean-direction step: kept for ServerRound, which decodes them and steps in
 // one pass (ps_rule.h: they stay valid until then).
 void ModelBroadcastRule::ServerReceiveRun(int w, std::span<const Message* const> uplinks) {
-  const auto n = static_cast<int>(uplinks.size());
-  if (w == 0 && n == workers() && n > 1 && StepsByMean()) {
-    pending_.assign(uplinks.begin(), uplinks.end());
-    return;
-  }
+  if (StepsByMean() && kept_.KeepIfWholeRound(w, uplinks, workers())) return;
   uplink_->DecodeSumInto(uplinks, SumFrom(w));
 }
 
@@ -81,15 +77,10 @@ struct MeanStep {
 bool ModelBroadcastRule::StepByMean(double step, ChunkEncoder* down) {
   mean_.resize(x_.size());  // a no-op unless it was lent empty
   MeanStep apply{x_.data(), static_cast<double>(workers()), step, down};
-  if (pending_.empty()) {
-    apply(0, x_.size(), mean_.data());
-  } else {
-    // One pointer captured: held inside the std::function, no allocation.
-    uplink_->DecodeSumFromZero(
-        pending_, mean_,
-        [a = &apply](int64_t begin, int64_t end, const double* sum) { (*a)(begin, end, sum); });
-    pending_.clear();
-  }
+  // One pointer captured: held inside the std::function, no allocation.
+  kept_.ForEachSumChunk(
+      *uplink_, mean_,
+      [a = &apply](int64_t begin, int64_t end, const double* sum) { (*a)(begin, end, sum); });
   return (apply.bad >> 63) == 0;
 }
 
@@ -104,7 +95,8 @@ Message ModelBroadcastRule::ServerRound(double step, Rng& rng) {
     model_finite_ = StepByMean(step, down.get());  // the prox keeps a finite x finite
     if (down != nullptr) {
       std::optional<Message> message = down->Finish();
-      if (message) return std::move(*message);  // else x is not on the wire: encode it for the error
+      if (message)
+        return std::move(*message);  // else x is not on the wire: encode it for the error
     }
   } else {
     mean_ /= static_cast<double>(workers());

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/ps/kept_uplinks.h"
 #include "algorithms/ps/ps_keys.h"
 #include "algorithms/ps/ps_rule.h"
 #include "algorithms/ps/replicas.h"
@@ -64,7 +65,7 @@ class ModelBroadcastRule : public PsRule {
   DecodeTarget SumFrom(int w);
   bool StepsByMean() const;
   bool StepByMean(double step, ChunkEncoder* down);
-  std::vector<const Message*> pending_;  // the round's uplinks, kept by ServerReceiveRun
+  KeptUplinks kept_;  // the round's uplinks, kept by ServerReceiveRun
   bool model_finite_ = false;  // the last ServerRound found x finite
   Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
   Replicas replicas_;
