@@ -80,7 +80,7 @@ void DrawMasks(const double* x, int64_t first, int64_t n, float norm, Src& src, 
 
 // The decoded values of masked symbols: norm, -norm or 0.
 inline void PutMaskValues(const uint64_t* keep, const uint64_t* neg, int64_t n, double norm,
-                   const DecodeTarget& target) {
+                          const DecodeTarget& target) {
   const double value[3] = {0.0, norm, -norm};
   for (int64_t j = 0; j < n; ++j) {
     target.Put(j, value[((keep[j / 64] >> (j % 64)) & 1) + ((neg[j / 64] >> (j % 64)) & 1)]);

@@ -6,8 +6,6 @@
 // stream), so the blocks draw in the same order and the message, the decoded values and rng's
 // final state are Encode's.
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -24,22 +22,14 @@
 namespace commsim {
 namespace {
 
-// What Encode sends as a block's norm, or nullopt where CheckedBlockNorm would throw (a NaN or
-// Inf in the block, or a norm beyond fp32).
+// What Encode sends as a block's norm, or nullopt where Encode throws (a NaN or Inf in the block,
+// or a norm beyond fp32): CheckedBlockNorm on the block alone, which throws exactly then.
 std::optional<float> SendableNorm(std::string_view name, bool p_inf, const double* v, int64_t n) {
-  bool finite = true;
-  double raw = 0.0;
-  if (p_inf) {
-    raw = MaxAbsChecked(v, n, &finite);
-  } else {
-    raw = SumSquares(v, n);
-    finite = std::isfinite(raw);
-    raw = std::sqrt(raw);
-  }
-  if (!finite || !(raw <= static_cast<double>(std::numeric_limits<float>::max()))) {
+  try {
+    return CheckedBlockNorm(name, p_inf, v, n, Eigen::Map<const Eigen::VectorXd>(v, n));
+  } catch (const NonFiniteError&) {
     return std::nullopt;
   }
-  return Fp32Up(name, raw);  // does not throw at or below the largest float
 }
 
 struct TernaryShape {
@@ -119,7 +109,8 @@ class TernaryChunks final : public ChunkEncoder {
       return;
     }
     ternary_blocks::PutBlock(shape_.coding, values, begin, n, *norm, *src_, w_,
-                             target_ ? &*target_ : nullptr, {sym_.data(), keep_.data(), neg_.data()});
+                             target_ ? &*target_ : nullptr,
+                             {sym_.data(), keep_.data(), neg_.data()});
   }
 
   TernaryShape shape_;

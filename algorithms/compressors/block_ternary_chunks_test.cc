@@ -3,9 +3,8 @@
 // and the same final Rng state, for the codings it covers, both draw sources, both norms, short
 // and long vectors (lane draws from kLaneDrawsMinDim on), zero blocks; it declines where Encode
 // throws, and there is none for entropy or blocks too long to hold.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -84,9 +83,9 @@ TEST(BlockTernaryChunksTest, ChunksGiveEncodesMessageValuesAndRngState) {
         for (const std::string p : {"inf", "2"}) {
           for (const int64_t block : {256, 100}) {
             for (size_t f = 0; f < feeds.size(); ++f) {
-              ExpectEncodeBitForBit(Ternary(coding, rng, p, block), x, feeds[f],
-                                    fmt::format("d {} {} {} p={} b={} feed {}", d, coding, rng, p,
-                                                block, f));
+              ExpectEncodeBitForBit(
+                  Ternary(coding, rng, p, block), x, feeds[f],
+                  fmt::format("d {} {} {} p={} b={} feed {}", d, coding, rng, p, block, f));
             }
           }
         }
@@ -131,8 +130,9 @@ TEST(BlockTernaryChunksTest, NoneForEntropyOrBlocksTooLongToHold) {
   EXPECT_EQ(Ternary("entropy", "stream", "inf", 256).ChunkEncodeWithRng(1000, rng, nullptr),
             nullptr);
   const int64_t long_block = BlockTernary::kMaxChunkBlock + 1;
-  EXPECT_EQ(Ternary("fixed2", "stream", "inf", long_block).ChunkEncodeWithRng(1 << 20, rng, nullptr),
-            nullptr);
+  EXPECT_EQ(
+      Ternary("fixed2", "stream", "inf", long_block).ChunkEncodeWithRng(1 << 20, rng, nullptr),
+      nullptr);
   // A block longer than the vector is the vector: held only when short enough.
   EXPECT_NE(Ternary("fixed2", "stream", "inf", long_block).ChunkEncodeWithRng(1000, rng, nullptr),
             nullptr);

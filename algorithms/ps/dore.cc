@@ -56,8 +56,7 @@ class DoreWorkerChunks final : public ChunkEncoder {
  public:
   DoreWorkerChunks(const WorkerVectors& shifts, int w, int64_t d,
                    std::unique_ptr<ChunkEncoder> encoder, double* residual_sq)
-      : shifts_(shifts), w_(w), norm_(d), encoder_(std::move(encoder)),
-        residual_sq_(residual_sq) {}
+      : shifts_(shifts), w_(w), norm_(d), encoder_(std::move(encoder)), residual_sq_(residual_sq) {}
 
   void Put(const double* values, int64_t n) override {
     if (scratch_.empty()) scratch_.resize(kPiece);

@@ -42,16 +42,27 @@ bool SameDoubles(const double* a, const double* b, int64_t n) {
   return n == 0 || std::memcmp(a, b, sizeof(double) * static_cast<size_t>(n)) == 0;
 }
 
-TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
+// Short vectors (every remainder of the groups of four and pairs) and long ones.
+std::vector<int64_t> NormDims() {
   std::vector<int64_t> dims;
   for (int64_t d = 0; d <= 21; ++d) dims.push_back(d);
   for (const int64_t d : {1000, 1001, 1002, 1003, 100003}) dims.push_back(d);
+  return dims;
+}
+
+// Two workers' vectors of dimension d, worker 1's set to wide values.
+WorkerVectors WideWorkerVectors(bool single, int64_t d) {
+  WorkerVectors vectors(single);
+  vectors.Init(2, d);
+  SetWorkerVector(vectors, WideValues(d, 5 + d));
+  return vectors;
+}
+
+TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
   int orders_that_differ = 0;
   for (const bool single : {false, true}) {
-    for (const int64_t d : dims) {
-      WorkerVectors vectors(single);
-      vectors.Init(2, d);
-      SetWorkerVector(vectors, WideValues(d, 5 + d));
+    for (const int64_t d : NormDims()) {
+      WorkerVectors vectors = WideWorkerVectors(single, d);
       const Eigen::VectorXd grad = WideValues(d, 900 + d);
       for (const bool subtract : {true, false}) {
         for (const int64_t offset : {0, 1}) {  // a 16-byte address or not
@@ -78,14 +89,9 @@ TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
 // g - v_w handed over in pieces of every size (cutting the groups of four anywhere) gives the
 // values of AddTo(subtract) and Eigen's squaredNorm of them, bit for bit.
 TEST(WorkerVectorsTest, SubtractChunksSumTheSquaredNormInEigensOrder) {
-  std::vector<int64_t> dims;
-  for (int64_t d = 0; d <= 13; ++d) dims.push_back(d);
-  for (const int64_t d : {1000, 1001, 1002, 1003, 20003}) dims.push_back(d);
   for (const bool single : {false, true}) {
-    for (const int64_t d : dims) {
-      WorkerVectors vectors(single);
-      vectors.Init(2, d);
-      SetWorkerVector(vectors, WideValues(d, 5 + d));
+    for (const int64_t d : NormDims()) {
+      const WorkerVectors vectors = WideWorkerVectors(single, d);
       const Eigen::VectorXd grad = WideValues(d, 900 + d);
       Eigen::VectorXd expected_values = grad;
       vectors.AddTo(1, expected_values, /*subtract=*/true);
