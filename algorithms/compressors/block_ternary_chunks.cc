@@ -39,16 +39,24 @@ struct TernaryShape {
   BlockTernary::Coding coding;
 };
 
+// Made: the draw source from rng and every buffer but the message's (a caller makes encoders
+// ahead of time, compressor.h); the message's words at the first Put or Finish.
 template <class Src>
 class TernaryChunks final : public ChunkEncoder {
  public:
   TernaryChunks(const TernaryShape& shape, int64_t d, Rng& rng, const DecodeTarget* decoded)
-      : shape_(shape), d_(d), rng_(&rng) {
+      : shape_(shape), d_(d), rng_(&rng), src_(Draws(rng)) {
     if (decoded != nullptr) target_.emplace(*decoded);
+    const auto longest = static_cast<size_t>(std::min(shape_.block, d_));
+    cut_.resize(longest);
+    if (shape_.coding == BlockTernary::Coding::kFixed2) return;
+    sym_.resize(longest);
+    keep_.resize(static_cast<size_t>(ternary_masks::MaskWords(static_cast<int64_t>(longest))));
+    neg_.resize(keep_.size());
   }
 
   void Put(const double* values, int64_t n) override {
-    Start();
+    Reserve();
     while (n > 0) {
       COMMSIM_CHECK(pos_ < d_, "block_ternary: more than {} values put", d_);
       const int64_t size = std::min(shape_.block, d_ - pos_);  // the block at pos_
@@ -58,7 +66,6 @@ class TernaryChunks final : public ChunkEncoder {
         n -= size;
         continue;
       }
-      if (cut_.empty()) cut_.resize(static_cast<size_t>(std::min(shape_.block, d_)));
       const int64_t take = std::min(n, size - held_);
       std::copy(values, values + take, cut_.data() + held_);
       held_ += take;
@@ -71,31 +78,31 @@ class TernaryChunks final : public ChunkEncoder {
   }
 
   std::optional<Message> Finish() override {
-    Start();
+    Reserve();
     COMMSIM_CHECK(failed_ || (pos_ == d_ && held_ == 0), "block_ternary: {} of {} values put",
                   pos_ + held_, d_);
     if (failed_) return std::nullopt;
-    if constexpr (!std::is_same_v<Src, CounterDraws>) *rng_ = src_->rng();
+    if constexpr (!std::is_same_v<Src, CounterDraws>) *rng_ = src_.rng();
     return w_.Finish();
   }
 
  private:
-  // At the first Put or Finish: the draw source from rng_, the message's and blocks' storage.
-  void Start() {
-    if (src_) return;
+  // The source Encode(x, rng) would draw from (WithDraws): a counter source takes its key now.
+  static auto Draws(Rng& rng) {
     if constexpr (std::is_same_v<Src, CounterDraws>) {
-      src_.emplace(rng_->NextU64());
+      return rng.NextU64();
     } else {
-      src_.emplace(*rng_);
+      return rng;
     }
+  }
+
+  // The message's words, once.
+  void Reserve() {
+    if (reserved_) return;
+    reserved_ = true;
     const int64_t nb = NumBlocks(d_, shape_.block);
     const bool fixed2 = shape_.coding == BlockTernary::Coding::kFixed2;
     w_.Reserve(fixed2 ? 32 * nb + 2 * d_ : 32 * nb + d_);
-    if (fixed2) return;
-    const int64_t longest = std::min(shape_.block, d_);
-    sym_.resize(static_cast<size_t>(longest));
-    keep_.resize(static_cast<size_t>(ternary_masks::MaskWords(longest)));
-    neg_.resize(keep_.size());
   }
 
   // The block at pos_, of n values.
@@ -108,7 +115,7 @@ class TernaryChunks final : public ChunkEncoder {
       failed_ = true;
       return;
     }
-    ternary_blocks::PutBlock(shape_.coding, values, begin, n, *norm, *src_, w_,
+    ternary_blocks::PutBlock(shape_.coding, values, begin, n, *norm, src_, w_,
                              target_ ? &*target_ : nullptr,
                              {sym_.data(), keep_.data(), neg_.data()});
   }
@@ -117,8 +124,9 @@ class TernaryChunks final : public ChunkEncoder {
   int64_t d_;
   Rng* rng_;
   std::optional<DecodeTarget> target_;
-  std::optional<Src> src_;
+  Src src_;
   BitWriter w_;
+  bool reserved_ = false;
   std::vector<int8_t> sym_;
   std::vector<uint64_t> keep_, neg_;
   std::vector<double> cut_;  // the values of a block cut by a chunk boundary

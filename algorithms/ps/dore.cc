@@ -56,10 +56,14 @@ class DoreWorkerChunks final : public ChunkEncoder {
  public:
   DoreWorkerChunks(const WorkerVectors& shifts, int w, int64_t d,
                    std::unique_ptr<ChunkEncoder> encoder, double* residual_sq)
-      : shifts_(shifts), w_(w), norm_(d), encoder_(std::move(encoder)), residual_sq_(residual_sq) {}
+      : shifts_(shifts),
+        w_(w),
+        norm_(d),
+        encoder_(std::move(encoder)),
+        residual_sq_(residual_sq),
+        scratch_(kPiece) {}  // when made, with the encoder's buffers (compressor.h)
 
   void Put(const double* values, int64_t n) override {
-    if (scratch_.empty()) scratch_.resize(kPiece);
     for (int64_t k = 0; k < n; k += kPiece) {
       const int64_t m = std::min(kPiece, n - k);
       shifts_.SubtractChunk(w_, offset_, values + k, m, scratch_.data(), norm_);

@@ -66,9 +66,9 @@ class PsRule {
   // An encoder that does WorkerEncode(w, grad, step, rng) when fed worker w's gradient in order
   // (ChunkEncoder, compressor.h): its Finish() gives WorkerEncode's message, with worker w's state
   // updated as WorkerEncode updates it and `rng` left where WorkerEncode leaves it (its draws
-  // taken as Compressor::ChunkEncodeWithRng takes them: from its first Put on); nullptr (the
-  // default) when the rule has none. Each chunk may be used with worker w's state (e.g. a shift
-  // subtracted) and update it while it is in cache. The driver streams the gradient into it
+  // taken as Compressor::ChunkEncodeWithRng takes them: from rng's state when made); nullptr
+  // (the default) when the rule has none. Each chunk may be used with worker w's state (e.g. a
+  // shift subtracted) and update it while it is in cache. The driver streams the gradient into it
   // instead of storing it (worker_uplinks.h), with a copy of the worker's uplink Rng as `rng`.
   // When Finish() declines (a value the encoder cannot send: WorkerEncode would throw), worker
   // w's state may hold the updates of the chunks before the failing one, and the driver runs

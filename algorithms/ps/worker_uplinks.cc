@@ -26,7 +26,7 @@ WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
     batch_rngs_.emplace_back(setup.seed, w, "batch");
     encode_rngs_.emplace_back(setup.seed, w, "uplink");
   }
-  stream_encode_rngs_ = encode_rngs_;
+  stream_encode_rngs_ = encode_rngs_;  // its size, kept (no allocation in Prepare)
   grads_.resize(static_cast<size_t>(pool_.threads()));
   results_.resize(static_cast<size_t>(workers));
   streamed_.resize(static_cast<size_t>(workers));
@@ -45,6 +45,7 @@ void WorkerUplinks::Prepare() {
   encoders_.clear();
   prepared_ = true;
   if (setup_.codec.mode == CodecMode::kMeasured) return;
+  stream_encode_rngs_ = encode_rngs_;  // the encoders draw from these copies (read when made)
   for (int w = 0; w < static_cast<int>(results_.size()); ++w) {
     encoders_.push_back(rule_.WorkerChunkEncoder(w, stream_encode_rngs_[static_cast<size_t>(w)]));
     if (encoders_.back() == nullptr) {
@@ -94,11 +95,10 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
 
 void WorkerUplinks::Streamed(int group, int begin, int end) {
   const Objective& objective = *setup_.objective;
-  // Copies of the batch and uplink Rngs: the originals stay for the ordinary path.
+  // Copies of the batch Rngs (the encoders have copies of the uplink Rngs, Prepare): the
+  // originals stay for the ordinary path.
   std::vector<Rng>& rngs = group_rngs_[static_cast<size_t>(group)];
   rngs.assign(batch_rngs_.begin() + begin, batch_rngs_.begin() + end);
-  std::copy(encode_rngs_.begin() + begin, encode_rngs_.begin() + end,
-            stream_encode_rngs_.begin() + begin);
   std::vector<Objective::GradientStream>& streams = group_streams_[static_cast<size_t>(group)];
   for (int w = begin; w < end; ++w) {
     ChunkEncoder* encoder = encoders_[static_cast<size_t>(w)].get();

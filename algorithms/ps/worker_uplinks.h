@@ -74,7 +74,7 @@ class WorkerUplinks {
   const RunSetup& setup_;
   PsRule& rule_;
   std::vector<Rng> batch_rngs_, encode_rngs_;
-  // Per worker: the copy of its uplink Rng its chunk encoder draws from (Streamed sets it).
+  // Per worker: the copy of its uplink Rng its chunk encoder draws from (Prepare sets it).
   std::vector<Rng> stream_encode_rngs_;
   ThreadPool pool_;
   std::vector<Eigen::VectorXd> grads_;  // one per thread (the first unused with lent_)
