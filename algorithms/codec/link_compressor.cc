@@ -79,14 +79,25 @@ class StampedChunks final : public ChunkEncoder {
   int64_t d_;
 };
 
+// The wrapped compressor's encoder `inner` stamped (none: none).
+std::unique_ptr<ChunkEncoder> Stamped(std::unique_ptr<ChunkEncoder> inner, std::string_view codec,
+                                      int64_t d) {
+  if (inner == nullptr) return nullptr;
+  return std::make_unique<StampedChunks>(std::move(inner), codec, d);
+}
+
 }  // namespace
 
 std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncode(int64_t d,
                                                           const DecodeTarget* decoded) const {
   if (!buckets_.empty()) return nullptr;
-  std::unique_ptr<ChunkEncoder> inner = inner_->ChunkEncode(d, decoded);
-  if (inner == nullptr) return nullptr;
-  return std::make_unique<StampedChunks>(std::move(inner), inner_->Name(), d);
+  return Stamped(inner_->ChunkEncode(d, decoded), inner_->Name(), d);
+}
+
+std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncodeWithRng(
+    int64_t d, Rng& rng, const DecodeTarget* decoded) const {
+  if (!buckets_.empty()) return nullptr;
+  return Stamped(inner_->ChunkEncodeWithRng(d, rng, decoded), inner_->Name(), d);
 }
 
 void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& target) const {

@@ -45,6 +45,8 @@ class LinkCompressor final : public Compressor {
   COMMSIM_COMPRESSOR_MEMBERS;
   // The wrapped compressor's, its message stamped; none with buckets.
   std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t d, const DecodeTarget* decoded) const override;
+  std::unique_ptr<ChunkEncoder> ChunkEncodeWithRng(int64_t d, Rng& rng,
+                                                   const DecodeTarget* decoded) const override;
   // The wrapped compressor's without buckets.
   void DecodeSumInto(std::span<const Message* const> messages,
                      const DecodeTarget& target) const override;

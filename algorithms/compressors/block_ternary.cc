@@ -12,9 +12,9 @@
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/coding/bit_writer.h"
 #include "algorithms/coding/elias.h"
+#include "algorithms/compressors/block_ternary_blocks.h"
 #include "algorithms/compressors/block_ternary_coding.h"
 #include "algorithms/compressors/block_ternary_sum.h"
-#include "algorithms/compressors/counter_kernels.h"
 #include "algorithms/compressors/ternary_masks.h"
 #include "algorithms/compressors/uniform_draws.h"
 #include "algorithms/compressors/wire.h"
@@ -24,127 +24,6 @@ namespace {
 
 constexpr std::string_view kPChoices[] = {"2", "inf"};
 constexpr std::string_view kCodings[] = {"fixed2", "packed", "sparse", "entropy"};
-
-// The 2-bit code of one element: 0 -> 00, +1 -> 01, -1 -> 11, from an integer draw in
-// [0, Src::kOne); `scale` is Src::kOne / norm. Branch-free: the Bernoulli outcome is
-// unpredictable, a branch on it mispredicts half the time.
-inline uint64_t DrawCode(double x, double scale, uint64_t draw) {
-  const uint64_t keep = static_cast<double>(draw) < std::abs(x) * scale;
-  const uint64_t negative = std::signbit(x);
-  return keep | ((keep & negative) << 1);
-}
-
-// Draws the symbols of one block (-1, 0, +1) into sym; `first` is the block's first element in
-// the message. REQUIRES: norm > 0.
-template <class Src>
-void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym) {
-  decltype(auto) local = LocalDraws(src);
-  const double scale = Src::kOne / static_cast<double>(norm);
-  for (int64_t c = 0; c < n; c += kDrawChunk) {
-    const int64_t m = std::min(kDrawChunk, n - c);
-    local.Prepare(first + c, m);
-    for (int64_t k = 0; k < m; ++k) {
-      const uint64_t code = DrawCode(x[c + k], scale, local.Next(k));
-      sym[c + k] = static_cast<int8_t>(static_cast<int>(code & 1) - static_cast<int>(code & 2));
-    }
-  }
-  Commit(src, local);
-}
-
-// Draws in memory: the same symbols from the vectorised kernel, a chunk at a time.
-template <KernelDraws Src>
-void DrawSymbols(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym) {
-  const double scale = Src::kOne / static_cast<double>(norm);
-  for (int64_t c = 0; c < n; c += kDrawChunk) {
-    const int64_t m = std::min(kDrawChunk, n - c);
-    src.Prepare(first + c, m);
-    counter_kernels::TernarySymbols(x + c, src.data(), m, scale, sym + c);
-  }
-}
-
-// The block's symbols as masks (ternary_masks.h), from the same draws as DrawSymbols; the word
-// after the last is zeroed (the packed writer's padding). sym: scratch for n symbols.
-// REQUIRES: norm > 0; keep and neg hold ternary_masks::MaskWords(n) words.
-template <class Src>
-void DrawMasks(const double* x, int64_t first, int64_t n, float norm, Src& src, int8_t* sym,
-               uint64_t* keep, uint64_t* neg) {
-  static_assert(kDrawChunk % 64 == 0);
-  if constexpr (KernelDraws<Src>) {
-    const double scale = Src::kOne / static_cast<double>(norm);
-    for (int64_t c = 0; c < n; c += kDrawChunk) {
-      const int64_t m = std::min(kDrawChunk, n - c);
-      src.Prepare(first + c, m);
-      ternary_masks::DrawMasks(x + c, src.data(), m, scale, keep + c / 64, neg + c / 64);
-    }
-  } else {
-    DrawSymbols(x, first, n, norm, src, sym);
-    ternary_masks::SymbolMasks(sym, n, keep, neg);
-  }
-  keep[(n + 63) / 64] = neg[(n + 63) / 64] = 0;
-}
-
-// The decoded values of masked symbols: norm, -norm or 0.
-void PutMaskValues(const uint64_t* keep, const uint64_t* neg, int64_t n, double norm,
-                   const DecodeTarget& target) {
-  const double value[3] = {0.0, norm, -norm};
-  for (int64_t j = 0; j < n; ++j) {
-    target.Put(j, value[((keep[j / 64] >> (j % 64)) & 1) + ((neg[j / 64] >> (j % 64)) & 1)]);
-  }
-}
-
-// The decoded values of one block's symbols, as every decoder below produces them.
-void PutSymbols(const int8_t* sym, int64_t n, double norm, const DecodeTarget& target) {
-  const double value[3] = {-norm, 0.0, norm};
-  for (int64_t j = 0; j < n; ++j) target.Put(j, value[sym[j] + 1]);
-}
-
-// fixed2 fast path: draws and packs 32 codes per 64-bit field (a draw chunk holds 8 fields);
-// with a target, also delivers the decoded values (as GetFixed2 gives them). REQUIRES: norm > 0.
-template <bool kDecoded, class Src>
-void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
-                const DecodeTarget* target) {
-  static_assert(kDrawChunk % 32 == 0);
-  decltype(auto) local = LocalDraws(src);
-  const double scale = Src::kOne / static_cast<double>(norm);
-  const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
-  for (int64_t c = 0; c < n; c += kDrawChunk) {
-    const int64_t cm = std::min(kDrawChunk, n - c);
-    local.Prepare(first + c, cm);
-    for (int64_t j = 0; j < cm; j += 32) {
-      const int m = static_cast<int>(std::min<int64_t>(32, cm - j));
-      uint64_t word = 0;
-      for (int k = 0; k < m; ++k)
-        word |= DrawCode(x[c + j + k], scale, local.Next(j + k)) << (2 * k);
-      w.Put(word, 2 * m);
-      if constexpr (kDecoded) {
-        for (int k = 0; k < m; ++k) target->Put(c + j + k, value[(word >> (2 * k)) & 3]);
-      }
-    }
-  }
-  Commit(src, local);
-}
-
-// Draws in memory: the fields straight from the vectorised kernel (the same fields as above).
-template <bool kDecoded, KernelDraws Src>
-void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src, BitWriter& w,
-                const DecodeTarget* target) {
-  const double scale = Src::kOne / static_cast<double>(norm);
-  const double value[4] = {0.0, norm, 0.0, -static_cast<double>(norm)};
-  uint64_t words[kDrawChunk / 32];
-  for (int64_t c = 0; c < n; c += kDrawChunk) {
-    const int64_t cm = std::min(kDrawChunk, n - c);
-    src.Prepare(first + c, cm);
-    counter_kernels::TernaryCodes(x + c, src.data(), cm, scale, words);
-    for (int64_t j = 0; j < cm; j += 32) {
-      const int m = static_cast<int>(std::min<int64_t>(32, cm - j));
-      const uint64_t word = words[j / 32];
-      w.Put(word, 2 * m);
-      if constexpr (kDecoded) {
-        for (int k = 0; k < m; ++k) target->Put(c + j + k, value[(word >> (2 * k)) & 3]);
-      }
-    }
-  }
-}
 
 }  // namespace
 
@@ -158,7 +37,8 @@ void BlockTernaryConfig::Describe(ParamVisitor& v) {
 BlockTernary::BlockTernary(const BlockTernaryConfig& config)
     : DrawingCompressor("block_ternary", /*unbiased=*/true, config.rng),
       p_inf_(config.p == "inf"),
-      block_(config.block) {
+      block_(config.block),
+      counter_(UsesCounterRng(config.rng)) {
   const auto* it = std::find(std::begin(kCodings), std::end(kCodings), config.coding);
   COMMSIM_CHECK(it != std::end(kCodings), "unknown coding {}", config.coding);
   coding_ = static_cast<Coding>(it - std::begin(kCodings));
@@ -185,32 +65,8 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
     const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);
     if (coding_ == Coding::kEntropy) norms[static_cast<size_t>(b)] = norm;
     int8_t* s = coding_ == Coding::kEntropy ? sym.get() + begin : sym.get();
-    w.PutFloat(norm);
-    const std::optional<DecodeTarget> block_target =
-        target == nullptr ? std::nullopt : std::optional(target->Segment(begin, n));
-    if (norm == 0.0f) {  // an all-zero block draws nothing
-      if (block_target) block_target->PutZeros(0, n);
-      if (coding_ == Coding::kFixed2) w.PutZeros(2 * n);
-      if (coding_ == Coding::kPacked) w.PutZeros(8 * ((n + 4) / 5));  // bytes of zero trits
-      continue;  // sparse and entropy send only the norm
-    }
-    if (coding_ == Coding::kFixed2) {
-      if (block_target) {
-        DrawFixed2<true>(xb, begin, n, norm, src, w, &*block_target);
-      } else {
-        DrawFixed2<false>(xb, begin, n, norm, src, w, nullptr);
-      }
-      continue;
-    }
-    if (masked) {
-      DrawMasks(xb, begin, n, norm, src, s, keep.data(), neg.data());
-      if (block_target) PutMaskValues(keep.data(), neg.data(), n, norm, *block_target);
-      if (coding_ == Coding::kPacked) ternary_masks::PutPacked(keep.data(), neg.data(), n, w);
-      if (coding_ == Coding::kSparse) ternary_masks::PutSparse(keep.data(), neg.data(), n, w);
-      continue;
-    }
-    DrawSymbols(xb, begin, n, norm, src, s);  // kEntropy: coded after all norms
-    if (block_target) PutSymbols(s, n, norm, *block_target);
+    ternary_blocks::PutBlock(coding_, xb, begin, n, norm, src, w, target,
+                             {s, keep.data(), neg.data()});
   }
   if (coding_ == Coding::kEntropy) ternary_coding::PutEntropy(sym.get(), d, norms, block_, w);
   return w.Finish();

@@ -47,6 +47,13 @@ class BlockTernary final : public DrawingCompressor<BlockTernary> {
   void DecodeSumFromZero(std::span<const Message* const> messages,
                          Eigen::Ref<Eigen::VectorXd> scratch,
                          const SumChunkDone& done) const override;
+  // fixed2, packed and sparse, blocks of at most kMaxChunkBlock elements (a block cut by the
+  // chunks is kept until it is whole): Encode(x, rng)'s message, draws and decoded values, block
+  // by block as the chunks come (block_ternary_chunks.cc); entropy (whose symbols follow all
+  // norms) and longer blocks: nullptr.
+  std::unique_ptr<ChunkEncoder> ChunkEncodeWithRng(int64_t d, Rng& rng,
+                                                   const DecodeTarget* decoded) const override;
+  static constexpr int64_t kMaxChunkBlock = int64_t{1} << 16;
 
  private:
   friend class DrawingCompressor<BlockTernary>;
@@ -57,6 +64,7 @@ class BlockTernary final : public DrawingCompressor<BlockTernary> {
   bool p_inf_;
   int64_t block_;
   Coding coding_;
+  bool counter_;  // rng = "counter"
 };
 
 extern template class DrawingCompressor<BlockTernary>;

@@ -26,6 +26,13 @@
 //     (nullopt) where Encode would throw; the caller then encodes the stored vector for the error
 //     (a target may then hold some decoded values). An encoder allocates its message's words at
 //     its first Put, not when made (callers make encoders ahead of time).
+//   - ChunkEncodeWithRng(d, rng, decoded) (optional; any compressor): the same for Encode(x, rng)
+//     with its random draws, from rng's state when the encoder is made (it may read rng then, so
+//     that its buffers are allocated then too; the message's words still wait for the first
+//     Put): the encoder draws exactly as Encode(x, rng) would, and when Finish() gives the
+//     message, leaves rng in the state Encode(x, rng) leaves it in. Otherwise rng's state is
+//     unspecified: a caller that falls back to Encode gives the encoder a copy. The default is
+//     ChunkEncode(d, decoded) (a compressor that draws nothing leaves rng as it is).
 //   - A Compressor object is immutable after construction and may be shared across threads.
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
@@ -147,6 +154,12 @@ class Compressor {
   virtual std::unique_ptr<ChunkEncoder> ChunkEncode(int64_t /*d*/,
                                                     const DecodeTarget* /*decoded*/) const {
     return nullptr;
+  }
+  // ChunkEncode for Encode(x, rng) with its draws (the contract above), or nullptr. `rng` must
+  // outlive the encoder.
+  virtual std::unique_ptr<ChunkEncoder> ChunkEncodeWithRng(int64_t d, Rng& /*rng*/,
+                                                           const DecodeTarget* decoded) const {
+    return ChunkEncode(d, decoded);
   }
   // Decode into `target`. REQUIRES: target.size() equals the encoded vector's dimension.
   virtual void DecodeInto(const Message& message, const DecodeTarget& target) const = 0;

@@ -1,5 +1,11 @@
 #include "algorithms/ps/dore.h"
 
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
 #include "models/objective.h"
@@ -39,6 +45,60 @@ Message DoreRule::WorkerEncode(int w, GradVec grad, double /*step*/, Rng& rng) {
   grad_residual_sq_of_[static_cast<size_t>(w)] =
       worker_shift_.AddToSquaredNorm(w, grad, /*subtract=*/true);
   return worker_shift_.EncodeAndAccumulate(*uplink_, w, grad, alpha_, rng);
+}
+
+namespace {
+
+// DORE's worker fed g_i chunk by chunk: each piece of kPiece elements becomes d_i = g_i - h_i in
+// a small scratch (its squares summed in WorkerEncode's order, PairedSquaredNorm), which the
+// uplink's chunk encoder encodes, adding alpha d^_i to h_i as it goes (its decode target).
+class DoreWorkerChunks final : public ChunkEncoder {
+ public:
+  DoreWorkerChunks(const WorkerVectors& shifts, int w, int64_t d,
+                   std::unique_ptr<ChunkEncoder> encoder, double* residual_sq)
+      : shifts_(shifts),
+        w_(w),
+        norm_(d),
+        encoder_(std::move(encoder)),
+        residual_sq_(residual_sq),
+        scratch_(kPiece) {}  // when made, with the encoder's buffers (compressor.h)
+
+  void Put(const double* values, int64_t n) override {
+    for (int64_t k = 0; k < n; k += kPiece) {
+      const int64_t m = std::min(kPiece, n - k);
+      shifts_.SubtractChunk(w_, offset_, values + k, m, scratch_.data(), norm_);
+      encoder_->Put(scratch_.data(), m);
+      offset_ += m;
+    }
+  }
+
+  std::optional<Message> Finish() override {
+    std::optional<Message> message = encoder_->Finish();
+    if (message) *residual_sq_ = norm_.Result();
+    return message;
+  }
+
+ private:
+  static constexpr int64_t kPiece = 2048;  // 16 KB of d_i: read back by the encoder from L1
+  const WorkerVectors& shifts_;
+  int w_;
+  int64_t offset_ = 0;
+  PairedSquaredNorm norm_;
+  std::unique_ptr<ChunkEncoder> encoder_;
+  double* residual_sq_;
+  std::vector<double> scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChunkEncoder> DoreRule::WorkerChunkEncoder(int w, Rng& rng) {
+  if (worker_shift_.single() || !PairedSquaredNorm::kEigenOrder) return nullptr;
+  const int64_t d = WorkerPoint(w).size();
+  const DecodeTarget shift = worker_shift_.AccumulateTarget(w, alpha_);
+  std::unique_ptr<ChunkEncoder> encoder = uplink_->ChunkEncodeWithRng(d, rng, &shift);
+  if (encoder == nullptr) return nullptr;
+  return std::make_unique<DoreWorkerChunks>(worker_shift_, w, d, std::move(encoder),
+                                            &grad_residual_sq_of_[static_cast<size_t>(w)]);
 }
 
 void DoreRule::ServerReceive(int w, const Message& uplink) {

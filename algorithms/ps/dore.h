@@ -43,6 +43,11 @@ class DoreRule final : public TwoWayRule {
   explicit DoreRule(const DoreConfig& config);
   void Init(int workers, const ConstVec& x0, const Objective& objective) override;
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
+  // WorkerEncode chunk by chunk (dore.cc): d_i, ||d_i||^2, the encode and h_i's update while each
+  // chunk is in cache; the same message, h_i and ||d_i||^2 bit for bit. nullptr (WorkerEncode
+  // then) with float32 shifts, without the uplink's ChunkEncodeWithRng, or where this build's
+  // Eigen sums squared norms in another order (PairedSquaredNorm, worker_vectors.h).
+  std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int w, Rng& rng) override;
   void ServerReceive(int w, const Message& uplink) override;
   // The uplinks added to the sum in one pass (Compressor::DecodeSumInto); all of the round's at
   // once (more than one): kept, and summed chunk by chunk in ServerRound's first pass.

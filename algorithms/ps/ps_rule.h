@@ -63,11 +63,19 @@ class PsRule {
   // `grad` is worker w's gradient at WorkerPoint(w); the rule may overwrite it (it is the
   // worker's scratch, so rules keep no d-vector of their own for the message).
   virtual Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) = 0;
-  // An encoder whose message is WorkerEncode(w, grad, ...)'s when fed worker w's gradient in
-  // order (ChunkEncoder, compressor.h), for a rule whose WorkerEncode only encodes the gradient as
-  // it is; nullptr (the default) otherwise. The driver then streams the gradient into it instead
-  // of storing it (worker_uplinks.h). Same threading rules as WorkerEncode.
-  virtual std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int /*w*/) const { return nullptr; }
+  // An encoder that does WorkerEncode(w, grad, step, rng) when fed worker w's gradient in order
+  // (ChunkEncoder, compressor.h): its Finish() gives WorkerEncode's message, with worker w's state
+  // updated as WorkerEncode updates it and `rng` left where WorkerEncode leaves it (its draws
+  // taken as Compressor::ChunkEncodeWithRng takes them: from rng's state when made); nullptr
+  // (the default) when the rule has none. Each chunk may be used with worker w's state (e.g. a
+  // shift subtracted) and update it while it is in cache. The driver streams the gradient into it
+  // instead of storing it (worker_uplinks.h), with a copy of the worker's uplink Rng as `rng`.
+  // When Finish() declines (a value the encoder cannot send: WorkerEncode would throw), worker
+  // w's state may hold the updates of the chunks before the failing one, and the driver runs
+  // WorkerEncode on it from the old Rng, for its error. Same threading rules as WorkerEncode.
+  virtual std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int /*w*/, Rng& /*rng*/) {
+    return nullptr;
+  }
   // Server: worker w's uplink of this round (w = 0, 1, ..., workers - 1 in turn).
   virtual void ServerReceive(int w, const Message& uplink) = 0;
   // ServerReceive(w + i, *uplinks[i]) for each i in turn (the default); a rule may take them in

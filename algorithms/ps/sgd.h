@@ -25,8 +25,8 @@ class SgdRule final : public ModelBroadcastRule {
   using Config = SgdConfig;
   explicit SgdRule(const SgdConfig& config);
   Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) override;
-  // The uplink's own (identity: none with layer-wise buckets; qsgd: none).
-  std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int w) const override;
+  // The uplink's own (Compressor::ChunkEncodeWithRng; none with layer-wise buckets).
+  std::unique_ptr<ChunkEncoder> WorkerChunkEncoder(int w, Rng& rng) override;
 
  private:
   void InitWorkers(int, int64_t) override {}

@@ -26,6 +26,7 @@ WorkerUplinks::WorkerUplinks(const RunSetup& setup, PsRule& rule)
     batch_rngs_.emplace_back(setup.seed, w, "batch");
     encode_rngs_.emplace_back(setup.seed, w, "uplink");
   }
+  stream_encode_rngs_ = encode_rngs_;  // its size, kept (no allocation in Prepare)
   grads_.resize(static_cast<size_t>(pool_.threads()));
   results_.resize(static_cast<size_t>(workers));
   streamed_.resize(static_cast<size_t>(workers));
@@ -44,8 +45,9 @@ void WorkerUplinks::Prepare() {
   encoders_.clear();
   prepared_ = true;
   if (setup_.codec.mode == CodecMode::kMeasured) return;
+  stream_encode_rngs_ = encode_rngs_;  // the encoders draw from these copies (read when made)
   for (int w = 0; w < static_cast<int>(results_.size()); ++w) {
-    encoders_.push_back(rule_.WorkerChunkEncoder(w));
+    encoders_.push_back(rule_.WorkerChunkEncoder(w, stream_encode_rngs_[static_cast<size_t>(w)]));
     if (encoders_.back() == nullptr) {
       encoders_.clear();
       return;
@@ -93,7 +95,8 @@ void WorkerUplinks::ComputeOne(int w, int slot, double step) {
 
 void WorkerUplinks::Streamed(int group, int begin, int end) {
   const Objective& objective = *setup_.objective;
-  // Copies of the batch Rngs: the originals stay for the ordinary path.
+  // Copies of the batch Rngs (the encoders have copies of the uplink Rngs, Prepare): the
+  // originals stay for the ordinary path.
   std::vector<Rng>& rngs = group_rngs_[static_cast<size_t>(group)];
   rngs.assign(batch_rngs_.begin() + begin, batch_rngs_.begin() + end);
   std::vector<Objective::GradientStream>& streams = group_streams_[static_cast<size_t>(group)];
@@ -123,6 +126,7 @@ void WorkerUplinks::Streamed(int group, int begin, int end) {
     std::optional<Message> uplink = encoders_[static_cast<size_t>(w)]->Finish();
     if (!uplink) continue;
     batch_rngs_[static_cast<size_t>(w)] = rngs[i];
+    encode_rngs_[static_cast<size_t>(w)] = stream_encode_rngs_[static_cast<size_t>(w)];
     Result& r = results_[static_cast<size_t>(w)];
     r = Result{};
     r.uplink = std::move(*uplink);

@@ -8,9 +8,10 @@
 // times they always had. Results do not depend on the thread count: each worker uses its own
 // Rng streams ((seed, w, "batch") and (seed, w, "uplink")) and its own rule state, and the rule
 // may overwrite the gradient buffer it is given (ps_rule.h says what else it may touch).
-// Streaming: a rule whose uplink is the gradient as it is (PsRule::WorkerChunkEncoder) gets it
-// straight from the objective, chunk by chunk, into the message (Streamed): the same message
-// without a stored gradient, one pass instead of two. The workers then go in one contiguous group
+// Streaming: a rule with a chunk encoder (PsRule::WorkerChunkEncoder: the gradient as it is, or
+// DORE's residual) gets the gradient straight from the objective, chunk by chunk, into the
+// message (Streamed): the same message and state without a stored gradient, one pass instead of
+// several. The workers then go in one contiguous group
 // per thread, each group's gradients streamed together (Objective::StreamFiniteGradients), so an
 // objective can read what they share once per group instead of once per worker.
 // Memory: one gradient buffer per thread (at most one per worker), not one per worker; the first
@@ -64,8 +65,8 @@ class WorkerUplinks {
   void ComputeOne(int w, int slot, double step);
   // Workers [begin, end) (thread group `group`)'s gradients streamed into their encoders, the
   // gradients never stored; sets streamed_[w] for each worker done. Not done (also for a value
-  // the encoder cannot send): the ordinary path then runs from the same batch Rng state, and
-  // reports any error.
+  // the encoder cannot send): the ordinary path then runs from the same batch and uplink Rng
+  // states (the encoders drew from copies), and reports any error.
   void Streamed(int group, int begin, int end);
   // Thread slot's gradient buffer, of dimension objective.dim().
   Eigen::VectorXd& Buffer(int slot);
@@ -73,6 +74,8 @@ class WorkerUplinks {
   const RunSetup& setup_;
   PsRule& rule_;
   std::vector<Rng> batch_rngs_, encode_rngs_;
+  // Per worker: the copy of its uplink Rng its chunk encoder draws from (Prepare sets it).
+  std::vector<Rng> stream_encode_rngs_;
   ThreadPool pool_;
   std::vector<Eigen::VectorXd> grads_;  // one per thread (the first unused with lent_)
   Eigen::VectorXd* lent_;               // the rule's ServerScratch, or nullptr

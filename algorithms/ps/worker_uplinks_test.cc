@@ -1,7 +1,8 @@
 // WorkerUplinks on several threads against the plain sequential loop (each worker's gradient and
 // WorkerEncode in worker order, one shared gradient buffer): the same uplinks bit for bit, the
-// same models and metrics after every round, for every PS rule, with and without buckets; and a
-// worker's failure kept for that worker alone.
+// same models and metrics after every round, for every PS rule, with and without buckets; the
+// streamed paths (SGD's uplink, DORE's worker) the same as the stored gradient's, failures
+// included; and a worker's failure kept for that worker alone.
 #include "algorithms/ps/worker_uplinks.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/compressors/block_ternary.h"
 #include "algorithms/compressors/compressor.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
@@ -97,8 +99,11 @@ void UplinksFinishRound(PsRule& rule, const std::vector<Message>& uplinks, doubl
   for (int w = 0; w < kUplinkWorkers; ++w) rule.WorkerReceive(w, down, step);
 }
 
+// `streams` (1 or 0; -1: not checked): whether the driver must have streamed every uplink (its
+// first gradient buffer never written; with one thread, the buffer every worker uses).
 void ExpectUplinksEqualSequential(const Objective& objective, const UplinkRuleCase& c,
-                                  const std::vector<Segment>& buckets, int threads) {
+                                  const std::vector<Segment>& buckets, int threads,
+                                  int streams = -1) {
   const int64_t dim = objective.dim();
   const RunSetup setup = UplinksSetupFor(objective, threads);
   std::unique_ptr<PsRule> plain = c.make(), parallel = c.make();
@@ -125,13 +130,21 @@ void ExpectUplinksEqualSequential(const Objective& objective, const UplinkRuleCa
       objective.Gradient(w, plain->WorkerPoint(w), setup.batch, batch[w], grad);
       expected[w] = plain->WorkerEncode(w, grad, step, encode[w]);
     }
+    if (streams >= 0) uplinks.FreeBuffer().setConstant(7.0);
     uplinks.Compute(step);
+    if (streams >= 0) {
+      EXPECT_EQ(uplinks.FreeBuffer() == Eigen::VectorXd::Constant(dim, 7.0), streams == 1) << what;
+    }
     for (int w = 0; w < kUplinkWorkers; ++w) {
       double wall_s = -1;
       got[w] = uplinks.Take(w, &wall_s);
       EXPECT_GE(wall_s, 0.0);
       EXPECT_EQ(got[w].payload_bits, expected[w].payload_bits) << what << ", worker " << w;
       EXPECT_EQ(got[w].words, expected[w].words) << what << ", round " << round << ", worker " << w;
+      if (const auto* dore = dynamic_cast<const DoreRule*>(plain.get())) {  // and its state
+        const Eigen::VectorXd shift = dynamic_cast<const DoreRule&>(*parallel).shift(w);
+        EXPECT_TRUE(UplinksSameBits(dore->shift(w), shift)) << what << ", worker " << w;
+      }
     }
     UplinksFinishRound(*plain, expected, step, server_a);
     UplinksFinishRound(*parallel, got, step, server_b);
@@ -196,39 +209,89 @@ TEST(WorkerUplinksTest, SgdStreamsTheGradientIntoItsUplink) {
 }
 
 // A streamed gradient that cannot go on the wire fails as the stored one does: a non-finite
-// gradient with the gradient's error, a finite one beyond fp32 with identity's.
+// gradient with the gradient's error, a finite one beyond fp32 with the uplink encoder's, as
+// WorkerEncode on the stored gradient throws it (SGD's identity; DORE's block_ternary, whose
+// streamed worker has updated its shift for the blocks before the bad value: the error is that of
+// a rule that never streamed).
 TEST(WorkerUplinksTest, AStreamedGradientFailsAsTheStoredOne) {
   const SyntheticQuadratic objective = StreamingQuadratic();
-  for (const double bad : {double{INFINITY}, 1e39}) {
-    SgdRule rule{SgdConfig{}};
-    Eigen::VectorXd x0 = Eigen::VectorXd::Constant(2500, 0.5);
-    x0[1800] = bad;
-    rule.Init(kUplinkWorkers, x0, objective);
-    const RunSetup setup = UplinksSetupFor(objective, 2);
-    WorkerUplinks uplinks(setup, rule);
-    uplinks.Compute(0.1);
-    for (int w = 0; w < kUplinkWorkers; ++w) {
-      std::string expected = "worker " + std::to_string(w) + "'s gradient has a non-finite value";
-      if (bad == 1e39) {
-        Eigen::VectorXd grad(2500);
-        Rng batch(setup.seed, w, "batch"), encode(setup.seed, w, "uplink");
-        objective.Gradient(w, x0, setup.batch, batch, grad);
-        try {
-          rule.WorkerEncode(w, grad, 0.1, encode);
-          ADD_FAILURE() << "a value beyond fp32 was encoded";
-        } catch (const NonFiniteError& e) {
-          expected = e.what();
+  for (const UplinkRuleCase& c : UplinkRuleCases()) {
+    if (c.name != "sgd" && c.name != "dore") continue;
+    for (const double bad : {double{INFINITY}, 1e39}) {
+      std::unique_ptr<PsRule> rule = c.make(), stored = c.make();
+      Eigen::VectorXd x0 = Eigen::VectorXd::Constant(2500, 0.5);
+      x0[1800] = bad;
+      rule->Init(kUplinkWorkers, x0, objective);
+      stored->Init(kUplinkWorkers, x0, objective);
+      const RunSetup setup = UplinksSetupFor(objective, 2);
+      WorkerUplinks uplinks(setup, *rule);
+      uplinks.Compute(0.1);
+      for (int w = 0; w < kUplinkWorkers; ++w) {
+        std::string expected = "worker " + std::to_string(w) + "'s gradient has a non-finite value";
+        if (bad == 1e39) {
+          Eigen::VectorXd grad(2500);
+          Rng batch(setup.seed, w, "batch"), encode(setup.seed, w, "uplink");
+          objective.Gradient(w, x0, setup.batch, batch, grad);
+          try {
+            stored->WorkerEncode(w, grad, 0.1, encode);
+            ADD_FAILURE() << c.name << ": a value beyond fp32 was encoded";
+          } catch (const NonFiniteError& e) {
+            expected = e.what();
+          }
         }
-      }
-      double wall_s = 0;
-      try {
-        uplinks.Take(w, &wall_s);
-        ADD_FAILURE() << "worker " << w << "'s gradient was encoded";
-      } catch (const NonFiniteError& e) {
-        EXPECT_EQ(std::string(e.what()), expected);
+        double wall_s = 0;
+        try {
+          uplinks.Take(w, &wall_s);
+          ADD_FAILURE() << c.name << ": worker " << w << "'s gradient was encoded";
+        } catch (const NonFiniteError& e) {
+          EXPECT_EQ(std::string(e.what()), expected) << c.name;
+        }
       }
     }
   }
+}
+
+// DORE's streamed worker (DoreRule::WorkerChunkEncoder, the synthetic quadratic streaming its
+// gradients) against the stored gradient's WorkerEncode: every uplink, every worker's shift h_w,
+// the residual metrics and the model bit for bit, round after round, for the block_ternary
+// uplinks it streams and the ones it leaves to WorkerEncode.
+TEST(WorkerUplinksTest, DoresStreamedWorkersEqualTheUnstreamedPathBitForBit) {
+  const auto dore = [](const std::string& coding, const std::string& rng, int64_t block,
+                       const std::string& precision) {
+    DoreConfig config;
+    auto& uplink = static_cast<BlockTernaryConfig&>(*config.uplink.config);
+    uplink.coding = coding;
+    uplink.rng = rng;
+    uplink.block = block;
+    config.precision = precision;
+    const std::string name = coding + " " + rng + " b=" + std::to_string(block) + " " + precision;
+    return UplinkRuleCase{name, [config] { return std::make_unique<DoreRule>(config); }};
+  };
+  const auto quadratic = [](int64_t dim) {
+    SyntheticQuadraticConfig config;
+    config.dim = dim;
+    config.noise = 0.5;  // the batch Rngs draw
+    return SyntheticQuadratic(config, kUplinkWorkers, 3);
+  };
+  const int64_t chunk = SyntheticQuadratic::kChunk;
+  // One element, a block and a tail, across the chunk, two chunks and a tail.
+  for (const int64_t dim : {int64_t{1}, int64_t{300}, chunk + 1, 2 * chunk + 300}) {
+    for (const int threads : {1, 2}) {
+      ExpectUplinksEqualSequential(quadratic(dim), dore("fixed2", "stream", 256, "float64"), {},
+                                   threads, 1);
+    }
+  }
+  const SyntheticQuadratic objective = quadratic(chunk + 1000);
+  for (const std::string coding : {"fixed2", "packed", "sparse"}) {
+    for (const std::string rng : {"stream", "counter"}) {
+      for (const int64_t block : {256, 100}) {
+        ExpectUplinksEqualSequential(objective, dore(coding, rng, block, "float64"), {}, 2, 1);
+      }
+    }
+  }
+  // Left to WorkerEncode: the entropy coding, float32 shifts.
+  ExpectUplinksEqualSequential(objective, dore("entropy", "stream", 256, "float64"), {}, 1, 0);
+  ExpectUplinksEqualSequential(objective, dore("fixed2", "stream", 256, "float32"), {}, 1, 0);
 }
 
 TEST(WorkerUplinksTest, ANonFiniteGradientFailsThatWorkerOnly) {

@@ -34,54 +34,45 @@ void WorkerVectors::AddTo(int w, Vec x, bool subtract) const {
 
 namespace {
 
-// Eigen's x.squaredNorm() for packets of two doubles (Eigen 3.4's redux, LinearVectorizedTraversal,
-// of cwiseAbs2(), which starts at element 0 whatever the address): lane sums of squares in two
-// packets over groups of four, the second packet added to the first, then one more packet of two
-// if left, the two lanes added, then the last element if d is odd. Here each element is x[j] -
-// v[j] or x[j] + v[j] (x -= v or x += v, written back), computed as it is read.
+// x[j] -= v[j] or x[j] += v[j] for each j, returning x.squaredNorm() afterwards in Eigen's order.
 template <class T>
 double UpdateAndSquaredNorm(double* x, const T* v, int64_t d, bool subtract) {
-  const auto next = [&](int64_t j) {
+  PairedSquaredNorm norm(d);
+  norm.Add(d, [&](int64_t j) {
     x[j] = subtract ? x[j] - static_cast<double>(v[j]) : x[j] + static_cast<double>(v[j]);
-    return x[j] * x[j];
-  };
-  if (d == 0) return 0.0;
-  const int64_t end4 = d / 4 * 4, end2 = d / 2 * 2;
-  if (end2 == 0) return next(0);  // too short for a packet
-  double r00 = next(0), r01 = next(1);
-  if (end2 > 2) {
-    double r10 = next(2), r11 = next(3);
-    for (int64_t j = 4; j < end4; j += 4) {
-      r00 += next(j);
-      r01 += next(j + 1);
-      r10 += next(j + 2);
-      r11 += next(j + 3);
-    }
-    r00 += r10;
-    r01 += r11;
-    if (end2 > end4) {
-      r00 += next(end4);
-      r01 += next(end4 + 1);
-    }
-  }
-  double res = r00 + r01;
-  if (end2 < d) res += next(end2);
-  return res;
+    return x[j];
+  });
+  return norm.Result();
 }
 
-constexpr bool kEigenPairs = Eigen::internal::packet_traits<double>::Vectorizable &&
-                             Eigen::internal::packet_traits<double>::size == 2;
+template <class T>
+void SubtractInto(const double* g, const T* v, int64_t n, double* out, PairedSquaredNorm& norm) {
+  norm.Add(n, [&](int64_t k) {
+    out[k] = g[k] - static_cast<double>(v[k]);
+    return out[k];
+  });
+}
 
 }  // namespace
 
 double WorkerVectors::AddToSquaredNorm(int w, Vec x, bool subtract) const {
-  if (!kEigenPairs) {
+  if (!PairedSquaredNorm::kEigenOrder) {
     AddTo(w, x, subtract);
     return x.squaredNorm();
   }
   const auto i = static_cast<size_t>(w);
   return single_ ? UpdateAndSquaredNorm(x.data(), floats_[i].data(), x.size(), subtract)
                  : UpdateAndSquaredNorm(x.data(), doubles_[i].data(), x.size(), subtract);
+}
+
+void WorkerVectors::SubtractChunk(int w, int64_t offset, const double* g, int64_t n, double* out,
+                                  PairedSquaredNorm& norm) const {
+  const auto i = static_cast<size_t>(w);
+  if (single_) {
+    SubtractInto(g, floats_[i].data() + offset, n, out, norm);
+  } else {
+    SubtractInto(g, doubles_[i].data() + offset, n, out, norm);
+  }
 }
 
 double WorkerVectors::SquaredNorm(int w) const {
@@ -97,14 +88,18 @@ Eigen::VectorXd WorkerVectors::Get(int w) const {
 Message WorkerVectors::EncodeAndAccumulate(const Compressor& q, int w, Vec x, double weight,
                                            Rng& rng) {
   if (!single_) {
-    Eigen::VectorXd& v = doubles_[static_cast<size_t>(w)];
-    return q.EncodeWithDecoded(x, rng, DecodeTarget(v, v, weight));
+    return q.EncodeWithDecoded(x, rng, AccumulateTarget(w, weight));
   }
   Message message = q.Encode(x, rng);
   q.Decode(message, x);  // x = Q(x)
   Eigen::VectorXf& v = floats_[static_cast<size_t>(w)];
   v = (v.cast<double>() + weight * x).cast<float>();
   return message;
+}
+
+DecodeTarget WorkerVectors::AccumulateTarget(int w, double weight) {
+  Eigen::VectorXd& v = doubles_[static_cast<size_t>(w)];
+  return DecodeTarget(v, v, weight);
 }
 
 Message WorkerVectors::EncodeAndKeep(const Compressor& q, int w, Vec x, double weight, Rng& rng) {

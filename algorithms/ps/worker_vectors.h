@@ -19,6 +19,68 @@
 
 namespace commsim {
 
+// ||x||^2 with Eigen's order of summation for packets of two doubles (Eigen 3.4's redux,
+// LinearVectorizedTraversal, of cwiseAbs2(), which starts at element 0 whatever the address):
+// lane sums of squares in two packets over groups of four, the second packet added to the
+// first, then one more packet of two if left, the two lanes added, then the last element if d is
+// odd -- for x handed over in order, in pieces of any size. kEigenOrder: this build's Eigen sums
+// x.squaredNorm() so (else the sum is only close to it).
+class PairedSquaredNorm {
+ public:
+  static constexpr bool kEigenOrder = Eigen::internal::packet_traits<double>::Vectorizable &&
+                                      Eigen::internal::packet_traits<double>::size == 2;
+  explicit PairedSquaredNorm(int64_t d) : end4_(d / 4 * 4), end2_(d / 2 * 2) {}
+  // The next n elements of x: x[pos + k] = value(k) for k = 0, ..., n - 1 in turn (value may
+  // write the element where it belongs). REQUIRES: at most d elements in all.
+  template <class F>
+  void Add(int64_t n, F&& value) {
+    int64_t k = 0;
+    for (; k < n && pos_ + k < end4_ && (pos_ + k) % 4 != 0; ++k) Lane(pos_ + k, value(k));
+    double r0 = r_[0], r1 = r_[1], r2 = r_[2], r3 = r_[3];
+    for (; k + 4 <= n && pos_ + k + 4 <= end4_; k += 4) {
+      const double a = value(k), b = value(k + 1), c = value(k + 2), e = value(k + 3);
+      r0 += a * a;
+      r1 += b * b;
+      r2 += c * c;
+      r3 += e * e;
+    }
+    r_[0] = r0, r_[1] = r1, r_[2] = r2, r_[3] = r3;
+    for (; k < n; ++k) Lane(pos_ + k, value(k));
+    pos_ += n;
+  }
+  // The sum. REQUIRES: all d elements added.
+  double Result() {
+    Fold();
+    return r_[0] + r_[1] + last_;
+  }
+
+ private:
+  // Element j's square into its lane.
+  void Lane(int64_t j, double v) {
+    if (j < end4_) {
+      r_[j % 4] += v * v;
+      return;
+    }
+    Fold();
+    if (j < end2_) {
+      r_[j - end4_] += v * v;
+    } else {
+      last_ = v * v;
+    }
+  }
+  // The second packet added to the first (once, after the groups of four).
+  void Fold() {
+    if (folded_) return;
+    folded_ = true;
+    r_[0] += r_[2];
+    r_[1] += r_[3];
+  }
+  int64_t end4_, end2_, pos_ = 0;
+  double r_[4] = {0.0, 0.0, 0.0, 0.0};
+  double last_ = 0.0;  // an odd d's last square
+  bool folded_ = false;
+};
+
 class WorkerVectors {
  public:
   using Vec = Eigen::Ref<Eigen::VectorXd>;
@@ -36,6 +98,11 @@ class WorkerVectors {
   // AddTo(w, x, subtract), returning x.squaredNorm() afterwards (the same bits: Eigen's order of
   // summation) from the same pass over x where this build's Eigen sums in packets of two doubles.
   double AddToSquaredNorm(int w, Vec x, bool subtract) const;
+  // Worker w's chunk [offset, offset + n) of AddToSquaredNorm(w, x, subtract=true) for x = g
+  // handed over in chunks: out[k] = g[k] - v_w[offset + k], its square added to `norm` (fed from
+  // element 0 on in order: AddToSquaredNorm's value once every chunk is in).
+  void SubtractChunk(int w, int64_t offset, const double* g, int64_t n, double* out,
+                     PairedSquaredNorm& norm) const;
   // ||v_w||^2 in double.
   double SquaredNorm(int w) const;
   // A double copy of v_w (tests and metrics).
@@ -44,6 +111,10 @@ class WorkerVectors {
   // Encodes x with q and sets v_w <- v_w + weight * Q(x) (the shift update of DIANA and DORE).
   // x is scratch: with float storage it holds Q(x) afterwards.
   Message EncodeAndAccumulate(const Compressor& q, int w, Vec x, double weight, Rng& rng);
+  // The target of EncodeAndAccumulate's update v_w <- v_w + weight * Q(x) for an encoder that
+  // delivers Q(x) itself (e.g. a chunk encoder). REQUIRES: !single() (float storage rounds the
+  // update on store, which a DecodeTarget cannot).
+  DecodeTarget AccumulateTarget(int w, double weight);
   // Encodes x with q and sets v_w <- x + weight * Q(x) (error feedback: weight -1 keeps the
   // residual x - Q(x)). x is scratch: with float storage it holds that residual afterwards.
   Message EncodeAndKeep(const Compressor& q, int w, Vec x, double weight, Rng& rng);

@@ -1,10 +1,12 @@
 // WorkerVectors::AddToSquaredNorm against the two passes it fuses (AddTo, then Eigen's own
 // squaredNorm of the result), bit for bit, for short and long vectors, at any address, with
-// double and float storage.
+// double and float storage; SubtractChunk's pieces, fed to one PairedSquaredNorm, against the
+// same two passes.
 #include "algorithms/ps/worker_vectors.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -40,16 +42,27 @@ bool SameDoubles(const double* a, const double* b, int64_t n) {
   return n == 0 || std::memcmp(a, b, sizeof(double) * static_cast<size_t>(n)) == 0;
 }
 
-TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
+// Short vectors (every remainder of the groups of four and pairs) and long ones.
+std::vector<int64_t> NormDims() {
   std::vector<int64_t> dims;
   for (int64_t d = 0; d <= 21; ++d) dims.push_back(d);
   for (const int64_t d : {1000, 1001, 1002, 1003, 100003}) dims.push_back(d);
+  return dims;
+}
+
+// Two workers' vectors of dimension d, worker 1's set to wide values.
+WorkerVectors WideWorkerVectors(bool single, int64_t d) {
+  WorkerVectors vectors(single);
+  vectors.Init(2, d);
+  SetWorkerVector(vectors, WideValues(d, 5 + d));
+  return vectors;
+}
+
+TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
   int orders_that_differ = 0;
   for (const bool single : {false, true}) {
-    for (const int64_t d : dims) {
-      WorkerVectors vectors(single);
-      vectors.Init(2, d);
-      SetWorkerVector(vectors, WideValues(d, 5 + d));
+    for (const int64_t d : NormDims()) {
+      WorkerVectors vectors = WideWorkerVectors(single, d);
       const Eigen::VectorXd grad = WideValues(d, 900 + d);
       for (const bool subtract : {true, false}) {
         for (const int64_t offset : {0, 1}) {  // a 16-byte address or not
@@ -71,6 +84,32 @@ TEST(WorkerVectorsTest, AddToSquaredNormIsAddToThenEigensSquaredNormBitForBit) {
     }
   }
   EXPECT_GT(orders_that_differ, 0);
+}
+
+// g - v_w handed over in pieces of every size (cutting the groups of four anywhere) gives the
+// values of AddTo(subtract) and Eigen's squaredNorm of them, bit for bit.
+TEST(WorkerVectorsTest, SubtractChunksSumTheSquaredNormInEigensOrder) {
+  for (const bool single : {false, true}) {
+    for (const int64_t d : NormDims()) {
+      const WorkerVectors vectors = WideWorkerVectors(single, d);
+      const Eigen::VectorXd grad = WideValues(d, 900 + d);
+      Eigen::VectorXd expected_values = grad;
+      vectors.AddTo(1, expected_values, /*subtract=*/true);
+      const double expected = expected_values.squaredNorm();
+      for (const int64_t piece : {1, 2, 3, 5, 8, 2048}) {
+        PairedSquaredNorm norm(d);
+        Eigen::VectorXd out(d);
+        for (int64_t at = 0; at < d; at += piece) {
+          const int64_t n = std::min(piece, d - at);
+          vectors.SubtractChunk(1, at, grad.data() + at, n, out.data() + at, norm);
+        }
+        const double got = norm.Result();
+        EXPECT_EQ(std::memcmp(&got, &expected, sizeof got), 0)
+            << single << " d=" << d << " piece " << piece;
+        EXPECT_TRUE(SameDoubles(out.data(), expected_values.data(), d));
+      }
+    }
+  }
 }
 
 }  // namespace
