@@ -19,8 +19,8 @@ Message SgdRule::WorkerEncode(int /*w*/, GradVec grad, double /*step*/, Rng& rng
   return uplink().Encode(grad, rng);
 }
 
-std::unique_ptr<ChunkEncoder> SgdRule::WorkerChunkEncoder(int w) const {
-  return uplink().ChunkEncode(WorkerPoint(w).size(), nullptr);
+std::unique_ptr<ChunkEncoder> SgdRule::WorkerChunkEncoder(int /*w*/) const {
+  return uplink().ChunkEncode(dim(), nullptr);
 }
 
 }  // namespace commsim
