@@ -44,17 +44,10 @@ class PlainQuadratic final : public test_objective::TestObjective {
 
 // One rule driven as the PS driver drives it (WorkerUplinks, then the server and the workers).
 struct Driven {
-  Driven(const SgdConfig& config, const Objective& objective, int threads)
-      : setup(Setup(objective, threads)), rule(config), uplinks(setup, rule) {
+  // REQUIRES: setup outlives this (WorkerUplinks keeps a reference).
+  Driven(const SgdConfig& config, const RunSetup& setup) : rule(config), uplinks(setup, rule) {
+    const Objective& objective = *setup.objective;
     rule.Init(kPointWorkers, Eigen::VectorXd::Constant(objective.dim(), 0.25), objective);
-  }
-  static RunSetup Setup(const Objective& objective, int threads) {
-    RunSetup setup;
-    setup.seed = 5;
-    setup.objective = &objective;
-    setup.batch = 4;
-    setup.threads = threads;
-    return setup;
   }
   // One round: the uplinks (returned) and the downlink (into *downlink).
   std::vector<Message> Round(double step, Message* downlink) {
@@ -71,7 +64,6 @@ struct Driven {
     for (int w = 0; w < kPointWorkers; ++w) rule.WorkerReceive(w, *downlink, step);
     return up;
   }
-  RunSetup setup;  // WorkerUplinks keeps a reference
   SgdRule rule;
   WorkerUplinks uplinks;
   Rng server{9};
@@ -82,10 +74,14 @@ struct Driven {
 // fp32_after(r). `what` names the case ("fp64 downlink": identity at 64 bits).
 void ExpectSameAsVerified(SgdConfig config, const Objective& objective, int threads,
                           const std::function<bool(int)>& fp32_after, const std::string& what) {
+  RunSetup setup;
+  setup.objective = &objective;
+  setup.batch = 4;  // noisy gradients
+  setup.threads = threads;
   config.verify_replicas = false;
-  Driven fast(config, objective, threads);
+  Driven fast(config, setup);
   config.verify_replicas = true;
-  Driven verified(config, objective, threads);
+  Driven verified(config, setup);
   for (int round = 0; round < 5; ++round) {
     const double step = 0.3 / (round + 1);
     Message down_fast, down_verified;
