@@ -32,8 +32,7 @@ bool PointSameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 // f_w(x) = 1/2 ||x - w||^2: an objective without StreamFiniteGradients.
 class PlainQuadratic final : public test_objective::TestObjective {
  public:
-  explicit PlainQuadratic(int64_t dim)
-      : TestObjective("plain_quadratic", dim, kPointWorkers, 10) {}
+  explicit PlainQuadratic(int64_t dim) : TestObjective("plain_quadratic", dim, kPointWorkers, 10) {}
   double Gradient(int w, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t, Rng&,
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     grad = x.array() - static_cast<double>(w);

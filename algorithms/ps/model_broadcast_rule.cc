@@ -36,11 +36,12 @@ void ModelBroadcastRule::Init(int workers, const Eigen::Ref<const Eigen::VectorX
   point_ = Point::kModel;  // x0 is every party's
   replica_.resize(0);      // sized by the first round that decodes into it
   point32_.reset();
+  widened_.store(false, std::memory_order_relaxed);
   kept_.Clear();
   replicas_.Init(workers, x0, verify_replicas_, "model");
   InitWorkers(workers, x0.size());
-  fp32_point_ = fp32_downlink_ && !verify_replicas_ && StepsByMean() &&
-                WorkerChunkEncoder(0) != nullptr;
+  fp32_point_ =
+      fp32_downlink_ && !verify_replicas_ && StepsByMean() && WorkerChunkEncoder(0) != nullptr;
 }
 
 const Eigen::VectorXd& ModelBroadcastRule::WorkerPoint(int w) const {

@@ -90,7 +90,7 @@ class ModelBroadcastRule : public PsRule {
   // replica_, or point32_ (replica_ then built on demand).
   enum class Point { kModel, kReplica, kFp32 };
   Point point_ = Point::kModel;
-  bool fp32_downlink_;      // identity at 32 bits
+  bool fp32_downlink_;       // identity at 32 bits
   bool fp32_point_ = false;  // the step pass keeps the workers' point in fp32 (see above)
   std::unique_ptr<float[]> point32_;
   mutable Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
