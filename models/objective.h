@@ -54,10 +54,13 @@ class Objective {
   // Takes the next n values of a vector handed over in order, chunk by chunk.
   using ChunkSink = std::function<void(const double* values, int64_t n)>;
   // One worker's gradient for StreamFiniteGradients: its FiniteGradient arguments, the sink of
-  // its values, and (set by the call) whether every value was finite.
+  // its values, and (set by the call) whether every value was finite. The point is x, or, when
+  // x32 is set, dim() floats: x_j = double(x32[j]) (e.g. a model broadcast in fp32, read as it
+  // came; x is then ignored). The values are bit for bit those at the double point.
   struct GradientStream {
     int worker = 0;
     const Eigen::VectorXd* x = nullptr;
+    const float* x32 = nullptr;
     int64_t batch = 0;
     Rng* rng = nullptr;
     ChunkSink sink;

@@ -222,13 +222,13 @@ double SyntheticQuadratic::flops_per_sample() const {
                                         : 3.0 * static_cast<double>(dim_);
 }
 
-SyntheticQuadratic::Pass SyntheticQuadratic::Begin(int worker,
-                                                   const Eigen::Ref<const Eigen::VectorXd>& x,
+SyntheticQuadratic::Pass SyntheticQuadratic::Begin(int worker, const double* x, const float* x32,
                                                    int64_t batch, Rng& rng) const {
   COMMSIM_CHECK(worker >= 0 && worker < workers_, "worker {}", worker);
-  COMMSIM_CHECK(x.size() == dim_, "dimension mismatch");
+  COMMSIM_CHECK((x == nullptr) != (x32 == nullptr), "one point");
   const bool noisy = config_.noise > 0.0 && batch > 0 && batch < config_.samples_per_worker;
-  return Pass{.x = x.data(),
+  return Pass{.x = x,
+              .x32 = x32,
               .shift = shift_[static_cast<size_t>(worker)],
               .noisy = noisy,
               .sigma = noisy ? config_.noise / std::sqrt(static_cast<double>(batch)) : 0.0,
@@ -239,21 +239,22 @@ SyntheticQuadratic::Pass SyntheticQuadratic::Begin(int worker,
 // the chunk's noise draws (in index order, so chunk after chunk draws as one pass would). kLoss:
 // adds lambda_j (x_j - c_wj)^2 to p.loss in index order; else ORs NonFiniteFlag(g_j) into p.bad.
 // The chunk is read in at most two runs so that the shared vector is read contiguously: j < d - o
-// reads r[j + o], the rest r[j - (d - o)].
-template <bool kLoss>
+// reads r[j + o], the rest r[j - (d - o)]. A float point is widened to double first: the same
+// arithmetic on the same values as at the double point double(x32[j]).
+template <bool kLoss, class Point>
 void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, const double* lam,
                                    double* out) const {
   const int64_t d = dim_;
   const int64_t o = p.shift;
   const double h = config_.heterogeneity;
   const double* c = center_.data();
-  const double* xs = p.x;
+  const Point* xs = PointOf<Point>(p);
   const bool noisy = p.noisy;
   double loss = p.loss;
   uint64_t bad = p.bad;
   const auto run = [&](int64_t from, int64_t to, const double* r) {
     for (int64_t j = from; j < to; ++j) {
-      const double diff = xs[j] - c[j] - h * r[j];
+      const double diff = static_cast<double>(xs[j]) - c[j] - h * r[j];
       const double lam_j = lam[j - begin];
       const double g = lam_j * diff;
       out[j - begin] = g;
@@ -282,13 +283,13 @@ SyntheticQuadratic::Pass SyntheticQuadratic::FillAll(int worker,
                                                      const Eigen::Ref<const Eigen::VectorXd>& x,
                                                      int64_t batch, Rng& rng,
                                                      Eigen::Ref<Eigen::VectorXd> grad) const {
-  COMMSIM_CHECK(grad.size() == dim_, "dimension mismatch");
-  Pass p = Begin(worker, x, batch, rng);
+  COMMSIM_CHECK(grad.size() == dim_ && x.size() == dim_, "dimension mismatch");
+  Pass p = Begin(worker, x.data(), nullptr, batch, rng);
   std::array<double, kChunk> lam;
   for (int64_t begin = 0; begin < dim_; begin += kChunk) {
     const int64_t end = std::min(dim_, begin + kChunk);
     lambda_.Fill(begin, end - begin, lam.data());
-    FillChunk<kLoss>(p, begin, end, lam.data(), grad.data() + begin);
+    FillChunk<kLoss, double>(p, begin, end, lam.data(), grad.data() + begin);
   }
   return p;
 }
@@ -313,14 +314,18 @@ bool SyntheticQuadratic::StreamFiniteGradients(std::span<GradientStream> streams
   std::vector<Pass> heap_passes(streams.size() > kInline ? streams.size() : 0);
   Pass* passes = streams.size() > kInline ? heap_passes.data() : inline_passes.data();
   for (size_t i = 0; i < streams.size(); ++i) {
-    passes[i] = Begin(streams[i].worker, *streams[i].x, streams[i].batch, *streams[i].rng);
+    const GradientStream& s = streams[i];
+    COMMSIM_CHECK(s.x32 != nullptr || s.x->size() == dim_, "dimension mismatch");
+    passes[i] = Begin(s.worker, s.x32 != nullptr ? nullptr : s.x->data(), s.x32, s.batch, *s.rng);
   }
   std::array<double, kChunk> lam, chunk;
   for (int64_t begin = 0; begin < dim_; begin += kChunk) {
     const int64_t end = std::min(dim_, begin + kChunk);
     lambda_.Fill(begin, end - begin, lam.data());
     for (size_t i = 0; i < streams.size(); ++i) {
-      FillChunk<false>(passes[i], begin, end, lam.data(), chunk.data());
+      const auto fill = passes[i].x32 != nullptr ? &SyntheticQuadratic::FillChunk<false, float>
+                                                 : &SyntheticQuadratic::FillChunk<false, double>;
+      (this->*fill)(passes[i], begin, end, lam.data(), chunk.data());
       streams[i].sink(chunk.data(), end - begin);
     }
   }

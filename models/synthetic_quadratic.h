@@ -27,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "models/model_factory.h"
@@ -103,18 +104,28 @@ class SyntheticQuadratic final : public Objective {
  private:
   // One gradient evaluation: its inputs and running results.
   struct Pass {
-    const double* x;
-    int64_t shift;  // the worker's o_i
+    const double* x;   // the point, or nullptr when it is x32
+    const float* x32;  // the point in fp32 (x_j = double(x32[j])), or nullptr
+    int64_t shift;     // the worker's o_i
     bool noisy;
     double sigma;
     Rng* rng;
     double loss = 0.0;  // sum of lambda_j (x_j - c_ij)^2 so far
     uint64_t bad = 0;   // NonFiniteFlag of the values so far
   };
-  Pass Begin(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
-             Rng& rng) const;
-  // lam: the curvatures lambda_begin.. of the chunk (QuadraticCurvatures::Fill).
-  template <bool kLoss>
+  // REQUIRES: exactly one of x, x32 is set (dim() values).
+  Pass Begin(int worker, const double* x, const float* x32, int64_t batch, Rng& rng) const;
+  // lam: the curvatures lambda_begin.. of the chunk (QuadraticCurvatures::Fill). Point: the
+  // type of p's point (double: p.x, float: p.x32).
+  template <class Point>
+  static const Point* PointOf(const Pass& p) {
+    if constexpr (std::is_same_v<Point, float>) {
+      return p.x32;
+    } else {
+      return p.x;
+    }
+  }
+  template <bool kLoss, class Point>
   void FillChunk(Pass& p, int64_t begin, int64_t end, const double* lam, double* out) const;
   // Every chunk into grad.
   template <bool kLoss>

@@ -139,5 +139,60 @@ TEST(SyntheticQuadraticTest, StreamedGradientsAreTheStoredGradientsInOrder) {
   }
 }
 
+// A stream whose point is given in fp32 (GradientStream::x32) hands over FiniteGradient's values
+// at the double point double(x32[j]) bit for bit (the same noise draws, the same finiteness),
+// mixed in one call with a stream at a double point; without noise its values are also near the
+// definition lambda_j (x_j - c_wj) written out with lambda() and center().
+TEST(SyntheticQuadraticTest, Fp32PointStreamsTheGradientAtItsWidenedValues) {
+  constexpr int64_t kC = SyntheticQuadratic::kChunk;
+  for (const int64_t dim : {int64_t{1}, int64_t{7}, kC - 1, kC, kC + 1, 2 * kC + 953}) {
+    for (const double noise : {0.0, 0.7}) {
+      SyntheticQuadraticConfig c = QuadraticOf(dim, 1.0, 100.0);
+      c.noise = noise;
+      const SyntheticQuadratic f(c, 2, 9);
+      Rng xs(3, 0, "x");
+      std::vector<float> x32(static_cast<size_t>(dim));
+      Eigen::VectorXd widened(dim), other(dim);
+      for (int64_t j = 0; j < dim; ++j) {
+        x32[static_cast<size_t>(j)] = static_cast<float>(3.0 * xs.Normal());
+        widened[j] = static_cast<double>(x32[static_cast<size_t>(j)]);
+        other[j] = xs.Normal();
+      }
+      std::vector<Rng> stored_rngs{Rng(5, 1, "batch"), Rng(5, 0, "batch")};
+      std::vector<Rng> streamed_rngs = stored_rngs;
+      std::vector<std::vector<double>> streamed(2);
+      std::vector<Objective::GradientStream> streams(2);
+      for (size_t i = 0; i < 2; ++i) {
+        streams[i] = {.worker = 1 - static_cast<int>(i),
+                      .x = i == 0 ? nullptr : &other,
+                      .x32 = i == 0 ? x32.data() : nullptr,
+                      .batch = 10,
+                      .rng = &streamed_rngs[i],
+                      .sink = [&streamed, i](const double* values, int64_t n) {
+                        streamed[i].insert(streamed[i].end(), values, values + n);
+                      }};
+      }
+      ASSERT_TRUE(f.StreamFiniteGradients(streams));
+      const Eigen::VectorXd lambda = f.lambda();
+      for (size_t i = 0; i < 2; ++i) {
+        const int w = 1 - static_cast<int>(i);
+        Eigen::VectorXd stored(dim);
+        EXPECT_TRUE(f.FiniteGradient(w, i == 0 ? widened : other, 10, stored_rngs[i], stored));
+        EXPECT_TRUE(streams[i].finite);
+        ASSERT_EQ(static_cast<int64_t>(streamed[i].size()), dim);
+        for (int64_t j = 0; j < dim; ++j) {
+          const double v = streamed[i][static_cast<size_t>(j)];
+          ASSERT_EQ(std::bit_cast<uint64_t>(v), std::bit_cast<uint64_t>(stored[j]))
+              << "d " << dim << ", noise " << noise << ", stream " << i << ", j " << j;
+          if (noise > 0.0 || i != 0) continue;
+          const double formula = lambda[j] * (widened[j] - f.center(w, j));
+          ASSERT_NEAR(v, formula, 1e-9 * (1.0 + std::abs(formula))) << "j " << j;
+        }
+        EXPECT_EQ(stored_rngs[i].NextU64(), streamed_rngs[i].NextU64()) << "noise draws differ";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace commsim

@@ -4,10 +4,20 @@
 // decoded replica of x. The replicas are equal bit for bit (every worker decodes the same
 // message), so they are stored once, as the server decodes its own downlink
 // (algorithms/ps/replicas.h; `verify_replicas` keeps and checks them all).
+// The stored point: x0 (x itself) until the first ServerRound; then the decoded downlink. When
+// the downlink is identity at 32 bits (its decoded values: double(float(x_j))), the workers
+// stream their gradients (SGD's identity uplink) and verify_replicas is off, the step pass keeps
+// them as fp32 words instead (WorkerPoint32: half the memory and traffic of the double replica);
+// WorkerPoint then widens them into the double replica on its first call of a round, and from
+// the next round on the downlink decodes into the double replica as before (a worker that needs
+// the double point once, e.g. an objective that cannot stream, needs it every round).
 #ifndef COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_
 #define COMMSIM_ALGORITHMS_PS_MODEL_BROADCAST_RULE_H_
 
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "algorithms/ps/kept_uplinks.h"
@@ -21,7 +31,10 @@ class ModelBroadcastRule : public PsRule {
  public:
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0,
             const Objective& objective) override;
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_.Get(w, replica_); }
+  // Thread-safe (the workers' threads may call it at once; the first call of a round may widen
+  // the fp32 point).
+  const Eigen::VectorXd& WorkerPoint(int w) const override;
+  const float* WorkerPoint32(int w) const override;
   void ServerReceive(int w, const Message& uplink) final;
   // The uplinks added to the sum in one pass (Compressor::DecodeSumInto); all of the round's at
   // once with a mean direction: kept, and decoded in ServerRound's step pass.
@@ -49,6 +62,7 @@ class ModelBroadcastRule : public PsRule {
 
   const Compressor& uplink() const { return *uplink_; }
   int workers() const { return workers_; }
+  int64_t dim() const { return x_.size(); }
 
  private:
   std::unique_ptr<Compressor> uplink_;
@@ -64,10 +78,24 @@ class ModelBroadcastRule : public PsRule {
   // The sum as the decode target of uplink w's values (zeroed for w = 0).
   DecodeTarget SumFrom(int w);
   bool StepsByMean() const;
-  bool StepByMean(double step, ChunkEncoder* down);
+  bool StepByMean(double step, ChunkEncoder* down, float* point32);
+  // The step pass with the downlink encoded chunk by chunk (SGD, QSGD without a prox); nullopt
+  // when the downlink cannot (it then still has to be encoded).
+  std::optional<Message> StepAndBroadcast(double step);
+  // replica_ (sized d) as the downlink's decode target.
+  DecodeTarget ReplicaTarget();
   KeptUplinks kept_;  // the round's uplinks, kept by ServerReceiveRun
   bool model_finite_ = false;  // the last ServerRound found x finite
-  Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
+  // Where the workers' point is (without verify_replicas): x_ (x0, before the first round),
+  // replica_, or point32_ (replica_ then built on demand).
+  enum class Point { kModel, kReplica, kFp32 };
+  Point point_ = Point::kModel;
+  bool fp32_downlink_;       // identity at 32 bits
+  bool fp32_point_ = false;  // the step pass keeps the workers' point in fp32 (see above)
+  std::unique_ptr<float[]> point32_;
+  mutable Eigen::VectorXd replica_;  // the decoded downlink: every worker's model
+  mutable std::mutex widen_mutex_;
+  mutable std::atomic<bool> widened_{false};  // replica_ holds point32_'s values this round
   Replicas replicas_;
 };
 

@@ -60,6 +60,11 @@ class PsRule {
   virtual void Init(int workers, const ConstVec& x0, const Objective& objective) = 0;
   // The point where worker w evaluates its gradient this round.
   virtual const Eigen::VectorXd& WorkerPoint(int w) const = 0;
+  // The same point as dim() floats p with WorkerPoint(w)[j] == double(p[j]), when the rule holds
+  // it so (e.g. a model broadcast in fp32), else nullptr (the default). A driver may read it
+  // instead of WorkerPoint(w) (Objective::GradientStream::x32), which the rule may then build only
+  // when asked. Valid until the next ServerRound; same threading rules as WorkerPoint.
+  virtual const float* WorkerPoint32(int /*w*/) const { return nullptr; }
   // `grad` is worker w's gradient at WorkerPoint(w); the rule may overwrite it (it is the
   // worker's scratch, so rules keep no d-vector of their own for the message).
   virtual Message WorkerEncode(int w, GradVec grad, double step, Rng& rng) = 0;

@@ -19,8 +19,8 @@ Message SgdRule::WorkerEncode(int /*w*/, GradVec grad, double /*step*/, Rng& rng
   return uplink().Encode(grad, rng);
 }
 
-std::unique_ptr<ChunkEncoder> SgdRule::WorkerChunkEncoder(int w, Rng& rng) {
-  return uplink().ChunkEncodeWithRng(WorkerPoint(w).size(), rng, nullptr);
+std::unique_ptr<ChunkEncoder> SgdRule::WorkerChunkEncoder(int /*w*/, Rng& rng) {
+  return uplink().ChunkEncodeWithRng(dim(), rng, nullptr);
 }
 
 }  // namespace commsim

@@ -102,9 +102,11 @@ void WorkerUplinks::Streamed(int group, int begin, int end) {
   std::vector<Objective::GradientStream>& streams = group_streams_[static_cast<size_t>(group)];
   for (int w = begin; w < end; ++w) {
     ChunkEncoder* encoder = encoders_[static_cast<size_t>(w)].get();
+    const float* x32 = rule_.WorkerPoint32(w);  // else the double point
     streams[static_cast<size_t>(w - begin)] = {
         .worker = w,
-        .x = &rule_.WorkerPoint(w),
+        .x = x32 != nullptr ? nullptr : &rule_.WorkerPoint(w),
+        .x32 = x32,
         .batch = EffectiveBatch(setup_, objective, w),
         .rng = &rngs[static_cast<size_t>(w - begin)],
         .sink = [encoder](const double* values, int64_t n) { encoder->Put(values, n); }};
