@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "models/dataset.h"
+#include "models/quadratic_kernels.h"
 #include "sim/check.h"
 #include "sim/finite.h"
 
@@ -96,13 +97,9 @@ void QuadraticCurvatures::Fill(int64_t begin, int64_t n, double* out) const {
     return;
   }
   for (int64_t k0 = 0; k0 < n; k0 += kBlock) {
-    const double a = anchor[static_cast<size_t>((begin + k0) / kBlock)];
-    const int8_t* f = fix.data() + begin + k0;
-    const int64_t m = std::min(kBlock, n - k0);
-    for (int64_t k = 0; k < m; ++k) {
-      out[k0 + k] = std::bit_cast<double>(
-          std::bit_cast<int64_t>(a * factor[static_cast<size_t>(k)]) + f[k]);
-    }
+    quadratic_kernels::AnchoredValues(anchor[static_cast<size_t>((begin + k0) / kBlock)],
+                                      factor.data(), fix.data() + begin + k0,
+                                      std::min(kBlock, n - k0), out + k0);
   }
 }
 
@@ -253,16 +250,18 @@ void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, const do
   double loss = p.loss;
   uint64_t bad = p.bad;
   const auto run = [&](int64_t from, int64_t to, const double* r) {
-    for (int64_t j = from; j < to; ++j) {
+    if constexpr (!kLoss) {  // the vectorised kernel (quadratic_kernels.h)
+      const uint64_t flags = quadratic_kernels::Gradient(xs + from, c + from, r + from,
+                                                         lam + (from - begin), h, to - from,
+                                                         out + (from - begin));
+      if (!noisy) bad |= flags;
+      return;
+    }
+    for (int64_t j = from; j < to; ++j) {  // the loss sums in index order: scalar
       const double diff = static_cast<double>(xs[j]) - c[j] - h * r[j];
       const double lam_j = lam[j - begin];
-      const double g = lam_j * diff;
-      out[j - begin] = g;
-      if constexpr (kLoss) {
-        loss += lam_j * diff * diff;
-      } else if (!noisy) {
-        bad |= NonFiniteFlag(g);
-      }
+      out[j - begin] = lam_j * diff;
+      loss += lam_j * diff * diff;
     }
   };
   const int64_t split = std::clamp(d - o, begin, end);

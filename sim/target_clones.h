@@ -3,8 +3,9 @@
 // instruction each) and the baseline, the clone picked at load time for the machine (gcc
 // target_clones). Only for code whose results do
 // not depend on the instruction set: integer arithmetic, or floating-point operations that are
-// each exact or correctly rounded, in a file compiled with -ffp-contract=off (no fused
-// multiply-add in one clone and not in another). Other compilers (clang in the sanitizer build)
+// each exact or correctly rounded, element by element (no sum whose order vectorising would change;
+// the whole build is compiled with -ffp-contract=off: no fused multiply-add in one clone and not in
+// another). Other compilers (clang in the sanitizer build)
 // get the baseline only; the results are the same.
 #ifndef COMMSIM_SIM_TARGET_CLONES_H_
 #define COMMSIM_SIM_TARGET_CLONES_H_

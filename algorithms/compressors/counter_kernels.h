@@ -7,7 +7,7 @@
 // baseline x86-64), picked at load time, and gives the same bits in every version: the only
 // floating-point operations are |v|, one product v * scale (correctly rounded, IEEE), min/max,
 // truncations to integer, one addition or subtraction (correctly rounded), products by kOne or
-// 1 / kOne (exact), and uint32 -> double conversions (exact); the file is compiled with
+// 1 / kOne (exact), and uint32 -> double conversions (exact); the build is compiled with
 // -ffp-contract=off, so no version fuses a product into a fused multiply-add. Each kernel equals
 // the scalar expression in its comment, which the stream path computes with 53-bit draws.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_COUNTER_KERNELS_H_

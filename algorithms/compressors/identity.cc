@@ -12,6 +12,7 @@
 
 #include "algorithms/coding/bit_reader.h"
 #include "algorithms/compressors/fp32_stores.h"
+#include "algorithms/compressors/identity_kernels.h"
 #include "algorithms/compressors/wire.h"
 #include "sim/check.h"
 
@@ -205,11 +206,9 @@ void AddChunk(std::span<const uint64_t* const> messages, Eigen::Index d, Eigen::
   uint64_t flags = 0;
   for (const uint64_t* words : messages) {
     PrefetchChunkAfterNext<kPrecision>(words, d, c, kSumChunk);
-    for (Eigen::Index i = c; i < end; ++i) {
-      const double v = WireValue<kPrecision>(words, i);
-      flags |= NonFiniteFlag(v);
-      o[i - c] += weight * v;
-    }
+    const auto* bytes = reinterpret_cast<const unsigned char*>(words) + kPrecision / 8 * c;
+    flags |= kPrecision == 32 ? identity_kernels::AddWeighted32(bytes, end - c, weight, o)
+                              : identity_kernels::AddWeighted64(bytes, end - c, weight, o);
   }
   *bad |= flags;
 }

@@ -8,6 +8,7 @@
 #include "algorithms/compressors/identity.h"
 #include "models/objective.h"
 #include "sim/finite.h"
+#include "sim/target_clones.h"
 
 namespace commsim {
 namespace {
@@ -95,6 +96,18 @@ bool ModelBroadcastRule::StepsByMean() const {
 
 namespace {
 
+// x[k] -= step * (sum[k] / n) for k < len; returns the OR of the new x[k]'s NonFiniteFlag.
+// Element by element, each operation correctly rounded: every clone gives the same bits.
+COMMSIM_TARGET_CLONES
+uint64_t MeanStepRun(double* x, const double* sum, int64_t len, double n, double step) {
+  uint64_t bad = 0;
+  for (int64_t k = 0; k < len; ++k) {
+    x[k] -= step * (sum[k] / n);
+    bad |= NonFiniteFlag(x[k]);
+  }
+  return bad;
+}
+
 // x_j <- x_j - step * (sum_j / n) for j in [begin, end), sum_j = sum[j - begin], ORing the new
 // x_j's NonFiniteFlag into bad: the operations of the separate passes (mean = sum / n;
 // x -= step * mean), the mean not stored. The new chunk of x then goes to `down` (if any) while
@@ -107,11 +120,7 @@ struct MeanStep {
   bool stream;
   uint64_t bad = 0;
   void operator()(int64_t begin, int64_t end, const double* sum) {
-    for (int64_t j = begin; j < end; ++j) {
-      const double mean = sum[j - begin] / n;
-      x[j] -= step * mean;
-      bad |= NonFiniteFlag(x[j]);
-    }
+    bad |= MeanStepRun(x + begin, sum, end - begin, n, step);
     if (down != nullptr) down->Put(x + begin, end - begin);
     if (point32 != nullptr) PutFp32(x + begin, end - begin, point32 + 4 * begin, stream);
   }
