@@ -6,13 +6,15 @@
 // stores write whole lines straight to memory. The bytes written are the same either way; only
 // the traffic differs. Small vectors take ordinary stores, so their reader finds them in cache.
 // Streaming is used where the target is suitably aligned (the runs before and after take ordinary
-// stores) and on x86-64 (SSE2, the baseline: no instruction-set dispatch); elsewhere ordinary
-// stores throughout. Each call ends with a store fence, so another thread that later synchronises
+// stores) and on x86-64, in the widest of SSE2 (the baseline), AVX2 and AVX-512 the machine runs
+// (simd_versions.h; every version writes the same bytes); elsewhere ordinary stores throughout. Each call ends with a store fence, so another thread that later synchronises
 // with this one (a thread pool's join) sees the bytes.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_FP32_STORES_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_FP32_STORES_H_
 
 #include <cstdint>
+
+#include "algorithms/compressors/simd_versions.h"
 
 namespace commsim {
 
@@ -30,6 +32,12 @@ uint32_t PutFp32(const double* p, int64_t n, unsigned char* bytes, bool stream);
 // receiver decodes) in the same pass. REQUIRES: decoded is 8-byte aligned.
 uint32_t PutFp32Decoded(const double* p, int64_t n, unsigned char* bytes, double* decoded,
                         bool stream);
+
+// For tests: PutFp32 (decoded null) or PutFp32Decoded with streaming stores in the given version,
+// the result in *flag; false, with nothing written, when this build or machine has no streaming
+// version `version`.
+bool PutFp32With(SimdVersion version, const double* p, int64_t n, unsigned char* bytes,
+                 double* decoded, uint32_t* flag);
 
 }  // namespace commsim
 

@@ -8,7 +8,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -98,6 +100,53 @@ TEST(Fp32StoresTest, FlagsEveryValueNotFiniteInFp32) {
 TEST(Fp32StoresTest, StreamsOnlyFarBeyondTheCaches) {
   EXPECT_FALSE(StreamStores(1 << 20));
   EXPECT_TRUE(StreamStores(int64_t{8} << 20));
+}
+
+// Each streaming version the machine runs (SSE2, AVX2, AVX-512: 4, 8 and 16 values a turn, the
+// output aligned to 16, 32 and 64 bytes), at every 4-byte offset of a 64-byte line and lengths
+// around each width, with and without decoded values (aligned and not): the bytes, the decoded
+// values and the flag of the scalar conversion, and nothing written outside the n values.
+TEST(Fp32StoresTest, EveryStreamingVersionWritesTheScalarConversion) {
+  int versions_run = 0;
+  for (const SimdVersion version : {SimdVersion::kPortable, SimdVersion::kAvx2,
+                                    SimdVersion::kAvx512}) {
+    for (const int64_t n : {0, 1, 15, 16, 17, 31, 33, 47, 64, 100}) {
+      std::vector<double> x = Values(n);
+      if (n > 20) x[20] = 1e39;  // beyond fp32: the flag
+      for (int shift = 0; shift < 64; shift += 4) {
+        for (const int dshift : {-1, 0, 1}) {  // -1: no decoded values
+          alignas(64) unsigned char bytes[4 * 100 + 128];
+          alignas(64) double decoded[100 + 16];
+          std::memset(bytes, 0xAA, sizeof bytes);
+          std::fill(std::begin(decoded), std::end(decoded), 7.0);
+          uint32_t flag = 0;
+          double* d = dshift < 0 ? nullptr : decoded + dshift;
+          if (!PutFp32With(version, x.data(), n, bytes + shift, d, &flag)) continue;
+          ++versions_run;
+          for (int64_t i = 0; i < n; ++i) {
+            const float f = static_cast<float>(x[i]);
+            uint32_t got;
+            std::memcpy(&got, bytes + shift + 4 * i, 4);
+            ASSERT_EQ(got, std::bit_cast<uint32_t>(f)) << n << " " << shift << " " << i;
+            if (d != nullptr) {
+              ASSERT_EQ(std::bit_cast<uint64_t>(d[i]),
+                        std::bit_cast<uint64_t>(static_cast<double>(f)));
+            }
+          }
+          for (int b = 0; b < shift; ++b) ASSERT_EQ(bytes[b], 0xAA) << "before, shift " << shift;
+          ASSERT_EQ(bytes[shift + 4 * n], 0xAA) << "after, n " << n;
+          if (d != nullptr) {
+            ASSERT_EQ(d[n], 7.0);
+            if (dshift > 0) ASSERT_EQ(decoded[0], 7.0);
+          }
+          EXPECT_EQ(flag >> 31, n > 20 ? 1U : 0U) << n;
+        }
+      }
+    }
+  }
+#if defined(__x86_64__)
+  EXPECT_GT(versions_run, 0) << "SSE2 streaming is the x86-64 baseline";
+#endif
 }
 
 }  // namespace
