@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # commsim against its NumPy peer (bench/numpy_peer.py: the same SGD and DORE iterations in NumPy,
 # float64, without network or bit streams): seconds per iteration of each, side by side, and the
-# ratio NumPy / commsim (above 1: commsim is faster). Wall and user CPU time; on a shared machine
-# the CPU ratio is the steadier one. Both run with commsim's allocator set-up (bench_timing.h:
+# ratio NumPy / commsim (above 1: commsim is faster). Wall and CPU time (each process's own, user
+# and system, as the scheduler counts it; bench_timing.h says why not getrusage's user time); on a
+# shared machine the CPU ratio is the steadier one. Both run with commsim's allocator set-up (bench_timing.h:
 # no mmap for large blocks, no heap trimming, one arena; the peer through glibc's MALLOC_*
 # variables), so NumPy's temporaries reuse heap pages instead of faulting fresh ones in each
 # iteration, as commsim's buffers do; COMMSIM_MMAP=1 leaves glibc's defaults to both. A

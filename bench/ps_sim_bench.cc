@@ -2,7 +2,7 @@
 // algorithm at ResNet-18 size (d = 11,173,962, n = 8 by default), next to one memcpy pass over
 // n*d doubles measured in the same run (the memory-bound floor). Goal for DORE: <= 15 passes.
 // Wall time counts the time other processes hold the core on a shared machine; the CPU columns
-// (this process's user CPU time, memcpy timed the same way) are steadier there.
+// (this process's CPU time, bench_timing.h; memcpy timed the same way) are steadier there.
 // Each algorithm runs with 1 thread and with T threads inside the run (--threads, default 2:
 // the workers' gradients and encodes in parallel); the last column is wall(1) / wall(T). CPU time
 // is the whole process's, all threads summed.
