@@ -33,6 +33,16 @@ struct Timing {
   double wall_s = 0, cpu_s = 0;
 };
 
+// A point in time on both clocks: seconds of steady wall time and of process CPU time.
+struct Mark {
+  double wall_s = 0, cpu_s = 0;
+};
+
+inline Mark Now() {
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
+          CpuNow()};
+}
+
 // Runs f once, in wall and in process CPU time.
 template <class F>
 Timing Time(F&& f) {

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   bench::Flags flags(argc, argv);
   flags.Number("--dim", dim, int64_t{1});
   flags.Number("--workers", workers, 1);
-  flags.Number("--iterations", iterations, 1);
+  flags.Number("--iterations", iterations, 2);
   flags.Number("--threads", threads, 1);
   flags.Text("--algorithms", algorithms);
   if (!flags.Ok("family_threads_bench [--dim D] [--workers N] [--iterations K] [--threads T] "

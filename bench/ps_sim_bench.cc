@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   bench::Flags flags(argc, argv);
   flags.Number("--dim", dim, int64_t{1});
   flags.Number("--workers", workers, 1);
-  flags.Number("--iterations", iterations, 1);
+  flags.Number("--iterations", iterations, 2);
   flags.Text("--algorithms", algorithms);
   flags.Number("--threads", threads, 1);
   flags.Text("--precision", precision);
