@@ -153,11 +153,13 @@ void GetVectorSourceCode(BitReader& r, std::span<int32_t> z) {
   int64_t total = 0;
   for (Symbol& s : symbols) {
     const int64_t v = UnZigZag(GetEliasGamma(r) - 1);
-    s.count = static_cast<int64_t>(GetEliasGamma(r));
-    total += s.count;
-    if (v == 0 || v < INT32_MIN || v > INT32_MAX || s.count > d || total > d) {
-      throw DecodeError(fmt::format("corrupted message: value {} with count {}", v, s.count));
+    const uint64_t count = GetEliasGamma(r);
+    // Compared unsigned: a count of 2^63 or more would be negative as int64_t.
+    if (v == 0 || v < INT32_MIN || v > INT32_MAX || count > static_cast<uint64_t>(d - total)) {
+      throw DecodeError(fmt::format("corrupted message: value {} with count {}", v, count));
     }
+    s.count = static_cast<int64_t>(count);
+    total += s.count;
     s.value = static_cast<int32_t>(v);
   }
   std::fill(z.begin(), z.end(), 0);

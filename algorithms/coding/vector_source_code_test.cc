@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "algorithms/coding/elias.h"
 #include "sim/rng.h"
 
 namespace commsim {
@@ -81,6 +83,24 @@ TEST(VectorSourceCodeTest, TruncationIsADecodeError) {
     Message t = m;
     t.payload_bits = keep;
     EXPECT_THROW(Decode(t, z.size()), DecodeError) << "keep " << keep;
+  }
+}
+
+// A count of 2^63 or more is negative as a signed count; the header check must reject it
+// before it reaches the Golomb parameter (found by the decoders fuzzer).
+TEST(VectorSourceCodeTest, ACountBeyondInt64IsADecodeError) {
+  for (uint64_t count : {uint64_t{1} << 63, ~uint64_t{0}}) {
+    BitWriter w;
+    PutEliasGamma(w, 2);      // one distinct value
+    PutEliasGamma(w, 2 + 1);  // zigzag(1) + 1: the value 1
+    PutEliasGamma(w, count);
+    w.Put(0, 40);             // room for the positions the count would promise
+    try {
+      Decode(w.Finish(), 100);
+      ADD_FAILURE() << "count " << count << " accepted";
+    } catch (const DecodeError& e) {
+      EXPECT_NE(std::string(e.what()).find("count"), std::string::npos) << e.what();
+    }
   }
 }
 
