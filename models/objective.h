@@ -49,10 +49,12 @@ class Objective {
 
   virtual double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                           Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const = 0;
-  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
-                              int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
+  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
+                              Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
   // Takes the next n values of a vector handed over in order, chunk by chunk.
   using ChunkSink = std::function<void(const double* values, int64_t n)>;
+  // Takes the n values x[begin, begin + n) of a vector handed over in chunks in any order.
+  using ChunkSinkAt = std::function<void(int64_t begin, const double* values, int64_t n)>;
   // One worker's gradient for StreamFiniteGradients: its FiniteGradient arguments, the sink of
   // its values, and (set by the call) whether every value was finite. The point is x, or, when
   // x32 is set, dim() floats: x_j = double(x32[j]) (e.g. a model broadcast in fp32, read as it
@@ -64,11 +66,13 @@ class Objective {
     int64_t batch = 0;
     Rng* rng = nullptr;
     ChunkSink sink;
+    ChunkSinkAt sink_at;  // optional: when set, the chunks may come in any order, here
     bool finite = false;
   };
   // For every stream, FiniteGradient's values (bit for bit, the same use of its Rng) handed to
-  // its sink in index order in chunks, the gradient never stored, and its `finite` set; the
-  // streams' chunks may come in any interleaving. Returns false without drawing from any Rng or
+  // its sink in index order in chunks (or, when every stream has a sink_at, to sink_at in any
+  // order, each index once), the gradient never stored, and its `finite` set; the streams'
+  // chunks may come in any interleaving. Returns false without drawing from any Rng or
   // calling any sink when the objective cannot (the default).
   virtual bool StreamFiniteGradients(std::span<GradientStream> /*streams*/) const { return false; }
   // F(x) + R(x) on the whole training set.

@@ -64,8 +64,8 @@ void QuadraticCurvatures::Init(const SyntheticQuadraticConfig& config, int64_t d
   const double ratio = config.lambda_max / config.lambda_min;
   const auto exact = [&](int64_t j) {
     return dim == 1 ? config.lambda_min
-                    : config.lambda_min * std::pow(ratio, static_cast<double>(j) /
-                                                              static_cast<double>(dim - 1));
+                    : config.lambda_min *
+                          std::pow(ratio, static_cast<double>(j) / static_cast<double>(dim - 1));
   };
   factor.resize(static_cast<size_t>(kBlock));
   for (int64_t k = 0; k < kBlock; ++k) {
@@ -136,9 +136,9 @@ void SyntheticQuadraticConfig::Validate(ParamProblems& problems) const {
                                     dim, profile, p->TotalParams(), p->TotalParams()));
   }
   if (flops_per_sample > 0.0) {
-    problems.Add("flops_per_sample",
-                 fmt::format("comes from profile \"{}\" (forward + backward); leave it out",
-                             profile));
+    problems.Add(
+        "flops_per_sample",
+        fmt::format("comes from profile \"{}\" (forward + backward); leave it out", profile));
   }
 }
 
@@ -251,9 +251,8 @@ void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, const do
   uint64_t bad = p.bad;
   const auto run = [&](int64_t from, int64_t to, const double* r) {
     if constexpr (!kLoss) {  // the vectorised kernel (quadratic_kernels.h)
-      const uint64_t flags = quadratic_kernels::Gradient(xs + from, c + from, r + from,
-                                                         lam + (from - begin), h, to - from,
-                                                         out + (from - begin));
+      const uint64_t flags = quadratic_kernels::Gradient(
+          xs + from, c + from, r + from, lam + (from - begin), h, to - from, out + (from - begin));
       if (!noisy) bad |= flags;
       return;
     }
@@ -276,6 +275,12 @@ void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, const do
   p.loss = loss;
   p.bad = bad;
 }
+
+// StreamFiniteGradients (synthetic_quadratic_streams.cc) uses these two.
+template void SyntheticQuadratic::FillChunk<false, double>(Pass&, int64_t, int64_t, const double*,
+                                                           double*) const;
+template void SyntheticQuadratic::FillChunk<false, float>(Pass&, int64_t, int64_t, const double*,
+                                                          double*) const;
 
 template <bool kLoss>
 SyntheticQuadratic::Pass SyntheticQuadratic::FillAll(int worker,
@@ -303,33 +308,6 @@ bool SyntheticQuadratic::FiniteGradient(int worker, const Eigen::Ref<const Eigen
                                         int64_t batch, Rng& rng,
                                         Eigen::Ref<Eigen::VectorXd> grad) const {
   return (FillAll<false>(worker, x, batch, rng, grad).bad >> 63) == 0;
-}
-
-bool SyntheticQuadratic::StreamFiniteGradients(std::span<GradientStream> streams) const {
-  // On the stack for up to kInline streams: no allocation while the callers' messages are being
-  // made (worker_uplinks.h).
-  constexpr size_t kInline = 16;
-  std::array<Pass, kInline> inline_passes;
-  std::vector<Pass> heap_passes(streams.size() > kInline ? streams.size() : 0);
-  Pass* passes = streams.size() > kInline ? heap_passes.data() : inline_passes.data();
-  for (size_t i = 0; i < streams.size(); ++i) {
-    const GradientStream& s = streams[i];
-    COMMSIM_CHECK(s.x32 != nullptr || s.x->size() == dim_, "dimension mismatch");
-    passes[i] = Begin(s.worker, s.x32 != nullptr ? nullptr : s.x->data(), s.x32, s.batch, *s.rng);
-  }
-  std::array<double, kChunk> lam, chunk;
-  for (int64_t begin = 0; begin < dim_; begin += kChunk) {
-    const int64_t end = std::min(dim_, begin + kChunk);
-    lambda_.Fill(begin, end - begin, lam.data());
-    for (size_t i = 0; i < streams.size(); ++i) {
-      const auto fill = passes[i].x32 != nullptr ? &SyntheticQuadratic::FillChunk<false, float>
-                                                 : &SyntheticQuadratic::FillChunk<false, double>;
-      (this->*fill)(passes[i], begin, end, lam.data(), chunk.data());
-      streams[i].sink(chunk.data(), end - begin);
-    }
-  }
-  for (size_t i = 0; i < streams.size(); ++i) streams[i].finite = (passes[i].bad >> 63) == 0;
-  return true;
 }
 
 double SyntheticQuadratic::Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const {

@@ -67,6 +67,10 @@ class StampedChunks final : public ChunkEncoder {
   StampedChunks(std::unique_ptr<ChunkEncoder> inner, std::string_view codec, int64_t d)
       : inner_(std::move(inner)), codec_(codec), d_(d) {}
   void Put(const double* values, int64_t n) override { inner_->Put(values, n); }
+  bool any_order() const override { return inner_->any_order(); }
+  void PutAt(int64_t begin, const double* values, int64_t n) override {
+    inner_->PutAt(begin, values, n);
+  }
   std::optional<Message> Finish() override {
     std::optional<Message> m = inner_->Finish();
     if (m) LabelMessage(*m, codec_, d_);

@@ -73,6 +73,43 @@ TEST(ChunkEncodeTest, IdentityChunksAreTheFp32WireFormat) {
   for (int64_t i = 0; i < 309; ++i) EXPECT_EQ(m64->words[i], std::bit_cast<uint64_t>(x[i]));
 }
 
+// PutAt: the chunks in any order (here last to first, at unaligned starts) give the same wire
+// format, through the link wrapper too, with the decoded values delivered at their indices;
+// every compressor that draws (block_ternary) keeps to Put (any_order() false). d = 2.1M takes the
+// streaming stores.
+TEST(ChunkEncodeTest, IdentityChunksTakeTheirValuesInAnyOrder) {
+  for (const int64_t d : {int64_t{1}, int64_t{1001}, int64_t{2100001}}) {
+    const Eigen::VectorXd x = Gaussian(d, 6);
+    for (const int64_t precision : {32, 64}) {
+      const LinkCompressor q(IdentityOf(precision));
+      Eigen::VectorXd decoded = Eigen::VectorXd::Constant(d, -7.0);
+      const DecodeTarget target(decoded);
+      std::unique_ptr<ChunkEncoder> encoder = q.ChunkEncode(d, &target);
+      ASSERT_TRUE(encoder->any_order());
+      const int64_t step = std::max<int64_t>(1, d / 5 + 3);  // chunks of odd lengths
+      for (int64_t end = d; end > 0; end -= step) {
+        const int64_t begin = std::max<int64_t>(0, end - step);
+        encoder->PutAt(begin, x.data() + begin, end - begin);
+      }
+      const std::optional<Message> m = encoder->Finish();
+      ASSERT_TRUE(m.has_value());
+      if (precision == 32) {
+        EXPECT_EQ(std::vector<uint64_t>(m->words.begin(), m->words.end()), Fp32Words(x));
+      } else {
+        for (int64_t i = 0; i < d; ++i) ASSERT_EQ(m->words[i], std::bit_cast<uint64_t>(x[i]));
+      }
+      for (int64_t i = 0; i < d; ++i) {
+        const double wire = precision == 32 ? static_cast<double>(static_cast<float>(x[i])) : x[i];
+        ASSERT_EQ(decoded[i], wire) << "d " << d << ", i " << i;
+      }
+    }
+  }
+  Rng rng(1);
+  const std::unique_ptr<Compressor> ternary =
+      CompressorRegistry().Make(CompressorSpec("block_ternary"));
+  EXPECT_FALSE(ternary->ChunkEncodeWithRng(10, rng, nullptr)->any_order());
+}
+
 // With a target, the chunks' decoded values land there as they go in: the value on the wire
 // (x rounded to fp32, or x itself at 64 bits), plainly or as base + weight * value. d = 2.1M takes
 // the streaming stores (a message over 8 MiB) from the chunk's first 16-byte boundary on.

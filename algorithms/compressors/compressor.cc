@@ -6,6 +6,10 @@
 
 namespace commsim {
 
+void ChunkEncoder::PutAt(int64_t begin, const double* /*values*/, int64_t n) {
+  COMMSIM_CHECK(false, "PutAt({}, {}) on an encoder that takes its values in order", begin, n);
+}
+
 DecodeTarget::DecodeTarget(Eigen::Ref<Eigen::VectorXd> out,
                            const Eigen::Ref<const Eigen::VectorXd>& base, double weight)
     : out_(out.data()), base_(base.data()), weight_(weight), size_(out.size()) {

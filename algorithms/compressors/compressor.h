@@ -124,6 +124,12 @@ class ChunkEncoder {
   virtual ~ChunkEncoder() = default;
   // The next n values of x.
   virtual void Put(const double* values, int64_t n) = 0;
+  // Whether PutAt may be called: an encoder that codes each value on its own and draws nothing
+  // (identity), so the values may come in any order. Default: false.
+  virtual bool any_order() const { return false; }
+  // The values x[begin, begin + n). REQUIRES: any_order(); every index put once over the
+  // encoder's life, by PutAt alone (Put's position is not kept with it). Default: a failed check.
+  virtual void PutAt(int64_t begin, const double* values, int64_t n);
   // Encode(x, rng)'s message, or nullopt when Encode(x, rng) would throw (a value not finite, or
   // not on the wire format). REQUIRES: every value put, once.
   virtual std::optional<Message> Finish() = 0;

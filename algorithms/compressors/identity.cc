@@ -52,8 +52,8 @@ uint64_t PutFp64(const double* p, int64_t n, uint64_t* words) {
 
 // Identity's ChunkEncoder: each chunk converted straight into the message words (fp32: with
 // streaming stores for a message far beyond the caches, fp32_stores.h), its decoded values
-// delivered to the target (if any) in the same call. The message is allocated at the first Put
-// (compressor.h), so an encoder made ahead of its round holds no words.
+// delivered to the target (if any) in the same call; in any order (PutAt). The message is
+// allocated at the first put (compressor.h), so an encoder made ahead of its round holds no words.
 class IdentityChunks final : public ChunkEncoder {
  public:
   IdentityChunks(int64_t d, int64_t precision, const DecodeTarget* decoded)
@@ -61,17 +61,24 @@ class IdentityChunks final : public ChunkEncoder {
     if (decoded != nullptr) decoded_.emplace(*decoded);
   }
   void Put(const double* values, int64_t n) override {
-    COMMSIM_CHECK(next_ + n <= d_, "{} values put into an encoder of {}", next_ + n, d_);
-    if (next_ == 0) m_ = SizedMessage(d_, precision_);
+    PutAt(next_, values, n);
+    next_ += n;
+  }
+  bool any_order() const override { return true; }
+  void PutAt(int64_t begin, const double* values, int64_t n) override {
+    COMMSIM_CHECK(begin >= 0 && n >= 0 && begin + n <= d_ && put_ + n <= d_,
+                  "values [{}, {}) put into an encoder of {} holding {}", begin, begin + n, d_,
+                  put_);
+    if (put_ == 0) m_ = SizedMessage(d_, precision_);
     std::optional<DecodeTarget> target;
-    if (decoded_) target.emplace(decoded_->Segment(next_, n));
+    if (decoded_) target.emplace(decoded_->Segment(begin, n));
     if (precision_ == 64) {
-      bad_ |= PutFp64(values, n, m_.words.data() + next_) >> 63;
+      bad_ |= PutFp64(values, n, m_.words.data() + begin) >> 63;
       if (target) {
         for (int64_t i = 0; i < n; ++i) target->Put(i, values[i]);
       }
     } else {
-      unsigned char* bytes = reinterpret_cast<unsigned char*>(m_.words.data()) + 4 * next_;
+      unsigned char* bytes = reinterpret_cast<unsigned char*>(m_.words.data()) + 4 * begin;
       if (target && target->plain()) {
         bad_ |= PutFp32Decoded(values, n, bytes, target->out().data(), stream_) >> 31;
       } else {
@@ -81,17 +88,17 @@ class IdentityChunks final : public ChunkEncoder {
         }
       }
     }
-    next_ += n;
+    put_ += n;
   }
   std::optional<Message> Finish() override {
-    COMMSIM_CHECK(next_ == d_, "{} values put into an encoder of {}", next_, d_);
+    COMMSIM_CHECK(put_ == d_, "{} values put into an encoder of {}", put_, d_);
     if (d_ == 0) m_ = SizedMessage(0, precision_);
     if (bad_ != 0) return std::nullopt;
     return std::move(m_);
   }
 
  private:
-  int64_t d_, precision_, next_ = 0;
+  int64_t d_, precision_, next_ = 0, put_ = 0;  // next_: Put's position; put_: values put
   bool stream_;
   std::optional<DecodeTarget> decoded_;
   uint64_t bad_ = 0;
@@ -292,8 +299,8 @@ void Identity::DecodeSumInto(std::span<const Message* const> messages,
     Compressor::DecodeSumInto(messages, out);
     return;
   }
-  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out)
-                                              : AccumulateRun<32>(words, out);
+  const bool finite =
+      config_.precision == 64 ? AccumulateRun<64>(words, out) : AccumulateRun<32>(words, out);
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 

@@ -110,6 +110,10 @@ void WorkerUplinks::Streamed(int group, int begin, int end) {
         .batch = EffectiveBatch(setup_, objective, w),
         .rng = &rngs[static_cast<size_t>(w - begin)],
         .sink = [encoder](const double* values, int64_t n) { encoder->Put(values, n); }};
+    if (encoder->any_order()) {
+      streams[static_cast<size_t>(w - begin)].sink_at =
+          [encoder](int64_t at, const double* values, int64_t n) { encoder->PutAt(at, values, n); };
+    }
   }
   try {
     if (!objective.StreamFiniteGradients(streams)) return;
