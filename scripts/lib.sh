@@ -21,10 +21,13 @@ install_missing() {
 
 # cmake_build SOURCE BUILD [CMAKE_ARG...]: configures BUILD from SOURCE once (Ninja, ccache when
 # installed, the CMAKE_ARGs; the log in BUILD.configure.log), then builds it on every core.
-# Quiet unless something fails: then prints the errors and exits 1.
+# Quiet unless something fails: then prints the errors and exits 1. Two calls on one BUILD (e.g.
+# two scripts/fuzz.sh at once) take turns on BUILD.lock instead of building the tree together.
 cmake_build() {
-  local source="$1" build="$2"
+  local source="$1" build="$2" lock_fd
   shift 2
+  exec {lock_fd}>"$build.lock"
+  flock "$lock_fd"
   if [[ ! -f "$build/build.ninja" ]]; then
     local launcher=()
     command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -39,4 +42,5 @@ cmake_build() {
     exit 1
   fi
   rm -f "$log"
+  exec {lock_fd}>&-
 }
