@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -107,6 +108,40 @@ bool ParseEntry(const std::string& text, int* rank, pid_t* pid) {
   return true;
 }
 
+// Stops `pid` and waits until every thread of it is stopped (kill returns before that).
+void StopAndWait(pid_t pid) {
+  ::kill(pid, SIGSTOP);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const fs::path tasks = fs::path("/proc") / std::to_string(pid) / "task";
+  for (bool stopped = false; !stopped && std::chrono::steady_clock::now() < deadline;) {
+    stopped = true;
+    std::error_code ec;
+    for (const auto& task : fs::directory_iterator(tasks, ec)) {
+      // /proc/<pid>/task/<tid>/stat: "tid (name) S ...", the state after the last ')'.
+      const std::string stat = Read(task.path() / "stat");
+      const size_t paren = stat.rfind(')');
+      stopped = stopped && paren != std::string::npos && paren + 2 < stat.size() &&
+                (stat[paren + 2] == 'T' || stat[paren + 2] == 't');
+    }
+    if (ec) return;  // the process is gone
+    if (!stopped) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// The point whose running entry names `pid` and whose result is not stored, if any.
+std::optional<size_t> UnfinishedPointOf(const fs::path& out, pid_t pid) {
+  for (int k = 0; k < kPoints; ++k) {
+    int rank = 0;
+    pid_t entry = 0;
+    std::error_code ec;
+    if (ParseEntry(Read(out / "points" / fmt::format("{}.running", k)), &rank, &entry) &&
+        entry == pid && !fs::exists(out / "points" / fmt::format("{}.csv", k), ec)) {
+      return static_cast<size_t>(k);
+    }
+  }
+  return std::nullopt;
+}
+
 TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
   ASSERT_NO_FATAL_FAILURE(Prepare(1500));  // points long enough to be caught running
   const fs::path out = dir_ / "killed";
@@ -122,20 +157,29 @@ TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  // Wait until a point is stored and rank 1 or 2 is running one, then kill that rank.
+  // Wait until a point is stored and rank 1 or 2 is running one, then kill that rank. The rank
+  // is stopped (SIGSTOP) before its point is checked: a running rank can finish the point between
+  // the check and the kill (CI once killed a rank that had stored its last point), a stopped one
+  // cannot. Only a point still unfinished while the rank is stopped is a kill; else it resumes.
   int rank = 0;
   pid_t victim = 0;
   size_t point = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (victim == 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::error_code ec;
     if (!fs::exists(out / "points" / "0.csv", ec)) continue;
     for (int k = 0; k < kPoints && victim == 0; ++k) {
-      if (ParseEntry(Read(out / "points" / fmt::format("{}.running", k)), &rank, &victim) &&
-          rank > 0) {
-        point = static_cast<size_t>(k);
+      if (!ParseEntry(Read(out / "points" / fmt::format("{}.running", k)), &rank, &victim) ||
+          rank == 0) {
+        victim = 0;
+        continue;
+      }
+      StopAndWait(victim);
+      if (const std::optional<size_t> running = UnfinishedPointOf(out, victim)) {
+        point = *running;
       } else {
+        ::kill(victim, SIGCONT);
         victim = 0;
       }
     }
@@ -144,16 +188,6 @@ TEST_F(MpiSweepTest, AKilledRankFailsTheJobNamingItsPointAndARerunResumes) {
   ::kill(victim, SIGKILL);
   int status = 0;
   ::waitpid(job, &status, 0);
-  // The point the rank died in: the entry read above may be a moment old (under load the rank
-  // can finish that point and start another before the kill), the one left behind is not.
-  for (int k = 0; k < kPoints; ++k) {
-    int entry_rank = 0;
-    pid_t pid = 0;
-    if (ParseEntry(Read(out / "points" / fmt::format("{}.running", k)), &entry_rank, &pid) &&
-        pid == victim) {
-      point = static_cast<size_t>(k);
-    }
-  }
   const std::string said = Read(log);
   EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << said;
   EXPECT_NE(said.find(fmt::format("  point {} (bandwidth=", point)), std::string::npos) << said;
