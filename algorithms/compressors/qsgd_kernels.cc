@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "algorithms/coding/bit_append.h"
 #include "sim/target_clones.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -123,23 +124,10 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define QSGD_AVX512_CODER 1
-// Appends a field of n <= 60 bits to the f < 64 pending bits of acc (from byte o on), branch-free:
-// the word is stored each time, and o moves on by a word when it is full.
-inline void Append(uint64_t field, int n, uint8_t*& o, uint64_t& acc, int& f) {
-  acc |= field << f;
-  std::memcpy(o, &acc, sizeof(acc));
-  const int total = f + n;
-  const uint64_t high = (field >> 1) >> (63 - f);  // the bits past the word (0 without a spill)
-  const auto spill = static_cast<uint64_t>(total >> 6);  // 0 or 1, in arithmetic: no branch
-  o += spill << 3;
-  acc = high | (acc & (spill - 1));
-  f = total & 63;
-}
-
 // FastPairs for AVX-512 (the same bits): per 16 elements, the nonzeros' positions and signed
 // levels compressed to the front, their gaps by one lane shift, their gap and level codes from
 // in-register tables (PairCoder), merged pairwise into at most four fields of at most 60 bits,
-// which a branch-free 64-bit packer appends. Returns false, the state unchanged, when a nonzero
+// which AppendBits (bit_append.h) appends. Returns false, the state unchanged, when a nonzero
 // is outside the table (gap >= 16 or ms >= 32).
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bool FastPairsAvx512(
     const uint32_t* ms, int64_t m, const uint32_t* entry, int64_t& last, uint8_t*& out,
@@ -191,7 +179,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bo
     _mm512_store_si512(fv, field4);
     _mm512_store_si512(lv, len4);
     // All four fields (those past the nonzeros are empty): no branch on the count.
-    for (int i = 0; i < 4; ++i) Append(fv[i], static_cast<int>(lv[i]), o, acc, f);
+    for (int i = 0; i < 4; ++i) AppendBits(fv[i], static_cast<int>(lv[i]), o, acc, f);
   }
   if (outside != 0) return false;
   StoreBytes(o, acc, f);

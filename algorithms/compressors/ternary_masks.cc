@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstring>
 
-#include "algorithms/coding/elias.h"
 #include "algorithms/compressors/simd_versions.h"
 #include "sim/target_clones.h"
 
@@ -166,7 +164,6 @@ void SymbolMasks(const int8_t* s, int64_t n, uint64_t* keep, uint64_t* neg) {
   }
 }
 
-
 // Eight bytes (40 symbols, 5 mask bytes) per write; a 40-symbol group starts on a mask byte.
 COMMSIM_TARGET_CLONES
 void PutPacked(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w) {
@@ -185,34 +182,6 @@ void PutPacked(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& 
     }
     w.Put(word, 8 * m);
   }
-}
-
-// Whole fields gathered into a local word, handed to the writer when the next would not fit.
-COMMSIM_TARGET_CLONES
-void PutSparse(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w) {
-  const int64_t words = (n + 63) / 64;
-  int64_t nnz = 0;
-  for (int64_t i = 0; i < words; ++i) nnz += std::popcount(keep[i]);
-  w.Put(static_cast<uint64_t>(nnz), CeilLog2(static_cast<uint64_t>(n) + 1));
-  const int field_bits = 1 + CeilLog2(static_cast<uint64_t>(n));
-  uint64_t acc = 0;
-  int fill = 0;
-  for (int64_t i = 0; i < words; ++i) {
-    const uint64_t sign = neg[i];
-    const uint64_t base = static_cast<uint64_t>(i) << 7;  // index 64 i, shifted past the sign
-    for (uint64_t bits = keep[i]; bits != 0; bits &= bits - 1) {
-      const int k = std::countr_zero(bits);
-      const uint64_t field = base | (static_cast<uint64_t>(k) << 1) | ((sign >> k) & 1);
-      if (fill + field_bits > 64) {
-        w.Put(acc, fill);
-        acc = 0;
-        fill = 0;
-      }
-      acc |= field << fill;  // fill < 64: a field has at least one bit
-      fill += field_bits;
-    }
-  }
-  w.Put(acc, fill);
 }
 
 }  // namespace commsim::ternary_masks

@@ -41,7 +41,14 @@ void PutPacked(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& 
 
 // sparse coding of one n-symbol block (block_ternary_coding.h's PutSparse, the same bits): the
 // nonzero count, then (sign, index) per nonzero. REQUIRES: n >= 1, masks zero past element n.
+// (ternary_sparse.cc: the nonzeros gathered by a versioned kernel, simd_versions.h, then packed a
+// whole Put at a time.)
 void PutSparse(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w);
+
+// PutSparse in one given version, for tests: false, with nothing written, when the machine does
+// not run that version.
+bool PutSparseWith(SimdVersion version, const uint64_t* keep, const uint64_t* neg, int64_t n,
+                   BitWriter& w);
 
 }  // namespace commsim::ternary_masks
 

@@ -1,6 +1,6 @@
 // block_ternary's packed and sparse messages against plain reference encoders written out here
 // (one element at a time, the draws taken straight from the Rng or the CounterRng), and the mask
-// kernel's versions against a per-element loop.
+// kernel's and the sparse writer's versions against per-element loops.
 #include "algorithms/compressors/ternary_masks.h"
 
 #include <fmt/format.h>
@@ -141,6 +141,45 @@ TEST(TernaryMasksTest, EveryKernelVersionGivesThePerElementMasks) {
         }
         EXPECT_EQ(k_out, keep) << n << " " << counter << " " << static_cast<int>(version);
         EXPECT_EQ(n_out, neg) << n << " " << counter << " " << static_cast<int>(version);
+      }
+    }
+  }
+}
+
+// Every version of the sparse writer against the coding written per element (the count, then
+// sign and index of each nonzero), after 3 pending bits: fields of 1 to 18 bits (9: the default
+// block of 256), blocks around the writer's 4096-element pieces, densities from none to all, the
+// masks zero past n.
+TEST(TernaryMasksTest, EverySparseWriterVersionWritesTheCountThenSignAndIndexPerNonzero) {
+  Rng rng(5);
+  for (int64_t n : {1, 2, 3, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 9000, 70000}) {
+    for (int density : {0, 1, 30, 97, 100}) {  // percent
+      std::vector<uint64_t> keep(static_cast<size_t>(ternary_masks::MaskWords(n)), 0);
+      std::vector<uint64_t> neg(keep.size(), 0);
+      BitWriter ref;
+      ref.Put(5, 3);
+      std::vector<int64_t> kept;
+      for (int64_t j = 0; j < n; ++j) {
+        if (rng.Uniform() * 100 >= density) continue;
+        kept.push_back(j);
+        keep[static_cast<size_t>(j / 64)] |= uint64_t{1} << (j % 64);
+        if (rng.Uniform() < 0.5) neg[static_cast<size_t>(j / 64)] |= uint64_t{1} << (j % 64);
+      }
+      ref.Put(kept.size(), CeilLog2(static_cast<uint64_t>(n) + 1));
+      for (int64_t j : kept) {
+        ref.Put((neg[static_cast<size_t>(j / 64)] >> (j % 64)) & 1, 1);
+        ref.Put(static_cast<uint64_t>(j), CeilLog2(static_cast<uint64_t>(n)));
+      }
+      const Message expected = ref.Finish();
+      for (auto version : {SimdVersion::kPortable, SimdVersion::kAvx2, SimdVersion::kAvx512}) {
+        BitWriter w;
+        w.Put(5, 3);
+        if (!ternary_masks::PutSparseWith(version, keep.data(), neg.data(), n, w)) continue;
+        const Message m = w.Finish();
+        const std::string what =
+            fmt::format("n {} density {}% version {}", n, density, static_cast<int>(version));
+        EXPECT_EQ(m.payload_bits, expected.payload_bits) << what;
+        EXPECT_EQ(m.words, expected.words) << what;
       }
     }
   }
