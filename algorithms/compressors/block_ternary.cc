@@ -59,7 +59,7 @@ Message BlockTernary::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src
   std::vector<uint64_t> keep(masked ? ternary_masks::MaskWords(std::min(block_, d)) : 0);
   std::vector<uint64_t> neg(keep.size());
   std::vector<float> norms(static_cast<size_t>(coding_ == Coding::kEntropy ? nb : 0));
-  w.Reserve(coding_ == Coding::kFixed2 ? 32 * nb + 2 * d : 32 * nb + d);
+  w.Reserve(ternary_blocks::ReserveBits(coding_, d, block_));
   for (const auto [b, begin, n] : Blocks(d, block_)) {
     const double* xb = x.data() + begin;
     const float norm = CheckedBlockNorm(Name(), p_inf_, xb, n, x);

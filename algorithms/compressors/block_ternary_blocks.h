@@ -17,6 +17,7 @@
 #include "algorithms/compressors/counter_kernels.h"
 #include "algorithms/compressors/ternary_masks.h"
 #include "algorithms/compressors/uniform_draws.h"
+#include "algorithms/compressors/wire.h"
 
 namespace commsim::ternary_blocks {
 
@@ -139,6 +140,18 @@ void DrawFixed2(const double* x, int64_t first, int64_t n, float norm, Src& src,
       }
     }
   }
+}
+
+// The bits to reserve for a message of d elements in blocks of `block`: the size of fixed2 and
+// packed (which do not depend on the values; packed counted as if every block were whole, a bound),
+// and for sparse and entropy 3 bits an element besides the norms (sparse with p = inf sends about
+// 2.6 at b = 256): a message beyond the reserve only makes the writer grow its buffer.
+inline int64_t ReserveBits(BlockTernary::Coding coding, int64_t d, int64_t block) {
+  using Coding = BlockTernary::Coding;
+  const int64_t nb = NumBlocks(d, block);
+  if (coding == Coding::kFixed2) return 32 * nb + 2 * d;
+  if (coding == Coding::kPacked) return 32 * nb + 8 * nb * ((std::min(block, d) + 4) / 5);
+  return 32 * nb + 3 * d;
 }
 
 // One block's scratch: `sym` (entropy: the block's place among all d symbols; packed and sparse

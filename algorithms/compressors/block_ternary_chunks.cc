@@ -100,9 +100,7 @@ class TernaryChunks final : public ChunkEncoder {
   void Reserve() {
     if (reserved_) return;
     reserved_ = true;
-    const int64_t nb = NumBlocks(d_, shape_.block);
-    const bool fixed2 = shape_.coding == BlockTernary::Coding::kFixed2;
-    w_.Reserve(fixed2 ? 32 * nb + 2 * d_ : 32 * nb + d_);
+    w_.Reserve(ternary_blocks::ReserveBits(shape_.coding, d_, shape_.block));
   }
 
   // The block at pos_, of n values.
