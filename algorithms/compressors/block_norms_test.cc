@@ -1,6 +1,7 @@
 // The block-norm kernels behind wire.h's SumAbs, SumSquares and MaxAbsChecked: the documented
 // summation order (four accumulators, the tail into the first), and the finiteness flag of the
-// integer max pass wherever the NaN or Inf sits (vector body or scalar tail).
+// integer max pass wherever the NaN or Inf sits (vector body or scalar tail); the rounding up of a
+// norm to fp32.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/compressors/wire.h"
+#include "sim/error.h"
 
 namespace commsim {
 namespace {
@@ -58,6 +60,24 @@ TEST(NormKernelsTest, MaxAbsIsTheLargestMagnitudeAndFlagsNonFiniteAnywhere) {
   EXPECT_EQ(MaxAbsChecked(x.data(), static_cast<int64_t>(x.size()), &finite),
             std::numeric_limits<double>::max());
   EXPECT_TRUE(finite);
+}
+
+// Fp32Up against its definition, with std::nextafter as the oracle: the float at or above v whose
+// float below is under v; exact floats stay; the subnormal and the top of the range.
+TEST(NormKernelsTest, Fp32UpIsTheSmallestFloatAtOrAboveTheValue) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float max = std::numeric_limits<float>::max();
+  EXPECT_EQ(Fp32Up("t", 0.0), 0.0f);
+  EXPECT_EQ(Fp32Up("t", 1.0), 1.0f);
+  EXPECT_EQ(Fp32Up("t", 1.0 + 0x1p-30), 1.0f + 0x1p-23f);
+  EXPECT_EQ(Fp32Up("t", 0x1p-160), std::numeric_limits<float>::denorm_min());
+  EXPECT_EQ(Fp32Up("t", static_cast<double>(max)), max);
+  EXPECT_THROW(Fp32Up("t", static_cast<double>(max) * (1 + 0x1p-40)), NonFiniteError);
+  for (double v : {0.1, 3.0e-39, 1.17549e-38, 123456.789, 7.0e37, 0x1p-126 * 0.75}) {
+    const float f = Fp32Up("t", v);
+    EXPECT_GE(static_cast<double>(f), v) << v;
+    EXPECT_LT(static_cast<double>(std::nextafter(f, -inf)), v) << v;
+  }
 }
 
 }  // namespace

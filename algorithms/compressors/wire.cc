@@ -29,7 +29,9 @@ void RequireFinite(std::string_view compressor, const Eigen::Ref<const Eigen::Ve
 
 float Fp32Up(std::string_view compressor, double v) {
   float f = Fp32Nearest(compressor, v);
-  if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  // The next float up from f >= +0 is the next bit pattern (std::nextafter's value, without its
+  // call: this runs once per block of every block-scaled encoder).
+  if (static_cast<double>(f) < v) f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) + 1);
   if (!std::isfinite(f)) {
     throw NonFiniteError(fmt::format("{}: a scale of {} exceeds the fp32 range", compressor, v));
   }
