@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "algorithms/coding/arithmetic.h"
 #include "algorithms/coding/elias.h"
@@ -69,21 +70,35 @@ void GetPacked(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
   }
 }
 
-// REQUIRES: norm > 0 (a zero block has no sparse part).
+// REQUIRES: norm > 0 (a zero block has no sparse part). A window of the block at a time: its
+// symbols (0, +1 -> 1, -1 -> 2) set from the nonzeros' fields (sign bit first, then the index:
+// one field of 1 + index_bits bits), then every element put from them, in order -- no branch and
+// no call per zero run. A nonzero past the window waits for the next one.
 void GetSparse(BitReader& r, int64_t n, double norm, const DecodeTarget& o) {
   const int index_bits = CeilLog2(static_cast<uint64_t>(n));
   const int64_t nnz = static_cast<int64_t>(r.Get(CeilLog2(static_cast<uint64_t>(n) + 1)));
   if (nnz > n) throw DecodeError(fmt::format("corrupted message: block count {}", nnz));
-  int64_t prev = -1;
-  for (int64_t i = 0; i < nnz; ++i) {
-    const bool negative = r.GetBit();
-    const int64_t j = static_cast<int64_t>(r.Get(index_bits));
-    if (j <= prev || j >= n) throw DecodeError("corrupted message: bad sparse index");
-    o.PutZeros(prev + 1, j);
-    o.Put(j, negative ? -norm : norm);
-    prev = j;
+  const double value[3] = {0.0, norm, -norm};
+  constexpr int64_t kWindow = 4096;
+  uint8_t sym[kWindow];
+  int64_t read = 0;   // nonzeros read
+  int64_t prev = -1;  // the index of the last one read
+  uint64_t held = 0;  // its field when it lies past the window (then prev >= the window's end)
+  for (int64_t begin = 0; begin < n; begin += kWindow) {
+    const int64_t end = std::min(n, begin + kWindow);
+    std::fill(sym, sym + (end - begin), uint8_t{0});
+    if (prev >= begin && prev < end) sym[prev - begin] = static_cast<uint8_t>(1 + (held & 1));
+    while (prev < end && read < nnz) {
+      const uint64_t field = r.Get(1 + index_bits);
+      const auto j = static_cast<int64_t>(field >> 1);
+      if (j <= prev || j >= n) throw DecodeError("corrupted message: bad sparse index");
+      ++read;
+      prev = j;
+      held = field;
+      if (j < end) sym[j - begin] = static_cast<uint8_t>(1 + (field & 1));
+    }
+    for (int64_t k = begin; k < end; ++k) o.Put(k, value[sym[k - begin]]);
   }
-  o.PutZeros(prev + 1, n);
 }
 
 void GetEntropy(BitReader& r, const std::vector<float>& norms, int64_t block,

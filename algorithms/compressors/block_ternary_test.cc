@@ -196,6 +196,37 @@ TEST(BlockTernaryTest, CorruptSymbolCodesAreDecodeErrors) {
   EXPECT_THROW(c.Decode(mn, out), DecodeError);
 }
 
+// A sparse block written out by hand and decoded: nonzeros at both ends and on both sides of the
+// decoder's 4096-element windows, one held over a window with no nonzero (4200 -> 9000), in a
+// block of 10000 (fields of 1 + 14 bits: the sign first); then the corrupt variants.
+TEST(BlockTernaryTest, SparseBlocksAcrossDecodeWindowsDecodeToTheirNonzeros) {
+  const int64_t n = 10000;
+  const BlockTernary c(TernaryConfig("inf", n, "sparse"));
+  const auto message = [&](const std::vector<std::pair<int64_t, bool>>& nonzeros, int64_t count) {
+    BitWriter w;
+    w.PutFloat(2.0f);
+    w.Put(static_cast<uint64_t>(count), 14);  // ceil(log2(n + 1))
+    for (const auto& [j, negative] : nonzeros) {
+      w.PutBit(negative);
+      w.Put(static_cast<uint64_t>(j), 14);  // ceil(log2 n)
+    }
+    return w.Finish();
+  };
+  const std::vector<std::pair<int64_t, bool>> nonzeros = {
+      {0, true}, {1, false}, {4095, true}, {4096, false}, {4200, true}, {9000, false}, {9999, true}};
+  Eigen::VectorXd expected = Eigen::VectorXd::Zero(n);
+  for (const auto& [j, negative] : nonzeros) expected[j] = negative ? -2.0 : 2.0;
+  Eigen::VectorXd out = Eigen::VectorXd::Constant(n, 7.0);
+  c.Decode(message(nonzeros, 7), out);
+  EXPECT_EQ(out, expected);
+  // Not increasing, past the block, more nonzeros than elements, fewer fields than counted.
+  EXPECT_THROW(c.Decode(message({{5, false}, {5, true}}, 2), out), DecodeError);
+  EXPECT_THROW(c.Decode(message({{5, false}, {4000, true}, {3999, true}}, 3), out), DecodeError);
+  EXPECT_THROW(c.Decode(message({{10000, false}}, 1), out), DecodeError);
+  EXPECT_THROW(c.Decode(message({}, 10001), out), DecodeError);
+  EXPECT_THROW(c.Decode(message({{5, false}}, 2), out), DecodeError);
+}
+
 // The packed coding written out: byte g is sum_i trit(s[5g + i]) * 3^i with trit(0, +1, -1) =
 // 0, 1, 2 (a short last group the same over its symbols), and byte g sits at bits [8g, 8g + 8)
 // of the stream. Random symbols, lengths around the five-symbol groups and 40-symbol words.
