@@ -12,6 +12,7 @@
 #include "algorithms/coding/elias.h"
 #include "algorithms/compressors/simd_versions.h"
 #include "algorithms/compressors/ternary_masks.h"
+#include "sim/check.h"
 #include "sim/target_clones.h"
 
 #ifdef COMMSIM_X86_KERNELS
@@ -78,7 +79,9 @@ constexpr KernelVersions<GatherKernel> kGatherVersions = {nullptr, nullptr, Port
 // wait in acc_ (fill_ of them).
 class FieldPacker {
  public:
-  FieldPacker(int bits, BitWriter& w) : bits_(bits), w_(w) {}
+  FieldPacker(int bits, BitWriter& w) : bits_(bits), w_(w) {
+    COMMSIM_CHECK(bits >= 1 && bits <= kMaxBits, "sparse fields of {} bits", bits);
+  }
 
   // The fields (base << 1) + codes[j], j < c, in order. REQUIRES: base even, c <= 64 kPieceWords.
   void Add(uint64_t base, const uint16_t* codes, int64_t c) {
@@ -108,7 +111,8 @@ class FieldPacker {
   BitWriter& w_;
   uint64_t acc_ = 0;
   int fill_ = 0;
-  alignas(8) uint8_t bytes_[(64 * kPieceWords * 41 + 63) / 64 * 8 + 8];  // F <= 41 (n < 2^40)
+  static constexpr int kMaxBits = 41;  // blocks below 2^40 elements (the config allows 10^12)
+  alignas(8) uint8_t bytes_[(64 * kPieceWords * kMaxBits + 63) / 64 * 8 + 8];
 };
 
 COMMSIM_TARGET_CLONES
