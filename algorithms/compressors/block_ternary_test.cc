@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "algorithms/coding/arithmetic.h"
@@ -225,6 +227,61 @@ TEST(BlockTernaryTest, SparseBlocksAcrossDecodeWindowsDecodeToTheirNonzeros) {
   EXPECT_THROW(c.Decode(message({{10000, false}}, 1), out), DecodeError);
   EXPECT_THROW(c.Decode(message({}, 10001), out), DecodeError);
   EXPECT_THROW(c.Decode(message({{5, false}}, 2), out), DecodeError);
+}
+
+// The sparse decoder against the coding read one field at a time (sign bit, index, checked, put),
+// on random blocks of 10000 elements (three decode windows): counts from 0 to past n, indices
+// mostly increasing with gaps up to past a window, some repeated, decreasing or out of range, and
+// messages cut short. Either both reject the message or both give the same vector.
+TEST(BlockTernaryTest, SparseDecodeAgreesWithAFieldByFieldReaderOnRandomBlocks) {
+  const int64_t n = 10000;
+  const BlockTernary c(TernaryConfig("inf", n, "sparse"));
+  Rng rng(9);
+  int rejected = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    BitWriter w;
+    w.PutFloat(0.5f);
+    const auto count = static_cast<int64_t>(rng.UniformInt(trial % 10 == 0 ? 10003 : 40));
+    w.Put(static_cast<uint64_t>(count), 14);
+    int64_t j = -1;
+    const int64_t written = trial % 7 == 0 ? count / 2 : count;
+    for (int64_t i = 0; i < written; ++i) {
+      const uint64_t kind = rng.UniformInt(100);
+      j = kind == 0 ? j : (kind == 1 ? j - 3 : j + 1 + static_cast<int64_t>(rng.UniformInt(
+                                                      kind < 10 ? 6000 : 300)));
+      w.PutBit(rng.UniformInt(2) == 1);
+      w.Put(static_cast<uint64_t>(std::clamp<int64_t>(j, 0, 16383)), 14);
+    }
+    const Message m = w.Finish();
+    std::optional<Eigen::VectorXd> reference = Eigen::VectorXd::Zero(n);
+    BitReader r(m);
+    r.GetFloat();
+    const auto nnz = static_cast<int64_t>(r.Get(14));
+    int64_t prev = -1;
+    for (int64_t i = 0; i < nnz && reference && nnz <= n; ++i) {
+      if (r.remaining() < 15) {
+        reference.reset();
+        break;
+      }
+      const bool negative = r.GetBit();
+      const auto at = static_cast<int64_t>(r.Get(14));
+      if (at <= prev || at >= n) reference.reset();
+      if (reference) (*reference)[at] = negative ? -0.5 : 0.5;
+      prev = at;
+    }
+    if (nnz > n) reference.reset();
+    Eigen::VectorXd out(n);
+    try {
+      c.Decode(m, out);
+      ASSERT_TRUE(reference.has_value()) << "trial " << trial << " decoded a corrupt block";
+      EXPECT_EQ(out, *reference) << "trial " << trial;
+    } catch (const DecodeError&) {
+      EXPECT_FALSE(reference.has_value()) << "trial " << trial << " rejected a valid block";
+      ++rejected;
+    }
+  }
+  EXPECT_GT(rejected, 40);  // the corrupt kinds above do come up
+  EXPECT_LT(rejected, 360);
 }
 
 // The packed coding written out: byte g is sum_i trit(s[5g + i]) * 3^i with trit(0, +1, -1) =
