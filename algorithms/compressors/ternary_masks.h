@@ -1,6 +1,6 @@
 // block_ternary's symbols {-1, 0, +1} as bit masks (block_ternary.h), and the packed and sparse
 // codings written from the masks: the symbols' draws in one vectorised pass, the codings without
-// a per-element loop (a table per five elements, a loop over the nonzeros only).
+// a per-element loop (a table per five elements, the nonzeros gathered sixteen elements at a time).
 //
 // Mask layout: bit k of word w stands for element 64 w + k; keep = the symbol is nonzero, neg =
 // the symbol is -1 (a subset of keep). Bits past the last element are zero.
@@ -35,14 +35,15 @@ void SymbolMasks(const int8_t* s, int64_t n, uint64_t* keep, uint64_t* neg);
 // writer reads (it loads eight bytes where it needs five). Callers size their masks with it.
 inline int64_t MaskWords(int64_t n) { return (n + 63) / 64 + 1; }
 
-// packed coding of one n-symbol block (block_ternary_coding.h's PutPacked, the same bits).
+// packed coding of one n-symbol block (block_ternary.h; block_ternary_coding.h's GetPacked reads
+// it).
 // REQUIRES: keep and neg hold MaskWords(n) words, zero past element n.
 void PutPacked(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w);
 
-// sparse coding of one n-symbol block (block_ternary_coding.h's PutSparse, the same bits): the
-// nonzero count, then (sign, index) per nonzero. REQUIRES: n >= 1, masks zero past element n.
-// (ternary_sparse.cc: the nonzeros gathered by a versioned kernel, simd_versions.h, then packed a
-// whole Put at a time.)
+// sparse coding of one n-symbol block (block_ternary.h; block_ternary_coding.h's GetSparse reads
+// it): the nonzero count, then (sign, index) per nonzero. REQUIRES: n >= 1, masks zero past
+// element n. (ternary_sparse.cc: the nonzeros gathered by a versioned kernel, simd_versions.h,
+// then 64 / F fields of F bits to one append.)
 void PutSparse(const uint64_t* keep, const uint64_t* neg, int64_t n, BitWriter& w);
 
 // PutSparse in one given version, for tests: false, with nothing written, when the machine does
