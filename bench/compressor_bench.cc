@@ -95,10 +95,10 @@ void Run(int64_t d, int reps, const std::string& only) {
   };
   const double t_copy = BestSeconds(std::max(reps, 5), copy);
   const double t_read = BestSeconds(std::max(reps, 5), [&] { bench::ReadPass(x.data(), d); });
-  fmt::print("\nd = {}: memcpy {:.2f} GB/s ({:.2f} ms for {:.1f} MB); one read pass over the fp64 "
-             "input {:.2f} ms ({:.2f} GB/s)\n",
-             d, bytes / t_copy / 1e9, t_copy * 1e3, bytes / 1e6, t_read * 1e3,
-             2 * bytes / t_read / 1e9);
+  fmt::print(
+      "\nd = {}: memcpy {:.2f} GB/s ({:.2f} ms for {:.1f} MB); one read pass over the fp64 "
+      "input {:.2f} ms ({:.2f} GB/s)\n",
+      d, bytes / t_copy / 1e9, t_copy * 1e3, bytes / 1e6, t_read * 1e3, 2 * bytes / t_read / 1e9);
   fmt::print("{:<34} {:>8} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>6}\n", "compressor", "bits/elt",
              "enc GB/s", "enc/mcpy", "dec GB/s", "dec/mcpy", "passes", "floor/mcpy", "mcpy");
   double copy_low = 1e300, copy_high = 0;  // the rows' memcpy GB/s: how far it drifted
@@ -126,9 +126,10 @@ void Run(int64_t d, int reps, const std::string& only) {
                passes, 100 * t_row_copy / (passes * t_read), copy_gbs);
   }
   if (copy_high > 0) {
-    fmt::print("each row against the memcpy timed between its own encodes (\"mcpy\", GB/s): "
-               "{:.2f}-{:.2f} in this run\n",
-               copy_low, copy_high);
+    fmt::print(
+        "each row against the memcpy timed between its own encodes (\"mcpy\", GB/s): "
+        "{:.2f}-{:.2f} in this run\n",
+        copy_low, copy_high);
   }
 }
 
