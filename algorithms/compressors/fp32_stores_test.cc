@@ -137,7 +137,9 @@ TEST(Fp32StoresTest, EveryStreamingVersionWritesTheScalarConversion) {
           ASSERT_EQ(bytes[shift + 4 * n], 0xAA) << "after, n " << n;
           if (d != nullptr) {
             ASSERT_EQ(d[n], 7.0);
-            if (dshift > 0) ASSERT_EQ(decoded[0], 7.0);
+            if (dshift > 0) {
+              ASSERT_EQ(decoded[0], 7.0);
+            }
           }
           EXPECT_EQ(flag >> 31, n > 20 ? 1U : 0U) << n;
         }
