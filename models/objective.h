@@ -65,8 +65,8 @@ class Objective {
     const float* x32 = nullptr;
     int64_t batch = 0;
     Rng* rng = nullptr;
-    ChunkSink sink;
-    ChunkSinkAt sink_at;  // optional: when set, the chunks may come in any order, here
+    ChunkSink sink = {};
+    ChunkSinkAt sink_at = {};  // optional: when set, the chunks may come in any order, here
     bool finite = false;
   };
   // For every stream, FiniteGradient's values (bit for bit, the same use of its Rng) handed to
