@@ -1,8 +1,10 @@
 // ReplayObjective: the objective a driver sees while it replays a trajectory
 // (algorithms/trajectory.h). It reports the real objective's shape (dimension, workers, shard
 // sizes, FLOPs, layers), so compute times and gradient buckets come out as in the recorded run,
-// but computes nothing: Gradient() writes zeros (the replay rule ignores them) and the losses
-// are never read (the recorder takes the recorded ones).
+// but computes nothing: FiniteGradient() leaves the buffer as it is and reports it finite (the
+// replay rules never read a gradient: they play the recorded messages), Gradient() writes zeros,
+// and the losses are never read (the recorder takes the recorded ones). A replay so costs no pass
+// over a d-vector per worker and round (two before: zeros written, then checked).
 #ifndef COMMSIM_ALGORITHMS_REPLAY_OBJECTIVE_H_
 #define COMMSIM_ALGORITHMS_REPLAY_OBJECTIVE_H_
 
@@ -25,6 +27,10 @@ class ReplayObjective final : public Objective {
                   Eigen::Ref<Eigen::VectorXd> grad) const override {
     grad.setZero();
     return 0.0;
+  }
+  bool FiniteGradient(int, const Eigen::Ref<const Eigen::VectorXd>&, int64_t, Rng&,
+                      Eigen::Ref<Eigen::VectorXd>) const override {
+    return true;
   }
   double Loss(const Eigen::Ref<const Eigen::VectorXd>&) const override { return NAN; }
   double flops_per_sample() const override { return real_.flops_per_sample(); }
