@@ -1,5 +1,4 @@
 #include <CLI/CLI.hpp>
-#include <malloc.h>
 
 #include <cerrno>
 #include <csignal>
@@ -15,18 +14,10 @@
 #include "app/home.h"
 #include "app/mpi_sweep.h"
 #include "sim/error.h"
+#include "sim/process_memory.h"
 
 int main(int argc, char** argv) {
-  // Keep freed large buffers (model-sized messages and vectors, 10-100 MB each) in the heap
-  // instead of returning them to the kernel, so each round does not page-fault them in again:
-  // 3x faster rounds at ResNet-18 size (bench/ps_sim_bench). Set COMMSIM_MMAP=1 to disable.
-  // One arena for every thread (--jobs, --threads): a thread's own arena grows in heaps of at
-  // most 64 MB, so it would map model-sized buffers afresh (and fault them in) every round.
-  if (std::getenv("COMMSIM_MMAP") == nullptr) {
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    mallopt(M_ARENA_MAX, 1);
-  }
+  commsim::SetUpProcessMemory(argv);  // may re-execute the program once (sim/process_memory.h)
   // Past a file-size limit (ulimit -f), fail the write with EFBIG and report it like any other
   // write error, instead of being killed by SIGXFSZ with a half-written temporary.
   std::signal(SIGXFSZ, SIG_IGN);

@@ -3,11 +3,12 @@
 #ifndef COMMSIM_BENCH_BENCH_TIMING_H_
 #define COMMSIM_BENCH_BENCH_TIMING_H_
 
-#include <malloc.h>
 #include <time.h>
 
 #include <chrono>
 #include <cstdlib>
+
+#include "sim/process_memory.h"
 
 namespace bench {
 
@@ -52,14 +53,10 @@ Timing Time(F&& f) {
   return {Seconds(start), CpuNow() - cpu};
 }
 
-// The allocator as the commsim program sets it up (app/main.cc): no mmap for large blocks, no
-// heap trimming, one arena; COMMSIM_MMAP=1 in the environment leaves glibc's defaults.
-inline void UseCommsimAllocator() {
-  if (std::getenv("COMMSIM_MMAP") != nullptr) return;
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  mallopt(M_ARENA_MAX, 1);
-}
+// The allocator as the commsim program sets it up (sim/process_memory.h: large buffers kept in
+// the heap, on huge pages where the kernel gives them on request; may re-execute the program
+// once); COMMSIM_MMAP=1 in the environment leaves glibc's defaults.
+inline void UseCommsimAllocator(char** argv) { commsim::SetUpProcessMemory(argv); }
 
 }  // namespace bench
 

@@ -137,7 +137,7 @@ void Run(int64_t d, int reps, const std::string& only) {
 }  // namespace commsim
 
 int main(int argc, char** argv) {
-  bench::UseCommsimAllocator();
+  bench::UseCommsimAllocator(argv);
   std::vector<int64_t> dims = {1'000'000, 11'173'962};
   int reps = 3;
   std::string only;

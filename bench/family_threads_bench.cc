@@ -38,7 +38,7 @@ nlohmann::json Scenario(const std::string& algorithm, int64_t dim, int workers, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::UseCommsimAllocator();
+  bench::UseCommsimAllocator(argv);
   int64_t dim = 2'000'000;
   int workers = 8;
   int iterations = 3;

@@ -51,7 +51,7 @@ Timing MemcpySeconds(size_t doubles) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::UseCommsimAllocator();
+  bench::UseCommsimAllocator(argv);
   int64_t dim = 11173962;
   int workers = 8;
   int iterations = 3;
