@@ -41,7 +41,8 @@ void SetUpProcessMemory(char** argv) {
   if (std::getenv("COMMSIM_MMAP") != nullptr) return;
   // Not in secure mode (set-user-ID), where glibc drops GLIBC_TUNABLES: it would re-execute again.
   if (getauxval(AT_SECURE) == 0 && HugePagesOnRequest(ThpMode())) {
-    const std::optional<std::string> tunables = TunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
+    const std::optional<std::string> tunables =
+        TunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
     if (tunables && setenv("GLIBC_TUNABLES", tunables->c_str(), 1) == 0) {
       execv("/proc/self/exe", argv);  // returns only when it failed: run on without
     }

@@ -20,8 +20,7 @@ TEST(ProcessMemoryTest, TheHugePageTunableIsAddedOnceAndAUsersOwnIsKept) {
   // Already there (after the re-execution, or the user's choice, whatever its value): unchanged.
   EXPECT_EQ(TunablesWithHugePages("glibc.malloc.hugetlb=1"), std::nullopt);
   EXPECT_EQ(TunablesWithHugePages("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0"), std::nullopt);
-  EXPECT_EQ(TunablesWithHugePages("glibc.malloc.hugetlb=2:glibc.malloc.arena_max=2"),
-            std::nullopt);
+  EXPECT_EQ(TunablesWithHugePages("glibc.malloc.hugetlb=2:glibc.malloc.arena_max=2"), std::nullopt);
   // A longer name that starts the same is another tunable.
   EXPECT_EQ(TunablesWithHugePages("glibc.malloc.hugetlbx=1"),
             "glibc.malloc.hugetlbx=1:glibc.malloc.hugetlb=1");
