@@ -30,6 +30,18 @@ std::optional<std::string> TunablesWithHugePages(const char* current) {
 
 namespace {
 
+// The program's own file, or "" when it cannot be named (no /proc, or the file was replaced).
+// Executed by this path (not /proc/self/exe) the process keeps its name ("commsim" in ps, top and
+// pkill, where /proc/self/exe would make it "exe").
+std::string OwnPath() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf));
+  if (n <= 0 || n >= static_cast<ssize_t>(sizeof(buf))) return "";
+  const std::string path(buf, static_cast<size_t>(n));
+  if (path.ends_with(" (deleted)")) return "";
+  return path;
+}
+
 std::string ThpMode() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -43,8 +55,9 @@ void SetUpProcessMemory(char** argv) {
   if (getauxval(AT_SECURE) == 0 && HugePagesOnRequest(ThpMode())) {
     const std::optional<std::string> tunables =
         TunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
-    if (tunables && setenv("GLIBC_TUNABLES", tunables->c_str(), 1) == 0) {
-      execv("/proc/self/exe", argv);  // returns only when it failed: run on without
+    const std::string self = OwnPath();
+    if (tunables && !self.empty() && setenv("GLIBC_TUNABLES", tunables->c_str(), 1) == 0) {
+      execv(self.c_str(), argv);  // returns only when it failed: run on without
     }
   }
   mallopt(M_MMAP_MAX, 0);
