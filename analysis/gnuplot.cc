@@ -13,6 +13,8 @@
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
+#include "sim/owned_folder.h"
+#include "sim/private_folder.h"
 
 namespace commsim {
 namespace {
@@ -92,17 +94,16 @@ std::string ItemStyle(const Series& s) {
 // Cairo stamps PDFs with the wall-clock time (/CreationDate (D:YYYYMMDDHHMMSS...)); replacing
 // the digits with a fixed date of the same length keeps every byte offset valid and makes the
 // same run give byte-identical PDFs.
-void FixPdfCreationDate(const fs::path& pdf) {
-  std::ifstream in(pdf, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+void FixPdfCreationDate(std::string& bytes) {
   const std::string key = "/CreationDate (D:";
   const size_t at = bytes.find(key);
   if (at == std::string::npos || at + key.size() + 14 > bytes.size()) return;
   std::string_view digits(bytes.data() + at + key.size(), 14);
   if (digits.find_first_not_of("0123456789") != std::string_view::npos) return;
   bytes.replace(at + key.size(), 14, "20000101000000");
-  WriteFileAtomic(pdf.string(), bytes);
 }
+
+constexpr size_t kImageMaxBytes = size_t{256} << 20;
 
 }  // namespace
 
@@ -164,8 +165,8 @@ std::string ScriptEpilogue(std::string_view name, FigureSize size, double extra_
 TimeUnit TimeUnitFor(double largest_s) {
   TimeUnit unit{1, "s"};
   if (!(largest_s > 0)) return unit;
-  for (const TimeUnit u : {TimeUnit{1, "s"}, TimeUnit{1e3, "ms"}, TimeUnit{1e6, "µs"},
-                           TimeUnit{1e9, "ns"}}) {
+  for (const TimeUnit u :
+       {TimeUnit{1, "s"}, TimeUnit{1e3, "ms"}, TimeUnit{1e6, "µs"}, TimeUnit{1e9, "ns"}}) {
     unit = u;
     if (largest_s * u.per_second >= 1) break;
   }
@@ -220,11 +221,8 @@ std::string LinePlotScript(const LinePlot& plot, FigureSize size) {
 
 void PlotSet::AddScript(const std::string& name, const std::string& script,
                         const std::string& data) {
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  if (ec) throw UserError(fmt::format("{}: cannot create folder: {}", dir_, ec.message()));
-  WriteFileAtomic((fs::path(dir_) / (name + ".dat")).string(), data);
-  WriteFileAtomic((fs::path(dir_) / (name + ".gp")).string(), script);
+  files_.emplace_back(name + ".dat", data);
+  files_.emplace_back(name + ".gp", script);
   names_.push_back(name);
 }
 
@@ -233,38 +231,47 @@ void PlotSet::Add(const LinePlot& plot) {
 }
 
 bool PlotSet::Render(const PlotOptions& options) const {
+  OwnedFolder folder(folder_);
+  const std::string shown = folder.Shown("plots");
   const std::string gnuplot = FindProgram(options.gnuplot);
   if (gnuplot.empty()) {
+    for (const auto& [name, content] : files_) folder.WriteFile("plots/" + name, content);
     if (options.log) {
       fmt::print(options.log, "note: {} not found; plot scripts and data are in {} (no images)\n",
-                 options.gnuplot, dir_);
+                 options.gnuplot, shown);
     }
     return false;
   }
   if (names_.empty()) return true;
+  const PrivateFolder render("commsim-plots");
+  for (const auto& [name, content] : files_) WriteFileAtomic(render.path() + "/" + name, content);
   std::vector<std::string> scripts;
   for (const std::string& name : names_) scripts.push_back(name + ".gp");
-  ProgramResult result = RunProgram(gnuplot, scripts, dir_);
+  ProgramResult result = RunProgram(gnuplot, scripts, render.path());
   if (!result.ok()) {
     if (result.output.size() > 2000) result.output = result.output.substr(0, 2000) + "...";
-    throw UserError(fmt::format("{}: gnuplot failed ({}):\n{}", dir_,
+    throw UserError(fmt::format("{}: gnuplot failed ({}):\n{}", shown,
                                 result.signal ? fmt::format("signal {}", result.signal)
                                               : fmt::format("exit status {}", result.exit_code),
                                 result.output));
   }
+  const OwnedFolder rendered(render.path());
+  std::vector<std::pair<std::string, std::string>> images;
   // Gnuplot exits 0 even when it could not write an image (e.g. on a full disk).
   for (const std::string& name : names_) {
-    FixPdfCreationDate(fs::path(dir_) / (name + ".pdf"));
     for (const char* extension : {".png", ".svg", ".pdf"}) {
-      const fs::path image = fs::path(dir_) / (name + extension);
-      std::error_code ec;
-      if (fs::file_size(image, ec) == 0 || ec) {
-        throw UserError(fmt::format("{}: gnuplot wrote no image (is the disk full?){}",
-                                    image.string(),
+      std::optional<std::string> image = rendered.ReadFile(name + extension, kImageMaxBytes);
+      if (!image || image->empty()) {
+        throw UserError(fmt::format("{}/{}{}: gnuplot wrote no image (is the disk full?){}", shown,
+                                    name, extension,
                                     result.output.empty() ? "" : "\n" + result.output));
       }
+      if (std::string_view(extension) == ".pdf") FixPdfCreationDate(*image);
+      images.emplace_back(name + extension, std::move(*image));
     }
   }
+  for (const auto& [name, content] : files_) folder.WriteFile("plots/" + name, content);
+  for (const auto& [name, content] : images) folder.WriteFile("plots/" + name, content);
   return true;
 }
 

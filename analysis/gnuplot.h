@@ -119,26 +119,32 @@ struct PlotOptions {
   std::string gnuplot = "gnuplot";  // program name (looked up on PATH) or path
   std::FILE* log = stderr;          // where the one-line "gnuplot not found" note goes
   FigureSize size = FigureSize::kPage;
+  std::string into;  // the commsim folder whose plots/ receives the figures ("" = the one read)
 };
 
 // Collects plot files and renders them.
 class PlotSet {
  public:
-  PlotSet(std::string plots_dir, FigureSize size) : dir_(std::move(plots_dir)), size_(size) {}
-  // Writes <name>.dat and <name>.gp atomically into the plots folder (created if needed).
+  // Plots of the commsim folder `folder`, written into `folder`/plots.
+  PlotSet(std::string folder, FigureSize size) : folder_(std::move(folder)), size_(size) {}
+  // Adds <name>.dat and <name>.gp (kept in memory until Render).
   void Add(const LinePlot& plot);
   void AddScript(const std::string& name, const std::string& script, const std::string& data);
   const std::vector<std::string>& names() const { return names_; }
   FigureSize size() const { return size_; }
-  // Runs gnuplot on every script (no shell: the folder is the child's working directory). False
-  // (after one line on options.log) when gnuplot is missing; throws UserError with gnuplot's
-  // message when a script fails, or naming the image when one was not written or is empty.
+  // Runs gnuplot on every script in a private folder of its own (no shell: that folder is the
+  // child's working directory), then writes the scripts, data and images into `folder`/plots
+  // through OwnedFolder (sim/owned_folder.h): never through a link, never over a file commsim
+  // does not own. Without gnuplot, writes the scripts and data only and returns false (after one
+  // line on options.log). Throws UserError with gnuplot's message when a script fails, naming the
+  // image when one was not written or is empty, or naming a plots entry commsim may not replace.
   bool Render(const PlotOptions& options) const;
 
  private:
-  std::string dir_;
+  std::string folder_;
   FigureSize size_;
   std::vector<std::string> names_;
+  std::vector<std::pair<std::string, std::string>> files_;  // name, content
 };
 
 }  // namespace commsim

@@ -10,6 +10,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/gnuplot.h"
+#include "analysis/output_folder.h"
 #include "analysis/plot.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
@@ -99,7 +100,7 @@ TEST_F(GnuplotSafetyTest, HostileTitlesLabelsLegendsAndTicsRenderLiterally) {
   }
   plot.extra.push_back(fmt::format("set xtics ({}) noenhanced", tics));
   for (const FigureSize size : {FigureSize::kPage, FigureSize::kColumn}) {
-    PlotSet set((dir_ / "plots").string(), size);
+    PlotSet set(dir_.string(), size);
     set.Add(plot);
     ASSERT_TRUE(set.Render({}));
     ExpectRendered(dir_ / "plots", "hostile");
@@ -116,8 +117,7 @@ TEST_F(GnuplotSafetyTest, HostileSweepAxisNamesValuesAndEntryLabelsRunNothing) {
   // A categorical first axis whose name and values are hostile, and hostile entry labels.
   const std::string axis = payloads[0] + payloads[4];
   std::string csv = CsvLine({"point", axis, "name", "algorithm", "mean_iter_time_s",
-                             "mean_compute_time_s", "time_to_target_s", "target_loss",
-                             "baseline"});
+                             "mean_compute_time_s", "time_to_target_s", "target_loss", "baseline"});
   for (size_t p = 0; p < 3; ++p) {
     for (size_t e = 0; e < payloads.size(); ++e) {
       csv += CsvLine({std::to_string(p), payloads[(p + 5) % payloads.size()], payloads[e],
@@ -128,6 +128,7 @@ TEST_F(GnuplotSafetyTest, HostileSweepAxisNamesValuesAndEntryLabelsRunNothing) {
   WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
   WriteFileAtomic((dir_ / "axes.csv").string(),
                   "name,pointer,unit,scale\n" + CsvLine({axis, "/x", payloads[1], "linear"}));
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   ASSERT_TRUE(PlotFolder(dir_.string()));
   for (const char* name : {"time_per_iteration", "speedup", "time_to_target"}) {
     ExpectRendered(dir_ / "plots", name);
@@ -146,12 +147,12 @@ TEST_F(GnuplotSafetyTest, HostileRunEntryLabelsRunNothing) {
       metrics += CsvLine({payloads[e], std::to_string(k), FormatNumber(0.1 * k),
                           FormatNumber(1.0 / (1 + k + e)), std::to_string(100 * k)});
     }
-    summary +=
-        CsvLine({payloads[e], e % 2 ? "qsgd" : "sgd", "parameter_server", "3", "300", "0", "0",
-                 "0.3", "0.1", "0.2"});
+    summary += CsvLine({payloads[e], e % 2 ? "qsgd" : "sgd", "parameter_server", "3", "300", "0",
+                        "0", "0.3", "0.1", "0.2"});
   }
   WriteFileAtomic((dir_ / "metrics.csv").string(), metrics);
   WriteFileAtomic((dir_ / "summary.csv").string(), summary);
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   ASSERT_TRUE(PlotFolder(dir_.string()));
   for (const char* name :
        {"loss_vs_iteration", "loss_vs_bits", "bits_per_iteration", "time_breakdown"}) {

@@ -10,6 +10,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/markdown_html.h"
+#include "analysis/output_folder.h"
 #include "analysis/records_test_util.h"
 #include "analysis/report.h"
 #include "analysis/text_test_util.h"
@@ -52,14 +53,15 @@ TEST(MarkdownHtmlTest, TablesHeadingsCodeAndImagesBecomeHtml) {
     images.emplace_back(path, c);
     return std::string("<IMG>\n");
   });
-  EXPECT_EQ(html,
-            "<h1>Run &lt;report&gt;</h1>\n"
-            "<p>Some <code>code &amp; more</code> text continued.</p>\n"
-            "<div class=\"table\"><table>\n"
-            "<thead><tr><th>algorithm</th><th class=\"r\">bits</th></tr></thead>\n"
-            "<tbody>\n<tr><td>a | b</td><td class=\"r\">1 k</td></tr>\n"
-            "<tr><td>&lt;i&gt;x&lt;/i&gt;</td><td class=\"r\"></td></tr>\n</tbody>\n</table></div>\n"
-            "<IMG>\n<ul>\n<li>item &amp; one</li>\n</ul>\n");
+  EXPECT_EQ(
+      html,
+      "<h1>Run &lt;report&gt;</h1>\n"
+      "<p>Some <code>code &amp; more</code> text continued.</p>\n"
+      "<div class=\"table\"><table>\n"
+      "<thead><tr><th>algorithm</th><th class=\"r\">bits</th></tr></thead>\n"
+      "<tbody>\n<tr><td>a | b</td><td class=\"r\">1 k</td></tr>\n"
+      "<tr><td>&lt;i&gt;x&lt;/i&gt;</td><td class=\"r\"></td></tr>\n</tbody>\n</table></div>\n"
+      "<IMG>\n<ul>\n<li>item &amp; one</li>\n</ul>\n");
   ASSERT_EQ(images.size(), 1u);
   EXPECT_EQ(images[0].first, "plots/x.png");
   EXPECT_EQ(images[0].second, "caption \"q\"");
@@ -107,6 +109,7 @@ TEST_F(HtmlReportTest, UserStringsAreEscapedEverywhere) {
                   "{\"version\": \"" + evil.substr(0, 30) +
                       "\", \"d\": 500, "
                       "\"data\": {\"train_samples\": 1000}, \"algorithms\": []}\n");
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   WriteReport(dir_.string(), "commsim <b>");
   const std::string html = test_files::Read(dir_ / "report.html");
   test_text::ExpectLacks(html, {"<script", "<img src=x", "<b>"});

@@ -53,6 +53,29 @@ std::string StagingPrefix(const fs::path& resolved) {
   return fmt::format(".{}{}", resolved.filename().string(), kStagingTag);
 }
 
+// Removes what commsim owns in `dir`, then `dir` itself when that left it empty. Returns false
+// when something stayed.
+bool RemoveOwnedFolder(const std::string& dir) {
+  try {
+    OwnedFolder folder(dir);
+    folder.RemoveAllOwned();
+  } catch (const UserError&) {
+    return false;
+  }
+  return ::rmdir(dir.c_str()) == 0;
+}
+
+// Refuses to replace the run folder `path` when it holds anything commsim does not own.
+void CheckOnlyOwned(const std::string& path, const std::string& origin) {
+  size_t more = 0;
+  const std::vector<std::string> foreign = OwnedFolder(path).ForeignEntries("", 10, &more);
+  if (foreign.empty()) return;
+  throw UserError(fmt::format(
+      "{}: holds what commsim did not write ({}); a run folder is replaced only when everything "
+      "in it is commsim's own: move them away, or choose another path",
+      origin, ListForMessage(foreign, more)));
+}
+
 // Removes staging folders of `resolved` whose owner file names a process of this host that is gone.
 void RemoveDeadStagings(const fs::path& resolved) {
   const std::string prefix = StagingPrefix(resolved);
@@ -66,7 +89,7 @@ void RemoveDeadStagings(const fs::path& resolved) {
     long pid = 0;
     if (!(owner >> host >> pid) || OwnerMayBeAlive(host, pid)) continue;
     owner.close();
-    fs::remove_all(e.path(), ec);
+    RemoveOwnedFolder(e.path().string());
   }
 }
 
@@ -95,7 +118,15 @@ int MoveIntoPlace(const std::string& staging, const std::string& target, bool sw
 }  // namespace
 
 std::string_view OutputKindName(OutputKind kind) {
-  return kind == OutputKind::kRun ? "run" : "sweep";
+  switch (kind) {
+    case OutputKind::kRun:
+      return "run";
+    case OutputKind::kSweep:
+      return "sweep";
+    case OutputKind::kFigures:
+      break;
+  }
+  return "figures";
 }
 
 bool ReadMarker(const std::string& dir, OutputKind* kind) {
@@ -108,9 +139,11 @@ bool ReadMarker(const std::string& dir, OutputKind* kind) {
   std::string line;
   if (!std::getline(in, line) || line != kMarkerTitle) return false;
   while (std::getline(in, line)) {
-    if (line == "kind=run" || line == "kind=sweep") {
-      *kind = line == "kind=run" ? OutputKind::kRun : OutputKind::kSweep;
-      return true;
+    for (const OutputKind k : {OutputKind::kRun, OutputKind::kSweep, OutputKind::kFigures}) {
+      if (line == fmt::format("kind={}", OutputKindName(k))) {
+        *kind = k;
+        return true;
+      }
     }
   }
   return false;
@@ -141,6 +174,7 @@ OutputState CheckOutputTarget(const std::string& path, OutputKind kind, const st
   }
   OutputKind found;
   if (ReadMarker(path, &found)) {
+    if (found == kind && kind == OutputKind::kRun) CheckOnlyOwned(path, origin);
     if (found == kind) return OutputState::kMarked;
     throw UserError(fmt::format("{}: is a commsim {} folder, not a {} folder; choose another path",
                                 origin, OutputKindName(found), OutputKindName(kind)));
@@ -167,6 +201,15 @@ void EnsureOutputFolder(const std::string& path, OutputKind kind, const std::str
     if (ec) throw UserError(fmt::format("{}: cannot create the folder: {}", origin, ec.message()));
   }
   WriteMarker(path, kind);
+}
+
+void CheckMarkedFolder(const std::string& dir, std::string_view command) {
+  OutputKind kind;
+  if (ReadMarker(dir, &kind)) return;
+  throw UserError(fmt::format(
+      "{}: not a folder commsim made (no .commsim marker); `commsim {}` writes only into commsim's "
+      "own folders: add --out NEW_FOLDER to write its files there",
+      dir, command));
 }
 
 void CheckFolderWritable(const std::string& dir, const std::string& origin) {
@@ -211,8 +254,7 @@ StagedFolder::StagedFolder(std::string target, OutputKind kind, std::string orig
 
 StagedFolder::~StagedFolder() {
   if (published_ || staging_.empty()) return;
-  std::error_code ec;
-  fs::remove_all(staging_, ec);
+  RemoveOwnedFolder(staging_);
 }
 
 void StagedFolder::Publish() {
@@ -221,6 +263,8 @@ void StagedFolder::Publish() {
   const std::string target = resolved.string();
   std::error_code ec;
   fs::remove(fs::path(staging_) / kOwnerFileName, ec);
+  // Every file of the staging folder is in place by now: its journal of temporaries has served.
+  fs::remove(fs::path(staging_) / kJournalFileName, ec);
   SyncDirectory(staging_);
   if (state == OutputState::kMarked) WriteOwnerFile(resolved);  // so it is cleaned if we die below
   if (const int error = MoveIntoPlace(staging_, target, state != OutputState::kAbsent)) {
@@ -231,13 +275,12 @@ void StagedFolder::Publish() {
         error == EEXIST ? "something else appeared there meanwhile" : ErrorText(error)));
   }
   published_ = true;
-  if (state != OutputState::kAbsent) {  // staging_ now holds what was at the target
-    fs::remove_all(staging_, ec);
-    if (ec) {
-      throw UserError(fmt::format(
-          "{}: results published, but the previous content (now at {}) could not be removed: {}",
-          origin_, staging_, ec.message()));
-    }
+  if (state != OutputState::kAbsent && !RemoveOwnedFolder(staging_)) {
+    // staging_ holds what was at the target: what commsim did not write there stays.
+    throw UserError(fmt::format(
+        "{}: results published; the previous content held what commsim did not write (it "
+        "appeared during the run), kept at {}",
+        origin_, staging_));
   }
   SyncDirectory(resolved.parent_path().string());
 }

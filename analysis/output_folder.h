@@ -10,8 +10,11 @@
 // An output path is accepted when it is
 //   - absent (it is created, with its parents), or
 //   - an empty folder, unless it is `/`, the current folder, $HOME or an ancestor of either, or
-//   - a folder holding a marker of the same kind (a run folder is then replaced whole; a sweep
-//     folder is reused).
+//   - a folder holding a marker of the same kind: a sweep folder is reused; a run folder is
+//     replaced, but only when everything in it is commsim's own (sim/owned_folder.h: recorded in
+//     its `.commsim-owned` and unchanged since). A run folder holding anything else (a file the
+//     user added, an output the user edited, a link) is refused, naming those entries, before any
+//     work starts and again just before publishing.
 // Anything else is refused before any work starts: a file, a symbolic link (for a run folder,
 // which is replaced), a folder without a marker, a folder of the other kind.
 //
@@ -19,21 +22,24 @@
 // `<parent>/.<name>.commsim-staging.<16 hex digits>`, created exclusively and holding the marker
 // and an owner file (`.commsim-staging`: host and pid). The staging folder then replaces the
 // target in one rename (an exchange when the target exists), so a reader never sees a half-written
-// run; the previous content is removed afterwards. A staging folder left by a process that died is
-// removed by the next publication to the same target only when its owner file names a process of
-// this host that is gone.
+// run; of the previous content, only what commsim owns is removed afterwards (anything that
+// appeared meanwhile stays, and the error says where). A staging folder left by a process that
+// died is emptied of what commsim wrote in it by the next publication to the same target, only
+// when its owner file names a process of this host that is gone. Files are written into the
+// staging folder with OwnedFolder(path()).WriteFile, so that they are recorded.
 #ifndef COMMSIM_ANALYSIS_OUTPUT_FOLDER_H_
 #define COMMSIM_ANALYSIS_OUTPUT_FOLDER_H_
 
 #include <string>
 #include <string_view>
 
+#include "sim/owned_folder.h"
+
 namespace commsim {
 
-enum class OutputKind { kRun, kSweep };
-std::string_view OutputKindName(OutputKind kind);  // "run", "sweep"
-
-inline constexpr const char* kMarkerFileName = ".commsim";
+// kFigures: a folder made by `plot --out` or `report --out` for another folder's figures.
+enum class OutputKind { kRun, kSweep, kFigures };
+std::string_view OutputKindName(OutputKind kind);  // "run", "sweep", "figures"
 
 enum class OutputState { kAbsent, kEmptyFolder, kMarked };
 
@@ -50,6 +56,10 @@ void WriteMarker(const std::string& dir, OutputKind kind);
 // For a folder written in place (a sweep): checks `path`, creates it when absent, and marks it when
 // it has no marker yet. Throws UserError as CheckOutputTarget, or when it cannot be created.
 void EnsureOutputFolder(const std::string& path, OutputKind kind, const std::string& origin);
+
+// Throws UserError unless `dir` carries commsim's marker (of any kind): `plot` and `report` write
+// only into folders commsim made. `command` ("plot", "report") names the command in the message.
+void CheckMarkedFolder(const std::string& dir, std::string_view command);
 
 // Throws UserError unless `dir` (an existing folder) accepts new files: creates and removes a
 // probe file there.

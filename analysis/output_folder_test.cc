@@ -15,6 +15,7 @@
 #include "sim/error_test_util.h"
 #include "sim/file_test_util.h"
 #include "sim/output_journal.h"
+#include "sim/owned_folder.h"
 
 namespace commsim {
 namespace {
@@ -35,7 +36,7 @@ class OutputFolderTest : public test_files::TempDirTest {
   // Publishes a run folder holding one small text file.
   void PublishRun(const std::string& target, const std::string& text) {
     StagedFolder folder(target, OutputKind::kRun, target);
-    WriteFileAtomic(folder.path() + "/a.txt", text);
+    OwnedFolder(folder.path()).WriteFile("a.txt", text);
     folder.Publish();
   }
 };
@@ -103,13 +104,26 @@ TEST_F(OutputFolderTest, CurrentFolderItsParentsRootAndHomeNeedAMarker) {
 
 TEST_F(OutputFolderTest, PublishCreatesThenReplacesAMarkedRunFolderLeavingNothingElse) {
   const std::string target = P("results/out");
+  const std::set<std::string> outputs = {".commsim", ".commsim-owned", "a.txt"};
   PublishRun(target, "first");
-  EXPECT_EQ(Names(target), (std::set<std::string>{".commsim", "a.txt"}));
-  std::ofstream(target + "/stale.txt") << "from the first run";
+  EXPECT_EQ(Names(target), outputs);
   PublishRun(target, "second");
   EXPECT_EQ(Read(target + "/a.txt"), "second");
-  EXPECT_EQ(Names(target), (std::set<std::string>{".commsim", "a.txt"}));  // replaced whole
-  EXPECT_EQ(Names(P("results")), (std::set<std::string>{"out"}));          // no staging left
+  EXPECT_EQ(Names(target), outputs);                               // replaced whole
+  EXPECT_EQ(Names(P("results")), (std::set<std::string>{"out"}));  // no staging left
+}
+
+TEST_F(OutputFolderTest, ARunFolderHoldingTheUsersFilesIsNeverReplaced) {
+  const std::string target = P("out");
+  PublishRun(target, "first");
+  std::ofstream(target + "/my.json") << "the scenario being run";
+  std::ofstream(target + "/a.txt") << "edited";
+  const std::string error = test_errors::ErrorOf([&] { PublishRun(target, "second"); }, "");
+  EXPECT_NE(error.find("holds what commsim did not write (a.txt and my.json)"), std::string::npos)
+      << error;
+  EXPECT_EQ(Read(target + "/my.json"), "the scenario being run");
+  EXPECT_EQ(Read(target + "/a.txt"), "edited");
+  EXPECT_EQ(Names(P("")), (std::set<std::string>{"out"}));  // no staging left
 }
 
 TEST_F(OutputFolderTest, AnEmptyFolderIsAcceptedAndAnUnpublishedStagingVanishes) {

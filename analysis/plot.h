@@ -29,8 +29,9 @@ namespace commsim {
 
 bool PlotRunFolder(const std::string& dir, const PlotOptions& options = {});
 bool PlotSweepFolder(const std::string& dir, const PlotOptions& options = {});
-// Either of the above, chosen by the folder's content (sweep.csv or metrics.csv). Throws
-// UserError when the folder holds neither.
+// Either of the above, chosen by the folder's content (sweep.csv or metrics.csv), for `commsim
+// plot`: the folder written (options.into, else `dir`) must carry commsim's marker
+// (CheckMarkedFolder). Throws UserError when it does not, or when `dir` holds neither file.
 bool PlotFolder(const std::string& dir, const PlotOptions& options = {});
 
 }  // namespace commsim

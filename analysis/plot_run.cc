@@ -9,6 +9,7 @@
 #include <map>
 
 #include "analysis/csv.h"
+#include "analysis/output_folder.h"
 #include "analysis/plot.h"
 #include "sim/error.h"
 
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 struct Entry {
   std::string label;
   std::string algorithm;
-  std::string color;  // the summary's `color` cell ("" when absent)
+  std::string color;         // the summary's `color` cell ("" when absent)
   std::vector<size_t> rows;  // metrics rows, in file order
 };
 
@@ -46,8 +47,10 @@ std::vector<Entry> Entries(const CsvTable& metrics, const CsvTable& summary) {
       if (row == summary_row.end()) {
         entries.push_back({label, label, "", {}});
       } else {
-        entries.push_back({label, summary.Cell(row->second, "algorithm"),
-                           summary.Cell(row->second, "color"), {}});
+        entries.push_back({label,
+                           summary.Cell(row->second, "algorithm"),
+                           summary.Cell(row->second, "color"),
+                           {}});
       }
     }
     entries[it->second].rows.push_back(r);
@@ -152,9 +155,9 @@ Bars BarsOf(const RunData& run) {
   Bars bars;
   for (size_t r = 0; r < summary.size(); ++r) {
     const std::string& label = summary.Cell(r, "name");
-    const std::string color =
-        color_of.count(label) ? color_of[label]
-                              : AlgorithmColor(summary.Cell(r, "algorithm"), summary.Cell(r, "color"));
+    const std::string color = color_of.count(label) ? color_of[label]
+                                                    : AlgorithmColor(summary.Cell(r, "algorithm"),
+                                                                     summary.Cell(r, "color"));
     bars.rgb.push_back(std::stol(color.substr(1), nullptr, 16));
     bars.xtics += fmt::format("{}{} {}", r ? ", " : "", GnuplotTicLabel(label), r);
   }
@@ -216,9 +219,7 @@ void AddTimeBars(PlotSet& set, const RunData& run) {
                         parts[r][1] * unit.per_second, parts[r][2] * unit.per_second, bars.rgb[r]);
   }
   const char* name = "time_breakdown";
-  std::string script = ScriptPreamble(
-      name, "Time per iteration by part",
-      set.size());
+  std::string script = ScriptPreamble(name, "Time per iteration by part", set.size());
   script += fmt::format(
       "set ylabel 'mean time per iteration ({})' noenhanced\n"
       "set yrange [0:{}]\n"
@@ -241,7 +242,7 @@ void AddTimeBars(PlotSet& set, const RunData& run) {
 
 bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
   const RunData run = LoadRun(dir);
-  PlotSet set((fs::path(dir) / "plots").string(), options.size);
+  PlotSet set(options.into.empty() ? dir : options.into, options.size);
   const std::string x = run.decentralized ? "x̄" : "x";
   const Axis iteration{"iteration", "iteration"};
   const Axis bits{"cum_bits", "wire bits (cumulative)"};
@@ -280,6 +281,7 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
 }
 
 bool PlotFolder(const std::string& dir, const PlotOptions& options) {
+  CheckMarkedFolder(options.into.empty() ? dir : options.into, "plot");
   if (fs::exists(fs::path(dir) / "sweep.csv")) return PlotSweepFolder(dir, options);
   if (fs::exists(fs::path(dir) / "metrics.csv")) return PlotRunFolder(dir, options);
   throw UserError(

@@ -175,7 +175,7 @@ void AddTimeToTarget(const SweepView& view, PlotSet& set) {
 
 bool PlotSweepFolder(const std::string& dir, const PlotOptions& options) {
   const SweepView view = SweepView::Load(dir);
-  PlotSet set((fs::path(dir) / "plots").string(), options.size);
+  PlotSet set(options.into.empty() ? dir : options.into, options.size);
   AddTimePerIteration(view, set);
   AddSpeedup(view, set);
   AddTimeToTarget(view, set);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/output_folder.h"
 #include "analysis/records_test_util.h"
 #include "analysis/sweep_view.h"
 #include "analysis/text_test_util.h"
@@ -64,6 +65,7 @@ TEST_F(PlotTest, RunFolderGivesValidPngAndSvgWhoseScriptsNameEveryAlgorithm) {
   const RunResult run = SampleRun();
   WriteFileAtomic((dir_ / "metrics.csv").string(), MetricsCsv(run));
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   ASSERT_TRUE(PlotFolder(dir_.string()));
   for (const char* name : {"loss_vs_iteration", "dist_vs_iteration", "loss_vs_bits", "loss_vs_time",
                            "accuracy_vs_bits", "bits_per_iteration", "time_breakdown"}) {
@@ -151,6 +153,7 @@ TEST_F(PlotTest, SweepViewFindsSpeedupAndCrossover) {
 
 TEST_F(PlotTest, SweepFolderGivesTimeAndSpeedupPlots) {
   WriteSweep(dir_);
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   ASSERT_TRUE(PlotFolder(dir_.string()));
   for (const char* name : {"time_per_iteration", "speedup"}) {
     SCOPED_TRACE(name);

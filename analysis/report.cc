@@ -8,9 +8,11 @@
 #include "analysis/csv.h"
 #include "analysis/gnuplot.h"
 #include "analysis/html_report.h"
+#include "analysis/output_folder.h"
 #include "analysis/report_text.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
+#include "sim/owned_folder.h"
 
 namespace commsim {
 namespace {
@@ -127,7 +129,10 @@ std::string RunReport(const std::string& dir) {
   return out;
 }
 
-std::string WriteReport(const std::string& dir, const std::string& generator) {
+std::string WriteReport(const std::string& dir, const std::string& generator,
+                        const std::string& into) {
+  const std::string target = into.empty() ? dir : into;
+  CheckMarkedFolder(target, "report");
   std::string text;
   if (fs::exists(fs::path(dir) / "sweep.csv")) {
     text = SweepReport(dir);
@@ -137,10 +142,19 @@ std::string WriteReport(const std::string& dir, const std::string& generator) {
     throw UserError(
         fmt::format("{}: neither a run folder (summary.csv) nor a sweep folder (sweep.csv)", dir));
   }
-  const std::string path = (fs::path(dir) / "report.md").string();
-  WriteFileAtomic(path, text);
-  WriteFileAtomic((fs::path(dir) / "report.html").string(), HtmlReport(dir, text, generator));
-  return path;
+  OwnedFolder folder(target);
+  const std::string html = HtmlReport(dir, text, generator);
+  if (!into.empty()) {  // the figures stay in DIR/plots: link them from where the report is
+    const std::string plots =
+        fs::absolute(fs::path(dir) / "plots").lexically_relative(fs::absolute(into)).string();
+    for (size_t at = text.find("](plots/"); at != std::string::npos;
+         at = text.find("](plots/", at + plots.size())) {
+      text.replace(at + 2, 5, plots);
+    }
+  }
+  folder.WriteFile("report.md", text);
+  folder.WriteFile("report.html", html);
+  return folder.Shown("report.md");
 }
 
 }  // namespace commsim

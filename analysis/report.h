@@ -21,9 +21,13 @@ namespace commsim {
 std::string RunReport(const std::string& dir);
 std::string SweepReport(const std::string& dir);
 
-// Writes DIR/report.md and DIR/report.html (run or sweep, chosen by the folder's content) and
-// returns the path of report.md. `generator` (e.g. "commsim 0.1.0") is named in the HTML.
-std::string WriteReport(const std::string& dir, const std::string& generator = "");
+// Writes report.md and report.html (run or sweep, chosen by DIR's content) into `into` (a
+// commsim folder; "" = DIR itself) and returns the path of report.md. The folder written must carry
+// commsim's marker (CheckMarkedFolder), and the reports are written through OwnedFolder: never over
+// a report.md or report.html commsim did not write. From another folder, report.md links DIR's
+// plots by a relative path. `generator` (e.g. "commsim 0.1.0") is named in the HTML.
+std::string WriteReport(const std::string& dir, const std::string& generator = "",
+                        const std::string& into = "");
 
 }  // namespace commsim
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analysis/markdown_html.h"
+#include "analysis/output_folder.h"
 #include "analysis/records_test_util.h"
 #include "analysis/writers.h"
 #include "sim/error.h"
@@ -40,6 +41,7 @@ TEST_F(ReportTest, RunReportTabulatesBitsReductionAndTimes) {
   run.summaries[0].time_to_target_s = 2.5;
   run.summaries[0].bits_to_target = 64000;
   WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   const std::string md = test_files::Read(WriteReport(dir_.string()));
   // dore: 200 of sgd's 6400 bits per iteration = 3.1%, a 96.9% reduction.
   EXPECT_NE(md.find("| dore | dore | ok | 10 | 2 kbit | 100 bit | 100 bit | sgd | 3.1% | 96.9% |"),
@@ -65,6 +67,7 @@ TEST_F(ReportTest, RunReportShowsTheTimeBreakdownFigureInMarkdownAndHtml) {
   fs::create_directories(dir_ / "plots");
   WriteFileAtomic((dir_ / "plots" / "time_breakdown.png").string(), "PNG");
   WriteFileAtomic((dir_ / "plots" / "time_breakdown.svg").string(), "<svg>bars</svg>");
+  WriteMarker(dir_.string(), OutputKind::kRun);  // plot and report write only there
   const std::string md = test_files::Read(WriteReport(dir_.string()));
   EXPECT_NE(md.find("![time per iteration: compute, codec, communication]"
                     "(plots/time_breakdown.png)"),

@@ -74,8 +74,8 @@ TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
   const auto second = RunCommsim(kRun + "--out " + P("out"));
   ASSERT_EQ(second.status, 0) << second.out;
   EXPECT_EQ(Names(P("out")),
-            (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
-                                   "summary.json", "scenario.resolved.json"}));
+            (std::set<std::string>{".commsim", ".commsim-owned", "metrics.csv", "run.json",
+                                   "summary.csv", "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }
 

@@ -53,8 +53,8 @@ class RunFolderTest : public test_files::TempDirTest {
 TEST_F(RunFolderTest, WritesTheFiveFilesAndTheMarker) {
   WriteRunFolder(scenario_, OneEntry(2.0), out_);
   EXPECT_EQ(Names(out_),
-            (std::set<std::string>{".commsim", "metrics.csv", "run.json", "summary.csv",
-                                   "summary.json", "scenario.resolved.json"}));
+            (std::set<std::string>{".commsim", ".commsim-owned", "metrics.csv", "run.json",
+                                   "summary.csv", "summary.json", "scenario.resolved.json"}));
   EXPECT_EQ(Read(out_ + "/.commsim"), "commsim output folder\nkind=run\nformat=1\n");
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
 }

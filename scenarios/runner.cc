@@ -24,6 +24,7 @@
 #include "scenarios/json_config.h"
 #include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
+#include "sim/owned_folder.h"
 #include "sim/topology.h"
 #include "sim/topology_registry.h"
 
@@ -93,8 +94,8 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: /model: {}", s.file, e.what()));
   }
-  world.compute = std::make_unique<ComputeTimeModel>(
-      s.compute, world.objective->flops_per_sample(), static_cast<int>(s.workers), s.seed);
+  world.compute = std::make_unique<ComputeTimeModel>(s.compute, world.objective->flops_per_sample(),
+                                                     static_cast<int>(s.workers), s.seed);
   world.topologies.push_back(BuildTopology(s.topology, s.workers, s.file, "/network/topology"));
   ErrorList errors;
   for (size_t i = 0; i < s.algorithms.size(); ++i) {
@@ -282,14 +283,14 @@ void WriteRunFolder(const Scenario& scenario, const RunResult& result, const std
                     const std::string& origin, const std::string& trace) {
   const std::string from = origin.empty() ? out_dir : origin;
   StagedFolder folder(out_dir, OutputKind::kRun, from);
-  const std::string staging = folder.path();
   try {
-    WriteFileAtomic(staging + "/metrics.csv", MetricsCsv(result));
-    WriteFileAtomic(staging + "/summary.csv", SummaryCsv(result));
-    WriteFileAtomic(staging + "/summary.json", SummaryJson(result).dump(2) + "\n");
-    WriteFileAtomic(staging + "/run.json", RunJson(result).dump(2) + "\n");
-    WriteFileAtomic(staging + "/scenario.resolved.json", scenario.resolved.dump(2) + "\n");
-    if (!trace.empty()) WriteFileAtomic(staging + "/trace.txt", trace);
+    OwnedFolder staging(folder.path());
+    staging.WriteFile("metrics.csv", MetricsCsv(result));
+    staging.WriteFile("summary.csv", SummaryCsv(result));
+    staging.WriteFile("summary.json", SummaryJson(result).dump(2) + "\n");
+    staging.WriteFile("run.json", RunJson(result).dump(2) + "\n");
+    staging.WriteFile("scenario.resolved.json", scenario.resolved.dump(2) + "\n");
+    if (!trace.empty()) staging.WriteFile("trace.txt", trace);
   } catch (const UserError& e) {  // names the staging file; say which output it was for
     throw UserError(fmt::format("{}: {} (nothing was published)", from, e.what()));
   }

@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "analysis/csv.h"
 #include "analysis/output_folder.h"
@@ -18,6 +18,7 @@
 #include "scenarios/sweep_running.h"
 #include "sim/error.h"
 #include "sim/output_journal.h"
+#include "sim/owned_folder.h"
 #include "sim/params_text.h"
 
 namespace commsim {
@@ -25,58 +26,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+constexpr size_t kFingerprintMaxBytes = 4096;
+constexpr size_t kPointFileMaxBytes = size_t{256} << 20;
 
 std::string Trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
 }
 
-bool IsPointFileName(const std::string& name) {
-  const size_t dot = name.find('.');
-  return dot != std::string::npos && dot > 0 && name.substr(dot) == ".csv" &&
-         name.substr(0, dot).find_first_not_of("0123456789") == std::string::npos;
-}
+std::string PointEntryName(size_t point) { return fmt::format("points/{}.csv", point); }
 
-bool IsRunFolderName(const std::string& name) {
-  return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
-}
-
-// Removes `path` when it is a regular file or a symbolic link (never what a link points to).
-void RemoveFile(const fs::path& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::symlink_status(path, ec);
-  if (fs::is_regular_file(status) || fs::is_symlink(status)) fs::remove(path, ec);
-}
-
-// --restart: removes what a sweep folder owns (sweep_runner.h), nothing else.
-void RemoveSweepResults(const fs::path& root) {
-  for (const char* name : {"sweep.csv", "report.md", "report.html", "axes.csv", "sweep.fingerprint",
-                           "sweep.resolved.json"}) {
-    RemoveFile(root / name);
-  }
-  std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(root / "points", ec)) {
-    const std::string name = e.path().filename().string();
-    if (IsPointFileName(name) || IsRunningFileName(name)) RemoveFile(e.path());
-  }
-  for (const fs::directory_entry& e : fs::directory_iterator(root / "runs", ec)) {
-    OutputKind kind;
-    if (IsRunFolderName(e.path().filename().string()) && !e.is_symlink(ec) &&
-        ReadMarker(e.path().string(), &kind) && kind == OutputKind::kRun) {
-      fs::remove_all(e.path(), ec);
-    }
-  }
-  for (const fs::directory_entry& e : fs::directory_iterator(root / "plots", ec)) {
-    const std::string ext = e.path().extension().string();
-    if (ext == ".dat" || ext == ".gp" || ext == ".png" || ext == ".svg") RemoveFile(e.path());
-  }
-  for (const char* sub : {"points", "runs", "plots"}) fs::remove(root / sub, ec);  // when empty
+// A sweep folder without a record of what commsim wrote in it (commsim made the folder, but the
+// files in it were written by something else, or by a commsim that kept no records) is refused
+// whole: nothing in it can be told apart from the user's files.
+void CheckRecorded(const OwnedFolder& folder) {
+  if (folder.HasRecord()) return;
+  size_t more = 0;
+  const std::vector<std::string> foreign = folder.ForeignEntries("", 10, &more);
+  if (foreign.empty()) return;
+  throw UserError(fmt::format(
+      "{}: holds {} but no record of what commsim wrote there (.commsim-owned), so commsim "
+      "cannot tell its files from anyone else's; choose another --out folder (or move the "
+      "folder's content away yourself)",
+      folder.root(), ListForMessage(foreign, more)));
 }
 
 std::string AxesCsv(const Sweep& sweep) {
@@ -92,8 +64,11 @@ class FolderLock {
  public:
   explicit FolderLock(const std::string& dir) {
     const std::string path = (fs::path(dir) / ".lock").string();
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw UserError(fmt::format("{}: cannot create lock file", path));
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+      throw UserError(fmt::format("{}: cannot create lock file: {}", path,
+                                  errno == ELOOP ? "it is a symbolic link" : std::strerror(errno)));
+    }
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
       throw UserError(fmt::format("{}: another commsim sweep is writing this folder", dir));
@@ -111,20 +86,36 @@ class FolderLock {
 // counted in `*invalid`.
 std::vector<size_t> PointsToRun(const Sweep& sweep, const std::string& dir, std::FILE* notes,
                                 size_t* invalid) {
+  const OwnedFolder folder(dir);
   std::vector<size_t> pending;
+  std::vector<std::string> blocked;  // invalid point files commsim may not replace
   for (size_t k = 0; k < sweep.size(); ++k) {
     std::string problem;
     if (ReadPointFile(sweep, dir, k, &problem)) continue;
     pending.push_back(k);
     if (const std::optional<std::string> who = ReadRunningEntry(dir, k); who && notes) {
-      fmt::print(notes, "note: {}: an earlier run stopped while {} was running point {} ({}); "
-                 "running it again\n", RunningFile(dir, k), *who, k, sweep.DescribePoint(k));
+      fmt::print(notes,
+                 "note: {}: an earlier run stopped while {} was running point {} ({}); "
+                 "running it again\n",
+                 RunningFile(dir, k), *who, k, sweep.DescribePoint(k));
     }
     if (problem == "missing") continue;
     ++*invalid;
+    try {
+      folder.CheckReplaceable(PointEntryName(k));
+    } catch (const UserError&) {
+      blocked.push_back(fmt::format("{} ({})", PointEntryName(k), problem));
+      continue;
+    }
     if (notes) {
       fmt::print(notes, "note: {}: {}; running point {} again\n", PointFile(dir, k), problem, k);
     }
+  }
+  if (!blocked.empty()) {
+    throw UserError(fmt::format(
+        "{}: point files that cannot be used, and that commsim will not replace since it did not "
+        "write them as they are now: {}; move them away and run again",
+        dir, ListForMessage(blocked, 0)));
   }
   return pending;
 }
@@ -158,8 +149,10 @@ void StorePoint(const Sweep& sweep, size_t point, const std::string& dir, bool k
     line.insert(line.end(), row.begin(), row.end());
     out += CsvLine(line);
   }
-  WriteFileAtomic(PointFile(dir, point), PointFileText(point, sweep.fingerprint, out, table.size()),
-                  dir);
+  OwnedFolder folder(dir);
+  if (keep_runs) folder.Record(fmt::format("runs/{}", point));
+  folder.WriteFile(PointEntryName(point),
+                   PointFileText(point, sweep.fingerprint, out, table.size()));
 }
 
 }  // namespace
@@ -170,33 +163,29 @@ std::string PointFile(const std::string& dir, size_t point) {
 
 void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart) {
   EnsureOutputFolder(dir, OutputKind::kSweep, dir);
-  const fs::path root(dir);
-  const fs::path fingerprint_file = root / "sweep.fingerprint";
-  std::error_code ec;
+  OwnedFolder folder(dir);
+  CheckRecorded(folder);
+  for (const char* sub : {"points", "plots", "runs"}) folder.CheckFolderIfPresent(sub);
+  const std::optional<std::string> stored =
+      folder.ReadFile("sweep.fingerprint", kFingerprintMaxBytes);
   bool has_points = false;
-  if (fs::is_directory(root / "points", ec)) {
-    for (const fs::directory_entry& e : fs::directory_iterator(root / "points", ec)) {
-      has_points = has_points || IsPointFileName(e.path().filename().string());
-    }
+  for (const std::string& rel : folder.OwnedEntries("points")) {
+    has_points = has_points || (rel.size() > 4 && rel.compare(rel.size() - 4, 4, ".csv") == 0);
   }
-  const bool has_fingerprint = fs::exists(fingerprint_file, ec);
-  const std::string old = has_fingerprint ? Trim(ReadText(fingerprint_file)) : "";
-  if (!restart && (has_fingerprint ? old != sweep.fingerprint : has_points)) {
+  const std::string old = stored ? Trim(*stored) : "";
+  if (!restart && (stored ? old != sweep.fingerprint : has_points)) {
     throw UserError(fmt::format(
         "{}: holds results of a different sweep (fingerprint {}; {} now has {}); re-run with "
         "--restart to discard them, or choose another --out folder",
-        dir, has_fingerprint ? old : "unknown", sweep.file, sweep.fingerprint));
+        dir, stored ? old : "unknown", sweep.file, sweep.fingerprint));
   }
   CleanJournal(dir);
-  if (restart) RemoveSweepResults(root);
-  fs::create_directories(root / "points", ec);
-  if (ec) throw UserError(fmt::format("{}: cannot create folder: {}", dir, ec.message()));
-  CheckFolderWritable((root / "points").string(), dir);
-  if (!has_fingerprint || restart) {
-    WriteFileAtomic(fingerprint_file.string(), sweep.fingerprint + "\n", dir);
-  }
-  WriteFileAtomic((root / "sweep.resolved.json").string(), sweep.canonical.dump(2) + "\n", dir);
-  WriteFileAtomic((root / "axes.csv").string(), AxesCsv(sweep), dir);
+  if (restart) folder.RemoveOwned("");
+  folder.MakeFolder("points");
+  CheckFolderWritable((fs::path(dir) / "points").string(), dir);
+  if (!stored || restart) folder.WriteFile("sweep.fingerprint", sweep.fingerprint + "\n");
+  folder.WriteFile("sweep.resolved.json", sweep.canonical.dump(2) + "\n");
+  folder.WriteFile("axes.csv", AxesCsv(sweep));
 }
 
 void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, bool keep_runs,
@@ -215,17 +204,22 @@ void RunSweepPoint(const Sweep& sweep, size_t point, const std::string& dir, boo
   RemoveRunningEntry(dir, point);
 }
 
-
 std::optional<CsvTable> ReadPointFile(const Sweep& sweep, const std::string& dir, size_t point,
                                       std::string* problem) {
   const std::string file = PointFile(dir, point);
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    *problem = fs::exists(fs::symlink_status(file, ec)) ? "not a regular file" : "missing";
+  std::optional<std::string> text;
+  try {
+    text = OwnedFolder(dir).ReadFile(PointEntryName(point), kPointFileMaxBytes);
+  } catch (const UserError& e) {
+    const std::string what = e.what();
+    *problem = what.rfind(file + ": ", 0) == 0 ? what.substr(file.size() + 2) : what;
     return std::nullopt;
   }
-  std::optional<CsvTable> table =
-      ParsePointFile(ReadText(file), point, sweep.fingerprint, file, problem);
+  if (!text) {
+    *problem = "missing";
+    return std::nullopt;
+  }
+  std::optional<CsvTable> table = ParsePointFile(*text, point, sweep.fingerprint, file, problem);
   if (!table) return std::nullopt;
   const std::vector<std::string> cells = sweep.PointCells(point);
   for (size_t r = 0; r < table->size(); ++r) {
@@ -277,8 +271,7 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   FolderLock lock(dir);
   PrepareSweepFolder(sweep, dir, options.restart);
   if (options.keep_runs) {
-    std::error_code ec;
-    fs::create_directories(fs::path(dir) / "runs", ec);
+    OwnedFolder(dir).MakeFolder("runs");
     CheckFolderWritable((fs::path(dir) / "runs").string(), dir);
   }
   SweepStats stats;
@@ -303,7 +296,7 @@ SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptio
   }
   if (options.progress) options.progress->Finish();
   stats.ran = pending.size();
-  WriteFileAtomic((fs::path(dir) / "sweep.csv").string(), AssembleSweepCsv(sweep, dir), dir);
+  OwnedFolder(dir).WriteFile("sweep.csv", AssembleSweepCsv(sweep, dir));
   return stats;
 }
 

@@ -18,8 +18,10 @@
 #include "analysis/output_folder.h"
 #include "sim/atomic_file.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 #include "sim/file_test_util.h"
 #include "sim/output_journal.h"
+#include "sim/owned_folder.h"
 
 namespace commsim {
 namespace {
@@ -44,7 +46,7 @@ PointRunner Fake(int sleep_ms = 0) {
     const std::string summary = FakeSummary(doc, sleep_ms);
     if (!run_dir.empty()) {  // a run folder, published as WriteRunFolder does
       StagedFolder folder(run_dir, OutputKind::kRun, run_dir);
-      WriteFileAtomic(folder.path() + "/summary.csv", summary);
+      OwnedFolder(folder.path()).WriteFile("summary.csv", summary);
       folder.Publish();
     }
     return summary;
@@ -148,26 +150,56 @@ TEST_F(SweepRunnerTest, TamperedPointFilesAreRunAgainNeverTrusted) {
   RunSweepPoint(other, 4, Dir("other"), false, Fake());
   fs::copy_file(PointFile(Dir("other"), 4), PointFile(Dir("a"), 4),
                 fs::copy_options::overwrite_existing);
+  // Files commsim did not write as they are now are never replaced: the sweep stops first, naming
+  // each with its problem, and leaves them as they are.
+  const std::vector<std::string> before = {Read(PointFile(Dir("a"), 0)),
+                                           Read(PointFile(Dir("a"), 4))};
   int calls = 0;
+  const auto counting = [&](const json& doc, const std::string& d) {
+    ++calls;
+    return Fake()(doc, d);
+  };
+  const std::string error =
+      test_errors::ErrorOf([&] { RunSweep(sweep, Dir("a"), {}, counting); }, "");
+  EXPECT_EQ(calls, 0);
+  for (size_t k : {0u, 1u, 2u, 4u}) {
+    EXPECT_NE(error.find(fmt::format("points/{}.csv (", k)), std::string::npos) << error;
+  }
+  EXPECT_NE(error.find("points/4.csv (belongs to another sweep"), std::string::npos) << error;
+  EXPECT_NE(error.find("move them away and run again"), std::string::npos) << error;
+  EXPECT_EQ(Read(PointFile(Dir("a"), 0)), before[0]);
+  EXPECT_EQ(Read(PointFile(Dir("a"), 4)), before[1]);
+  // Moved away, they are run again; a damaged file commsim wrote itself is replaced with a note.
+  for (size_t k : {0u, 1u, 2u, 4u}) {
+    fs::rename(PointFile(Dir("a"), k), PointFile(Dir("a"), k) + ".bad");
+  }
+  OwnedFolder(Dir("a")).WriteFile("points/3.csv", "# not a point file\n");
   char notes[4096] = {};
   std::FILE* sink = fmemopen(notes, sizeof notes - 1, "w");
-  const SweepStats stats =
-      RunSweep(sweep, Dir("a"), {.notes = sink}, [&](const json& doc, const std::string& d) {
-        ++calls;
-        return Fake()(doc, d);
-      });
+  const SweepStats stats = RunSweep(sweep, Dir("a"), {.notes = sink}, counting);
   std::fclose(sink);
-  EXPECT_EQ(stats.ran, 4u);
-  EXPECT_EQ(stats.rerun_invalid, 4u);
-  EXPECT_EQ(calls, 4);
+  EXPECT_EQ(stats.ran, 5u);
+  EXPECT_EQ(stats.rerun_invalid, 1u);
+  EXPECT_EQ(calls, 5);
   EXPECT_EQ(Read(Dir("a") + "/sweep.csv"), Read(Dir("clean") + "/sweep.csv"));
   const std::string text = notes;
-  for (size_t k : {0u, 1u, 2u, 4u}) {
-    EXPECT_NE(text.find(fmt::format("note: {}: ", PointFile(Dir("a"), k))), std::string::npos)
-        << text;
-    EXPECT_NE(text.find(fmt::format("; running point {} again", k)), std::string::npos) << text;
-  }
-  EXPECT_NE(text.find("belongs to another sweep"), std::string::npos) << text;
+  EXPECT_NE(text.find(fmt::format("note: {}: ", PointFile(Dir("a"), 3))), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("; running point 3 again"), std::string::npos) << text;
+}
+
+TEST_F(SweepRunnerTest, ForeignPointFilesOfTheSameSweepAreGathered) {
+  const Sweep sweep = MakeSweep(3);
+  RunSweep(sweep, Dir("clean"), {}, Fake());
+  PrepareSweepFolder(sweep, Dir("a"), false);
+  for (size_t k = 0; k < 3; ++k) fs::copy_file(PointFile(Dir("clean"), k), PointFile(Dir("a"), k));
+  int calls = 0;
+  RunSweep(sweep, Dir("a"), {}, [&](const json& doc, const std::string& d) {
+    ++calls;
+    return Fake()(doc, d);
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(Read(Dir("a") + "/sweep.csv"), Read(Dir("clean") + "/sweep.csv"));
 }
 
 // Issue #18: a crash between writing a point file and renaming it into place (or in the middle of
@@ -231,10 +263,16 @@ TEST_F(SweepRunnerTest, RestartRemovesOnlyWhatTheSweepOwns) {
   const std::vector<std::string> user = {"notes.txt",       "points/notes.txt", "points/7.txt",
                                          "runs/mine/a.txt", "runs/7/a.txt",     "plots/keep.txt"};
   for (const std::string& f : user) std::ofstream(Dir("a") + "/" + f) << "mine";
-  std::ofstream(Dir("a") + "/plots/loss.png") << "old plot";
+  std::ofstream(Dir("a") + "/plots/loss.png") << "a plot of the user's, named as commsim's";
+  std::ofstream(Dir("a") + "/points/007.csv") << "look-alike";
+  std::ofstream(Dir("a") + "/points/99.csv") << "look-alike beyond the sweep's points";
+  OwnedFolder(Dir("a")).WriteFile("plots/time.png", "commsim's plot");
   RunSweep(MakeSweep(2, 8), Dir("a"), {.restart = true}, Fake());
   for (const std::string& f : user) EXPECT_EQ(Read(Dir("a") + "/" + f), "mine") << f;
-  EXPECT_FALSE(fs::exists(Dir("a") + "/plots/loss.png"));
+  EXPECT_EQ(Read(Dir("a") + "/plots/loss.png"), "a plot of the user's, named as commsim's");
+  EXPECT_EQ(Read(Dir("a") + "/points/007.csv"), "look-alike");
+  EXPECT_EQ(Read(Dir("a") + "/points/99.csv"), "look-alike beyond the sweep's points");
+  EXPECT_FALSE(fs::exists(Dir("a") + "/plots/time.png"));
   EXPECT_FALSE(fs::exists(Dir("a") + "/runs/0"));
   EXPECT_FALSE(fs::exists(PointFile(Dir("a"), 2)));  // the old sweep's third point
   EXPECT_EQ(ReadCsvFile(Dir("a") + "/sweep.csv").size(), 4u);

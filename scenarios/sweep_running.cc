@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
-#include "sim/atomic_file.h"
+#include "sim/error.h"
 #include "sim/output_journal.h"
+#include "sim/owned_folder.h"
 
 namespace commsim {
 
@@ -15,34 +15,32 @@ namespace fs = std::filesystem;
 
 std::string ThisProcess() { return fmt::format("host {}, pid {}", HostName(), ::getpid()); }
 
-std::string RunningFile(const std::string& dir, size_t point) {
-  return (fs::path(dir) / "points" / fmt::format("{}.running", point)).string();
-}
+std::string RunningEntryName(size_t point) { return fmt::format("points/{}.running", point); }
 
-bool IsRunningFileName(const std::string& name) {
-  const size_t dot = name.find('.');
-  return dot != std::string::npos && dot > 0 && name.substr(dot) == ".running" &&
-         name.substr(0, dot).find_first_not_of("0123456789") == std::string::npos;
+std::string RunningFile(const std::string& dir, size_t point) {
+  return (fs::path(dir) / RunningEntryName(point)).string();
 }
 
 void WriteRunningEntry(const std::string& dir, size_t point, const std::string& who) {
-  WriteFileAtomic(RunningFile(dir, point), who + "\n", dir);
+  OwnedFolder(dir).WriteFile(RunningEntryName(point), who + "\n");
 }
 
 void RemoveRunningEntry(const std::string& dir, size_t point) {
-  std::error_code ec;
-  const fs::path file = RunningFile(dir, point);
-  const fs::file_status status = fs::symlink_status(file, ec);
-  if (fs::is_regular_file(status) || fs::is_symlink(status)) fs::remove(file, ec);
+  try {
+    OwnedFolder(dir).RemoveOwned(RunningEntryName(point));
+  } catch (const UserError&) {  // what cannot be removed stays; it is reported when read
+  }
 }
 
 std::optional<std::string> ReadRunningEntry(const std::string& dir, size_t point) {
-  std::error_code ec;
-  const fs::path file = RunningFile(dir, point);
-  if (!fs::is_regular_file(fs::symlink_status(file, ec))) return std::nullopt;
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
+  std::optional<std::string> text;
+  try {
+    text = OwnedFolder(dir).ReadFile(RunningEntryName(point), 4096);
+  } catch (const UserError&) {
+    return std::nullopt;  // a link or something else commsim did not write: not a running entry
+  }
+  if (!text) return std::nullopt;
+  std::string line = text->substr(0, text->find('\n'));
   if (line.size() > 200) line.resize(200);
   return line;
 }

@@ -17,14 +17,13 @@ namespace commsim {
 std::string ThisProcess();
 
 std::string RunningFile(const std::string& dir, size_t point);
-
-// True when `name` is "<digits>.running".
-bool IsRunningFileName(const std::string& name);
+// The same, relative to the sweep folder: "points/<point>.running".
+std::string RunningEntryName(size_t point);
 
 // Writes points/<point>.running (atomically) holding `who`. Throws UserError when it cannot.
 void WriteRunningEntry(const std::string& dir, size_t point, const std::string& who);
 
-// Removes points/<point>.running when it is a file; never throws.
+// Removes points/<point>.running when commsim wrote it and it is unchanged; never throws.
 void RemoveRunningEntry(const std::string& dir, size_t point);
 
 // Who was running point `point` when its entry exists (first line, at most 200 characters).

@@ -82,12 +82,12 @@ TEST_F(SweepRunningTest, AnEntryLeftByAKilledRunIsReportedAndThePointRunAgain) {
   const std::string dir = Dir("s");
   PrepareSweepFolder(sweep, dir, false);
   RunSweepPoint(sweep, 0, dir, false, FakeRunner());
-  std::ofstream(RunningFile(dir, 3)) << "rank 1 of 3 (host n7, pid 4242)\n";  // killed there
+  WriteRunningEntry(dir, 3, "rank 1 of 3 (host n7, pid 4242)");  // killed there
 
   // Gathering now names the point and who was running it.
   std::string error = GatherError(sweep, dir);
   EXPECT_NE(error.find("missing (point 1); run the sweep again"), std::string::npos) << error;
-  std::ofstream(RunningFile(dir, 1)) << "rank 2 of 3 (host n8, pid 7)\n";
+  WriteRunningEntry(dir, 1, "rank 2 of 3 (host n8, pid 7)");
   error = GatherError(sweep, dir);
   EXPECT_NE(error.find("missing (point 1; rank 2 of 3 (host n8, pid 7) started it and did not "
                        "finish)"),
@@ -120,11 +120,13 @@ TEST_F(SweepRunningTest, RestartRemovesRunningEntries) {
   const Sweep sweep = MakeSweep();
   const std::string dir = Dir("s");
   PrepareSweepFolder(sweep, dir, false);
-  std::ofstream(RunningFile(dir, 4)) << "rank 1 of 2\n";
+  WriteRunningEntry(dir, 4, "rank 1 of 2");
   std::ofstream(fs::path(dir) / "points" / "notes.running") << "not ours\n";
+  std::ofstream(fs::path(dir) / "points" / "5.running") << "not ours either, named as commsim's\n";
   PrepareSweepFolder(sweep, dir, true);
   EXPECT_FALSE(fs::exists(RunningFile(dir, 4)));
   EXPECT_TRUE(fs::exists(fs::path(dir) / "points" / "notes.running"));
+  EXPECT_EQ(test_files::Read(RunningFile(dir, 5)), "not ours either, named as commsim's\n");
 }
 
 TEST_F(SweepRunningTest, AnyScheduleOrderGivesTheSameSweepCsvAndTheFirstFailureByPoint) {

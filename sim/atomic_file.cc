@@ -75,11 +75,34 @@ void SyncDirectory(const std::string& dir) {
 }
 
 AtomicFileWriter::AtomicFileWriter(std::string path, std::string journal_dir)
-    : path_(std::move(path)) {
+    : dir_fd_(AT_FDCWD), name_(path), path_(std::move(path)) {
+  Open(journal_dir);
+}
+
+AtomicFileWriter::AtomicFileWriter(int dir_fd, std::string name, std::string shown,
+                                   std::string journal_dir)
+    : dir_fd_(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0)),
+      name_(std::move(name)),
+      path_(std::move(shown)) {
+  if (dir_fd_ < 0) {
+    throw UserError(fmt::format("{}: cannot write: {}", path_, ErrorText(errno)));
+  }
+  try {
+    Open(journal_dir);
+  } catch (...) {
+    ::close(dir_fd_);
+    throw;
+  }
+}
+
+void AtomicFileWriter::Open(const std::string& journal_dir) {
   for (int attempt = 0; attempt < 8 && fd_ < 0; ++attempt) {
-    temp_ = fmt::format("{}.tmp.{}", path_, RandomToken());
+    const std::string token = RandomToken();
+    temp_name_ = fmt::format("{}.tmp.{}", name_, token);
+    temp_ = fmt::format("{}.tmp.{}", path_, token);
     if (!journal_dir.empty()) JournalTemporary(journal_dir, temp_);
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    fd_ = ::openat(dir_fd_, temp_name_.c_str(),
+                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd_ < 0 && errno != EEXIST) break;
   }
   if (fd_ < 0) {
@@ -90,13 +113,14 @@ AtomicFileWriter::AtomicFileWriter(std::string path, std::string journal_dir)
 
 AtomicFileWriter::~AtomicFileWriter() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_) ::unlink(temp_.c_str());
+  if (!committed_) ::unlinkat(dir_fd_, temp_name_.c_str(), 0);
+  if (dir_fd_ != AT_FDCWD) ::close(dir_fd_);
 }
 
 void AtomicFileWriter::Fail(const std::string& what, int error) {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  ::unlink(temp_.c_str());
+  ::unlinkat(dir_fd_, temp_name_.c_str(), 0);
   committed_ = true;  // nothing left to remove
   throw UserError(fmt::format("{}: {}: {}", path_, what, ErrorText(error)));
 }
@@ -137,7 +161,9 @@ void AtomicFileWriter::Commit() {
   } catch (const std::system_error& e) {
     Fail("cannot rename into place", e.code().value());
   }
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) Fail("cannot rename into place", errno);
+  if (::renameat(dir_fd_, temp_name_.c_str(), dir_fd_, name_.c_str()) != 0) {
+    Fail("cannot rename into place", errno);
+  }
   committed_ = true;
   try {
     MaybeFault(fault, WriteFaultStage::kAfterRename);
@@ -145,7 +171,11 @@ void AtomicFileWriter::Commit() {
     throw UserError(
         fmt::format("{}: cannot sync its folder: {}", path_, ErrorText(e.code().value())));
   }
-  SyncDirectory(fs::path(path_).parent_path().string());
+  if (dir_fd_ == AT_FDCWD) {
+    SyncDirectory(fs::path(path_).parent_path().string());
+  } else if (::fsync(dir_fd_) != 0 && errno != EINVAL && errno != EROFS) {
+    throw UserError(fmt::format("{}: cannot sync its folder: {}", path_, ErrorText(errno)));
+  }
 }
 
 void WriteFileAtomic(const std::string& path, std::string_view content,

@@ -34,6 +34,11 @@ class AtomicFileWriter {
  public:
   // Creates the temporary. Throws UserError (naming `path`) when it cannot.
   explicit AtomicFileWriter(std::string path, std::string journal_dir = "");
+  // The same in the folder `dir_fd` (duplicated), under the plain name `name`: the temporary is
+  // created there with O_NOFOLLOW and renamed over `name` there, whatever happens meanwhile to
+  // the path that led to the folder. `shown` is the path that errors, faults and the journal use
+  // (lexically inside `journal_dir` when that is given).
+  AtomicFileWriter(int dir_fd, std::string name, std::string shown, std::string journal_dir = "");
   ~AtomicFileWriter();
   AtomicFileWriter(const AtomicFileWriter&) = delete;
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
@@ -50,8 +55,13 @@ class AtomicFileWriter {
  private:
   void Fail(const std::string& what, int error);  // removes the temporary and throws
 
-  std::string path_;
-  std::string temp_;
+  void Open(const std::string& journal_dir);
+
+  int dir_fd_;             // AT_FDCWD, or a descriptor this writer owns
+  std::string name_;       // the final name, relative to dir_fd_
+  std::string temp_name_;  // the temporary's name, relative to dir_fd_
+  std::string path_;       // as shown
+  std::string temp_;       // as shown
   int fd_ = -1;
   uint64_t written_bytes_ = 0;
   bool committed_ = false;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "sim/beneath.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -27,7 +29,7 @@ std::string JournalPath(const std::string& dir) {
 class LockedJournal {
  public:
   LockedJournal(const std::string& dir, int flags) : path_(JournalPath(dir)) {
-    fd_ = ::open(path_.c_str(), flags | O_CLOEXEC, 0644);
+    fd_ = ::open(path_.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd_ < 0) return;
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
@@ -97,6 +99,21 @@ bool ParseLine(const std::string& text, Line* line) {
   return !line->host.empty() && !line->rel.empty();
 }
 
+// Removes the temporary `rel` of `dir` when it is a regular file, reaching it without following
+// any link (a link on the way, or at its place, leaves everything as it is).
+bool RemoveTemporary(const std::string& dir, const std::string& rel) {
+  const UniqueFd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  std::string folder, name;
+  SplitLast(rel, &folder, &name);
+  const UniqueFd parent = root.ok() ? OpenFolderBeneath(root.get(), folder) : UniqueFd();
+  struct stat st {};
+  if (!parent.ok() || ::fstatat(parent.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISREG(st.st_mode)) {
+    return false;  // renamed into place, already removed, or not a temporary file
+  }
+  return ::unlinkat(parent.get(), name.c_str(), 0) == 0;
+}
+
 }  // namespace
 
 std::string HostName() {
@@ -152,12 +169,7 @@ size_t CleanJournal(const std::string& dir) {
       kept += text + "\n";
       continue;
     }
-    const fs::path full = fs::path(dir) / rel;
-    std::error_code ec;
-    const fs::file_status status = fs::symlink_status(full, ec);
-    if (!fs::exists(status)) continue;       // renamed into place or already removed
-    if (fs::is_directory(status)) continue;  // temporaries are files; leave anything else alone
-    if (fs::remove(full, ec)) ++removed;
+    if (RemoveTemporary(dir, line.rel)) ++removed;
   }
   if (::ftruncate(journal.fd(), 0) != 0 || ::lseek(journal.fd(), 0, SEEK_SET) != 0 ||
       !WriteAll(journal.fd(), kept)) {

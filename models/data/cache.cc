@@ -1,6 +1,9 @@
 #include "models/data/cache.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cmath>
@@ -154,10 +157,34 @@ std::string CachePath(const std::string& data_dir, std::string_view name) {
   return fmt::format("{}/cache/{}.bin", data_dir, name);
 }
 
+namespace {
+
+// Throws UserError unless `path` is absent or a regular file that starts with a cache's magic
+// bytes: `data build` replaces only the caches it wrote, never a file the user put in their place.
+void CheckCacheReplaceable(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return;
+  char magic[sizeof(kMagic)] = {};
+  struct stat st {};
+  const bool ours = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                    ::read(fd, magic, sizeof(magic)) == static_cast<ssize_t>(sizeof(magic)) &&
+                    std::memcmp(magic, kMagic, sizeof(magic)) == 0;
+  if (fd >= 0) ::close(fd);
+  if (!ours) {
+    throw UserError(
+        fmt::format("{}: exists and is not a data cache commsim wrote (a link, or "
+                    "another file); move it away or set COMMSIM_DATA_DIR elsewhere",
+                    path));
+  }
+}
+
+}  // namespace
+
 void WriteDatasetCache(const Dataset& data, const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
+  CheckCacheReplaceable(path);
   AtomicFileWriter out(path);  // a temporary renamed over `path` by Commit()
   CrcWriter w(out);
   w.Write(kMagic, sizeof(kMagic));

@@ -1,0 +1,76 @@
+// The ownership record of a commsim folder: which files and folders commsim wrote there.
+//
+// `<folder>/.commsim-owned` holds one line per entry, appended once the entry is in place:
+//   commsim ownership record, format 1            (first line)
+//   f <dev> <ino> <size> <mtime_ns> <crc32|-> <relative path>
+//   d <dev> <ino> - - - <relative path>
+// A later line for the same path replaces an earlier one. An entry's identity is its device and
+// inode, and for a file also its size, modification time and, up to kChecksumMaxBytes, its crc32:
+// an entry whose identity no longer matches (replaced, edited, turned into a link or a folder) is
+// no longer commsim's, and nothing acts on it. Every read and write of the record holds an
+// exclusive flock on it, so processes sharing a folder (a sweep and its `sweep-point`s) keep each
+// other's lines. A line that does not parse is ignored (never acted on).
+#ifndef COMMSIM_SIM_OWNED_RECORD_H_
+#define COMMSIM_SIM_OWNED_RECORD_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/beneath.h"
+
+namespace commsim {
+
+inline constexpr const char* kOwnedRecordFileName = ".commsim-owned";
+inline constexpr uint64_t kChecksumMaxBytes = uint64_t{64} << 20;
+
+struct OwnedIdentity {
+  char type = 'f';  // 'f' a regular file, 'd' a folder
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  uint64_t size_bytes = 0;        // files only
+  int64_t mtime_ns = 0;           // files only
+  std::optional<uint32_t> crc32;  // files up to kChecksumMaxBytes
+  bool operator==(const OwnedIdentity&) const = default;
+};
+
+// crc32 (zlib's) of `bytes`.
+uint32_t Crc32Of(std::string_view bytes);
+
+// The identity of the entry `rel` below `dir_fd` as it is now, without following links; nullopt
+// when it is absent or neither a regular file nor a folder. `known_crc` spares re-reading a file
+// whose content the caller just wrote.
+std::optional<OwnedIdentity> IdentityNow(int dir_fd, const std::string& rel,
+                                         std::optional<uint32_t> known_crc = std::nullopt);
+
+// The record of the folder `dir_fd`, locked for the lifetime of this object.
+class OwnedRecord {
+ public:
+  // Opens (creating with `create`) and locks the record. `shown` names the folder in errors.
+  // Throws UserError when the record cannot be opened (or is a link).
+  OwnedRecord(int dir_fd, const std::string& shown, bool create);
+  bool exists() const { return fd_.ok(); }
+
+  const std::map<std::string, OwnedIdentity>& entries() const { return entries_; }
+  // True when `rel` is recorded and its identity now is the recorded one.
+  bool Owns(int dir_fd, const std::string& rel) const;
+
+  // Appends (and keeps in memory) the line of `rel` with identity `id`. Throws UserError.
+  void Add(const std::string& rel, const OwnedIdentity& id);
+  // Rewrites the record in place to hold exactly `remaining` (what is still commsim's after a
+  // removal). Throws UserError.
+  void Rewrite(std::map<std::string, OwnedIdentity> remaining);
+
+ private:
+  std::string shown_;
+  UniqueFd fd_;
+  std::map<std::string, OwnedIdentity> entries_;
+};
+
+}  // namespace commsim
+
+#endif  // COMMSIM_SIM_OWNED_RECORD_H_
