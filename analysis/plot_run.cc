@@ -281,9 +281,11 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
 }
 
 bool PlotFolder(const std::string& dir, const PlotOptions& options) {
-  CheckMarkedFolder(options.into.empty() ? dir : options.into, "plot");
-  if (fs::exists(fs::path(dir) / "sweep.csv")) return PlotSweepFolder(dir, options);
-  if (fs::exists(fs::path(dir) / "metrics.csv")) return PlotRunFolder(dir, options);
+  const bool sweep = fs::exists(fs::path(dir) / "sweep.csv");
+  if (sweep || fs::exists(fs::path(dir) / "metrics.csv")) {
+    CheckMarkedFolder(options.into.empty() ? dir : options.into, "plot");
+    return sweep ? PlotSweepFolder(dir, options) : PlotRunFolder(dir, options);
+  }
   throw UserError(
       fmt::format("{}: neither a run folder (metrics.csv) nor a sweep folder (sweep.csv)", dir));
 }

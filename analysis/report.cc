@@ -132,7 +132,6 @@ std::string RunReport(const std::string& dir) {
 std::string WriteReport(const std::string& dir, const std::string& generator,
                         const std::string& into) {
   const std::string target = into.empty() ? dir : into;
-  CheckMarkedFolder(target, "report");
   std::string text;
   if (fs::exists(fs::path(dir) / "sweep.csv")) {
     text = SweepReport(dir);
@@ -142,6 +141,7 @@ std::string WriteReport(const std::string& dir, const std::string& generator,
     throw UserError(
         fmt::format("{}: neither a run folder (summary.csv) nor a sweep folder (sweep.csv)", dir));
   }
+  CheckMarkedFolder(target, "report");
   OwnedFolder folder(target);
   const std::string html = HtmlReport(dir, text, generator);
   if (!into.empty()) {  // the figures stay in DIR/plots: link them from where the report is

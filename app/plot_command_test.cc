@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/output_folder.h"
 #include "analysis/writers.h"
 #include "app/binary_test_util.h"
 #include "sim/file_test_util.h"
@@ -43,6 +44,7 @@ TEST(PlotCommandTest, PlotsThenReportsARunFolder) {
   WriteFileAtomic((dir / "metrics.csv").string(), MetricsCsv(run));
   WriteFileAtomic((dir / "summary.csv").string(), SummaryCsv(run));
 
+  WriteMarker(dir.string(), OutputKind::kRun);  // plot and report write only into commsim's folders
   const CommandResult plot = RunCommsim("plot " + dir.string());
   EXPECT_EQ(plot.status, 0) << plot.out;
   EXPECT_TRUE(fs::exists(dir / "plots" / "loss_vs_bits.png"));

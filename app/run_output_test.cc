@@ -70,13 +70,20 @@ TEST_F(RunOutputTest, AnEmptyFolderIsAcceptedAndAMarkedRunFolderReplaced) {
   const auto first = RunCommsim(kRun + "--out " + P("out"));
   ASSERT_EQ(first.status, 0) << first.out;
   EXPECT_EQ(Read(P("out/.commsim")), "commsim output folder\nkind=run\nformat=1\n");
-  std::ofstream(P("out/stale.txt")) << "from before";
   const auto second = RunCommsim(kRun + "--out " + P("out"));
   ASSERT_EQ(second.status, 0) << second.out;
-  EXPECT_EQ(Names(P("out")),
-            (std::set<std::string>{".commsim", ".commsim-owned", "metrics.csv", "run.json",
-                                   "summary.csv", "summary.json", "scenario.resolved.json"}));
+  const std::set<std::string> outputs = {
+      ".commsim",    ".commsim-owned", "metrics.csv",           "run.json",
+      "summary.csv", "summary.json",   "scenario.resolved.json"};
+  EXPECT_EQ(Names(P("out")), outputs);
   EXPECT_EQ(Names(dir_), (std::set<std::string>{"out"}));
+  // A file the user added is never deleted: the run is refused, naming it.
+  std::ofstream(P("out/stale.txt")) << "from before";
+  const auto third = RunCommsim(kRun + "--out " + P("out"));
+  EXPECT_EQ(third.status, 1) << third.out;
+  EXPECT_NE(third.out.find("holds what commsim did not write (stale.txt)"), std::string::npos)
+      << third.out;
+  EXPECT_EQ(Read(P("out/stale.txt")), "from before");
 }
 
 TEST_F(RunOutputTest, ASweepFolderIsNotReplacedByARun) {

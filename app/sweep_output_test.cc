@@ -76,7 +76,7 @@ TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
 
 // Point files cut to their header, with a row removed or duplicated, or taken from another sweep:
 // each point runs again with a note, and sweep.csv is that of a clean run.
-TEST_F(SweepOutputTest, TamperedPointFilesAreRunAgain) {
+TEST_F(SweepOutputTest, TamperedPointFilesAreNamedKeptAndRunAgainOnceMovedAway) {
   const std::string file = Write("s.json", UnnamedSweep());
   const std::string other = Write("other.json", UnnamedSweep(/*seed=*/4));
   const auto args = [&](const std::string& sweep, const std::string& out) {
@@ -96,15 +96,24 @@ TEST_F(SweepOutputTest, TamperedPointFilesAreRunAgain) {
   Write("t/points/1.csv", l1[0] + l1[1] + l1[3]);
   Write("t/points/2.csv", l2[0] + l2[1] + l2[2] + l2[3] + l2[3]);
   fs::copy_file(P("other/points/3.csv"), P("t/points/3.csv"), fs::copy_options::overwrite_existing);
+  // Edited since commsim wrote them: named, kept as they are, and nothing runs.
+  const std::string edited = Read(P("t/points/1.csv"));
+  const auto refused = RunCommsim(args(file, "t"));
+  EXPECT_EQ(refused.status, 1) << refused.out;
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_NE(refused.out.find(fmt::format("points/{}.csv (", k)), std::string::npos)
+        << refused.out;
+  }
+  EXPECT_NE(refused.out.find("move them away and run again"), std::string::npos) << refused.out;
+  EXPECT_EQ(Read(P("t/points/1.csv")), edited);
+  for (int k = 0; k < 4; ++k) {
+    fs::rename(P(fmt::format("t/points/{}.csv", k)), P(fmt::format("t/points/{}.csv.edited", k)));
+  }
   const auto r = RunCommsim(args(file, "t"));
   ASSERT_EQ(r.status, 0) << r.out;
-  for (int k = 0; k < 4; ++k) {
-    EXPECT_NE(r.out.find(fmt::format("note: {}: ", P(fmt::format("t/points/{}.csv", k)))),
-              std::string::npos)
-        << r.out;
-  }
   EXPECT_NE(r.out.find("sweep: 4 points (4 run now, 0 from an earlier run)"), std::string::npos)
       << r.out;
+  EXPECT_EQ(Read(P("t/points/1.csv.edited")), edited);
   EXPECT_EQ(Read(P("t/sweep.csv")), Read(P("clean/sweep.csv")));
 }
 

@@ -15,6 +15,7 @@
 
 #include "sim/beneath.h"
 #include "sim/error.h"
+#include "sim/fd_io.h"
 
 namespace commsim {
 namespace {
@@ -46,29 +47,6 @@ class LockedJournal {
   std::string path_;
   int fd_ = -1;
 };
-
-bool WriteAll(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-std::string ReadAll(int fd) {
-  std::string text;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    text.append(buffer, static_cast<size_t>(n));
-  }
-  return text;
-}
 
 // True when `rel` is a relative path that stays inside the folder.
 bool InsideFolder(const fs::path& rel) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 #include "sim/output_journal.h"
 #include "sim/owned_folder.h"
