@@ -33,8 +33,8 @@ TEST(LayerProfileTest, TotalsEqualThePublishedParameterCounts) {
   EXPECT_EQ(Params("resnext101_32x8d"), 88'791'336);
   // ResNet-20 for CIFAR-10 with option-A shortcuts, by hand: stem 3x3x3x16 + bn 32; convs
   // 6 x 2304 (16->16), 4608 + 5 x 9216 (32), 18432 + 5 x 36864 (64); 18 bn of 2c; linear 650.
-  EXPECT_EQ(Params("resnet20"), 432 + 32 + 6 * 2304 + 4608 + 5 * 9216 + 18432 + 5 * 36864 +
-                                    6 * 32 + 6 * 64 + 6 * 128 + 650);
+  EXPECT_EQ(Params("resnet20"), 432 + 32 + 6 * 2304 + 4608 + 5 * 9216 + 18432 + 5 * 36864 + 6 * 32 +
+                                    6 * 64 + 6 * 128 + 650);
   // torchvision.models.vgg16 model card: num_params 138,357,544.
   EXPECT_EQ(Params("vgg16"), 138'357'544);
   // Hugging Face GPT2Model("gpt2").num_parameters(): 124,439,808 (tied output embedding).
@@ -49,8 +49,8 @@ TEST(LayerProfileTest, TotalsEqualThePublishedParameterCounts) {
 
 TEST(LayerProfileTest, NamesAreSortedAndFindable) {
   const std::vector<std::string> names = LayerProfileNames();
-  EXPECT_EQ(names, (std::vector<std::string>{"bert_base", "gpt2_small", "lenet5", "mlp", "resnet101",
-                                             "resnet18", "resnet20", "resnet50",
+  EXPECT_EQ(names, (std::vector<std::string>{"bert_base", "gpt2_small", "lenet5", "mlp",
+                                             "resnet101", "resnet18", "resnet20", "resnet50",
                                              "resnext101_32x8d", "resnext50_32x4d", "vgg16"}));
   for (const std::string& name : names) EXPECT_EQ(FindLayerProfile(name)->name, name);
   EXPECT_EQ(FindLayerProfile("resnet-18"), nullptr);

@@ -116,9 +116,7 @@ LayerProfile ResNet101Profile() { return BottleneckResNet("resnet101", {3, 4, 23
 
 // torchvision resnext50_32x4d and resnext101_32x8d (Xie et al. 2017): 32 groups of 4 (8)
 // channels per group at the first stage.
-LayerProfile ResNeXt50Profile() {
-  return BottleneckResNet("resnext50_32x4d", {3, 4, 6, 3}, 32, 4);
-}
+LayerProfile ResNeXt50Profile() { return BottleneckResNet("resnext50_32x4d", {3, 4, 6, 3}, 32, 4); }
 LayerProfile ResNeXt101Profile() {
   return BottleneckResNet("resnext101_32x8d", {3, 4, 23, 3}, 32, 8);
 }
