@@ -16,16 +16,39 @@ void AddConvBn(LayerProfile& p, const std::string& prefix, const std::string& co
   p.layers.push_back(NormLayer(prefix + bn, c_out, c_out * out_size * out_size));
 }
 
-// ResNet basic block (two 3x3 convolutions) on `in_size` x `in_size` inputs; the shortcut is a
-// 1x1 convolution + batch norm when the shape changes.
+// ResNet basic block (two 3x3 convolutions) on `in_size` x `in_size` inputs; when the shape
+// changes the shortcut is a 1x1 convolution + batch norm (`projection`) or parameter-free (option
+// A of He et al. 2016: identity with zero-padded channels).
 void AddBasicBlock(LayerProfile& p, const std::string& prefix, int64_t c_in, int64_t c_out,
-                   int stride, int64_t in_size) {
+                   int stride, int64_t in_size, bool projection) {
   const int64_t out = in_size / stride;
   AddConvBn(p, prefix, "conv1", "bn1", 3, c_in, c_out, out);
   AddConvBn(p, prefix, "conv2", "bn2", 3, c_out, c_out, out);
-  if (stride != 1 || c_in != c_out) {
+  if (projection && (stride != 1 || c_in != c_out)) {
     AddConvBn(p, prefix, "downsample.0", "downsample.1", 1, c_in, c_out, out);
   }
+}
+
+// A ResNet of basic blocks for CIFAR-10: 3x3 stem 3 -> `width` without max-pool on 32x32 images,
+// `stages` stages of `blocks` blocks (channels doubling and size halving from the second stage),
+// global average pool, linear -> 10.
+LayerProfile CifarBasicResNet(std::string name, int64_t width, int stages, int blocks,
+                              bool projection) {
+  LayerProfile p{std::move(name), {}};
+  AddConvBn(p, "", "conv1", "bn1", 3, 3, width, 32);
+  int64_t channels = width, size = 32;
+  for (int stage = 0; stage < stages; ++stage) {
+    const int64_t c_out = width << stage;
+    for (int block = 0; block < blocks; ++block) {
+      const int stride = stage > 0 && block == 0 ? 2 : 1;
+      AddBasicBlock(p, fmt::format("layer{}.{}.", stage + 1, block), channels, c_out, stride, size,
+                    projection);
+      channels = c_out;
+      size /= stride;
+    }
+  }
+  p.layers.push_back(LinearLayer("fc", channels, 10, true));
+  return p;
 }
 
 // ResNet bottleneck (torchvision, "v1.5": the stride sits in the 3x3 convolution): 1x1 to
@@ -69,46 +92,12 @@ LayerProfile BottleneckResNet(std::string name, const int (&blocks)[4], int64_t 
 
 // ResNet-18 for CIFAR-10 (He et al. 2016, the variant of the common CIFAR training code): 3x3
 // stem without max-pool on 32x32 images, stages of 2 basic blocks (64, 128, 256, 512 channels at
-// 32, 16, 8, 4 pixels), global average pool, linear 512 -> 10.
-LayerProfile ResNet18CifarProfile() {
-  LayerProfile p{"resnet18", {}};
-  AddConvBn(p, "", "conv1", "bn1", 3, 3, 64, 32);
-  int64_t channels = 64, size = 32;
-  for (int stage = 0; stage < 4; ++stage) {
-    const int64_t c_out = 64LL << stage;
-    for (int block = 0; block < 2; ++block) {
-      const int stride = stage > 0 && block == 0 ? 2 : 1;
-      AddBasicBlock(p, fmt::format("layer{}.{}.", stage + 1, block), channels, c_out, stride, size);
-      channels = c_out;
-      size /= stride;
-    }
-  }
-  p.layers.push_back(LinearLayer("fc", 512, 10, true));
-  return p;
-}
+// 32, 16, 8, 4 pixels), projection shortcuts, global average pool, linear 512 -> 10.
+LayerProfile ResNet18CifarProfile() { return CifarBasicResNet("resnet18", 64, 4, 2, true); }
 
-// ResNet-18 for CIFAR-10 is above; ResNet-20 for CIFAR-10 (He et al. 2016, section 4.2): 3x3
-// stem 3 -> 16 on 32x32 images, stages of 3 basic blocks (16, 32, 64 channels at 32, 16, 8
-// pixels) with parameter-free shortcuts (option A: identity, zero-padded channels), global average
-// pool, linear 64 -> 10.
-LayerProfile ResNet20CifarProfile() {
-  LayerProfile p{"resnet20", {}};
-  AddConvBn(p, "", "conv1", "bn1", 3, 3, 16, 32);
-  int64_t channels = 16, size = 32;
-  for (int stage = 0; stage < 3; ++stage) {
-    const int64_t c_out = 16LL << stage;
-    for (int block = 0; block < 3; ++block) {
-      const int stride = stage > 0 && block == 0 ? 2 : 1;
-      size /= stride;
-      const std::string prefix = fmt::format("layer{}.{}.", stage + 1, block);
-      AddConvBn(p, prefix, "conv1", "bn1", 3, channels, c_out, size);
-      AddConvBn(p, prefix, "conv2", "bn2", 3, c_out, c_out, size);
-      channels = c_out;
-    }
-  }
-  p.layers.push_back(LinearLayer("linear", 64, 10, true));
-  return p;
-}
+// ResNet-20 for CIFAR-10 (He et al. 2016, section 4.2): stages of 3 basic blocks (16, 32, 64
+// channels at 32, 16, 8 pixels) with parameter-free shortcuts (option A), linear 64 -> 10.
+LayerProfile ResNet20CifarProfile() { return CifarBasicResNet("resnet20", 16, 3, 3, false); }
 
 // torchvision resnet50 (stages 3, 4, 6, 3) and resnet101 (3, 4, 23, 3).
 LayerProfile ResNet50Profile() { return BottleneckResNet("resnet50", {3, 4, 6, 3}, 1, 64); }
