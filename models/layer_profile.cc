@@ -16,7 +16,11 @@ const std::vector<LayerProfile>& Shipped() {
     all.push_back(LeNet5Profile(1, 28, 28, 10));  // MNIST
     all.push_back(MlpProfile({784, 64, 10}));     // MNIST, the default hidden layer
     all.push_back(ResNet18CifarProfile());
+    all.push_back(ResNet20CifarProfile());
     all.push_back(ResNet50Profile());
+    all.push_back(ResNet101Profile());
+    all.push_back(ResNeXt50Profile());
+    all.push_back(ResNeXt101Profile());
     all.push_back(Vgg16Profile());
     std::sort(all.begin(), all.end(),
               [](const LayerProfile& a, const LayerProfile& b) { return a.name < b.name; });

@@ -26,6 +26,15 @@ TEST(LayerProfileTest, TotalsEqualThePublishedParameterCounts) {
   EXPECT_EQ(Params("resnet18"), 11'173'962);
   // torchvision.models.resnet50 model card: num_params 25,557,032.
   EXPECT_EQ(Params("resnet50"), 25'557'032);
+  // torchvision model cards: resnet101 44,549,160; resnext50_32x4d 25,028,904;
+  // resnext101_32x8d 88,791,336.
+  EXPECT_EQ(Params("resnet101"), 44'549'160);
+  EXPECT_EQ(Params("resnext50_32x4d"), 25'028'904);
+  EXPECT_EQ(Params("resnext101_32x8d"), 88'791'336);
+  // ResNet-20 for CIFAR-10 with option-A shortcuts, by hand: stem 3x3x3x16 + bn 32; convs
+  // 6 x 2304 (16->16), 4608 + 5 x 9216 (32), 18432 + 5 x 36864 (64); 18 bn of 2c; linear 650.
+  EXPECT_EQ(Params("resnet20"), 432 + 32 + 6 * 2304 + 4608 + 5 * 9216 + 18432 + 5 * 36864 + 6 * 32 +
+                                    6 * 64 + 6 * 128 + 650);
   // torchvision.models.vgg16 model card: num_params 138,357,544.
   EXPECT_EQ(Params("vgg16"), 138'357'544);
   // Hugging Face GPT2Model("gpt2").num_parameters(): 124,439,808 (tied output embedding).
@@ -40,8 +49,9 @@ TEST(LayerProfileTest, TotalsEqualThePublishedParameterCounts) {
 
 TEST(LayerProfileTest, NamesAreSortedAndFindable) {
   const std::vector<std::string> names = LayerProfileNames();
-  EXPECT_EQ(names, (std::vector<std::string>{"bert_base", "gpt2_small", "lenet5", "mlp", "resnet18",
-                                             "resnet50", "vgg16"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bert_base", "gpt2_small", "lenet5", "mlp",
+                                             "resnet101", "resnet18", "resnet20", "resnet50",
+                                             "resnext101_32x8d", "resnext50_32x4d", "vgg16"}));
   for (const std::string& name : names) EXPECT_EQ(FindLayerProfile(name)->name, name);
   EXPECT_EQ(FindLayerProfile("resnet-18"), nullptr);
 }
@@ -77,6 +87,12 @@ TEST(LayerProfileTest, ImageNetFlopsAreNearTheTorchvisionFigures) {
   // vgg16 15.47. Forward FLOPs here are 2 x MACs (batch-norm affine MACs included).
   EXPECT_NEAR(FindLayerProfile("resnet50")->ForwardFlopsPerSample() / 2, 4.09e9, 0.01 * 4.09e9);
   EXPECT_NEAR(FindLayerProfile("vgg16")->ForwardFlopsPerSample() / 2, 15.47e9, 0.01 * 15.47e9);
+  // resnet101 7.80, resnext50_32x4d 4.23, resnext101_32x8d 16.41 (the same model cards).
+  EXPECT_NEAR(FindLayerProfile("resnet101")->ForwardFlopsPerSample() / 2, 7.80e9, 0.01 * 7.80e9);
+  EXPECT_NEAR(FindLayerProfile("resnext50_32x4d")->ForwardFlopsPerSample() / 2, 4.23e9,
+              0.01 * 4.23e9);
+  EXPECT_NEAR(FindLayerProfile("resnext101_32x8d")->ForwardFlopsPerSample() / 2, 16.41e9,
+              0.01 * 16.41e9);
 }
 
 TEST(LayerProfileTest, Gpt2FlopsFollowTheTwoFlopsPerParameterPerTokenRule) {
@@ -151,7 +167,7 @@ TEST(LayerProfileTest, SyntheticQuadraticRejectsAProfileThatDisagrees) {
   ASSERT_EQ(unknown.problems().size(), 1u);
   EXPECT_EQ(unknown.problems()[0].message,
             "unknown profile \"resnet\", expected one of: bert_base, gpt2_small, lenet5, mlp, "
-            "resnet18, resnet50, vgg16");
+            "resnet101, resnet18, resnet20, resnet50, resnext101_32x8d, resnext50_32x4d, vgg16");
 }
 
 }  // namespace

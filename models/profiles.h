@@ -38,7 +38,11 @@ LayerProfile MlpProfile(const std::vector<int64_t>& widths);
 
 // Published architectures (profiles_cnn.cc, profiles_transformer.cc).
 LayerProfile ResNet18CifarProfile();
+LayerProfile ResNet20CifarProfile();
 LayerProfile ResNet50Profile();
+LayerProfile ResNet101Profile();
+LayerProfile ResNeXt50Profile();
+LayerProfile ResNeXt101Profile();
 LayerProfile Vgg16Profile();
 LayerProfile Gpt2SmallProfile();
 LayerProfile BertBaseProfile();
