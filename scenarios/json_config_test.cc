@@ -54,7 +54,10 @@ struct Outer final : ConfigBase<Outer> {
 
 ComponentKinds TestKinds() {
   ComponentKinds kinds;
-  kinds.Add({"thing", [] { return std::vector<std::string>{"inner", "other"}; },
+  kinds.Add({"thing",
+             [] {
+               return std::vector<std::string>{"inner", "other"};
+             },
              [](std::string_view name) -> std::unique_ptr<Config> {
                if (name == "inner") return std::make_unique<Inner>();
                if (name == "other") return std::make_unique<Other>();
@@ -157,14 +160,31 @@ TEST(QuantityTest, UnitsAndErrors) {
   EXPECT_FALSE(ParseQuantity(json("5"), Unit::kNone, &error).has_value());
 }
 
+TEST(QuantityTest, EveryCommonSpellingOfABandwidth) {
+  std::string error;
+  // bits per second: bps, bit/s and b/s with k, K, M, G, T; bytes per second: B/s (8 bits).
+  const std::vector<std::pair<const char*, double>> cases = {
+      {"1Gbps", 1e9},   {"1Gbit/s", 1e9}, {"1Gb/s", 1e9},   {"1 Gb/s", 1e9}, {"3Mb/s", 3e6},
+      {"2kb/s", 2e3},   {"2Kb/s", 2e3},   {"2Kbit/s", 2e3}, {"4Tb/s", 4e12}, {"7b/s", 7},
+      {"125MB/s", 1e9}, {"1GB/s", 8e9},   {"1KB/s", 8e3},   {"1TB/s", 8e12}};
+  for (const auto& [text, bits_per_s] : cases) {
+    const std::optional<double> parsed = ParseQuantity(json(text), Unit::kBitsPerSecond, &error);
+    ASSERT_TRUE(parsed.has_value()) << text << ": " << error;
+    EXPECT_DOUBLE_EQ(*parsed, bits_per_s) << text;
+  }
+  for (const char* text : {"1Gib/s", "1gB/s", "1G/s", "1Gbs"}) {
+    EXPECT_FALSE(ParseQuantity(json(text), Unit::kBitsPerSecond, &error).has_value()) << text;
+  }
+}
+
 std::string ErrorOfLoad(const std::string& path) {
   return test_errors::ErrorOf([&] { LoadJsonFile(path); }, "loaded");
 }
 
 TEST(QuantityTest, NonFiniteHexAndOverflowingValuesAreErrorsAndMinusZeroIsZero) {
   std::string error;
-  for (const char* text : {"1e309Gbps", "nan", "inf", "-infbps", "0x10Gbps", " 5Gbps", "",
-                           "Gbps", "1e300Tbps"}) {
+  for (const char* text :
+       {"1e309Gbps", "nan", "inf", "-infbps", "0x10Gbps", " 5Gbps", "", "Gbps", "1e300Tbps"}) {
     EXPECT_FALSE(ParseQuantity(json(text), Unit::kBitsPerSecond, &error).has_value()) << text;
   }
   ParseQuantity(json("1e300Tbps"), Unit::kBitsPerSecond, &error);
@@ -193,14 +213,15 @@ std::string ParseError(const std::string& text) {
 
 TEST(JsonTextTest, NestingIsLimitedTo256LevelsWithThePointerWhereItWentDeeper) {
   EXPECT_EQ(ParseError(std::string(256, '[') + std::string(256, ']')), "parsed");
-  const std::string deep = ParseError(R"({"a": [)" + std::string(256, '[') + "1" +
-                                      std::string(257, ']') + "}");
+  const std::string deep =
+      ParseError(R"({"a": [)" + std::string(256, '[') + "1" + std::string(257, ']') + "}");
   // The pointer (/a then 254 times /0) is cut to 77 characters.
-  EXPECT_EQ(deep, "t.json: /a" + [] {
-    std::string zeros;
-    for (int i = 0; i < 37; ++i) zeros += "/0";
-    return zeros;
-  }() + "/...: nested deeper than 256 levels of arrays and objects");
+  EXPECT_EQ(
+      deep, "t.json: /a" + [] {
+        std::string zeros;
+        for (int i = 0; i < 37; ++i) zeros += "/0";
+        return zeros;
+      }() + "/...: nested deeper than 256 levels of arrays and objects");
 }
 
 TEST(JsonTextTest, DuplicateKeysOverflowingNumbersAndBadUtf8AreErrors) {
@@ -227,8 +248,7 @@ TEST(JsonTextTest, LoadJsonFileRefusesDevicesAndFolders) {
 TEST(JsonConfigTest, ListItemsArePointedAtWithTheirIndex) {
   Outer c;
   ErrorList errors;
-  ReadConfig(json::parse(R"({"slowdown": [1, "x", -2]})"), "/compute", c, errors, {},
-             TestKinds());
+  ReadConfig(json::parse(R"({"slowdown": [1, "x", -2]})"), "/compute", c, errors, {}, TestKinds());
   EXPECT_EQ(errors.Format("f"),
             "f: /compute/slowdown/1: expected a number, got string \"x\"\n"
             "f: /compute/slowdown/2: must be > 0, got -2");
@@ -247,7 +267,8 @@ TEST(SetAtPointerTest, CreatesObjectsButNeverGrowsArrays) {
             "in it");
   EXPECT_EQ(SetAtPointer(doc, "/a/01", 7),
             "/a is an array of 2 in the scenario; \"01\" is not an index in it");
-  EXPECT_EQ(SetAtPointer(doc, "/n/x", 7), "/n is 3 in the scenario, so \"x\" cannot be set inside it");
+  EXPECT_EQ(SetAtPointer(doc, "/n/x", 7),
+            "/n is 3 in the scenario, so \"x\" cannot be set inside it");
 }
 
 TEST(DidYouMeanTest, ClosestOrNothing) {
