@@ -46,6 +46,11 @@ struct TraceSource {
   std::string base_dir;
 };
 
+// The scenario's notes on keys that do nothing in it, on stderr.
+void PrintNotes(const Scenario& scenario) {
+  for (const std::string& note : scenario.notes) fmt::print(stderr, "note: {}\n", note);
+}
+
 // Runs `scenario` (read from `file`) into `out` (default results/<name><suffix>) with progress
 // lines, prints the comparison table; with `trace` set, also writes trace.txt.
 void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArgs& args,
@@ -55,6 +60,7 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   const std::string origin = args.out.empty() ? out : "--out " + out;
   // Refuse a path commsim does not own, or cannot write, before spending the run's time.
   CheckOutputWritable(out, OutputKind::kRun, origin);
+  PrintNotes(scenario);
   RunOptions options;
   options.trajectories = trajectories;
   options.jobs = args.jobs > 0 ? args.jobs : DefaultJobs();
@@ -80,6 +86,14 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   progress.Start(entries);
   const RunResult result = RunScenario(scenario, options);
   progress.Finish();
+  if (trajectories != nullptr) {
+    for (const TrajectoryStore::Relearned& r : trajectories->relearned()) {
+      fmt::print(stderr,
+                 "note: {}: entry {} ({}): its trajectory did not replay ({}); it was learned "
+                 "again in full\n",
+                 file, r.entry, scenario.algorithms[r.entry].label, r.why);
+    }
+  }
   std::string trace;
   if (trace_source) {
     std::vector<std::string> labels;
@@ -166,6 +180,7 @@ void DoValidate(const RunArgs& args) {
   if (doc.is_object() && doc.contains("axes")) return ValidateSweepFile(file, args.sets);
   const Scenario scenario = LoadScenario(file, args.sets);
   CheckScenario(scenario);
+  PrintNotes(scenario);
   fmt::print("{}: ok ({} algorithm entries, {} workers, {} iterations)\n", file,
              scenario.algorithms.size(), scenario.workers, scenario.iterations);
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
@@ -18,6 +19,7 @@
 #include "scenarios/sweep_point.h"
 #include "scenarios/sweep_runner.h"
 #include "scenarios/trajectory_reuse.h"
+#include "sim/error.h"
 
 namespace commsim::app {
 namespace {
@@ -27,7 +29,7 @@ struct SweepArgs : RunFolderArgs {
   bool restart = false;
   bool count = false;
   bool no_reuse = false;
-  size_t point = 0;
+  int64_t point = 0;  // signed, so `--point -1` is refused as given
 };
 
 // Exit code 3 when a point's entry ended with status "error" (the sweep itself completed).
@@ -76,6 +78,13 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
   if (blocker.empty()) {
     fmt::print("trajectory reuse: {} entries re-timed from {} recorded trajectories\n",
                trajectories.replayed(), trajectories.recorded());
+    const auto relearned = trajectories.relearned();
+    if (!relearned.empty()) {
+      fmt::print(stderr,
+                 "note: {} replays did not end ok and were learned again in full (the first: "
+                 "entry {}, {})\n",
+                 relearned.size(), relearned.front().entry, relearned.front().why);
+    }
   } else {
     fmt::print("trajectory reuse: off ({})\n", blocker);
   }
@@ -146,11 +155,15 @@ void AddSweepCommand(CLI::App &app) {
   AddThreadsOption(*point, args->threads);
   point->callback([args] {
     const Sweep sweep = LoadSweep(args->file);
+    if (args->point < 0) {
+      throw UserError(fmt::format("{}: point {} does not exist (the sweep has points 0..{})",
+                                  sweep.file, args->point, sweep.size() - 1));
+    }
+    const auto point = static_cast<size_t>(args->point);
     PrepareSweepFolder(sweep, args->out, /*restart=*/false);
-    RunSweepPoint(sweep, args->point, args->out, args->keep_runs,
+    RunSweepPoint(sweep, point, args->out, args->keep_runs,
                   ScenarioPointRunner(sweep, nullptr, nullptr, args->threads));
-    fmt::print("point {} -> {}\n", args->point,
-               PointFile(args->out, args->point));
+    fmt::print("point {} -> {}\n", point, PointFile(args->out, point));
   });
 }
 

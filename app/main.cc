@@ -39,7 +39,9 @@ int main(int argc, char** argv) {
     commsim::app::RefuseOtherCommandsOnSeveralRanks(argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message and gives its own codes (104, 105, 106, 109, ...); every usage
+    // error exits 1 like any other bad input (README), --help and --version 0.
+    return app.exit(e) == 0 ? 0 : 1;
   } catch (const commsim::app::ExitCode& e) {
     return e.code;
   } catch (const commsim::UserError& e) {

@@ -59,7 +59,7 @@ ComputeTimeModel::ComputeTimeModel(const ComputeTimeConfig& config, double flops
   const size_t n = config.slowdown.size();
   if (n != 0 && n != 1 && n != static_cast<size_t>(workers)) {
     throw UserError(
-        fmt::format("compute: /slowdown has {} entries, expected 1 or one per worker "
+        fmt::format("slowdown: has {} entries, expected 1 or one per worker "
                     "({})",
                     n, workers));
   }

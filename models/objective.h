@@ -82,6 +82,9 @@ class Objective {
     (void)x;
     return std::nullopt;
   }
+  // True when TestAccuracy gives a value (a classifier with a labelled test set): the problem
+  // can be given an accuracy target.
+  virtual bool has_test_accuracy() const { return false; }
   virtual const Optimum* optimum() const { return nullptr; }
   // Samples of the held-out test set (0 when the problem has none).
   virtual int64_t test_samples() const { return 0; }

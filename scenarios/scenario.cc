@@ -11,6 +11,7 @@
 #include "scenarios/json_config.h"
 #include "scenarios/network_keys.h"
 #include "scenarios/output_name.h"
+#include "scenarios/scenario_checks.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -290,6 +291,7 @@ Scenario ParseScenario(const json& original, const std::string& origin,
   }
   errors.ThrowIfAny(origin);
   s.resolved = Resolved(s, net.keys);
+  s.notes = UnusedKeyNotes(doc, s);
   return s;
 }
 

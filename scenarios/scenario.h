@@ -74,6 +74,9 @@ struct Scenario : RunKeys {
   NetworkOptions network;  // model, queue, mtu, protocol (max_packets_per_message: see limits)
   StepConfig step;
   std::vector<AlgorithmEntry> algorithms;
+  // Notes on keys given that do nothing here (scenarios/scenario_checks.h), each
+  // "<file>: <pointer>: <why>"; the commands print them.
+  std::vector<std::string> notes;
 };
 
 // The link parameters an entry topology of kind `entry_kind` takes from the scenario's topology
