@@ -14,7 +14,8 @@ namespace commsim {
 namespace {
 
 // The slowest worker's compute time of one round, in picoseconds as the drivers draw it (the
-// model's time rounded to the picosecond); 0 when the model has jitter (no certain bound).
+// model's time rounded to the picosecond); 0 when the model has jitter (no certain bound) or
+// one step is beyond SimTime's range by itself.
 int64_t SlowestComputePs(const Scenario& s, const ComputeTimeModel& compute,
                          const Objective& objective) {
   if (compute.config().jitter > 0.0) return 0;
@@ -25,7 +26,8 @@ int64_t SlowestComputePs(const Scenario& s, const ComputeTimeModel& compute,
     const int64_t batch = EffectiveBatch(batch_keys, objective, w);
     if (batch < 1) continue;
     const double seconds = compute.MeanSeconds(w, batch);
-    if (!(seconds <= SimTime::kMaxSeconds)) return std::numeric_limits<int64_t>::max();
+    // One step beyond the range: the drivers' own error names the worker and the step.
+    if (!(seconds <= SimTime::kMaxSeconds)) return 0;
     slowest = std::max(slowest, SimTime::FromSeconds(seconds).ps());
   }
   return slowest;
@@ -87,12 +89,13 @@ void CheckKeysHaveEffect(const Scenario& s, const std::vector<Family>& families,
 std::vector<std::string> UnusedKeyNotes(const nlohmann::json& doc, const Scenario& s) {
   std::vector<std::string> notes;
   const auto network = doc.find("network");
+  // ParseScenario always sets the model (scenarios/network_keys.h).
   if (network != doc.end() && network->is_object() && network->contains("queue") &&
-      s.network.model != NetworkModel::kPacket) {
+      s.network.model.has_value() && *s.network.model != NetworkModel::kPacket) {
     notes.push_back(fmt::format(
         "{}: /network/queue: has no effect under network model \"{}\" (only the packet model "
         "queues packets at links); it applies when the model is \"packet\"",
-        s.file, kNetworkModelNames[static_cast<size_t>(s.network.model)]));
+        s.file, kNetworkModelNames[static_cast<size_t>(*s.network.model)]));
   }
   return notes;
 }

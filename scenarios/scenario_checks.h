@@ -22,6 +22,7 @@
 #define COMMSIM_SCENARIOS_SCENARIO_CHECKS_H_
 
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"

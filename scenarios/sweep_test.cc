@@ -45,6 +45,16 @@ TEST(SweepTest, LogspaceOfUnitStringsGivesSiValuesWithExactDecades) {
   EXPECT_EQ(s.DescribePoint(4), "bandwidth=100000000");
 }
 
+TEST(SweepTest, LinspaceWithAWholeStepGivesExactIntegers) {
+  const Sweep s = Parse(R"({"base": {}, "axes": [{"pointer": "/metrics_every",
+                                                 "linspace": [1, 250, 250]}]})");
+  ASSERT_EQ(s.size(), 250u);
+  for (size_t k = 0; k < 250; ++k) {
+    EXPECT_EQ(s.axes[0].values[k], json(static_cast<int64_t>(k + 1))) << k;
+    EXPECT_EQ(s.axes[0].cells[k], std::to_string(k + 1)) << k;
+  }
+}
+
 TEST(SweepTest, CartesianEnumeratesLastAxisFastestAndZipPairs) {
   const std::string axes = R"("axes": [{"pointer": "/workers", "values": [4, 8]},
     {"pointer": "/step/size", "linspace": [0.1, 0.3, 3]}])";
