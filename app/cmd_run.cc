@@ -153,8 +153,10 @@ void DoRetime(const RunArgs& args) {
     trajectories.Publish(index, std::make_shared<const Trajectory>(std::move(entry.trajectory)));
   }
   if (!args.quiet) {
-    fmt::print(stderr, "commsim: retime: {} of {} entries have a trajectory; the others run in "
-               "full\n", trace.entries.size(), scenario.algorithms.size());
+    fmt::print(stderr,
+               "commsim: retime: {} of {} entries have a trajectory; the others run in "
+               "full\n",
+               trace.entries.size(), scenario.algorithms.size());
   }
   RunAndWrite(scenario, args.file, args, "-retimed", &trajectories, std::nullopt);
 }
@@ -228,15 +230,19 @@ void AddRunCommand(CLI::App& app) {
 
   auto rargs = std::make_shared<RunArgs>();
   auto* retime = app.add_subcommand(
-      "retime", "Re-time a run's trace.txt (run --trace) on another network, without redoing "
-                "the learning; writes a run folder");
+      "retime",
+      "Re-time a run's trace.txt (run --trace) on another network, without redoing "
+      "the learning; writes a run folder");
   retime->add_option("TRACE", rargs->file, "trace.txt of a run folder")->required();
   retime->add_option("--out", rargs->out, "output folder (default results/<name>-retimed/)");
   retime->add_option("--set", rargs->sets,
                      "change a timing key: /json/pointer=value (repeatable), e.g. "
                      "/network/topology/worker_bandwidth=100Mbps");
-  retime->add_option("--jobs,-j", rargs->jobs, "entries simulated in parallel (default 0: one "
-                     "per core)")->check(CLI::Range(0, 256));
+  retime
+      ->add_option("--jobs,-j", rargs->jobs,
+                   "entries simulated in parallel (default 0: one "
+                   "per core)")
+      ->check(CLI::Range(0, 256));
   AddOutputFlags(*retime, *rargs);
   retime->callback([rargs] { DoRetime(*rargs); });
 

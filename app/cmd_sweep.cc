@@ -9,7 +9,6 @@
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/progress.h"
-#include "sim/records.h"
 #include "analysis/report.h"
 #include "analysis/version.h"
 #include "app/commands.h"
@@ -20,6 +19,7 @@
 #include "scenarios/sweep_runner.h"
 #include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
+#include "sim/records.h"
 
 namespace commsim::app {
 namespace {
@@ -69,12 +69,11 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
                ScenarioPointRunner(sweep, &progress, blocker.empty() ? &trajectories : nullptr,
                                    args.threads));
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  fmt::print("sweep: {} points ({} run now, {} from an earlier run) in {} -> "
-             "{}/sweep.csv\n",
-             stats.points, stats.ran, stats.skipped, FormatDuration(seconds),
-             out);
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(
+      "sweep: {} points ({} run now, {} from an earlier run) in {} -> "
+      "{}/sweep.csv\n",
+      stats.points, stats.ran, stats.skipped, FormatDuration(seconds), out);
   if (blocker.empty()) {
     fmt::print("trajectory reuse: {} entries re-timed from {} recorded trajectories\n",
                trajectories.replayed(), trajectories.recorded());
@@ -90,8 +89,8 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
   }
   if (!args.no_plots && PlotSweepFolder(out, {.size = args.size}))
     fmt::print("plots: {}/plots\n", out);
-  fmt::print("report: {} and {}/report.html\n", WriteReport(out, std::string("commsim ") + CommsimVersion()),
-             out);
+  fmt::print("report: {} and {}/report.html\n",
+             WriteReport(out, std::string("commsim ") + CommsimVersion()), out);
   ExitIfEntryErrors(out);
 }
 
@@ -110,24 +109,20 @@ void RunSweepCommand(const SweepArgs &args) {
   RunSweepHere(args, &ranks, world.Describe());
 }
 
-} // namespace
+}  // namespace
 
 void AddSweepCommand(CLI::App &app) {
   auto args = std::make_shared<SweepArgs>();
-  auto *cmd =
-      app.add_subcommand("sweep", "Run a sweep file: every point x algorithm; "
-                                  "resumable, parallel over points");
-  cmd->add_option("FILE", args->file, "sweep file (JSON)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--out", args->out,
-                  "output folder (default: results/<sweep name>)");
+  auto *cmd = app.add_subcommand("sweep",
+                                 "Run a sweep file: every point x algorithm; "
+                                 "resumable, parallel over points");
+  cmd->add_option("FILE", args->file, "sweep file (JSON)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out, "output folder (default: results/<sweep name>)");
   cmd->add_option("--jobs,-j", args->jobs,
                   "points run in parallel (default 0: one per core; results identical)")
       ->check(CLI::Range(0, 256));
   AddThreadsOption(*cmd, args->threads);
-  cmd->add_flag("--keep-runs", args->keep_runs,
-                "also keep every point's run folder in runs/<K>/");
+  cmd->add_flag("--keep-runs", args->keep_runs, "also keep every point's run folder in runs/<K>/");
   cmd->add_flag("--restart", args->restart,
                 "discard the results already in the output folder (needed "
                 "after editing the sweep)");
@@ -142,16 +137,10 @@ void AddSweepCommand(CLI::App &app) {
   auto *point = app.add_subcommand("sweep-point",
                                    "Run one point of a sweep into a sweep "
                                    "folder (to spread points over machines)");
-  point->add_option("FILE", args->file, "sweep file (JSON)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  point
-      ->add_option("--point", args->point,
-                   "point index (0-based, as in sweep.csv)")
-      ->required();
+  point->add_option("FILE", args->file, "sweep file (JSON)")->required()->check(CLI::ExistingFile);
+  point->add_option("--point", args->point, "point index (0-based, as in sweep.csv)")->required();
   point->add_option("--out", args->out, "sweep output folder")->required();
-  point->add_flag("--keep-runs", args->keep_runs,
-                  "also write the point's run folder runs/<K>/");
+  point->add_flag("--keep-runs", args->keep_runs, "also write the point's run folder runs/<K>/");
   AddThreadsOption(*point, args->threads);
   point->callback([args] {
     const Sweep sweep = LoadSweep(args->file);
@@ -167,4 +156,4 @@ void AddSweepCommand(CLI::App &app) {
   });
 }
 
-} // namespace commsim::app
+}  // namespace commsim::app

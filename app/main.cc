@@ -1,13 +1,12 @@
 #include <CLI/CLI.hpp>
-
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <string>
 #include <new>
+#include <string>
 
 #include "analysis/version.h"
 #include "app/commands.h"
@@ -50,9 +49,10 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     // Sizes from user input are bounded before allocation; this is the backstop for what is
     // within the limits but still more than this machine's memory.
-    std::fputs("error: out of memory: this run needs more memory than is available; use a "
-               "smaller model, data set, batch or fewer workers\n",
-               stderr);
+    std::fputs(
+        "error: out of memory: this run needs more memory than is available; use a "
+        "smaller model, data set, batch or fewer workers\n",
+        stderr);
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -47,22 +47,22 @@ class SemanticsCommandTest : public commsim::test_files::TempDirTest {
 
 TEST_F(SemanticsCommandTest, SimulatedTimeBeyondTheLimitIsRefusedWithTheNumbers) {
   // 1e12 iterations x 1 ms = 1e9 s of compute alone, beyond int64 picoseconds (9.22e6 s).
-  const std::string f =
-      Write("s.json", SmallScenario({{"iterations", 1'000'000'000'000}, {"metrics_every", 1'000'000}}));
+  const std::string f = Write(
+      "s.json", SmallScenario({{"iterations", 1'000'000'000'000}, {"metrics_every", 1'000'000}}));
   ExpectCommsim("validate " + f, 1,
                 {f + ": /iterations: 1000000000000 iterations need at least 1e+09 s of simulated "
                      "time (at least 0.001 s of compute per iteration: the slowest worker's, "
                      "from /compute), more than simulated time can reach (9.22e+06 s"});
   // The slowest worker sets the bound: 2000 iterations x 1 ms x slowdown 5000 = 1e7 s.
-  const std::string g = Write(
-      "g.json", SmallScenario({{"iterations", 2000},
-                      {"compute", {{"slowdown", json::array({1, 1, 1, 5000})}}}}));
+  const std::string g =
+      Write("g.json", SmallScenario({{"iterations", 2000},
+                                     {"compute", {{"slowdown", json::array({1, 1, 1, 5000})}}}}));
   ExpectCommsim("validate " + g, 1, {"/iterations: 2000 iterations need at least 1e+07 s"});
   // Just under the limit (8e6 s) is accepted, and so is any length with jitter: no bound is
   // certain then.
-  const std::string h = Write(
-      "h.json", SmallScenario({{"iterations", 2000},
-                               {"compute", {{"slowdown", json::array({1, 1, 1, 4000})}}}}));
+  const std::string h =
+      Write("h.json", SmallScenario({{"iterations", 2000},
+                                     {"compute", {{"slowdown", json::array({1, 1, 1, 4000})}}}}));
   ExpectCommsim("validate " + h, 0, {"ok"});
   const std::string j = Write("j.json", SmallScenario({{"iterations", 1'000'000'000'000},
                                                        {"metrics_every", 1'000'000},
@@ -81,16 +81,16 @@ TEST_F(SemanticsCommandTest, EventsBeyondMaxEventsAreRefusedNamingTheLimit) {
   ExpectCommsim("validate " + g, 0, {"ok"});
   // The default limit (1e10) against 2e9 iterations x 8 workers.
   const std::string h = Write("h.json", SmallScenario({{"iterations", 2'000'000'000},
-                                              {"workers", 8},
-                                              {"metrics_every", 1000},
-                                              {"compute", {{"seconds", 0}}}}));
+                                                       {"workers", 8},
+                                                       {"metrics_every", 1000},
+                                                       {"compute", {{"seconds", 0}}}}));
   ExpectCommsim("validate " + h, 1, {"at least 1.6e+10 simulated events"});
 }
 
 TEST_F(SemanticsCommandTest, EveryShippedScenarioAndSweepStillValidates) {
   int files = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(COMMSIM_SOURCE_DIR) /
-                                                        "scenarios")) {
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(COMMSIM_SOURCE_DIR) / "scenarios")) {
     const std::string path = e.path().string();
     if (e.path().extension() != ".json" || path.find("fuzz_corpus") != std::string::npos ||
         path.find("golden") != std::string::npos) {
@@ -116,7 +116,8 @@ TEST_F(SemanticsCommandTest, AChangedCutExtendedOrOldTraceIsRefused) {
   char& digit = changed[record + 10];
   digit = digit == '9' ? '8' : static_cast<char>(digit + 1);
   std::ofstream(P("bad.txt")) << changed;
-  ExpectCommsim(retime, 1, {P("bad.txt") + ": changed since commsim wrote it: its content's crc32"});
+  ExpectCommsim(retime, 1,
+                {P("bad.txt") + ": changed since commsim wrote it: its content's crc32"});
   std::ofstream(P("bad.txt")) << good.substr(0, good.size() - 5);
   ExpectCommsim(retime, 1, {P("bad.txt") + ": cut short: "});
   std::ofstream(P("bad.txt")) << good << "end\n";
@@ -139,8 +140,9 @@ TEST_F(SemanticsCommandTest, AReplayThatDoesNotEndOkIsLearnedAgainWithANote) {
                     " -q --no-plots --set /compute/seconds=1e6 --set /compute/jitter=0.01 --out " +
                     P("r"),
                 3,
-                {"note: " + P("t/trace.txt") + ": entry 0 (qsgd): its trajectory did not replay "
-                                               "(error: ",
+                {"note: " + P("t/trace.txt") +
+                     ": entry 0 (qsgd): its trajectory did not replay "
+                     "(error: ",
                  "it was learned again in full"});
 }
 
@@ -148,23 +150,23 @@ TEST_F(SemanticsCommandTest, KeysWithoutEffectAreErrorsOrNotes) {
   const std::string queue =
       Write("queue.json", SmallScenario({{"network", {{"model", "flow"}, {"queue", "fifo"}}}}));
   ExpectCommsim("validate " + queue, 0,
-                {"note: " + queue + ": /network/queue: has no effect under network model "
-                                    "\"flow\"",
+                {"note: " + queue +
+                     ": /network/queue: has no effect under network model "
+                     "\"flow\"",
                  ": ok"});
   const std::string packet =
       Write("packet.json", SmallScenario({{"network", {{"model", "packet"}, {"queue", "fifo"}}}}));
   EXPECT_EQ(RunCommsim("validate " + packet).out.find("note:"), std::string::npos);
-  const std::string broadcast = Write(
-      "broadcast.json",
-      SmallScenario({{"network", {{"broadcast", true}}}, {"algorithms", json::array({"sgd", "qsgd"})}}));
+  const std::string broadcast =
+      Write("broadcast.json", SmallScenario({{"network", {{"broadcast", true}}},
+                                             {"algorithms", json::array({"sgd", "qsgd"})}}));
   ExpectCommsim("validate " + broadcast, 1,
                 {broadcast + ": /network/broadcast: true has no effect: broadcast is how "
                              "decentralized entries send"});
-  const std::string multicast =
-      Write("multicast.json", SmallScenario({{"network",
-                                     {{"downlink", "multicast"},
-                                      {"topology", {{"name", "ring"}}}}},
-                                    {"algorithms", json::array({"dpsgd"})}}));
+  const std::string multicast = Write(
+      "multicast.json",
+      SmallScenario({{"network", {{"downlink", "multicast"}, {"topology", {{"name", "ring"}}}}},
+                     {"algorithms", json::array({"dpsgd"})}}));
   ExpectCommsim("validate " + multicast, 1,
                 {multicast + ": /network/downlink: \"multicast\" has no effect: the downlink is a "
                              "parameter server's message"});
@@ -191,8 +193,9 @@ TEST_F(SemanticsCommandTest, EveryUsageErrorExitsOne) {
   ExpectCommsim("frobnicate", 1, {"frobnicate"});
   ExpectCommsim("sweep", 1, {"FILE is required"});
   ExpectCommsim("run --jobs x", 1, {"--jobs"});
-  ExpectCommsim("sweep " + std::string(COMMSIM_SOURCE_DIR) + "/scenarios/bandwidth_sweep.json -j 999",
-                1, {"--jobs"});
+  ExpectCommsim(
+      "sweep " + std::string(COMMSIM_SOURCE_DIR) + "/scenarios/bandwidth_sweep.json -j 999", 1,
+      {"--jobs"});
   ExpectCommsim("--help", 0, {"Usage"});
   ExpectCommsim("--version", 0, {"commsim"});
 }

@@ -51,8 +51,9 @@ ComputeTimeModel::ComputeTimeModel(const ComputeTimeConfig& config, double flops
                                    int workers, uint64_t /*seed*/)
     : config_(config),
       flops_per_sample_(flops_per_sample),
-      flops_per_s_((config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)) *
-                   config.efficiency),
+      flops_per_s_(
+          (config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)) *
+          config.efficiency),
       log_sigma_(std::sqrt(std::log1p(config.jitter * config.jitter))) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   COMMSIM_CHECK(flops_per_s_ > 0.0, "device {}", config.device);
@@ -85,9 +86,10 @@ SimTime ComputeTimeModel::Sample(int worker, int64_t batch, Rng& rng) const {
   try {
     return SimTime::FromSeconds(seconds);
   } catch (const SimulationLimitError& e) {
-    throw SimulationLimitError(fmt::format("compute: worker {}'s step on {} samples: {}; lower "
-                                           "the compute time (seconds, slowdown, device speed)",
-                                           worker, batch, e.what()));
+    throw SimulationLimitError(
+        fmt::format("compute: worker {}'s step on {} samples: {}; lower "
+                    "the compute time (seconds, slowdown, device speed)",
+                    worker, batch, e.what()));
   }
 }
 

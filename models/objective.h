@@ -49,8 +49,8 @@ class Objective {
 
   virtual double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                           Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const = 0;
-  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
-                              int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
+  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
+                              Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
   // Takes the next n values of a vector handed over in order, chunk by chunk.
   using ChunkSink = std::function<void(const double* values, int64_t n)>;
   // Takes the n values x[begin, begin + n) of a vector handed over in chunks in any order.

@@ -51,14 +51,14 @@ void CheckCertainLimits(const Scenario& s, const ComputeTimeModel& compute,
   }
   const long double events = iterations * static_cast<long double>(s.workers);
   if (events > static_cast<long double>(s.limits.max_events)) {
-    errors.Add("/iterations",
-               fmt::format("{} iterations x {} workers need at least {:.3g} simulated events "
-                           "(one per worker per iteration for its compute, more for its "
-                           "messages), more than limits.max_events = {}; raise "
-                           "/limits/max_events (at most 1e15) if the run is meant to be this "
-                           "long, or run fewer iterations",
-                           s.iterations, s.workers, static_cast<double>(events),
-                           s.limits.max_events));
+    errors.Add(
+        "/iterations",
+        fmt::format("{} iterations x {} workers need at least {:.3g} simulated events "
+                    "(one per worker per iteration for its compute, more for its "
+                    "messages), more than limits.max_events = {}; raise "
+                    "/limits/max_events (at most 1e15) if the run is meant to be this "
+                    "long, or run fewer iterations",
+                    s.iterations, s.workers, static_cast<double>(events), s.limits.max_events));
   }
 }
 

@@ -175,13 +175,15 @@ namespace {
 // The sweep file's keys go through the scenario config machinery: typed, with choices and
 // did-you-mean, also inside axes.
 TEST(SweepTest, KeysAreTypedWithChoicesAndSuggestionsLikeScenarioKeys) {
-  EXPECT_EQ(ErrorOf(R"({"base": {}, "combine": "zipp", "axes": [{"pointer": "/a", "values": [1]}]})"),
-            "s.json: /combine: expected one of \"cartesian\", \"zip\", got string \"zipp\" (did you "
-            "mean \"zip\"?)");
+  EXPECT_EQ(
+      ErrorOf(R"({"base": {}, "combine": "zipp", "axes": [{"pointer": "/a", "values": [1]}]})"),
+      "s.json: /combine: expected one of \"cartesian\", \"zip\", got string \"zipp\" (did you "
+      "mean \"zip\"?)");
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/a", "value": [1]}]})"),
             "s.json: /axes/0/value: unknown key; did you mean \"values\"?");
-  EXPECT_EQ(ErrorOf(R"({"base": {}, "target_loss": "low", "axes": [{"pointer": "/a", "values": [1]}]})"),
-            "s.json: /target_loss: expected a number, got string \"low\"");
+  EXPECT_EQ(
+      ErrorOf(R"({"base": {}, "target_loss": "low", "axes": [{"pointer": "/a", "values": [1]}]})"),
+      "s.json: /target_loss: expected a number, got string \"low\"");
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"name": "bw", "values": [1]}]})"),
             "s.json: /axes/0/pointer: missing: a JSON pointer such as "
             "\"/network/topology/server_bandwidth\"");

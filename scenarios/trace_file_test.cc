@@ -124,8 +124,9 @@ TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
       {1, "commsim-trace 2 bytes 012 crc32 00000000",
        "expected `commsim-trace 2 bytes <count> crc32 <8 hex digits>`, got \"commsim-trace 2 "
        "bytes 012 crc32 00000000\""},
-      {1, "hello", "expected `commsim-trace 2 bytes <count> crc32 <hex>` (not a commsim trace "
-                   "file?)"},
+      {1, "hello",
+       "expected `commsim-trace 2 bytes <count> crc32 <hex>` (not a commsim trace "
+       "file?)"},
       {3, "scenario [1]", "scenario: expected a JSON object on one line"},
       {5, "shape 0 64 gzip 10 -1 0", "codec: expected a compressor name or -, got \"gzip\""},
       {5, "shape 1 64 qsgd 10 -1 0", "expected shape id 0 (ids count up from 0), got 1"},

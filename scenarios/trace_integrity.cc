@@ -43,12 +43,13 @@ std::string_view Body(std::string_view text) {
 [[noreturn]] void RefuseFirstLine(const std::string& line, const std::string& origin) {
   constexpr std::string_view kPrefix = "commsim-trace ";
   if (line.rfind(kPrefix, 0) != 0) {
-    throw UserError(fmt::format("{}:1: expected `commsim-trace {} bytes <count> crc32 <hex>` (not "
-                                "a commsim trace file?)",
-                                origin, kTraceVersion));
+    throw UserError(
+        fmt::format("{}:1: expected `commsim-trace {} bytes <count> crc32 <hex>` (not "
+                    "a commsim trace file?)",
+                    origin, kTraceVersion));
   }
-  const std::string version = line.substr(kPrefix.size(), line.find(' ', kPrefix.size()) -
-                                                              kPrefix.size());
+  const std::string version =
+      line.substr(kPrefix.size(), line.find(' ', kPrefix.size()) - kPrefix.size());
   if (version == "1") {
     throw UserError(fmt::format(
         "{}:1: trace version 1 has no checksum, so a damaged copy cannot be told from a good "
@@ -57,20 +58,20 @@ std::string_view Body(std::string_view text) {
         origin, kTraceVersion));
   }
   if (version != std::to_string(kTraceVersion)) {
-    throw UserError(fmt::format("{}:1: trace version {:?} is not supported (this commsim reads "
-                                "version {})",
-                                origin, version, kTraceVersion));
+    throw UserError(
+        fmt::format("{}:1: trace version {:?} is not supported (this commsim reads "
+                    "version {})",
+                    origin, version, kTraceVersion));
   }
-  throw UserError(fmt::format("{}:1: expected `commsim-trace {} bytes <count> crc32 <8 hex "
-                              "digits>`, got {:?}",
-                              origin, kTraceVersion, line.substr(0, 100)));
+  throw UserError(
+      fmt::format("{}:1: expected `commsim-trace {} bytes <count> crc32 <8 hex "
+                  "digits>`, got {:?}",
+                  origin, kTraceVersion, line.substr(0, 100)));
 }
 
 }  // namespace
 
-std::string TraceIntegrityLine(std::string_view body) {
-  return Format({body.size(), Crc32(body)});
-}
+std::string TraceIntegrityLine(std::string_view body) { return Format({body.size(), Crc32(body)}); }
 
 void CheckTraceIntegrity(std::string_view text, const std::string& origin) {
   const std::string first(FirstLine(text).substr(0, 200));
@@ -87,9 +88,10 @@ void CheckTraceIntegrity(std::string_view text, const std::string& origin) {
                                 origin, body.size(), head.bytes, again));
   }
   if (const uint32_t crc = Crc32(body); crc != head.crc) {
-    throw UserError(fmt::format("{}: changed since commsim wrote it: its content's crc32 is {:08x}, "
-                                "the first line says {:08x}{}",
-                                origin, crc, head.crc, again));
+    throw UserError(
+        fmt::format("{}: changed since commsim wrote it: its content's crc32 is {:08x}, "
+                    "the first line says {:08x}{}",
+                    origin, crc, head.crc, again));
   }
 }
 

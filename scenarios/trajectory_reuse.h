@@ -41,8 +41,8 @@ namespace commsim {
 // True when `pointer` is a timing key (above).
 bool IsTimingPointer(const std::string& pointer);
 
-// Trajectories by entry index (and the objective), shared by the runs of one sweep (any threads) or loaded from a
-// trace file. Thread-safe.
+// Trajectories by entry index (and the objective), shared by the runs of one sweep (any threads) or
+// loaded from a trace file. Thread-safe.
 class TrajectoryStore {
  public:
   // Entry `entry`'s trajectory, or nullptr: then the caller must record it and call Publish or
