@@ -51,6 +51,17 @@ void PrintNotes(const Scenario& scenario) {
   for (const std::string& note : scenario.notes) fmt::print(stderr, "note: {}\n", note);
 }
 
+// A note for each traced entry whose replay did not end ok, so it was learned again in full.
+void PrintRelearned(const std::string& file, const Scenario& scenario,
+                    const TrajectoryStore& trajectories) {
+  for (const TrajectoryStore::Relearned& r : trajectories.relearned()) {
+    fmt::print(stderr,
+               "note: {}: entry {} ({}): its trajectory did not replay ({}); it was learned "
+               "again in full\n",
+               file, r.entry, scenario.algorithms[r.entry].label, r.why);
+  }
+}
+
 // Runs `scenario` (read from `file`) into `out` (default results/<name><suffix>) with progress
 // lines, prints the comparison table; with `trace` set, also writes trace.txt.
 void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArgs& args,
@@ -86,14 +97,7 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   progress.Start(entries);
   const RunResult result = RunScenario(scenario, options);
   progress.Finish();
-  if (trajectories != nullptr) {
-    for (const TrajectoryStore::Relearned& r : trajectories->relearned()) {
-      fmt::print(stderr,
-                 "note: {}: entry {} ({}): its trajectory did not replay ({}); it was learned "
-                 "again in full\n",
-                 file, r.entry, scenario.algorithms[r.entry].label, r.why);
-    }
-  }
+  if (trajectories != nullptr) PrintRelearned(file, scenario, *trajectories);
   std::string trace;
   if (trace_source) {
     std::vector<std::string> labels;
