@@ -53,16 +53,16 @@ TEST_F(SemanticsCommandTest, SimulatedTimeBeyondTheLimitIsRefusedWithTheNumbers)
                 {f + ": /iterations: 1000000000000 iterations need at least 1e+09 s of simulated "
                      "time (at least 0.001 s of compute per iteration: the slowest worker's, "
                      "from /compute), more than simulated time can reach (9.22e+06 s"});
-  // The slowest worker sets the bound: 2000 iterations x 1 ms x slowdown 5000 = 1e7 s.
-  const std::string g =
-      Write("g.json", SmallScenario({{"iterations", 2000},
-                                     {"compute", {{"slowdown", json::array({1, 1, 1, 5000})}}}}));
+  // The slowest worker sets the bound: 2000 iterations x 1 ms x slowdown 5e6 = 1e7 s.
+  const std::string g = Write(
+      "g.json", SmallScenario({{"iterations", 2000},
+                               {"compute", {{"slowdown", json::array({1, 1, 1, 5'000'000})}}}}));
   ExpectCommsim("validate " + g, 1, {"/iterations: 2000 iterations need at least 1e+07 s"});
-  // Just under the limit (8e6 s) is accepted, and so is any length with jitter: no bound is
-  // certain then.
-  const std::string h =
-      Write("h.json", SmallScenario({{"iterations", 2000},
-                                     {"compute", {{"slowdown", json::array({1, 1, 1, 4000})}}}}));
+  // Just under the limit (2000 x 4000 s = 8e6 s) is accepted, and so is any length with jitter: no
+  // bound is certain then.
+  const std::string h = Write(
+      "h.json", SmallScenario({{"iterations", 2000},
+                               {"compute", {{"slowdown", json::array({1, 1, 1, 4'000'000})}}}}));
   ExpectCommsim("validate " + h, 0, {"ok"});
   const std::string j = Write("j.json", SmallScenario({{"iterations", 1'000'000'000'000},
                                                        {"metrics_every", 1'000'000},

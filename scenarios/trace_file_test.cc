@@ -150,7 +150,7 @@ TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
 }
 
 // The error ParseTrace gives for `text` ("no error" when it parses).
-std::string ErrorOf(const std::string& text) {
+std::string TraceErrorOf(const std::string& text) {
   try {
     ParseTrace(text, "t.txt");
   } catch (const UserError& e) {
@@ -177,16 +177,17 @@ TEST(TraceFileTest, AChangedCutOrExtendedTraceIsRefusedBeforeParsing) {
   const size_t loss = changed.find("record 0 0.30000000000000004");
   ASSERT_NE(loss, std::string::npos) << text;
   changed[loss + 9] = '1';
-  EXPECT_EQ(ErrorOf(changed).rfind("t.txt: changed since commsim wrote it: its content's crc32 "
-                                   "is ",
-                                   0),
-            0u)
-      << ErrorOf(changed);
-  EXPECT_EQ(ErrorOf(ResealTrace(changed)), "no error");  // only the checksum tells
-  EXPECT_EQ(ErrorOf(text.substr(0, text.size() - 4)),
+  EXPECT_EQ(
+      TraceErrorOf(changed).rfind("t.txt: changed since commsim wrote it: its content's crc32 "
+                                  "is ",
+                                  0),
+      0u)
+      << TraceErrorOf(changed);
+  EXPECT_EQ(TraceErrorOf(ResealTrace(changed)), "no error");  // only the checksum tells
+  EXPECT_EQ(TraceErrorOf(text.substr(0, text.size() - 4)),
             fmt::format("t.txt: cut short: {} bytes after the first line, which says {}{}",
                         bytes - 4, bytes, again));
-  EXPECT_EQ(ErrorOf(text + "end\n"),
+  EXPECT_EQ(TraceErrorOf(text + "end\n"),
             fmt::format("t.txt: extended: {} bytes after the first line, which says {}{}",
                         bytes + 4, bytes, again));
 }
