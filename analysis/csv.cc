@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -46,6 +47,40 @@ bool CsvTable::HasNumbers(std::string_view name) const {
   return false;
 }
 
+namespace {
+
+// A whole number as strtod reads it (no leading blank): "-1.5", "1e-3", "-inf", "nan".
+bool IsNumber(std::string_view text) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+  const std::string cell(text);
+  char* end = nullptr;
+  std::strtod(cell.c_str(), &end);
+  return end == cell.c_str() + cell.size();
+}
+
+// A cell a spreadsheet would run as a formula (OWASP's CSV injection rule): text, not a number,
+// starting with = + - @ tab or CR.
+bool LooksLikeFormula(std::string_view text) {
+  return !text.empty() && std::string_view("=+-@\t\r").find(text[0]) != std::string_view::npos &&
+         !IsNumber(text);
+}
+
+// True when CsvCell writes `text` with one more leading quote: it is a formula look-alike after
+// its leading quotes (if any), so that ParseCsv can remove exactly the quote CsvCell added.
+bool GetsQuotePrefix(std::string_view text) {
+  const size_t first = text.find_first_not_of('\'');
+  return first != std::string_view::npos && LooksLikeFormula(text.substr(first));
+}
+
+// The cell as written before CsvCell's formula escape.
+void Unescape(std::string& cell) {
+  if (!cell.empty() && cell[0] == '\'' && GetsQuotePrefix(std::string_view(cell).substr(1))) {
+    cell.erase(0, 1);
+  }
+}
+
+}  // namespace
+
 CsvTable ParseCsv(std::string_view text, const std::string& origin) {
   std::istringstream in{std::string(text)};
   CsvReader reader(in, origin, CsvDialect{});
@@ -60,8 +95,10 @@ CsvTable ParseCsv(std::string_view text, const std::string& origin) {
       throw UserError(fmt::format("{}:{}: expected {} cells as in the header, got {}", origin,
                                   reader.line(), header.size(), cells.size()));
     }
+    for (std::string& cell : cells) Unescape(cell);
     rows.push_back(cells);
   }
+  for (std::string& cell : header) Unescape(cell);
   return CsvTable(std::move(header), std::move(rows));
 }
 
@@ -74,8 +111,11 @@ CsvTable ReadCsvFile(const std::string& path) {
 }
 
 std::string CsvCell(std::string_view text) {
-  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
+  const bool escape = GetsQuotePrefix(text);
+  if (!escape && text.find_first_of(",\"\n\r") == std::string_view::npos) {
+    return std::string(text);
+  }
+  std::string out = escape ? "\"'" : "\"";
   for (const char c : text) {
     if (c == '"') out += '"';
     out += c;

@@ -3,7 +3,9 @@
 //
 // Format: RFC 4180 subset, tokenized by sim/csv_reader.h. The first line is the header; every row
 // must have as many cells as the header. Cells may be quoted ("a,b", "say ""hi"""); a trailing
-// newline is optional; CR-LF is accepted; an empty line is an error. Empty cells mean "no value". Numbers are read with strtod, so "nan" and "inf" parse.
+// newline is optional; CR-LF is accepted; an empty line is an error. Empty cells mean "no value".
+// Numbers are read with strtod, so "nan" and "inf" parse. Cells escaped against formula injection
+// (CsvCell) are read back without the quote CsvCell added.
 #ifndef COMMSIM_ANALYSIS_CSV_H_
 #define COMMSIM_ANALYSIS_CSV_H_
 
@@ -43,7 +45,11 @@ CsvTable ParseCsv(std::string_view text, const std::string& origin);
 // Reads and parses a file. Throws UserError when it cannot be read or parsed.
 CsvTable ReadCsvFile(const std::string& path);
 
-// Quotes a cell when it holds a comma, quote or line break.
+// Quotes a cell when it holds a comma, quote or line break. A text cell a spreadsheet would run
+// as a formula (starting with = + - @ tab or CR, and not a number: -1.5, 1e-3 and -inf stay as
+// they are) is escaped as OWASP advises: a single quote before it, and quoted; so is a cell that
+// is such a text after leading single quotes, so that ParseCsv, which removes that one quote,
+// reads back every cell as it was given.
 std::string CsvCell(std::string_view text);
 // One CSV line (with trailing '\n') from cells, quoting as needed.
 std::string CsvLine(const std::vector<std::string>& cells);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "sim/error.h"
 #include "sim/error_test_util.h"
@@ -61,6 +63,32 @@ TEST(CsvTest, LinesRoundTripThroughTheReader) {
   EXPECT_EQ(FormatNumber(0.1), "0.1");
   EXPECT_EQ(FormatNumber(1e7), "10000000");
   EXPECT_EQ(FormatNumber(-INFINITY), "-inf");
+}
+
+TEST(CsvTest, FormulaLikeTextCellsAreEscapedAndNumbersAreNot) {
+  // OWASP's rule: a text cell starting with = + - @ tab or CR gets a single quote and is quoted.
+  EXPECT_EQ(CsvCell("=1+2"), "\"'=1+2\"");
+  EXPECT_EQ(CsvCell("+x"), "\"'+x\"");
+  EXPECT_EQ(CsvCell("-x"), "\"'-x\"");
+  EXPECT_EQ(CsvCell("@SUM(A1)"), "\"'@SUM(A1)\"");
+  EXPECT_EQ(CsvCell("\t=1"), "\"'\t=1\"");
+  EXPECT_EQ(CsvCell("\r1"), "\"'\r1\"");
+  EXPECT_EQ(CsvCell("=a,\"b\""), "\"'=a,\"\"b\"\"\"");
+  // A text that is such a cell after leading quotes gets one more, so the reader can tell.
+  EXPECT_EQ(CsvCell("'=x"), "\"''=x\"");
+  // Numbers and other text stay as they are.
+  for (const char* kept : {"-1.5", "1e-3", "-inf", "+2", "-0", "nan", "x=1", "'x", "a-b", ""}) {
+    EXPECT_EQ(CsvCell(kept), kept);
+  }
+}
+
+TEST(CsvTest, EscapedCellsReadBackAsGiven) {
+  const std::vector<std::string> cells = {"=1+2", "-x", "'=x", "''-y", "-1.5", "'x", "@", "+"};
+  const CsvTable t = ParseCsv(CsvLine(cells) + CsvLine(cells), "t.csv");
+  EXPECT_EQ(t.header(), cells);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.rows()[0], cells);
+  EXPECT_EQ(t.Number(0, "-1.5"), -1.5);
 }
 
 }  // namespace

@@ -46,6 +46,22 @@ struct TraceSource {
   std::string base_dir;
 };
 
+// The scenario's notes on keys that do nothing in it, on stderr.
+void PrintNotes(const Scenario& scenario) {
+  for (const std::string& note : scenario.notes) fmt::print(stderr, "note: {}\n", note);
+}
+
+// A note for each traced entry whose replay did not end ok, so it was learned again in full.
+void PrintRelearned(const std::string& file, const Scenario& scenario,
+                    const TrajectoryStore& trajectories) {
+  for (const TrajectoryStore::Relearned& r : trajectories.relearned()) {
+    fmt::print(stderr,
+               "note: {}: entry {} ({}): its trajectory did not replay ({}); it was learned "
+               "again in full\n",
+               file, r.entry, scenario.algorithms[r.entry].label, r.why);
+  }
+}
+
 // Runs `scenario` (read from `file`) into `out` (default results/<name><suffix>) with progress
 // lines, prints the comparison table; with `trace` set, also writes trace.txt.
 void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArgs& args,
@@ -55,6 +71,7 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   const std::string origin = args.out.empty() ? out : "--out " + out;
   // Refuse a path commsim does not own, or cannot write, before spending the run's time.
   CheckOutputWritable(out, OutputKind::kRun, origin);
+  PrintNotes(scenario);
   RunOptions options;
   options.trajectories = trajectories;
   options.jobs = args.jobs > 0 ? args.jobs : DefaultJobs();
@@ -80,6 +97,7 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   progress.Start(entries);
   const RunResult result = RunScenario(scenario, options);
   progress.Finish();
+  if (trajectories != nullptr) PrintRelearned(file, scenario, *trajectories);
   std::string trace;
   if (trace_source) {
     std::vector<std::string> labels;
@@ -139,8 +157,10 @@ void DoRetime(const RunArgs& args) {
     trajectories.Publish(index, std::make_shared<const Trajectory>(std::move(entry.trajectory)));
   }
   if (!args.quiet) {
-    fmt::print(stderr, "commsim: retime: {} of {} entries have a trajectory; the others run in "
-               "full\n", trace.entries.size(), scenario.algorithms.size());
+    fmt::print(stderr,
+               "commsim: retime: {} of {} entries have a trajectory; the others run in "
+               "full\n",
+               trace.entries.size(), scenario.algorithms.size());
   }
   RunAndWrite(scenario, args.file, args, "-retimed", &trajectories, std::nullopt);
 }
@@ -166,6 +186,7 @@ void DoValidate(const RunArgs& args) {
   if (doc.is_object() && doc.contains("axes")) return ValidateSweepFile(file, args.sets);
   const Scenario scenario = LoadScenario(file, args.sets);
   CheckScenario(scenario);
+  PrintNotes(scenario);
   fmt::print("{}: ok ({} algorithm entries, {} workers, {} iterations)\n", file,
              scenario.algorithms.size(), scenario.workers, scenario.iterations);
 }
@@ -213,15 +234,19 @@ void AddRunCommand(CLI::App& app) {
 
   auto rargs = std::make_shared<RunArgs>();
   auto* retime = app.add_subcommand(
-      "retime", "Re-time a run's trace.txt (run --trace) on another network, without redoing "
-                "the learning; writes a run folder");
+      "retime",
+      "Re-time a run's trace.txt (run --trace) on another network, without redoing "
+      "the learning; writes a run folder");
   retime->add_option("TRACE", rargs->file, "trace.txt of a run folder")->required();
   retime->add_option("--out", rargs->out, "output folder (default results/<name>-retimed/)");
   retime->add_option("--set", rargs->sets,
                      "change a timing key: /json/pointer=value (repeatable), e.g. "
                      "/network/topology/worker_bandwidth=100Mbps");
-  retime->add_option("--jobs,-j", rargs->jobs, "entries simulated in parallel (default 0: one "
-                     "per core)")->check(CLI::Range(0, 256));
+  retime
+      ->add_option("--jobs,-j", rargs->jobs,
+                   "entries simulated in parallel (default 0: one "
+                   "per core)")
+      ->check(CLI::Range(0, 256));
   AddOutputFlags(*retime, *rargs);
   retime->callback([rargs] { DoRetime(*rargs); });
 

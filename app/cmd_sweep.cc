@@ -2,13 +2,13 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/progress.h"
-#include "sim/records.h"
 #include "analysis/report.h"
 #include "analysis/version.h"
 #include "app/commands.h"
@@ -18,6 +18,8 @@
 #include "scenarios/sweep_point.h"
 #include "scenarios/sweep_runner.h"
 #include "scenarios/trajectory_reuse.h"
+#include "sim/error.h"
+#include "sim/records.h"
 
 namespace commsim::app {
 namespace {
@@ -27,7 +29,7 @@ struct SweepArgs : RunFolderArgs {
   bool restart = false;
   bool count = false;
   bool no_reuse = false;
-  size_t point = 0;
+  int64_t point = 0;  // signed, so `--point -1` is refused as given
 };
 
 // Exit code 3 when a point's entry ended with status "error" (the sweep itself completed).
@@ -67,22 +69,28 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
                ScenarioPointRunner(sweep, &progress, blocker.empty() ? &trajectories : nullptr,
                                    args.threads));
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  fmt::print("sweep: {} points ({} run now, {} from an earlier run) in {} -> "
-             "{}/sweep.csv\n",
-             stats.points, stats.ran, stats.skipped, FormatDuration(seconds),
-             out);
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(
+      "sweep: {} points ({} run now, {} from an earlier run) in {} -> "
+      "{}/sweep.csv\n",
+      stats.points, stats.ran, stats.skipped, FormatDuration(seconds), out);
   if (blocker.empty()) {
     fmt::print("trajectory reuse: {} entries re-timed from {} recorded trajectories\n",
                trajectories.replayed(), trajectories.recorded());
+    const auto relearned = trajectories.relearned();
+    if (!relearned.empty()) {
+      fmt::print(stderr,
+                 "note: {} replays did not end ok and were learned again in full (the first: "
+                 "entry {}, {})\n",
+                 relearned.size(), relearned.front().entry, relearned.front().why);
+    }
   } else {
     fmt::print("trajectory reuse: off ({})\n", blocker);
   }
   if (!args.no_plots && PlotSweepFolder(out, {.size = args.size}))
     fmt::print("plots: {}/plots\n", out);
-  fmt::print("report: {} and {}/report.html\n", WriteReport(out, std::string("commsim ") + CommsimVersion()),
-             out);
+  fmt::print("report: {} and {}/report.html\n",
+             WriteReport(out, std::string("commsim ") + CommsimVersion()), out);
   ExitIfEntryErrors(out);
 }
 
@@ -101,24 +109,20 @@ void RunSweepCommand(const SweepArgs &args) {
   RunSweepHere(args, &ranks, world.Describe());
 }
 
-} // namespace
+}  // namespace
 
 void AddSweepCommand(CLI::App &app) {
   auto args = std::make_shared<SweepArgs>();
-  auto *cmd =
-      app.add_subcommand("sweep", "Run a sweep file: every point x algorithm; "
-                                  "resumable, parallel over points");
-  cmd->add_option("FILE", args->file, "sweep file (JSON)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--out", args->out,
-                  "output folder (default: results/<sweep name>)");
+  auto *cmd = app.add_subcommand("sweep",
+                                 "Run a sweep file: every point x algorithm; "
+                                 "resumable, parallel over points");
+  cmd->add_option("FILE", args->file, "sweep file (JSON)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out, "output folder (default: results/<sweep name>)");
   cmd->add_option("--jobs,-j", args->jobs,
                   "points run in parallel (default 0: one per core; results identical)")
       ->check(CLI::Range(0, 256));
   AddThreadsOption(*cmd, args->threads);
-  cmd->add_flag("--keep-runs", args->keep_runs,
-                "also keep every point's run folder in runs/<K>/");
+  cmd->add_flag("--keep-runs", args->keep_runs, "also keep every point's run folder in runs/<K>/");
   cmd->add_flag("--restart", args->restart,
                 "discard the results already in the output folder (needed "
                 "after editing the sweep)");
@@ -133,25 +137,23 @@ void AddSweepCommand(CLI::App &app) {
   auto *point = app.add_subcommand("sweep-point",
                                    "Run one point of a sweep into a sweep "
                                    "folder (to spread points over machines)");
-  point->add_option("FILE", args->file, "sweep file (JSON)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  point
-      ->add_option("--point", args->point,
-                   "point index (0-based, as in sweep.csv)")
-      ->required();
+  point->add_option("FILE", args->file, "sweep file (JSON)")->required()->check(CLI::ExistingFile);
+  point->add_option("--point", args->point, "point index (0-based, as in sweep.csv)")->required();
   point->add_option("--out", args->out, "sweep output folder")->required();
-  point->add_flag("--keep-runs", args->keep_runs,
-                  "also write the point's run folder runs/<K>/");
+  point->add_flag("--keep-runs", args->keep_runs, "also write the point's run folder runs/<K>/");
   AddThreadsOption(*point, args->threads);
   point->callback([args] {
     const Sweep sweep = LoadSweep(args->file);
+    if (args->point < 0) {
+      throw UserError(fmt::format("{}: point {} does not exist (the sweep has points 0..{})",
+                                  sweep.file, args->point, sweep.size() - 1));
+    }
+    const auto point = static_cast<size_t>(args->point);
     PrepareSweepFolder(sweep, args->out, /*restart=*/false);
-    RunSweepPoint(sweep, args->point, args->out, args->keep_runs,
+    RunSweepPoint(sweep, point, args->out, args->keep_runs,
                   ScenarioPointRunner(sweep, nullptr, nullptr, args->threads));
-    fmt::print("point {} -> {}\n", args->point,
-               PointFile(args->out, args->point));
+    fmt::print("point {} -> {}\n", point, PointFile(args->out, point));
   });
 }
 
-} // namespace commsim::app
+}  // namespace commsim::app

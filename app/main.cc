@@ -1,13 +1,12 @@
 #include <CLI/CLI.hpp>
-
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <string>
 #include <new>
+#include <string>
 
 #include "analysis/version.h"
 #include "app/commands.h"
@@ -39,7 +38,9 @@ int main(int argc, char** argv) {
     commsim::app::RefuseOtherCommandsOnSeveralRanks(argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message and gives its own codes (104, 105, 106, 109, ...); every usage
+    // error exits 1 like any other bad input (README), --help and --version 0.
+    return app.exit(e) == 0 ? 0 : 1;
   } catch (const commsim::app::ExitCode& e) {
     return e.code;
   } catch (const commsim::UserError& e) {
@@ -48,9 +49,10 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     // Sizes from user input are bounded before allocation; this is the backstop for what is
     // within the limits but still more than this machine's memory.
-    std::fputs("error: out of memory: this run needs more memory than is available; use a "
-               "smaller model, data set, batch or fewer workers\n",
-               stderr);
+    std::fputs(
+        "error: out of memory: this run needs more memory than is available; use a "
+        "smaller model, data set, batch or fewer workers\n",
+        stderr);
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

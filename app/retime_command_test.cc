@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/binary_test_util.h"
+#include "scenarios/trace_file.h"
 #include "sim/file_test_util.h"
 
 namespace {
@@ -82,7 +83,8 @@ TEST_F(RetimeCommandTest, RetimeRefusesKeysThatChangeLearningAndBadTraces) {
       << r.out;
   r = RunCommsim("retime " + P("t/trace.txt") + " --set /compute/overlap=none --out " + P("x"));
   EXPECT_EQ(r.status, 1) << r.out;
-  std::ofstream(P("bad.txt")) << "commsim-trace 1\nbase_dir \"/\"\nscenario {}\nentry 0 qsgd\n";
+  std::ofstream(P("bad.txt")) << commsim::ResealTrace(
+      "commsim-trace 2\nbase_dir \"/\"\nscenario {}\nentry 0 qsgd\n");
   r = RunCommsim("retime " + P("bad.txt") + " --out " + P("x"));
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find(P("bad.txt") + ":4: expected `end`, got the end of the file (truncated?)"),

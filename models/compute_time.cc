@@ -51,15 +51,16 @@ ComputeTimeModel::ComputeTimeModel(const ComputeTimeConfig& config, double flops
                                    int workers, uint64_t /*seed*/)
     : config_(config),
       flops_per_sample_(flops_per_sample),
-      flops_per_s_((config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)) *
-                   config.efficiency),
+      flops_per_s_(
+          (config.device == "custom" ? config.flops_per_s : DevicePeakFlops(config.device)) *
+          config.efficiency),
       log_sigma_(std::sqrt(std::log1p(config.jitter * config.jitter))) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   COMMSIM_CHECK(flops_per_s_ > 0.0, "device {}", config.device);
   const size_t n = config.slowdown.size();
   if (n != 0 && n != 1 && n != static_cast<size_t>(workers)) {
     throw UserError(
-        fmt::format("compute: /slowdown has {} entries, expected 1 or one per worker "
+        fmt::format("slowdown: has {} entries, expected 1 or one per worker "
                     "({})",
                     n, workers));
   }
@@ -85,9 +86,10 @@ SimTime ComputeTimeModel::Sample(int worker, int64_t batch, Rng& rng) const {
   try {
     return SimTime::FromSeconds(seconds);
   } catch (const SimulationLimitError& e) {
-    throw SimulationLimitError(fmt::format("compute: worker {}'s step on {} samples: {}; lower "
-                                           "the compute time (seconds, slowdown, device speed)",
-                                           worker, batch, e.what()));
+    throw SimulationLimitError(
+        fmt::format("compute: worker {}'s step on {} samples: {}; lower "
+                    "the compute time (seconds, slowdown, device speed)",
+                    worker, batch, e.what()));
   }
 }
 

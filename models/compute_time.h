@@ -64,7 +64,8 @@ double DevicePeakFlops(std::string_view device);
 
 class ComputeTimeModel {
  public:
-  // Throws UserError when slowdown has neither 0, 1 nor `workers` entries. `seed` is reserved:
+  // Throws UserError "slowdown: ..." (the caller adds the file and the key's place) when
+  // slowdown has neither 0, 1 nor `workers` entries. `seed` is reserved:
   // the jitter draws come from the Rng passed to Sample().
   ComputeTimeModel(const ComputeTimeConfig& config, double flops_per_sample, int workers,
                    uint64_t seed);

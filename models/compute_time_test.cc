@@ -92,7 +92,7 @@ TEST(ComputeTimeTest, SlowdownListMustMatchWorkers) {
     ComputeTimeModel(c, 1.0, 8, 1);
     FAIL() << "expected a UserError";
   } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(), "compute: /slowdown has 3 entries, expected 1 or one per worker (8)");
+    EXPECT_STREQ(e.what(), "slowdown: has 3 entries, expected 1 or one per worker (8)");
   }
 }
 

@@ -38,6 +38,9 @@ class DataObjective : public Objective {
                   Eigen::Ref<Eigen::VectorXd> grad) const final;
   double Loss(const Eigen::Ref<const Eigen::VectorXd>& x) const final;
   std::optional<double> TestAccuracy(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
+  bool has_test_accuracy() const override {
+    return data_->test.is_classification() && data_->test.num_samples() > 0;
+  }
   const Optimum* optimum() const final { return optimum_ ? &*optimum_ : nullptr; }
   int64_t test_samples() const final { return data_->test.num_samples(); }
   double l1() const final { return l1_; }

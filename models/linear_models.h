@@ -38,6 +38,7 @@ class LinearRegression final : public DataObjective {
   std::optional<double> TestAccuracy(const Eigen::Ref<const Eigen::VectorXd>&) const override {
     return std::nullopt;
   }
+  bool has_test_accuracy() const override { return false; }
   double BatchLoss(const ConstVec& x, const ConstMat& features, const ConstVec& targets,
                    Eigen::VectorXd* grad) const override;
   Eigen::VectorXi Predict(const ConstVec& x, const ConstMat& features) const override;

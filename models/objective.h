@@ -49,8 +49,8 @@ class Objective {
 
   virtual double Gradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
                           Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const = 0;
-  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x,
-                              int64_t batch, Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
+  virtual bool FiniteGradient(int worker, const Eigen::Ref<const Eigen::VectorXd>& x, int64_t batch,
+                              Rng& rng, Eigen::Ref<Eigen::VectorXd> grad) const;
   // Takes the next n values of a vector handed over in order, chunk by chunk.
   using ChunkSink = std::function<void(const double* values, int64_t n)>;
   // Takes the n values x[begin, begin + n) of a vector handed over in chunks in any order.
@@ -82,6 +82,9 @@ class Objective {
     (void)x;
     return std::nullopt;
   }
+  // True when TestAccuracy gives a value (a classifier with a labelled test set): the problem
+  // can be given an accuracy target.
+  virtual bool has_test_accuracy() const { return false; }
   virtual const Optimum* optimum() const { return nullptr; }
   // Samples of the held-out test set (0 when the problem has none).
   virtual int64_t test_samples() const { return 0; }

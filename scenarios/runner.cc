@@ -22,6 +22,7 @@
 #include "models/objective.h"
 #include "models/problem.h"
 #include "scenarios/json_config.h"
+#include "scenarios/scenario_checks.h"
 #include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
 #include "sim/owned_folder.h"
@@ -94,10 +95,16 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: /model: {}", s.file, e.what()));
   }
-  world.compute = std::make_unique<ComputeTimeModel>(s.compute, world.objective->flops_per_sample(),
-                                                     static_cast<int>(s.workers), s.seed);
+  try {
+    world.compute = std::make_unique<ComputeTimeModel>(
+        s.compute, world.objective->flops_per_sample(), static_cast<int>(s.workers), s.seed);
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: /compute/{}", s.file, e.what()));
+  }
   world.topologies.push_back(BuildTopology(s.topology, s.workers, s.file, "/network/topology"));
   ErrorList errors;
+  CheckCertainLimits(s, *world.compute, *world.objective, errors);
+  std::vector<Family> families;
   for (size_t i = 0; i < s.algorithms.size(); ++i) {
     const AlgorithmEntry& e = s.algorithms[i];
     const Topology* topology = world.topologies.front().get();
@@ -109,6 +116,7 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
     world.entry_topology.push_back(topology);
     world.algorithms.push_back(make_algorithm ? make_algorithm(e.algorithm)
                                               : AlgorithmRegistry().Make(e.algorithm));
+    families.push_back(world.algorithms.back()->family());
     const std::string pointer = fmt::format("/algorithms/{}", i);
     const std::string mismatch =
         FamilyMismatch(*world.algorithms.back(), *topology, e.algorithm.name);
@@ -122,6 +130,7 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
       errors.Add(pointer, error.what());
     }
   }
+  CheckKeysHaveEffect(s, families, *world.objective, errors);
   errors.ThrowIfAny(s.file);
   return world;
 }

@@ -11,6 +11,7 @@
 #include "scenarios/json_config.h"
 #include "scenarios/network_keys.h"
 #include "scenarios/output_name.h"
+#include "scenarios/scenario_checks.h"
 #include "sim/error.h"
 
 namespace commsim {
@@ -103,9 +104,9 @@ void ReadEntryKeys(json& entry, const std::string& pointer, const std::string& b
   }
   if (auto label = entry.find("label"); label != entry.end()) {
     if (!label->is_string() || !SafeName(label->get<std::string>())) {
-      errors.Add(pointer + "/label",
-                 fmt::format("expected a name of letters, digits, '_', '-', '.', got {}",
-                             label->dump()));
+      errors.Add(
+          pointer + "/label",
+          fmt::format("expected a name of letters, digits, '_', '-', '.', got {}", label->dump()));
     } else {
       e.label = label->get<std::string>();
     }
@@ -117,8 +118,7 @@ void ReadEntryKeys(json& entry, const std::string& pointer, const std::string& b
   }
   if (auto topology = entry.find("topology"); topology != entry.end()) {
     e.topology = ComponentSpec("topology", "", nullptr);
-    ReadComponent(EntryTopology(*topology, s.topology), pointer + "/topology", e.topology,
-                  errors);
+    ReadComponent(EntryTopology(*topology, s.topology), pointer + "/topology", e.topology, errors);
     entry.erase("topology");
   }
 }
@@ -253,8 +253,7 @@ Scenario ParseScenario(const json& original, const std::string& origin,
     errors.ThrowIfAny(origin);
   }
   TopLevel top(&s);
-  ReadConfig(doc, "", top, errors,
-             {"network", "compute", "codec", "step", "limits", "algorithms"});
+  ReadConfig(doc, "", top, errors, {"network", "compute", "codec", "step", "limits", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (doc.contains("target_loss")) s.target_loss = top.target_loss;
   if (doc.contains("target_accuracy")) s.target_accuracy = top.target_accuracy;
@@ -272,7 +271,8 @@ Scenario ParseScenario(const json& original, const std::string& origin,
   s.network = ResolveNetworkKeys(net.keys, network_it != doc.end() ? &*network_it : nullptr,
                                  "/network", errors);
   s.multicast_downlink = net.downlink == "multicast";
-  if (auto it = doc.find("compute"); it != doc.end()) ReadConfig(*it, "/compute", s.compute, errors);
+  if (auto it = doc.find("compute"); it != doc.end())
+    ReadConfig(*it, "/compute", s.compute, errors);
   if (auto it = doc.find("step"); it != doc.end()) ReadConfig(*it, "/step", s.step, errors);
   if (auto it = doc.find("limits"); it != doc.end()) ReadConfig(*it, "/limits", s.limits, errors);
   const auto codec_it = doc.find("codec");
@@ -290,6 +290,7 @@ Scenario ParseScenario(const json& original, const std::string& origin,
   }
   errors.ThrowIfAny(origin);
   s.resolved = Resolved(s, net.keys);
+  s.notes = UnusedKeyNotes(doc, s);
   return s;
 }
 

@@ -59,7 +59,7 @@ struct AlgorithmEntry {
 // multicast_downlink, broadcast, limits) are every entry's: its RunSetup starts from them
 // (scenarios/runner.cc).
 struct Scenario : RunKeys {
-  std::string file;  // origin, for messages
+  std::string file;         // origin, for messages
   nlohmann::json resolved;  // the scenario with every default filled in
   std::string name = "scenario";
   int64_t workers = 8;
@@ -69,11 +69,14 @@ struct Scenario : RunKeys {
   ComponentSpec data;       // kind "dataset"
   ComponentSpec partition;  // kind "partition"
   ComputeTimeConfig compute;
-  CodecKeys codec;  // mode "none" when the scenario has no `codec` key
-  ComponentSpec topology;           // kind "topology"
+  CodecKeys codec;         // mode "none" when the scenario has no `codec` key
+  ComponentSpec topology;  // kind "topology"
   NetworkOptions network;  // model, queue, mtu, protocol (max_packets_per_message: see limits)
   StepConfig step;
   std::vector<AlgorithmEntry> algorithms;
+  // Notes on keys given that do nothing here (scenarios/scenario_checks.h), each
+  // "<file>: <pointer>: <why>"; the commands print them.
+  std::vector<std::string> notes;
 };
 
 // The link parameters an entry topology of kind `entry_kind` takes from the scenario's topology

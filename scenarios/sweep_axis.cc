@@ -76,8 +76,8 @@ void ParseRange(const json& spec, const std::string& pointer, bool log, SweepAxi
     }
   }
   if (units[0] != units[1]) {
-    errors.Add(pointer, fmt::format("from and to have different units ({} and {})", ShownJson(spec[0]),
-                                    ShownJson(spec[1])));
+    errors.Add(pointer, fmt::format("from and to have different units ({} and {})",
+                                    ShownJson(spec[0]), ShownJson(spec[1])));
     return;
   }
   const json& n_json = spec[2];
@@ -95,9 +95,14 @@ void ParseRange(const json& spec, const std::string& pointer, bool log, SweepAxi
   axis.scale = log ? "log" : "linear";
   for (int64_t i = 0; i < n; ++i) {
     const double t = n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1);
+    // Linear: from + (i x (to - from)) / (n - 1), each operation exact when the step is a whole
+    // number (i x span and span / (n - 1) are then integers below 2^53), so [1, 250, 250] gives
+    // exactly 1, 2, ..., 250 on an integer key.
     double x =
         log ? std::pow(10.0, std::log10(ends[0]) + t * (std::log10(ends[1]) - std::log10(ends[0])))
-            : ends[0] + t * (ends[1] - ends[0]);
+        : n == 1
+            ? ends[0]
+            : ends[0] + static_cast<double>(i) * (ends[1] - ends[0]) / static_cast<double>(n - 1);
     if (i == 0) x = ends[0];
     if (i == n - 1 && n > 1) x = ends[1];
     axis.values.push_back(NumberJson(x));
@@ -175,7 +180,6 @@ void ParseAxis(const json& a, const std::string& pointer, SweepAxis& axis, Error
   }
 }
 
-
 // Checks across axes: names unique and not a sweep.csv column, each pointer settable in `base`,
 // the point count within kMaxSweepPoints, zip axes of equal length.
 void CheckAxes(const std::vector<SweepAxis>& axes, const std::vector<std::string>& pointers,
@@ -224,8 +228,7 @@ void CheckAxes(const std::vector<SweepAxis>& axes, const std::vector<std::string
 
 }  // namespace
 
-std::vector<SweepAxis> ParseAxes(const json& axes, const json& base, bool zip,
-                                 ErrorList& errors) {
+std::vector<SweepAxis> ParseAxes(const json& axes, const json& base, bool zip, ErrorList& errors) {
   std::vector<SweepAxis> out;
   if (!axes.is_array() || axes.empty()) {
     errors.Add("/axes", "expected a non-empty array of axes");

@@ -1,24 +1,14 @@
 #include "scenarios/sweep_point_file.h"
 
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include <cstdio>
 
+#include "scenarios/checksum.h"
 #include "sim/error.h"
 
 namespace commsim {
 namespace {
-
-uint32_t Crc32(std::string_view text) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (!text.empty()) {
-    const uInt chunk = static_cast<uInt>(std::min<size_t>(text.size(), 1u << 30));
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(text.data()), chunk);
-    text.remove_prefix(chunk);
-  }
-  return static_cast<uint32_t>(crc);
-}
 
 struct IntegrityLine {
   size_t point = 0;

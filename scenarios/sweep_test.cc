@@ -45,6 +45,16 @@ TEST(SweepTest, LogspaceOfUnitStringsGivesSiValuesWithExactDecades) {
   EXPECT_EQ(s.DescribePoint(4), "bandwidth=100000000");
 }
 
+TEST(SweepTest, LinspaceWithAWholeStepGivesExactIntegers) {
+  const Sweep s = Parse(R"({"base": {}, "axes": [{"pointer": "/metrics_every",
+                                                 "linspace": [1, 250, 250]}]})");
+  ASSERT_EQ(s.size(), 250u);
+  for (size_t k = 0; k < 250; ++k) {
+    EXPECT_EQ(s.axes[0].values[k], json(static_cast<int64_t>(k + 1))) << k;
+    EXPECT_EQ(s.axes[0].cells[k], std::to_string(k + 1)) << k;
+  }
+}
+
 TEST(SweepTest, CartesianEnumeratesLastAxisFastestAndZipPairs) {
   const std::string axes = R"("axes": [{"pointer": "/workers", "values": [4, 8]},
     {"pointer": "/step/size", "linspace": [0.1, 0.3, 3]}])";
@@ -165,13 +175,15 @@ namespace {
 // The sweep file's keys go through the scenario config machinery: typed, with choices and
 // did-you-mean, also inside axes.
 TEST(SweepTest, KeysAreTypedWithChoicesAndSuggestionsLikeScenarioKeys) {
-  EXPECT_EQ(ErrorOf(R"({"base": {}, "combine": "zipp", "axes": [{"pointer": "/a", "values": [1]}]})"),
-            "s.json: /combine: expected one of \"cartesian\", \"zip\", got string \"zipp\" (did you "
-            "mean \"zip\"?)");
+  EXPECT_EQ(
+      ErrorOf(R"({"base": {}, "combine": "zipp", "axes": [{"pointer": "/a", "values": [1]}]})"),
+      "s.json: /combine: expected one of \"cartesian\", \"zip\", got string \"zipp\" (did you "
+      "mean \"zip\"?)");
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"pointer": "/a", "value": [1]}]})"),
             "s.json: /axes/0/value: unknown key; did you mean \"values\"?");
-  EXPECT_EQ(ErrorOf(R"({"base": {}, "target_loss": "low", "axes": [{"pointer": "/a", "values": [1]}]})"),
-            "s.json: /target_loss: expected a number, got string \"low\"");
+  EXPECT_EQ(
+      ErrorOf(R"({"base": {}, "target_loss": "low", "axes": [{"pointer": "/a", "values": [1]}]})"),
+      "s.json: /target_loss: expected a number, got string \"low\"");
   EXPECT_EQ(ErrorOf(R"({"base": {}, "axes": [{"name": "bw", "values": [1]}]})"),
             "s.json: /axes/0/pointer: missing: a JSON pointer such as "
             "\"/network/topology/server_bandwidth\"");

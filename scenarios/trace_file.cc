@@ -56,8 +56,7 @@ void WriteRecord(const IterationRecord& r, std::string& out) {
 
 std::string TraceText(const nlohmann::json& scenario, const std::string& base_dir,
                       const std::vector<std::string>& labels, const TrajectoryStore& store) {
-  std::string out = fmt::format("commsim-trace {}\n", kTraceVersion);
-  out += "base_dir " + nlohmann::json(base_dir).dump() + "\n";
+  std::string out = "base_dir " + nlohmann::json(base_dir).dump() + "\n";
   out += "scenario " + scenario.dump() + "\n";
   for (size_t i = 0; i < labels.size(); ++i) {
     const std::shared_ptr<const Trajectory> t = store.Find(i);
@@ -68,7 +67,7 @@ std::string TraceText(const nlohmann::json& scenario, const std::string& base_di
     for (const IterationRecord& r : t->learning()) WriteRecord(r, out);
   }
   out += "end\n";
-  return out;
+  return TraceIntegrityLine(out) + "\n" + out;
 }
 
 TraceFile ReadTraceFile(const std::string& path) {

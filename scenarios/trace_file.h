@@ -2,12 +2,16 @@
 // belong to, written by `commsim run --trace` as trace.txt in the run folder and read by
 // `commsim retime`.
 //
-// Format (version 1): UTF-8 text, one item per line, fields separated by one space; numbers in
+// Format (version 2): UTF-8 text, one item per line, fields separated by one space; numbers in
 // decimal (reals in the shortest form that reads back to the same double: nan, inf, -inf
 // allowed). Text rather than binary: a trace is small (shapes are stored once and equal rounds
 // are run-length coded, so a 1000-iteration SGD run is a few lines), it can be read with `head`
 // and compared with `diff`, and every value reads back bit for bit.
-//   commsim-trace 1
+//   commsim-trace 2 bytes <count> crc32 <hex>
+//                                   the integrity line: the byte count and the crc32
+//                                   (scenarios/checksum.h, 8 lower-case hex digits) of everything
+//                                   after it; a trace cut short, extended or changed is refused
+//                                   before it is parsed, and so is version 1 (no checksum)
 //   base_dir <JSON string>          folder the scenario's relative data paths resolve against
 //   scenario <JSON object>          the scenario document as run (the file with --set applied),
 //                                   on one line
@@ -40,7 +44,7 @@ namespace commsim {
 
 class TrajectoryStore;
 
-inline constexpr int kTraceVersion = 1;
+inline constexpr int kTraceVersion = 2;
 inline constexpr std::string_view kTraceFileName = "trace.txt";
 
 struct TraceEntry {
@@ -59,7 +63,17 @@ struct TraceFile {
 std::string TraceText(const nlohmann::json& scenario, const std::string& base_dir,
                       const std::vector<std::string>& labels, const TrajectoryStore& store);
 
-// Parses trace text; `origin` names it in messages. Throws UserError.
+// The integrity line (without its newline) of a trace whose lines after it are `body`.
+std::string TraceIntegrityLine(std::string_view body);
+// Throws UserError "<origin>...: ..." unless `text` starts with a version-2 integrity line that
+// matches the rest: saying whether it was cut short, extended or changed, or is version 1.
+void CheckTraceIntegrity(std::string_view text, const std::string& origin);
+// `text` with its first line replaced by the integrity line of the rest: for tests and the fuzz
+// driver, which change traces on purpose and then want the parser to see them.
+std::string ResealTrace(std::string_view text);
+
+// Checks the integrity line (CheckTraceIntegrity), then parses trace text; `origin` names it in
+// messages. Throws UserError.
 TraceFile ParseTrace(std::string_view text, const std::string& origin);
 // Reads and parses a trace file. Throws UserError.
 TraceFile ReadTraceFile(const std::string& path);

@@ -89,14 +89,15 @@ TEST(TraceFileTest, ReplayOfAMissingRoundOrIterationThrows) {
   EXPECT_THROW(t->FillLearning(r), std::runtime_error);
 }
 
-// The error for `text` with line `n` (1-based) replaced by `line`.
+// The error for `text` with line `n` (1-based) replaced by `line`, resealed (ResealTrace) when
+// the change is past the integrity line, so that the parser sees it.
 std::string ErrorWithLine(int n, const std::string& line) {
   std::string text = SampleText();
   size_t start = 0;
   for (int i = 1; i < n; ++i) start = text.find('\n', start) + 1;
   text.replace(start, text.find('\n', start) - start, line);
   try {
-    ParseTrace(text, "t.txt");
+    ParseTrace(n == 1 ? text : ResealTrace(text), "t.txt");
   } catch (const UserError& e) {
     return e.what();
   }
@@ -115,8 +116,17 @@ TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
   // Line 5 is shape 0, lines 6-8 shape 1 and its parts, 9 shape 2, 10 shape 3, 11-12 the rounds,
   // 13-14 the records, 15 the end.
   const DamagedLine cases[] = {
-      {1, "commsim-trace 2", "trace version \"2\" is not supported (this commsim reads version 1)"},
-      {1, "hello", "expected `commsim-trace 1` (not a commsim trace file?)"},
+      {1, "commsim-trace 3 bytes 1 crc32 00000000",
+       "trace version \"3\" is not supported (this commsim reads version 2)"},
+      {1, "commsim-trace 1",
+       "trace version 1 has no checksum, so a damaged copy cannot be told from a good one, and "
+       "this commsim reads version 2 only; write the trace again with `commsim run --trace`"},
+      {1, "commsim-trace 2 bytes 012 crc32 00000000",
+       "expected `commsim-trace 2 bytes <count> crc32 <8 hex digits>`, got \"commsim-trace 2 "
+       "bytes 012 crc32 00000000\""},
+      {1, "hello",
+       "expected `commsim-trace 2 bytes <count> crc32 <hex>` (not a commsim trace "
+       "file?)"},
       {3, "scenario [1]", "scenario: expected a JSON object on one line"},
       {5, "shape 0 64 gzip 10 -1 0", "codec: expected a compressor name or -, got \"gzip\""},
       {5, "shape 1 64 qsgd 10 -1 0", "expected shape id 0 (ids count up from 0), got 1"},
@@ -139,9 +149,52 @@ TEST(TraceFileTest, DamagedLinesAreRefusedWithTheLineAndWhatWasExpected) {
   }
 }
 
+// The error ParseTrace gives for `text` ("no error" when it parses).
+std::string TraceErrorOf(const std::string& text) {
+  try {
+    ParseTrace(text, "t.txt");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(TraceFileTest, TheIntegrityLineCountsAndChecksumsTheRest) {
+  const std::string text = SampleText();
+  const std::string body = text.substr(text.find('\n') + 1);
+  // zlib's crc32 of "123456789" is cbf43926 (the CRC-32 check value): the line uses that crc.
+  EXPECT_EQ(TraceIntegrityLine("123456789"), "commsim-trace 2 bytes 9 crc32 cbf43926");
+  EXPECT_EQ(text.substr(0, text.find('\n')), TraceIntegrityLine(body));
+  EXPECT_EQ(text.find(fmt::format("commsim-trace 2 bytes {} crc32 ", body.size())), 0u);
+}
+
+TEST(TraceFileTest, AChangedCutOrExtendedTraceIsRefusedBeforeParsing) {
+  const std::string text = SampleText();
+  const size_t bytes = text.size() - text.find('\n') - 1;
+  const std::string again = "; write the trace again with `commsim run --trace`";
+  // One digit of the first record's loss changed: still a valid trace, but not the one written.
+  std::string changed = text;
+  const size_t loss = changed.find("record 0 0.30000000000000004");
+  ASSERT_NE(loss, std::string::npos) << text;
+  changed[loss + 9] = '1';
+  EXPECT_EQ(
+      TraceErrorOf(changed).rfind("t.txt: changed since commsim wrote it: its content's crc32 "
+                                  "is ",
+                                  0),
+      0u)
+      << TraceErrorOf(changed);
+  EXPECT_EQ(TraceErrorOf(ResealTrace(changed)), "no error");  // only the checksum tells
+  EXPECT_EQ(TraceErrorOf(text.substr(0, text.size() - 4)),
+            fmt::format("t.txt: cut short: {} bytes after the first line, which says {}{}",
+                        bytes - 4, bytes, again));
+  EXPECT_EQ(TraceErrorOf(text + "end\n"),
+            fmt::format("t.txt: extended: {} bytes after the first line, which says {}{}",
+                        bytes + 4, bytes, again));
+}
+
 TEST(TraceFileTest, ATruncatedTraceSaysSo) {
   const std::string text = SampleText();
-  const std::string cut = text.substr(0, text.find("record 3"));
+  const std::string cut = ResealTrace(text.substr(0, text.find("record 3")));
   try {
     ParseTrace(cut, "t.txt");
     FAIL() << "accepted a truncated trace";
@@ -150,7 +203,7 @@ TEST(TraceFileTest, ATruncatedTraceSaysSo) {
               "t.txt:13: expected `end`, got the end of the file (truncated?)");
   }
   EXPECT_THROW(ParseTrace("", "t.txt"), UserError);
-  EXPECT_THROW(ParseTrace(text + "more\n", "t.txt"), UserError);
+  EXPECT_THROW(ParseTrace(ResealTrace(text + "more\n"), "t.txt"), UserError);
 }
 
 }  // namespace

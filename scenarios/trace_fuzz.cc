@@ -1,4 +1,5 @@
-// libFuzzer driver: a trace file (scenarios/trace_file.h) through ParseTrace, then every message
+// libFuzzer driver: a trace file (scenarios/trace_file.h) through ParseTrace, as it is and with its
+// first line replaced by the integrity line of the rest (ResealTrace), then every message
 // and record of every entry replayed, and the trace written again and read back: it must give the
 // same shapes, rounds and records. A bad trace is a UserError; anything else is a finding.
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "scenarios/trace_file.h"
 #include "scenarios/trajectory_reuse.h"
+#include "sim/error.h"
 #include "sim/fuzz_support.h"
 
 namespace {
@@ -27,8 +29,15 @@ void CheckSame(const commsim::Trajectory& a, const commsim::Trajectory& b) {
   }
 }
 
-void FuzzOneTrace(std::string_view text) {
+void FuzzOneTrace(std::string_view raw) {
   using namespace commsim;
+  // The input as it is (almost always refused by its integrity line), then resealed so that the
+  // parser sees every line.
+  try {
+    ParseTrace(raw, "fuzz_trace.txt");
+  } catch (const UserError&) {
+  }
+  const std::string text = ResealTrace(raw);
   const TraceFile trace = ParseTrace(text, "fuzz_trace.txt");
   TrajectoryStore store;
   std::vector<std::string> labels;

@@ -191,15 +191,7 @@ Trajectory ReadEntry(Parser& p) {
 }
 
 void ReadHeader(Parser& p, TraceFile& trace) {
-  p.Require("`commsim-trace 1`");
-  if (p.tokens().size() == 2 && p.word() == "commsim-trace" &&
-      p.tokens()[1] != std::to_string(kTraceVersion)) {
-    p.Fail(fmt::format("trace version {:?} is not supported (this commsim reads version {})",
-                       p.tokens()[1], kTraceVersion));
-  }
-  if (p.line() != fmt::format("commsim-trace {}", kTraceVersion)) {
-    p.Fail(fmt::format("expected `commsim-trace {}` (not a commsim trace file?)", kTraceVersion));
-  }
+  p.Require("the integrity line");  // checked whole by CheckTraceIntegrity
   p.Require("`base_dir <JSON string>`");
   const std::string_view base = p.line().substr(std::min<size_t>(9, p.line().size()));
   if (p.word() != "base_dir") p.Fail(fmt::format("expected `base_dir`, got {:?}", p.word()));
@@ -216,6 +208,7 @@ void ReadHeader(Parser& p, TraceFile& trace) {
 }  // namespace
 
 TraceFile ParseTrace(std::string_view text, const std::string& origin) {
+  CheckTraceIntegrity(text, origin);
   Parser p(text, origin);
   TraceFile trace;
   ReadHeader(p, trace);

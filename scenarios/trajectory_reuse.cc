@@ -140,6 +140,16 @@ size_t TrajectoryStore::replayed() const {
   return replayed_;
 }
 
+void TrajectoryStore::NoteRelearned(size_t entry, std::string why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  relearned_.push_back({entry, std::move(why)});
+}
+
+std::vector<TrajectoryStore::Relearned> TrajectoryStore::relearned() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return relearned_;
+}
+
 size_t TrajectoryStore::recorded() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return recorded_;
@@ -158,7 +168,11 @@ void RunAlgorithmEntry(const Algorithm& algorithm, const RunSetup& setup, size_t
     replay.replay = known.get();
     algorithm.Run(replay, records, summary);
     if (summary->status == kStatusOk) return store->CountReplay();
-    records->clear();  // e.g. a simulation limit on this network: run it in full
+    // E.g. a simulation limit on this network: run it in full.
+    store->NoteRelearned(entry, summary->message.empty()
+                                    ? summary->status
+                                    : summary->status + ": " + summary->message);
+    records->clear();
     *summary = RunSummary{};
     return algorithm.Run(setup, records, summary);
   }

@@ -17,7 +17,8 @@
 // learning: no reuse. An entry is re-timed only when its algorithm's registry line says its
 // learning ignores time and its driver can replay (Algorithm::can_replay), its trajectory ended
 // with status ok, and its codec mode is not `measured` (a replay has no real work to time). A
-// replay that does not end ok (e.g. a simulation limit on the new network) is run again in full.
+// replay that does not end ok (e.g. a simulation limit on the new network) is run again in full,
+// and noted (TrajectoryStore::relearned) for the commands to say so.
 #ifndef COMMSIM_SCENARIOS_TRAJECTORY_REUSE_H_
 #define COMMSIM_SCENARIOS_TRAJECTORY_REUSE_H_
 
@@ -40,8 +41,8 @@ namespace commsim {
 // True when `pointer` is a timing key (above).
 bool IsTimingPointer(const std::string& pointer);
 
-// Trajectories by entry index (and the objective), shared by the runs of one sweep (any threads) or loaded from a
-// trace file. Thread-safe.
+// Trajectories by entry index (and the objective), shared by the runs of one sweep (any threads) or
+// loaded from a trace file. Thread-safe.
 class TrajectoryStore {
  public:
   // Entry `entry`'s trajectory, or nullptr: then the caller must record it and call Publish or
@@ -62,12 +63,22 @@ class TrajectoryStore {
   size_t replayed() const;  // entries re-timed from a trajectory
   size_t recorded() const;  // trajectories published
 
+  // A replay of entry `entry` that did not end ok (`why`: its status and message), so it was
+  // learned again in full; the commands print these as notes.
+  struct Relearned {
+    size_t entry = 0;
+    std::string why;
+  };
+  void NoteRelearned(size_t entry, std::string why);
+  std::vector<Relearned> relearned() const;  // in the order noted
+
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::map<size_t, std::shared_ptr<const Trajectory>> trajectories_;
   std::map<size_t, bool> recording_;
   size_t replayed_ = 0, recorded_ = 0;
+  std::vector<Relearned> relearned_;
   std::mutex objective_mutex_;  // held while the objective is built
   std::shared_ptr<const Objective> objective_;
 };
