@@ -6,8 +6,6 @@
 // refuses those three with a message naming the JSON pointer or the line and column.
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "scenarios/json_config.h"
 #include "sim/error.h"
@@ -230,13 +228,10 @@ std::optional<json> TryParseJsonText(std::string_view text, const std::string& o
 
 json LoadJsonFile(const std::string& path) {
   static_assert(kMaxJsonFileBytes == uintmax_t{64} << 20, "the limit shown below");
-  CheckInputFile(path,
-                 {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseJsonText(buffer.str(), path);
+  return ParseJsonText(
+      ReadInputFile(path,
+                    {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"}),
+      path);
 }
 
 }  // namespace commsim

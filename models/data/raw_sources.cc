@@ -89,16 +89,11 @@ Dataset ConvertDiabetes(const std::string& raw_dir) {
 }  // namespace
 
 std::string ReadMaybeGzip(const std::string& path) {
-  CheckDataFile(path);
-  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".gz") != 0) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError(fmt::format("{}: cannot open", path));
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-  }
-  gzFile file = gzopen(path.c_str(), "rb");
+  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".gz") != 0) return ReadDataFile(path);
+  InputFd opened = OpenDataFile(path);
+  gzFile file = gzdopen(opened.fd(), "rb");
   if (file == nullptr) throw UserError(fmt::format("{}: cannot open", path));
+  opened.Release();  // gzclose closes it
   std::string text;
   char buffer[1 << 16];
   int got = 0;
