@@ -6,7 +6,6 @@
 // refuses those three with a message naming the JSON pointer or the line and column.
 #include <fmt/format.h>
 
-
 #include "scenarios/json_config.h"
 #include "sim/error.h"
 #include "sim/input_file.h"

@@ -246,10 +246,14 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
       }
       (c == label_col ? rows.labels : rows.values).push_back(value);
     }
-    // The rows so far must fit the limits before the next one is read.
-    CheckedDataValues(fmt::format("{}:{}", origin, line_no),
-                      static_cast<int64_t>(rows.labels.size()), columns - 1,
-                      options.max_memory_bytes);
+    // The rows so far must fit the limits before the next one is read (no overflow: fewer than
+    // 2^32 rows of at most 2^24 features).
+    const auto samples = static_cast<int64_t>(rows.labels.size());
+    if (samples * (columns - 1) * kDataBytesPerValue > options.max_memory_bytes ||
+        samples * (columns - 1) > kMaxDataValues) {
+      CheckedDataValues(fmt::format("{}:{}", origin, line_no), samples, columns - 1,
+                        options.max_memory_bytes);
+    }
     rows.lines.push_back(line_no);
   }
   return Finish(std::move(rows), std::max<int64_t>(columns - 1, 0), origin, options.labels,
