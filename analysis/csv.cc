@@ -68,10 +68,10 @@ CsvTable ParseCsv(std::string_view text, const std::string& origin) {
 
 CsvTable ReadCsvFile(const std::string& path) {
   static_assert(kMaxCsvOutputBytes == uintmax_t{1} << 30, "the limit shown below");
-  return ParseCsv(ReadInputFile(path, {.noun = "CSV file",
-                                       .max_bytes = kMaxCsvOutputBytes,
-                                       .max_shown = "1 GiB"}),
-                  path);
+  return ParseCsv(
+      ReadInputFile(path,
+                    {.noun = "CSV file", .max_bytes = kMaxCsvOutputBytes, .max_shown = "1 GiB"}),
+      path);
 }
 
 std::string CsvCell(std::string_view text) {

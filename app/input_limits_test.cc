@@ -134,11 +134,17 @@ TEST(InputLimitsTest, DataFileProblemsArePointedAtTheDataPath) {
                  ": /data/path: /dev/zero: not a regular file", ""});
 }
 
+// A logistic-regression scenario on the data file `path` read as `format` (libsvm or csv).
+std::string DataScenario(const std::string& format, const std::string& path) {
+  return Scenario(R"("model": "logistic_regression")", R"(["sgd"])",
+                  R"({"name": ")" + format + R"(", "path": ")" + path + R"("})");
+}
+
 TEST(InputLimitsTest, LibsvmDuplicateAndOutOfOrderIndicesAreErrors) {
-  const std::string svm = Scenario(R"("model": "logistic_regression")", R"(["sgd"])",
-                                   R"({"name": "libsvm", "path": "d.svm"})");
-  ExpectRefused({"svm_duplicate", svm, ": /data/path: {dir}/d.svm:2: duplicate feature index 3", ""},
-                "d.svm", "1 1:0.5 3:1\n0 1:1 3:2 3:5\n");
+  const std::string svm = DataScenario("libsvm", "d.svm");
+  ExpectRefused(
+      {"svm_duplicate", svm, ": /data/path: {dir}/d.svm:2: duplicate feature index 3", ""}, "d.svm",
+      "1 1:0.5 3:1\n0 1:1 3:2 3:5\n");
   ExpectRefused({"svm_order", svm,
                  ": /data/path: {dir}/d.svm:1: feature index 2 after 3: indices must be "
                  "increasing on a line",
@@ -147,15 +153,13 @@ TEST(InputLimitsTest, LibsvmDuplicateAndOutOfOrderIndicesAreErrors) {
 }
 
 TEST(InputLimitsTest, FeatureValuesOutsideFloat32AreErrors) {
-  const std::string svm = Scenario(R"("model": "logistic_regression")", R"(["sgd"])",
-                                   R"({"name": "libsvm", "path": "d.svm"})");
+  const std::string svm = DataScenario("libsvm", "d.svm");
   ExpectRefused({"svm_1e39", svm,
                  ": /data/path: {dir}/d.svm:2: feature 2: value '1e39' is outside the range of a "
                  "32-bit float",
                  ""},
                 "d.svm", "1 1:0.5\n0 1:1 2:1e39\n");
-  const std::string csv = Scenario(R"("model": "logistic_regression")", R"(["sgd"])",
-                                   R"({"name": "csv", "path": "d.csv"})");
+  const std::string csv = DataScenario("csv", "d.csv");
   ExpectRefused({"csv_1e39", csv,
                  ": /data/path: {dir}/d.csv:2: column 1: value '-1e39' is outside the range of a "
                  "32-bit float",
@@ -170,8 +174,7 @@ TEST(InputLimitsTest, DeclaredFeatureCountIsCheckedAgainstTheMemoryBudgetBeforeA
   std::string rows;
   for (int i = 0; i < 62; ++i) rows += "+1 1:0.25 2:0.5 3:-1.5\n";
   rows += "-1 16777216:1\n";
-  const std::string svm = Scenario(R"("model": "logistic_regression")", R"(["sgd"])",
-                                   R"({"name": "libsvm", "path": "d.svm"})");
+  const std::string svm = DataScenario("libsvm", "d.svm");
   const fs::path dir = LimitsDir("svm_budget");
   Write(dir / "d.svm", rows);
   Write(dir / "s.json", svm);
@@ -251,16 +254,16 @@ TEST(InputLimitsTest, PlotRefusesAMetricsCsvThatIsADevice) {
   const fs::path dir = LimitsDir("plot_device");
   Write(dir / "s.json", Scenario(R"("iterations": 3)"));
   const fs::path out = dir / "out";
-  const auto run = RunCommsim("run " + (dir / "s.json").string() + " --quiet --no-plots --out " +
-                              out.string());
+  const auto run =
+      RunCommsim("run " + (dir / "s.json").string() + " --quiet --no-plots --out " + out.string());
   ASSERT_EQ(run.status, 0) << run.out;
   fs::remove(out / "metrics.csv");
   fs::create_symlink("/dev/zero", out / "metrics.csv");
   const auto r = RunCommsim("plot " + out.string(), "timeout 60");
   EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find((out / "metrics.csv").string() +
-                       ": not a regular file (a CSV file is expected)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find((out / "metrics.csv").string() + ": not a regular file (a CSV file is expected)"),
+      std::string::npos)
       << r.out;
 }
 

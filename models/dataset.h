@@ -25,10 +25,10 @@ namespace commsim {
 
 // Size limits, checked before anything of that size is allocated (a UserError names the file or
 // the config field). A data set is held as doubles: kMaxDataValues of them take 8 GiB.
-inline constexpr int64_t kMaxDataValues = int64_t{1} << 30;   // samples x features
-inline constexpr int64_t kMaxFeatures = int64_t{1} << 24;     // features per sample
-inline constexpr int64_t kMaxClasses = 100000;                // classes of a classification set
-inline constexpr int64_t kMaxModelDim = int64_t{1} << 28;     // parameters of a model (2 GiB)
+inline constexpr int64_t kMaxDataValues = int64_t{1} << 30;  // samples x features
+inline constexpr int64_t kMaxFeatures = int64_t{1} << 24;    // features per sample
+inline constexpr int64_t kMaxClasses = 100000;               // classes of a classification set
+inline constexpr int64_t kMaxModelDim = int64_t{1} << 28;    // parameters of a model (2 GiB)
 inline constexpr uintmax_t kMaxDataFileBytes = uintmax_t{4} << 30;  // a data file, raw or cache
 
 // Bytes a data set of `values` doubles is charged against the memory budget (limits.max_memory):

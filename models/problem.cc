@@ -41,8 +41,9 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
   TrainTest sets = SplitTrainTest(all, options.test_fraction, split_rng);
   if (options.standardize) Standardize(sets.train, sets.test);
   if (sets.train.num_samples() < workers) {
-    throw ProblemError(ProblemError::Part::kData, "",fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
-                                data_spec.name, sets.train.num_samples(), workers));
+    throw ProblemError(ProblemError::Part::kData, "",
+                       fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
+                                   data_spec.name, sets.train.num_samples(), workers));
   }
   Rng partition_rng(seed, 0, "partition");
   Shards shards;
@@ -55,8 +56,9 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
   }
   for (size_t w = 0; w < shards.size(); ++w) {
     if (shards[w].empty()) {
-      throw ProblemError(ProblemError::Part::kPartition, "",fmt::format("partition {}: worker {} received no samples of '{}'",
-                                  partition_spec.name, w, data_spec.name));
+      throw ProblemError(ProblemError::Part::kPartition, "",
+                         fmt::format("partition {}: worker {} received no samples of '{}'",
+                                     partition_spec.name, w, data_spec.name));
     }
   }
   return std::make_shared<const ProblemData>(

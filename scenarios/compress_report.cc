@@ -5,8 +5,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <vector>
 
 #include "algorithms/registry.h"

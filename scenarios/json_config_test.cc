@@ -54,13 +54,30 @@ struct Outer final : ConfigBase<Outer> {
 
 ComponentKinds TestKinds() {
   ComponentKinds kinds;
-  kinds.Add({"thing", [] { return std::vector<std::string>{"inner", "other"}; },
+  kinds.Add({"thing",
+             [] {
+               return std::vector<std::string>{"inner", "other"};
+             },
              [](std::string_view name) -> std::unique_ptr<Config> {
                if (name == "inner") return std::make_unique<Inner>();
                if (name == "other") return std::make_unique<Other>();
                return nullptr;
              }});
   return kinds;
+}
+
+// 25 distinct problems, one exact repeat (dropped) and one new message at a known pointer (kept):
+// 26 kept, the first 20 shown, then a count of the other 6.
+TEST(JsonConfigTest, ProblemListIsCappedAndRepeatsAreDroppedOnce) {
+  ErrorList errors;
+  for (int i = 0; i < 25; ++i) errors.Add("/k" + std::to_string(i), "unknown key");
+  errors.Add("/k3", "unknown key");
+  errors.Add("/k3", "another problem");  // same pointer, another message: kept
+  EXPECT_EQ(errors.size(), 26u);
+  std::string expected;
+  for (int i = 0; i < 20; ++i) expected += "f.json: /k" + std::to_string(i) + ": unknown key\n";
+  expected += "f.json: ... and 6 more problems";
+  EXPECT_EQ(errors.Format("f.json"), expected);
 }
 
 TEST(JsonConfigTest, ReadsValuesWithUnits) {
@@ -163,8 +180,8 @@ std::string ErrorOfLoad(const std::string& path) {
 
 TEST(QuantityTest, NonFiniteHexAndOverflowingValuesAreErrorsAndMinusZeroIsZero) {
   std::string error;
-  for (const char* text : {"1e309Gbps", "nan", "inf", "-infbps", "0x10Gbps", " 5Gbps", "",
-                           "Gbps", "1e300Tbps"}) {
+  for (const char* text :
+       {"1e309Gbps", "nan", "inf", "-infbps", "0x10Gbps", " 5Gbps", "", "Gbps", "1e300Tbps"}) {
     EXPECT_FALSE(ParseQuantity(json(text), Unit::kBitsPerSecond, &error).has_value()) << text;
   }
   ParseQuantity(json("1e300Tbps"), Unit::kBitsPerSecond, &error);
@@ -193,14 +210,15 @@ std::string ParseError(const std::string& text) {
 
 TEST(JsonTextTest, NestingIsLimitedTo256LevelsWithThePointerWhereItWentDeeper) {
   EXPECT_EQ(ParseError(std::string(256, '[') + std::string(256, ']')), "parsed");
-  const std::string deep = ParseError(R"({"a": [)" + std::string(256, '[') + "1" +
-                                      std::string(257, ']') + "}");
+  const std::string deep =
+      ParseError(R"({"a": [)" + std::string(256, '[') + "1" + std::string(257, ']') + "}");
   // The pointer (/a then 254 times /0) is cut to 77 characters.
-  EXPECT_EQ(deep, "t.json: /a" + [] {
-    std::string zeros;
-    for (int i = 0; i < 37; ++i) zeros += "/0";
-    return zeros;
-  }() + "/...: nested deeper than 256 levels of arrays and objects");
+  EXPECT_EQ(
+      deep, "t.json: /a" + [] {
+        std::string zeros;
+        for (int i = 0; i < 37; ++i) zeros += "/0";
+        return zeros;
+      }() + "/...: nested deeper than 256 levels of arrays and objects");
 }
 
 TEST(JsonTextTest, DuplicateKeysOverflowingNumbersAndBadUtf8AreErrors) {
@@ -227,8 +245,7 @@ TEST(JsonTextTest, LoadJsonFileRefusesDevicesAndFolders) {
 TEST(JsonConfigTest, ListItemsArePointedAtWithTheirIndex) {
   Outer c;
   ErrorList errors;
-  ReadConfig(json::parse(R"({"slowdown": [1, "x", -2]})"), "/compute", c, errors, {},
-             TestKinds());
+  ReadConfig(json::parse(R"({"slowdown": [1, "x", -2]})"), "/compute", c, errors, {}, TestKinds());
   EXPECT_EQ(errors.Format("f"),
             "f: /compute/slowdown/1: expected a number, got string \"x\"\n"
             "f: /compute/slowdown/2: must be > 0, got -2");
@@ -247,7 +264,8 @@ TEST(SetAtPointerTest, CreatesObjectsButNeverGrowsArrays) {
             "in it");
   EXPECT_EQ(SetAtPointer(doc, "/a/01", 7),
             "/a is an array of 2 in the scenario; \"01\" is not an index in it");
-  EXPECT_EQ(SetAtPointer(doc, "/n/x", 7), "/n is 3 in the scenario, so \"x\" cannot be set inside it");
+  EXPECT_EQ(SetAtPointer(doc, "/n/x", 7),
+            "/n is 3 in the scenario, so \"x\" cannot be set inside it");
 }
 
 TEST(DidYouMeanTest, ClosestOrNothing) {

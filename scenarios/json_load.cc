@@ -214,8 +214,8 @@ json ParseJsonText(std::string_view text, const std::string& origin) {
   SyntaxProblem problem;
   std::optional<json> doc = Parse(text, origin, &problem);
   if (!doc) {
-    throw UserError(fmt::format("{}:{}: invalid JSON: {}", origin,
-                                LineColumn(text, problem.byte), problem.message));
+    throw UserError(fmt::format("{}:{}: invalid JSON: {}", origin, LineColumn(text, problem.byte),
+                                problem.message));
   }
   return std::move(*doc);
 }

@@ -93,8 +93,8 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: /model: {}", s.file, e.what()));
   }
-  world.compute = std::make_unique<ComputeTimeModel>(
-      s.compute, world.objective->flops_per_sample(), static_cast<int>(s.workers), s.seed);
+  world.compute = std::make_unique<ComputeTimeModel>(s.compute, world.objective->flops_per_sample(),
+                                                     static_cast<int>(s.workers), s.seed);
   world.topologies.push_back(BuildTopology(s.topology, s.workers, s.file, "/network/topology"));
   ErrorList errors;
   for (size_t i = 0; i < s.algorithms.size(); ++i) {

@@ -70,7 +70,8 @@ std::string ReadInputFile(const std::string& path, const InputFileRule& rule) {
     }
     if (got == 0) break;
     text.append(buffer, static_cast<size_t>(got));
-    if (text.size() > rule.max_bytes) ThrowTooLarge(path, rule, fmt::format("over {}", rule.max_bytes));
+    if (text.size() > rule.max_bytes)
+      ThrowTooLarge(path, rule, fmt::format("over {}", rule.max_bytes));
   }
   return text;
 }

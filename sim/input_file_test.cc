@@ -33,8 +33,9 @@ TEST(InputFileTest, ReadsARegularFileUpToTheCapExactly) {
   std::ofstream(dir / "empty");
   EXPECT_EQ(ReadInputFile((dir / "ten").string(), kTen), "0123456789");
   EXPECT_EQ(ReadInputFile((dir / "empty").string(), kTen), "");
-  EXPECT_EQ(ErrorOfRead((dir / "eleven").string()),
-            (dir / "eleven").string() + ": 11 bytes is more than the 10 bytes a test file may have");
+  EXPECT_EQ(
+      ErrorOfRead((dir / "eleven").string()),
+      (dir / "eleven").string() + ": 11 bytes is more than the 10 bytes a test file may have");
   fs::create_symlink(dir / "ten", dir / "link");
   EXPECT_EQ(ReadInputFile((dir / "link").string(), kTen), "0123456789");  // its target is regular
 }
@@ -49,7 +50,8 @@ TEST(InputFileTest, FifosDevicesAndFoldersAreRefusedWithoutBlocking) {
   fs::create_symlink("/dev/zero", dir / "zero");
   EXPECT_EQ(ErrorOfRead((dir / "zero").string()),
             (dir / "zero").string() + ": not a regular file (a test file is expected)");
-  EXPECT_EQ(ErrorOfRead(dir.string()), dir.string() + ": not a regular file (a test file is expected)");
+  EXPECT_EQ(ErrorOfRead(dir.string()),
+            dir.string() + ": not a regular file (a test file is expected)");
   EXPECT_EQ(ErrorOfRead((dir / "missing").string()),
             (dir / "missing").string() + ": cannot open test file");
 }

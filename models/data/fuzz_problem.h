@@ -38,7 +38,9 @@ bool PickComponent(FuzzedDataProvider& in, const Registry<Base>& registry, std::
   return FillConfig(in, *spec.config, kIntCap, /*real_cap=*/64.0, /*list_cap=*/2);
 }
 
-inline bool NeedsData(const ComponentSpec& model) { return ModelRegistry().Make(model)->needs_data(); }
+inline bool NeedsData(const ComponentSpec& model) {
+  return ModelRegistry().Make(model)->needs_data();
+}
 
 struct FuzzProblem {
   ProblemSpec spec;

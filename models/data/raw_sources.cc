@@ -180,9 +180,10 @@ Dataset ReadBuiltinCache(const std::string& data_dir, std::string_view name) {
       have_raw = fs::is_regular_file(data_dir + "/raw/" + set->raw_files[i], ec);
     }
     if (!have_raw) {
-      throw BadCacheError(fmt::format("{} (its raw data is missing too: fetch it with "
-                                      "`scripts/fetch_data.sh` first)",
-                                      e.what()));
+      throw BadCacheError(
+          fmt::format("{} (its raw data is missing too: fetch it with "
+                      "`scripts/fetch_data.sh` first)",
+                      e.what()));
     }
     fmt::print(stderr, "note: {}: bad data cache, rebuilding it from {}/raw\n", cache, data_dir);
     WriteDatasetCache(set->convert(data_dir + "/raw"), cache);

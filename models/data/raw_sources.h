@@ -36,7 +36,8 @@ struct DataBuildReport {
 };
 
 // Converts every built-in data set whose cache is missing, older than its raw files or not a
-// valid cache (all of them when `force`). Throws UserError naming the missing raw file and scripts/fetch_data.sh.
+// valid cache (all of them when `force`). Throws UserError naming the missing raw file and
+// scripts/fetch_data.sh.
 DataBuildReport BuildDataCache(const std::string& data_dir, bool force);
 
 // Reads the cached built-in set `name` from `data_dir`. A cache that exists but is bad

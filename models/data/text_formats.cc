@@ -6,9 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <sstream>
 #include <utility>
-#include <span>
 #include <vector>
 
 #include "sim/csv_reader.h"
@@ -167,8 +167,9 @@ void ParseLibsvmFeatures(std::span<const std::string_view> tokens, std::string_v
       throw UserError(fmt::format("{}:{}: feature {}: {}", origin, line_no, index, problem));
     }
     if (options.num_features > 0 && index > options.num_features) {
-      throw UserError(fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}",
-                                  origin, line_no, index, options.num_features));
+      throw UserError(
+          fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}", origin,
+                      line_no, index, options.num_features));
     }
     previous = index;
     max_index = std::max(max_index, index);
@@ -216,7 +217,8 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
   int64_t columns = -1;
   int64_t columns_line = 0;
   int64_t label_col = 0;
-  CsvReader reader(in, origin, {.delimiter = options.delimiter, .quotes = false, .loose_lines = true});
+  CsvReader reader(in, origin,
+                   {.delimiter = options.delimiter, .quotes = false, .loose_lines = true});
   std::vector<std::string> fields;
   if (options.header) reader.Next(fields);
   while (reader.Next(fields)) {
@@ -237,12 +239,11 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
       const std::string& field = fields[static_cast<size_t>(c)];
       double value = 0;
       std::string problem;
-      const bool ok = c == label_col ? ParseDouble(field, value)
-                                     : ParseFeature(field, value, problem);
+      const bool ok =
+          c == label_col ? ParseDouble(field, value) : ParseFeature(field, value, problem);
       if (!ok) {
         if (problem.empty()) problem = fmt::format("expected a number, got {}", Shown(field));
-        throw UserError(
-            fmt::format("{}:{}: column {}: {}", origin, line_no, c + 1, problem));
+        throw UserError(fmt::format("{}:{}: column {}: {}", origin, line_no, c + 1, problem));
       }
       (c == label_col ? rows.labels : rows.values).push_back(value);
     }
