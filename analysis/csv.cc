@@ -10,6 +10,7 @@
 
 #include "sim/csv_reader.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace commsim {
 
@@ -103,11 +104,11 @@ CsvTable ParseCsv(std::string_view text, const std::string& origin) {
 }
 
 CsvTable ReadCsvFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseCsv(buffer.str(), path);
+  static_assert(kMaxCsvOutputBytes == uintmax_t{1} << 30, "the limit shown below");
+  return ParseCsv(
+      ReadInputFile(path,
+                    {.noun = "CSV file", .max_bytes = kMaxCsvOutputBytes, .max_shown = "1 GiB"}),
+      path);
 }
 
 std::string CsvCell(std::string_view text) {

@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
 #include "analysis/gnuplot.h"
 #include "analysis/markdown_html.h"
+#include "sim/error.h"
+#include "sim/input_file.h"
 
 namespace commsim {
 namespace {
@@ -41,14 +42,14 @@ pre { background: #f6f8fa; padding: 1em; overflow: auto; max-height: 40em; }
 .missing { color: #a00; } footer { margin-top: 3em; color: #777; font-size: .85em; }
 )";
 
-// The file's bytes, or nullopt when it is missing, not a regular file, or larger than `limit`.
+// The file's bytes, or nullopt when it is missing, not a regular file, or larger than `limit`
+// (checked on the opened file, sim/input_file.h).
 std::optional<std::string> ReadSmallFile(const fs::path& path, size_t limit) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > limit || ec) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return bytes;
+  try {
+    return ReadInputFile(path.string(), {.noun = "file", .max_bytes = limit, .max_shown = ""});
+  } catch (const UserError&) {
+    return std::nullopt;
+  }
 }
 
 // "plots/<name>.png" -> <name>, or "" when the path has any other shape.

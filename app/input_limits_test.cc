@@ -2,7 +2,9 @@
 // clear error naming the file and the JSON pointer (or file:line), exit 1, and leave no output
 // folder; never a signal, an internal check, a bare library message or unbounded work.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -130,6 +132,139 @@ TEST(InputLimitsTest, DataFileProblemsArePointedAtTheDataPath) {
                 "d.csv", "0.5,1e300\n0.25,0\n");
   ExpectRefused({"dev_zero", with_data(R"({"name": "csv", "path": "/dev/zero"})"),
                  ": /data/path: /dev/zero: not a regular file", ""});
+}
+
+// A logistic-regression scenario on the data file `path` read as `format` (libsvm or csv).
+std::string DataScenario(const std::string& format, const std::string& path) {
+  return Scenario(R"("model": "logistic_regression")", R"(["sgd"])",
+                  R"({"name": ")" + format + R"(", "path": ")" + path + R"("})");
+}
+
+TEST(InputLimitsTest, LibsvmDuplicateAndOutOfOrderIndicesAreErrors) {
+  const std::string svm = DataScenario("libsvm", "d.svm");
+  ExpectRefused(
+      {"svm_duplicate", svm, ": /data/path: {dir}/d.svm:2: duplicate feature index 3", ""}, "d.svm",
+      "1 1:0.5 3:1\n0 1:1 3:2 3:5\n");
+  ExpectRefused({"svm_order", svm,
+                 ": /data/path: {dir}/d.svm:1: feature index 2 after 3: indices must be "
+                 "increasing on a line",
+                 ""},
+                "d.svm", "1 3:0.5 2:1\n0 1:1\n");
+}
+
+TEST(InputLimitsTest, FeatureValuesOutsideFloat32AreErrors) {
+  const std::string svm = DataScenario("libsvm", "d.svm");
+  ExpectRefused({"svm_1e39", svm,
+                 ": /data/path: {dir}/d.svm:2: feature 2: value '1e39' is outside the range of a "
+                 "32-bit float",
+                 ""},
+                "d.svm", "1 1:0.5\n0 1:1 2:1e39\n");
+  const std::string csv = DataScenario("csv", "d.csv");
+  ExpectRefused({"csv_1e39", csv,
+                 ": /data/path: {dir}/d.csv:2: column 1: value '-1e39' is outside the range of a "
+                 "32-bit float",
+                 ""},
+                "d.csv", "0.5,1\n-1e39,0\n");
+}
+
+// 63 rows, the last declaring feature 16,777,216: 63 x 2^24 values, 16 bytes each, is 15.8 GiB,
+// over the 8 GiB default budget. Under a 2 GiB address-space limit the budget's message (not "not
+// enough memory") shows the check comes before the allocation.
+TEST(InputLimitsTest, DeclaredFeatureCountIsCheckedAgainstTheMemoryBudgetBeforeAllocation) {
+  std::string rows;
+  for (int i = 0; i < 62; ++i) rows += "+1 1:0.25 2:0.5 3:-1.5\n";
+  rows += "-1 16777216:1\n";
+  const std::string svm = DataScenario("libsvm", "d.svm");
+  const fs::path dir = LimitsDir("svm_budget");
+  Write(dir / "d.svm", rows);
+  Write(dir / "s.json", svm);
+  const auto r = RunCommsim("validate " + (dir / "s.json").string(),
+                            "cd " + dir.string() + " && prlimit --as=2147483648");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(": /data/path: " + (dir / "d.svm").string() +
+                       ": 63 samples x 16777216 features would take 16911433728 bytes (15.8 GiB) "
+                       "in memory"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("more than the memory budget of 8589934592 bytes (8.0 GiB); raise "
+                       "\"limits\": {\"max_memory\": ...}"),
+            std::string::npos)
+      << r.out;
+}
+
+// limits.max_memory is the budget: 200 CSV rows of 400 features at 16 bytes a value are 6400
+// bytes a row, so a 1 MiB budget (1,048,576 bytes) is passed at row 164 (1,049,600 bytes) and a
+// 2 MiB one holds them all (1,280,000 bytes).
+TEST(InputLimitsTest, MaxMemoryKeySetsTheDataBudget) {
+  std::string row;
+  for (int c = 0; c < 400; ++c) row += "0.5,";
+  std::string rows;
+  for (int i = 0; i < 200; ++i) rows += row + std::to_string(i % 2) + "\n";
+  const std::string data = R"({"name": "csv", "path": "d.csv"})";
+  ExpectRefused({"csv_budget",
+                 Scenario(R"("model": "logistic_regression", "limits": {"max_memory": 1048576})",
+                          R"(["sgd"])", data),
+                 ": /data/path: {dir}/d.csv:164: 164 samples x 400 features would take 1049600 "
+                 "bytes (1.0 MiB) in memory",
+                 "memory budget of 1048576 bytes"},
+                "d.csv", rows);
+  const fs::path dir = LimitsDir("csv_budget_ok");
+  Write(dir / "d.csv", rows);
+  Write(dir / "s.json",
+        Scenario(R"("model": "logistic_regression", "limits": {"max_memory": 2097152})",
+                 R"(["sgd"])", data));
+  const auto v = RunCommsim("validate " + (dir / "s.json").string(), "cd " + dir.string() + " &&");
+  EXPECT_EQ(v.status, 0) << v.out;
+}
+
+// The problem list is capped and says how many more there are; finding the problems takes time
+// linear in their number (timeout only keeps a regression from hanging the suite).
+TEST(InputLimitsTest, HundredThousandUnknownKeysAreReportedAsACappedList) {
+  const fs::path dir = LimitsDir("many_keys");
+  std::string text = R"({"workers": 2, "algorithms": ["sgd"])";
+  for (int i = 0; i < 100000; ++i) text += ", \"zz_unknown_" + std::to_string(i) + "\": 1";
+  text += "}";
+  Write(dir / "s.json", text);
+  const auto r = RunCommsim("validate " + (dir / "s.json").string(), "timeout 120");
+  EXPECT_EQ(r.status, 1) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("s.json: /zz_unknown_0: unknown key"), std::string::npos)
+      << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("s.json: ... and 99980 more problems"), std::string::npos)
+      << r.out.substr(0, 2000);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 21) << r.out.substr(0, 2000);
+}
+
+// `compress --input` reads only regular files: /dev/zero was read whole (until the kernel killed
+// the process) and a FIFO blocked forever. timeout bounds a regression.
+TEST(InputLimitsTest, CompressInputMustBeARegularFile) {
+  const fs::path dir = LimitsDir("compress_input");
+  const fs::path fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string input : {std::string("/dev/zero"), fifo.string()}) {
+    const auto r = RunCommsim("compress --compressor top_k --input " + input, "timeout 30");
+    EXPECT_EQ(r.status, 1) << input << ": " << r.out;
+    EXPECT_NE(r.out.find(input + ": not a regular file (a vector file is expected)"),
+              std::string::npos)
+        << input << ": " << r.out;
+  }
+}
+
+// `plot` reads metrics.csv through the input-file checks: a symlink to a device is refused.
+TEST(InputLimitsTest, PlotRefusesAMetricsCsvThatIsADevice) {
+  const fs::path dir = LimitsDir("plot_device");
+  Write(dir / "s.json", Scenario(R"("iterations": 3)"));
+  const fs::path out = dir / "out";
+  const auto run =
+      RunCommsim("run " + (dir / "s.json").string() + " --quiet --no-plots --out " + out.string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  fs::remove(out / "metrics.csv");
+  fs::create_symlink("/dev/zero", out / "metrics.csv");
+  const auto r = RunCommsim("plot " + out.string(), "timeout 60");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(
+      r.out.find((out / "metrics.csv").string() + ": not a regular file (a CSV file is expected)"),
+      std::string::npos)
+      << r.out;
 }
 
 TEST(InputLimitsTest, SetWithAHugeArrayIndexIsAnError) {

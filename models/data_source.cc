@@ -102,7 +102,9 @@ void CsvDataConfig::Validate(ParamProblems& problems) const {
   if (path.empty()) problems.Add("path", "a data file path is required");
 }
 
-Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed) {
+Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed,
+                                int64_t max_memory_bytes) {
+  CheckedDataValues("synthetic_regression", c.samples, c.features, max_memory_bytes);
   Rng rng(seed, static_cast<uint64_t>(c.seed_offset), "synthetic_regression");
   Dataset data;
   data.name = "synthetic_regression";
@@ -117,7 +119,9 @@ Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t see
   return data;
 }
 
-Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed) {
+Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed,
+                                    int64_t max_memory_bytes) {
+  CheckedDataValues("synthetic_classification", c.samples, c.features, max_memory_bytes);
   Rng rng(seed, static_cast<uint64_t>(c.seed_offset), "synthetic_classification");
   Dataset data;
   data.name = "synthetic_classification";
@@ -136,15 +140,17 @@ Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint
   return data;
 }
 
-Dataset LoadLibsvmData(const LibsvmDataConfig& c, uint64_t) {
+Dataset LoadLibsvmData(const LibsvmDataConfig& c, uint64_t, int64_t max_memory_bytes) {
   LibsvmOptions options;
+  options.max_memory_bytes = max_memory_bytes;
   options.labels = Labels(c.task, c.classes);
   options.num_features = c.features;
   return LoadLibsvm(c.path, options);
 }
 
-Dataset LoadCsvData(const CsvDataConfig& c, uint64_t) {
+Dataset LoadCsvData(const CsvDataConfig& c, uint64_t, int64_t max_memory_bytes) {
   CsvOptions options;
+  options.max_memory_bytes = max_memory_bytes;
   options.labels = Labels(c.task, c.classes);
   options.header = c.header;
   options.label_column = c.label_column;
@@ -152,7 +158,9 @@ Dataset LoadCsvData(const CsvDataConfig& c, uint64_t) {
   return LoadCsv(c.path, options);
 }
 
-Dataset LoadBuiltinData(const BuiltinDataConfig& c, uint64_t) { return LoadBuiltin(c.cache_name); }
+Dataset LoadBuiltinData(const BuiltinDataConfig& c, uint64_t, int64_t) {
+  return LoadBuiltin(c.cache_name);
+}
 
 Dataset LoadBuiltin(std::string_view name) { return ReadBuiltinCache(DataDir(), name); }
 

@@ -1,8 +1,10 @@
 // DataSource: where a problem's samples come from (the "dataset" component kind).
 //
 // Contract for every implementation:
-//   - Load(seed) returns all samples before the train/test split; synthetic sources generate them
-//     from `seed` only (same seed -> same data), file sources ignore it.
+//   - Load(seed, max_memory_bytes) returns all samples before the train/test split; synthetic
+//     sources generate them from `seed` only (same seed -> same data), file sources ignore it.
+//     A data set whose size (CheckedDataValues, dataset.h) exceeds max_memory_bytes is a
+//     UserError before it is allocated (the built-in sets, a few MiB, are not checked).
 //   - options() carries the choices every source shares: standardisation, the test fraction and
 //     an optional cap on the number of samples (a seeded random subset), applied by BuildProblem.
 //   - Bad files and missing caches are UserErrors naming the file (and line) and the fix.
@@ -29,7 +31,7 @@ struct DataOptions {
 class DataSource {
  public:
   virtual ~DataSource() = default;
-  virtual Dataset Load(uint64_t seed) const = 0;
+  virtual Dataset Load(uint64_t seed, int64_t max_memory_bytes) const = 0;
   virtual const DataOptions& options() const = 0;
   // The config key naming the file Load reads ("path"), or "" for sources without one; load
   // errors are reported at that key.
@@ -91,13 +93,15 @@ struct CsvDataConfig final : ConfigBase<CsvDataConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-// A DataSource made of its config and one load function: Load(seed) = kLoad(config, seed);
-// kFileKey is file_key().
-template <class Config, Dataset (*kLoad)(const Config&, uint64_t), const char* kFileKey>
+// A DataSource made of its config and one load function: Load(seed, max_memory_bytes) =
+// kLoad(config, seed, max_memory_bytes); kFileKey is file_key().
+template <class Config, Dataset (*kLoad)(const Config&, uint64_t, int64_t), const char* kFileKey>
 class ConfigSource final : public DataSource {
  public:
   explicit ConfigSource(const Config& c) : config_(c) {}
-  Dataset Load(uint64_t seed) const override { return kLoad(config_, seed); }
+  Dataset Load(uint64_t seed, int64_t max_memory_bytes) const override {
+    return kLoad(config_, seed, max_memory_bytes);
+  }
   const DataOptions& options() const override { return config_.options; }
   std::string_view file_key() const override { return kFileKey; }
 
@@ -108,11 +112,14 @@ class ConfigSource final : public DataSource {
 inline constexpr char kNoFileKey[] = "";
 inline constexpr char kPathKey[] = "path";
 
-Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed);
-Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed);
-Dataset LoadBuiltinData(const BuiltinDataConfig& c, uint64_t seed);  // ignores the seed
-Dataset LoadLibsvmData(const LibsvmDataConfig& c, uint64_t seed);    // ignores the seed
-Dataset LoadCsvData(const CsvDataConfig& c, uint64_t seed);          // ignores the seed
+Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed,
+                                int64_t max_memory_bytes);
+Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed,
+                                    int64_t max_memory_bytes);
+// These ignore the seed; the built-in sets also the budget.
+Dataset LoadBuiltinData(const BuiltinDataConfig& c, uint64_t seed, int64_t max_memory_bytes);
+Dataset LoadLibsvmData(const LibsvmDataConfig& c, uint64_t seed, int64_t max_memory_bytes);
+Dataset LoadCsvData(const CsvDataConfig& c, uint64_t seed, int64_t max_memory_bytes);
 
 using SyntheticRegressionSource =
     ConfigSource<SyntheticRegressionConfig, LoadSyntheticRegression, kNoFileKey>;

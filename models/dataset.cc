@@ -11,13 +11,30 @@
 
 namespace commsim {
 
-int64_t CheckedDataValues(std::string_view origin, int64_t samples, int64_t features) {
+std::string ShownBytes(int64_t bytes) {
+  const bool gib = bytes >= (int64_t{1} << 30);
+  return fmt::format("{} bytes ({:.1f} {})", bytes,
+                     static_cast<double>(bytes) / static_cast<double>(gib ? 1 << 30 : 1 << 20),
+                     gib ? "GiB" : "MiB");
+}
+
+int64_t CheckedDataValues(std::string_view origin, int64_t samples, int64_t features,
+                          int64_t max_memory_bytes) {
   int64_t values = 0;
   if (samples < 0 || features < 0 || __builtin_mul_overflow(samples, features, &values) ||
       values > kMaxDataValues) {
     throw UserError(fmt::format(
         "{}: {} samples x {} features is more than the {} values (8 GiB) a data set may hold",
         origin, samples, features, kMaxDataValues));
+  }
+  if (values * kDataBytesPerValue > max_memory_bytes) {
+    throw UserError(fmt::format(
+        "{}: {} samples x {} features would take {} in memory ({} per value: the data set is "
+        "held twice while it is loaded and split), more than the memory budget of {}; raise "
+        "\"limits\": {{\"max_memory\": ...}} in the scenario (bytes) if the machine has the "
+        "memory",
+        origin, samples, features, ShownBytes(values * kDataBytesPerValue), kDataBytesPerValue,
+        ShownBytes(max_memory_bytes)));
   }
   return values;
 }

@@ -18,21 +18,34 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/limits.h"
 #include "sim/rng.h"
 
 namespace commsim {
 
 // Size limits, checked before anything of that size is allocated (a UserError names the file or
 // the config field). A data set is held as doubles: kMaxDataValues of them take 8 GiB.
-inline constexpr int64_t kMaxDataValues = int64_t{1} << 30;   // samples x features
-inline constexpr int64_t kMaxFeatures = int64_t{1} << 24;     // features per sample
-inline constexpr int64_t kMaxClasses = 100000;                // classes of a classification set
-inline constexpr int64_t kMaxModelDim = int64_t{1} << 28;     // parameters of a model (2 GiB)
+inline constexpr int64_t kMaxDataValues = int64_t{1} << 30;  // samples x features
+inline constexpr int64_t kMaxFeatures = int64_t{1} << 24;    // features per sample
+inline constexpr int64_t kMaxClasses = 100000;               // classes of a classification set
+inline constexpr int64_t kMaxModelDim = int64_t{1} << 28;    // parameters of a model (2 GiB)
 inline constexpr uintmax_t kMaxDataFileBytes = uintmax_t{4} << 30;  // a data file, raw or cache
 
+// Bytes a data set of `values` doubles is charged against the memory budget (limits.max_memory):
+// 16 a value, since it is held twice at its peak (the loader's rows and the matrix; the whole set
+// and its train/test split).
+inline constexpr int64_t kDataBytesPerValue = 2 * sizeof(double);
+
 // samples x features, or a UserError "<origin>: <samples> samples x <features> features is more
-// than ..." when the product is negative or exceeds kMaxDataValues (computed without overflow).
-int64_t CheckedDataValues(std::string_view origin, int64_t samples, int64_t features);
+// than ..." when the product is negative or exceeds kMaxDataValues (computed without overflow),
+// or "<origin>: <samples> samples x <features> features would take <bytes> bytes ..., more than
+// the memory budget of <max_memory_bytes> bytes (limits.max_memory) ..." when the values times
+// kDataBytesPerValue exceed max_memory_bytes. Call it before allocating the data set.
+int64_t CheckedDataValues(std::string_view origin, int64_t samples, int64_t features,
+                          int64_t max_memory_bytes);
+
+// "<bytes> bytes (<x.y> GiB)" (MiB below 1 GiB), as the memory-budget messages show sizes.
+std::string ShownBytes(int64_t bytes);
 
 struct Dataset {
   std::string name;  // for messages: "mnist", "data/my.csv", ...

@@ -14,14 +14,15 @@ namespace commsim {
 
 std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_spec,
                                                     const ComponentSpec& partition_spec,
-                                                    int workers, uint64_t seed) {
+                                                    int workers, uint64_t seed,
+                                                    int64_t max_memory_bytes) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   const std::unique_ptr<DataSource> source = DatasetRegistry().Make(data_spec);
   const std::unique_ptr<Partitioner> partitioner = PartitionRegistry().Make(partition_spec);
   const DataOptions& options = source->options();
   Dataset all;
   try {
-    all = source->Load(DeriveSeed(seed, 0, "dataset"));
+    all = source->Load(DeriveSeed(seed, 0, "dataset"), max_memory_bytes);
   } catch (const UserError& e) {
     throw ProblemError(ProblemError::Part::kData, std::string(source->file_key()), e.what());
   } catch (const std::bad_alloc&) {
@@ -40,8 +41,9 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
   TrainTest sets = SplitTrainTest(all, options.test_fraction, split_rng);
   if (options.standardize) Standardize(sets.train, sets.test);
   if (sets.train.num_samples() < workers) {
-    throw ProblemError(ProblemError::Part::kData, "",fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
-                                data_spec.name, sets.train.num_samples(), workers));
+    throw ProblemError(ProblemError::Part::kData, "",
+                       fmt::format("dataset {}: {} training samples cannot be shared by {} workers",
+                                   data_spec.name, sets.train.num_samples(), workers));
   }
   Rng partition_rng(seed, 0, "partition");
   Shards shards;
@@ -54,8 +56,9 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
   }
   for (size_t w = 0; w < shards.size(); ++w) {
     if (shards[w].empty()) {
-      throw ProblemError(ProblemError::Part::kPartition, "",fmt::format("partition {}: worker {} received no samples of '{}'",
-                                  partition_spec.name, w, data_spec.name));
+      throw ProblemError(ProblemError::Part::kPartition, "",
+                         fmt::format("partition {}: worker {} received no samples of '{}'",
+                                     partition_spec.name, w, data_spec.name));
     }
   }
   return std::make_shared<const ProblemData>(
@@ -65,7 +68,9 @@ std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data_sp
 std::shared_ptr<const Objective> BuildProblem(const ProblemSpec& spec, int workers, uint64_t seed) {
   const std::unique_ptr<ModelFactory> factory = ModelRegistry().Make(spec.model);
   std::shared_ptr<const ProblemData> data;
-  if (factory->needs_data()) data = BuildProblemData(spec.data, spec.partition, workers, seed);
+  if (factory->needs_data()) {
+    data = BuildProblemData(spec.data, spec.partition, workers, seed, spec.max_memory_bytes);
+  }
   std::shared_ptr<const Objective> objective;
   try {
     objective = factory->Build(std::move(data), workers, seed);

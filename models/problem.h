@@ -17,6 +17,7 @@
 #include "models/objective.h"
 #include "models/problem_data.h"
 #include "sim/error.h"
+#include "sim/limits.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -41,14 +42,16 @@ struct ProblemSpec {
   ComponentSpec model;      // kind "model"
   ComponentSpec data;       // kind "dataset" (ignored by models that need no data)
   ComponentSpec partition;  // kind "partition"
+  int64_t max_memory_bytes = SimLimits::kDefaultMaxMemoryBytes;  // limits.max_memory
 };
 
 std::shared_ptr<const Objective> BuildProblem(const ProblemSpec& spec, int workers, uint64_t seed);
 
-// The data half of BuildProblem (load, subset, split, standardise, partition).
-std::shared_ptr<const ProblemData> BuildProblemData(const ComponentSpec& data,
-                                                    const ComponentSpec& partition, int workers,
-                                                    uint64_t seed);
+// The data half of BuildProblem (load within max_memory_bytes, subset, split, standardise,
+// partition).
+std::shared_ptr<const ProblemData> BuildProblemData(
+    const ComponentSpec& data, const ComponentSpec& partition, int workers, uint64_t seed,
+    int64_t max_memory_bytes = SimLimits::kDefaultMaxMemoryBytes);
 
 // linear_regression on synthetic_regression (1200 x 500), iid.
 ProblemSpec DefaultProblemSpec();

@@ -5,13 +5,14 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <vector>
 
 #include "algorithms/registry.h"
 #include "scenarios/json_config.h"
 #include "sim/error.h"
+#include "sim/input_file.h"
 #include "sim/rng.h"
 
 namespace commsim {
@@ -33,8 +34,9 @@ ComponentSpec ParseCompressorArg(const std::string& text) {
 }
 
 Eigen::VectorXd ReadVectorFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
+  static_assert(kMaxVectorFileBytes == uintmax_t{1} << 30, "the limit shown below");
+  std::istringstream in(ReadInputFile(
+      path, {.noun = "vector file", .max_bytes = kMaxVectorFileBytes, .max_shown = "1 GiB"}));
   std::vector<double> values;
   std::string line;
   for (int64_t line_no = 1; std::getline(in, line); ++line_no) {

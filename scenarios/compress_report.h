@@ -41,7 +41,8 @@ struct CompressReport {
 // Throws UserError "--compressor: /pointer: ..." on bad input.
 ComponentSpec ParseCompressorArg(const std::string& text);
 
-// Reads whitespace- or comma-separated numbers. Throws UserError "path:line: ..." on bad input.
+// Reads whitespace- or comma-separated numbers from a regular file of at most 1 GiB
+// (sim/input_file.h). Throws UserError "path:line: ..." on bad input.
 Eigen::VectorXd ReadVectorFile(const std::string& path);
 
 // Generates or loads the input. Throws UserError on bad options.

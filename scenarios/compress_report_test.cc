@@ -93,7 +93,8 @@ TEST(CompressReportTest, ReadsVectorFilesAndReportsBadLines) {
   }
   EXPECT_EQ(ErrorOf([&] { ReadVectorFile(path); }), path + ":1: expected a finite number, got nan");
   std::remove(path.c_str());
-  EXPECT_NE(ErrorOf([&] { ReadVectorFile(path); }).find("cannot open file"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { ReadVectorFile(path); }).find("cannot open vector file"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "scenarios/component_kinds.h"
@@ -21,19 +22,26 @@
 
 namespace commsim {
 
+// The problems found in one input, in the order found. Adding is O(1) (amortised) whatever the
+// count, so a file with many problems is reported in time linear in its size.
 class ErrorList {
  public:
+  // Problems Format shows; the rest are counted in one last line.
+  static constexpr size_t kMaxShownProblems = 20;
+
   // `pointer` is a JSON pointer ("" for the document root). An exact repeat is ignored.
   void Add(std::string_view pointer, std::string message);
   bool empty() const { return lines_.empty(); }
   size_t size() const { return lines_.size(); }
-  // All problems, one per line, each as "<file>: <pointer>: <message>".
+  // The first kMaxShownProblems problems, one per line, each as "<file>: <pointer>: <message>",
+  // then "<file>: ... and <n> more problems" when there are more.
   std::string Format(std::string_view file) const;
   // Throws UserError(Format(file)) when any problem was recorded.
   void ThrowIfAny(std::string_view file) const;
 
  private:
   std::vector<std::pair<std::string, std::string>> lines_;
+  std::unordered_set<std::string> seen_;  // pointer + '\0' + message of each line
 };
 
 // Reads `obj` (at JSON pointer `pointer`) into `config`. `ignore` lists keys handled by the caller

@@ -66,6 +66,20 @@ ComponentKinds TestKinds() {
   return kinds;
 }
 
+// 25 distinct problems, one exact repeat (dropped) and one new message at a known pointer (kept):
+// 26 kept, the first 20 shown, then a count of the other 6.
+TEST(JsonConfigTest, ProblemListIsCappedAndRepeatsAreDroppedOnce) {
+  ErrorList errors;
+  for (int i = 0; i < 25; ++i) errors.Add("/k" + std::to_string(i), "unknown key");
+  errors.Add("/k3", "unknown key");
+  errors.Add("/k3", "another problem");  // same pointer, another message: kept
+  EXPECT_EQ(errors.size(), 26u);
+  std::string expected;
+  for (int i = 0; i < 20; ++i) expected += "f.json: /k" + std::to_string(i) + ": unknown key\n";
+  expected += "f.json: ... and 6 more problems";
+  EXPECT_EQ(errors.Format("f.json"), expected);
+}
+
 TEST(JsonConfigTest, ReadsValuesWithUnits) {
   Outer c;
   ErrorList errors;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 #include <vector>
 
 #include "scenarios/json_config.h"
@@ -33,19 +34,24 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 void ErrorList::Add(std::string_view pointer, std::string message) {
   // The same problem found twice (e.g. a scenario-level codec inherited by every entry) is
-  // reported once.
-  for (const auto& [p, m] : lines_) {
-    if (p == pointer && m == message) return;
-  }
+  // reported once; the set keeps this check O(1) however many problems there are.
+  std::string key(pointer);
+  key += '\0';
+  key += message;
+  if (!seen_.insert(std::move(key)).second) return;
   lines_.emplace_back(std::string(pointer), std::move(message));
 }
 
 std::string ErrorList::Format(std::string_view file) const {
   std::string out;
-  for (size_t i = 0; i < lines_.size(); ++i) {
+  const size_t shown = std::min(lines_.size(), kMaxShownProblems);
+  for (size_t i = 0; i < shown; ++i) {
     if (i) out += '\n';
     out += fmt::format("{}: {}: {}", file, lines_[i].first.empty() ? "/" : lines_[i].first,
                        lines_[i].second);
+  }
+  if (lines_.size() > shown) {
+    out += fmt::format("\n{}: ... and {} more problems", file, lines_.size() - shown);
   }
   return out;
 }

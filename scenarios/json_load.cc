@@ -6,9 +6,6 @@
 // refuses those three with a message naming the JSON pointer or the line and column.
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "scenarios/json_config.h"
 #include "sim/error.h"
 #include "sim/input_file.h"
@@ -217,8 +214,8 @@ json ParseJsonText(std::string_view text, const std::string& origin) {
   SyntaxProblem problem;
   std::optional<json> doc = Parse(text, origin, &problem);
   if (!doc) {
-    throw UserError(fmt::format("{}:{}: invalid JSON: {}", origin,
-                                LineColumn(text, problem.byte), problem.message));
+    throw UserError(fmt::format("{}:{}: invalid JSON: {}", origin, LineColumn(text, problem.byte),
+                                problem.message));
   }
   return std::move(*doc);
 }
@@ -230,13 +227,10 @@ std::optional<json> TryParseJsonText(std::string_view text, const std::string& o
 
 json LoadJsonFile(const std::string& path) {
   static_assert(kMaxJsonFileBytes == uintmax_t{64} << 20, "the limit shown below");
-  CheckInputFile(path,
-                 {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseJsonText(buffer.str(), path);
+  return ParseJsonText(
+      ReadInputFile(path,
+                    {.noun = "JSON file", .max_bytes = kMaxJsonFileBytes, .max_shown = "64 MiB"}),
+      path);
 }
 
 }  // namespace commsim

@@ -82,7 +82,7 @@ using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const Componen
 SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm = {},
                        TrajectoryStore* trajectories = nullptr, int threads = 1) {
   SharedWorld world;
-  ProblemSpec problem{s.model, s.data, s.partition};
+  ProblemSpec problem{s.model, s.data, s.partition, s.limits.max_memory};
   const auto build = [&] { return BuildProblem(problem, static_cast<int>(s.workers), s.seed); };
   try {
     world.objective = trajectories ? trajectories->SharedObjective(build) : build();

@@ -71,11 +71,8 @@ std::string TraceText(const nlohmann::json& scenario, const std::string& base_di
 }
 
 TraceFile ReadTraceFile(const std::string& path) {
-  CheckInputFile(path,
-                 {.noun = "trace file", .max_bytes = uintmax_t{1} << 30, .max_shown = "1 GiB"});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open the trace file", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = ReadInputFile(
+      path, {.noun = "trace file", .max_bytes = uintmax_t{1} << 30, .max_shown = "1 GiB"});
   return ParseTrace(text, path);
 }
 

@@ -4,7 +4,10 @@
 // limit and how to raise it, instead of running until memory or patience ends:
 //   max_events               events one engine (one algorithm entry) may run
 //   max_packets_per_message  packets one message may be cut into (message bits / mtu)
-// Both are plain counts; the defaults allow every shipped scenario many times over.
+//   max_memory               bytes a data set loaded from a file (or generated) may take; checked
+//                            before the dense matrix is allocated (models/dataset.h)
+// The first two are plain counts, the last bytes; the defaults allow every shipped scenario many
+// times over.
 #ifndef COMMSIM_SIM_LIMITS_H_
 #define COMMSIM_SIM_LIMITS_H_
 
@@ -17,9 +20,11 @@ namespace commsim {
 struct SimLimits final : ConfigBase<SimLimits> {
   static constexpr int64_t kDefaultMaxEvents = 10'000'000'000;
   static constexpr int64_t kDefaultMaxPacketsPerMessage = 1'000'000;
+  static constexpr int64_t kDefaultMaxMemoryBytes = int64_t{8} << 30;  // 8 GiB
 
   int64_t max_events = kDefaultMaxEvents;
   int64_t max_packets_per_message = kDefaultMaxPacketsPerMessage;
+  int64_t max_memory = kDefaultMaxMemoryBytes;
   void Describe(ParamVisitor& v) override;
 };
 

@@ -20,6 +20,9 @@
 namespace commsim::fuzz {
 
 inline constexpr int64_t kIntCap = 4096;  // any integer config field (classes, features, ...)
+// The data sets' memory budget (limits.max_memory) under fuzzing: a file that declares a huge
+// feature index must be refused by the loader's budget check, well inside -rss_limit_mb.
+inline constexpr int64_t kFuzzMaxMemoryBytes = int64_t{64} << 20;
 
 // A registered component picked by the input, its config filled from the input. Returns false
 // when the config fails its own validation.
@@ -35,7 +38,9 @@ bool PickComponent(FuzzedDataProvider& in, const Registry<Base>& registry, std::
   return FillConfig(in, *spec.config, kIntCap, /*real_cap=*/64.0, /*list_cap=*/2);
 }
 
-inline bool NeedsData(const ComponentSpec& model) { return ModelRegistry().Make(model)->needs_data(); }
+inline bool NeedsData(const ComponentSpec& model) {
+  return ModelRegistry().Make(model)->needs_data();
+}
 
 struct FuzzProblem {
   ProblemSpec spec;
@@ -68,7 +73,8 @@ inline bool SmallEnough(const Dataset& d) {
 // outcome of bad data.
 inline void BuildAndEvaluate(const FuzzProblem& p) {
   FuzzGuard([&] {
-    if (!SmallEnough(DatasetRegistry().Make(p.spec.data)->Load(p.seed))) return;
+    const Dataset d = DatasetRegistry().Make(p.spec.data)->Load(p.seed, p.spec.max_memory_bytes);
+    if (!SmallEnough(d)) return;
     const std::shared_ptr<const Objective> objective = BuildProblem(p.spec, p.workers, p.seed);
     Rng rng(p.seed);
     Eigen::VectorXd x(objective->dim()), grad(objective->dim());
@@ -84,7 +90,7 @@ inline void BuildAndEvaluate(const FuzzProblem& p) {
 // The whole of a text data-file driver (csv_fuzz.cc, libsvm_fuzz.cc): the input's tail fills the
 // `dataset` component's config (type Config) and picks the problem; the rest, from the front, is
 // written as the scratch file `file_name` the config reads, then the problem is built and
-// evaluated. Inputs over 8 KiB are skipped (bounds the work per input).
+// evaluated within kFuzzMaxMemoryBytes. Inputs over 8 KiB are skipped (bounds the work per input).
 template <class Config>
 int FuzzDataFile(const uint8_t* data, size_t size, std::string_view dataset,
                  const std::string& file_name) {
@@ -94,6 +100,7 @@ int FuzzDataFile(const uint8_t* data, size_t size, std::string_view dataset,
   auto& config = static_cast<Config&>(*spec.config);
   config.path = (ScratchDir() / file_name).string();
   FuzzProblem problem;
+  problem.spec.max_memory_bytes = kFuzzMaxMemoryBytes;
   if (!FillConfig(in, config, kIntCap) || !PickProblem(in, spec, problem)) return 0;
   const std::vector<uint8_t> file = in.ConsumeRemainingBytes<uint8_t>();
   WriteScratchFile(file_name, file.data(), file.size());

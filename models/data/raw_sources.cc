@@ -89,16 +89,11 @@ Dataset ConvertDiabetes(const std::string& raw_dir) {
 }  // namespace
 
 std::string ReadMaybeGzip(const std::string& path) {
-  CheckDataFile(path);
-  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".gz") != 0) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError(fmt::format("{}: cannot open", path));
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-  }
-  gzFile file = gzopen(path.c_str(), "rb");
+  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".gz") != 0) return ReadDataFile(path);
+  InputFd opened = OpenDataFile(path);
+  gzFile file = gzdopen(opened.fd(), "rb");
   if (file == nullptr) throw UserError(fmt::format("{}: cannot open", path));
+  opened.Release();  // gzclose closes it
   std::string text;
   char buffer[1 << 16];
   int got = 0;
@@ -185,9 +180,10 @@ Dataset ReadBuiltinCache(const std::string& data_dir, std::string_view name) {
       have_raw = fs::is_regular_file(data_dir + "/raw/" + set->raw_files[i], ec);
     }
     if (!have_raw) {
-      throw BadCacheError(fmt::format("{} (its raw data is missing too: fetch it with "
-                                      "`scripts/fetch_data.sh` first)",
-                                      e.what()));
+      throw BadCacheError(
+          fmt::format("{} (its raw data is missing too: fetch it with "
+                      "`scripts/fetch_data.sh` first)",
+                      e.what()));
     }
     fmt::print(stderr, "note: {}: bad data cache, rebuilding it from {}/raw\n", cache, data_dir);
     WriteDatasetCache(set->convert(data_dir + "/raw"), cache);

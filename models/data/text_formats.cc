@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <limits>
+#include <span>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -16,12 +18,29 @@
 namespace commsim {
 namespace {
 
+std::string Shown(std::string_view text);
+
 bool ParseDouble(std::string_view text, double& value) {
   text = TrimBlanks(text);
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   if (text.empty()) return false;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(value);
+}
+
+// A feature value: a finite double that is also a finite 32-bit float (the built-in sets are
+// cached as floats; a larger magnitude would be inf there).
+bool ParseFeature(std::string_view text, double& value, std::string& problem) {
+  if (!ParseDouble(text, value)) {
+    problem = fmt::format("expected a number, got {}", Shown(text));
+    return false;
+  }
+  if (std::fabs(value) > static_cast<double>(std::numeric_limits<float>::max())) {
+    problem = fmt::format("value {} is outside the range of a 32-bit float (magnitude at most {})",
+                          Shown(text), std::numeric_limits<float>::max());
+    return false;
+  }
+  return true;
 }
 
 // A LIBSVM feature index: decimal digits only, in [1, kMaxFeatures].
@@ -47,7 +66,7 @@ struct RawRows {
 };
 
 Dataset Finish(RawRows rows, int64_t num_features, std::string_view origin,
-               const LabelOptions& options) {
+               const LabelOptions& options, int64_t max_memory_bytes) {
   const auto n = static_cast<int64_t>(rows.labels.size());
   if (n == 0) throw UserError(fmt::format("{}: no samples found", origin));
   Dataset data;
@@ -84,18 +103,15 @@ Dataset Finish(RawRows rows, int64_t num_features, std::string_view origin,
     data.num_classes = plus_minus_one ? 2 : std::max(options.num_classes, max_label + 1);
     if (data.num_classes < 2) data.num_classes = 2;
   }
-  CheckedDataValues(origin, n, num_features);
+  CheckedDataValues(origin, n, num_features, max_memory_bytes);
   data.features = Eigen::Map<const Eigen::MatrixXd>(rows.values.data(), num_features, n);
   data.targets = Eigen::Map<const Eigen::VectorXd>(rows.labels.data(), n);
   return data;
 }
 
-std::ifstream OpenOrThrow(const std::string& path) {
-  CheckDataFile(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open data file", path));
-  return in;
-}
+constexpr InputFileRule kDataFileRule = {
+    .noun = "data file", .max_bytes = kMaxDataFileBytes, .max_shown = "4 GiB"};
+static_assert(kMaxDataFileBytes == uintmax_t{4} << 30, "the limit shown above");
 
 // The first data row fixes the column count; it must hold the label column and a feature.
 void CheckFirstRow(std::string_view origin, int64_t line_no, int64_t count, int64_t label_col,
@@ -112,15 +128,59 @@ void CheckFirstRow(std::string_view origin, int64_t line_no, int64_t count, int6
   }
 }
 
+struct LibsvmEntry {
+  int64_t sample;
+  int64_t index;  // 0-based
+  double value;
+};
+
+// One line's features (after the label) appended to `entries`; indices must be strictly
+// increasing on a line (the LIBSVM convention), which also rules out duplicates.
+void ParseLibsvmFeatures(std::span<const std::string_view> tokens, std::string_view origin,
+                         int64_t line_no, int64_t sample, const LibsvmOptions& options,
+                         std::vector<LibsvmEntry>& entries, int64_t& max_index) {
+  int64_t previous = 0;
+  for (const std::string_view token : tokens) {
+    const size_t colon = token.find(':');
+    if (colon == std::string_view::npos) {
+      throw UserError(
+          fmt::format("{}:{}: expected index:value, got {}", origin, line_no, Shown(token)));
+    }
+    if (token.substr(0, colon) == "qid") continue;
+    int64_t index = 0;
+    double value = 0;
+    std::string problem;
+    if (!ParseIndex(token.substr(0, colon), index)) {
+      throw UserError(fmt::format("{}:{}: expected a feature index, an integer in [1, {}], got {}",
+                                  origin, line_no, kMaxFeatures, Shown(token.substr(0, colon))));
+    }
+    if (index == previous) {
+      throw UserError(fmt::format("{}:{}: duplicate feature index {}", origin, line_no, index));
+    }
+    if (index < previous) {
+      throw UserError(fmt::format(
+          "{}:{}: feature index {} after {}: indices must be increasing on a line (the LIBSVM "
+          "convention)",
+          origin, line_no, index, previous));
+    }
+    if (!ParseFeature(token.substr(colon + 1), value, problem)) {
+      throw UserError(fmt::format("{}:{}: feature {}: {}", origin, line_no, index, problem));
+    }
+    if (options.num_features > 0 && index > options.num_features) {
+      throw UserError(
+          fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}", origin,
+                      line_no, index, options.num_features));
+    }
+    previous = index;
+    max_index = std::max(max_index, index);
+    entries.push_back({sample, index - 1, value});
+  }
+}
+
 }  // namespace
 
 Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptions& options) {
-  struct Entry {
-    int64_t sample;
-    int64_t index;
-    double value;
-  };
-  std::vector<Entry> entries;
+  std::vector<LibsvmEntry> entries;
   RawRows rows;
   int64_t max_index = 0;
   std::string line;
@@ -136,41 +196,20 @@ Dataset ParseLibsvm(std::istream& in, std::string_view origin, const LibsvmOptio
                                   Shown(tokens[0])));
     }
     const auto sample = static_cast<int64_t>(rows.labels.size());
-    for (size_t t = 1; t < tokens.size(); ++t) {
-      const size_t colon = tokens[t].find(':');
-      if (colon == std::string_view::npos) {
-        throw UserError(
-            fmt::format("{}:{}: expected index:value, got {}", origin, line_no, Shown(tokens[t])));
-      }
-      if (tokens[t].substr(0, colon) == "qid") continue;
-      int64_t index = 0;
-      double value = 0;
-      if (!ParseIndex(tokens[t].substr(0, colon), index)) {
-        throw UserError(fmt::format("{}:{}: expected a feature index, an integer in [1, {}], got {}",
-                                    origin, line_no, kMaxFeatures,
-                                    Shown(tokens[t].substr(0, colon))));
-      }
-      if (!ParseDouble(tokens[t].substr(colon + 1), value)) {
-        throw UserError(fmt::format("{}:{}: feature {}: expected a number, got {}", origin, line_no,
-                                    index, Shown(tokens[t].substr(colon + 1))));
-      }
-      if (options.num_features > 0 && index > options.num_features) {
-        throw UserError(
-            fmt::format("{}:{}: inconsistent feature count: index {} exceeds features = {}", origin,
-                        line_no, index, options.num_features));
-      }
-      max_index = std::max(max_index, index);
-      entries.push_back({sample, index - 1, value});
-    }
+    ParseLibsvmFeatures(std::span(tokens).subspan(1), origin, line_no, sample, options, entries,
+                        max_index);
     rows.labels.push_back(label);
     rows.lines.push_back(line_no);
   }
   const int64_t d = options.num_features > 0 ? options.num_features : max_index;
   if (d == 0 && !rows.labels.empty()) throw UserError(fmt::format("{}: no features found", origin));
-  const int64_t values = CheckedDataValues(origin, static_cast<int64_t>(rows.labels.size()), d);
+  const int64_t values = CheckedDataValues(origin, static_cast<int64_t>(rows.labels.size()), d,
+                                           options.max_memory_bytes);
   rows.values.assign(static_cast<size_t>(values), 0.0);
-  for (const Entry& e : entries) rows.values[static_cast<size_t>(e.sample * d + e.index)] = e.value;
-  return Finish(std::move(rows), d, origin, options.labels);
+  for (const LibsvmEntry& e : entries) {
+    rows.values[static_cast<size_t>(e.sample * d + e.index)] = e.value;
+  }
+  return Finish(std::move(rows), d, origin, options.labels, options.max_memory_bytes);
 }
 
 Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& options) {
@@ -178,7 +217,8 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
   int64_t columns = -1;
   int64_t columns_line = 0;
   int64_t label_col = 0;
-  CsvReader reader(in, origin, {.delimiter = options.delimiter, .quotes = false, .loose_lines = true});
+  CsvReader reader(in, origin,
+                   {.delimiter = options.delimiter, .quotes = false, .loose_lines = true});
   std::vector<std::string> fields;
   if (options.header) reader.Next(fields);
   while (reader.Next(fields)) {
@@ -198,34 +238,42 @@ Dataset ParseCsv(std::istream& in, std::string_view origin, const CsvOptions& op
     for (int64_t c = 0; c < count; ++c) {
       const std::string& field = fields[static_cast<size_t>(c)];
       double value = 0;
-      if (!ParseDouble(field, value)) {
-        throw UserError(fmt::format("{}:{}: column {}: expected a number, got {}", origin, line_no,
-                                    c + 1, Shown(field)));
+      std::string problem;
+      const bool ok =
+          c == label_col ? ParseDouble(field, value) : ParseFeature(field, value, problem);
+      if (!ok) {
+        if (problem.empty()) problem = fmt::format("expected a number, got {}", Shown(field));
+        throw UserError(fmt::format("{}:{}: column {}: {}", origin, line_no, c + 1, problem));
       }
       (c == label_col ? rows.labels : rows.values).push_back(value);
     }
-    if (static_cast<int64_t>(rows.values.size()) > kMaxDataValues) {
-      throw UserError(fmt::format("{}:{}: more than the {} values (8 GiB) a data set may hold",
-                                  origin, line_no, kMaxDataValues));
+    // The rows so far must fit the limits before the next one is read (no overflow: fewer than
+    // 2^32 rows of at most 2^24 features).
+    const auto samples = static_cast<int64_t>(rows.labels.size());
+    if (samples * (columns - 1) * kDataBytesPerValue > options.max_memory_bytes ||
+        samples * (columns - 1) > kMaxDataValues) {
+      CheckedDataValues(fmt::format("{}:{}", origin, line_no), samples, columns - 1,
+                        options.max_memory_bytes);
     }
     rows.lines.push_back(line_no);
   }
-  return Finish(std::move(rows), std::max<int64_t>(columns - 1, 0), origin, options.labels);
+  return Finish(std::move(rows), std::max<int64_t>(columns - 1, 0), origin, options.labels,
+                options.max_memory_bytes);
 }
 
-uintmax_t CheckDataFile(const std::string& path) {
-  static_assert(kMaxDataFileBytes == uintmax_t{4} << 30, "the limit shown below");
-  return CheckInputFile(
-      path, {.noun = "data file", .max_bytes = kMaxDataFileBytes, .max_shown = "4 GiB"});
-}
+uintmax_t CheckDataFile(const std::string& path) { return CheckInputFile(path, kDataFileRule); }
+
+InputFd OpenDataFile(const std::string& path) { return OpenInputFile(path, kDataFileRule); }
+
+std::string ReadDataFile(const std::string& path) { return ReadInputFile(path, kDataFileRule); }
 
 Dataset LoadLibsvm(const std::string& path, const LibsvmOptions& options) {
-  std::ifstream in = OpenOrThrow(path);
+  std::istringstream in(ReadDataFile(path));
   return ParseLibsvm(in, path, options);
 }
 
 Dataset LoadCsv(const std::string& path, const CsvOptions& options) {
-  std::ifstream in = OpenOrThrow(path);
+  std::istringstream in(ReadDataFile(path));
   return ParseCsv(in, path, options);
 }
 
