@@ -44,6 +44,7 @@ Network::Network(Engine& engine, const Topology& topology, NetworkOptions option
   hop_of_link_.assign(links_.size(), -1);
   link_slot_.assign(links_.size(), -1);
   link_fluid_.resize(links_.size());
+  link_visit_.assign(links_.size(), 0);
 }
 
 int64_t Network::link_bits_total() const {
@@ -150,7 +151,8 @@ uint32_t Network::NewFlow(int64_t wire_bits) {
 
 void Network::AddRoute(Flow& flow, int src, int dst) {
   int parent = -1;
-  for (int link : topology_.Route(src, dst)) {
+  topology_.RouteInto(src, dst, route_scratch_);
+  for (int link : route_scratch_) {
     int h = hop_of_link_[link];
     if (h < 0) {
       h = static_cast<int>(flow.hops.size());
