@@ -58,11 +58,10 @@ Result RunOnce(const Topology& t, NetworkModel model, bool reference) {
 }
 
 void Report(const std::string& name, int n, const Topology& t, double build_s, int ref_max) {
-  fmt::print("{:<10} {:>6} {:<9} {:>12.6f} {:>10} {:>10.4f}\n", name, n, "routes", 0.0, 0,
-             build_s);
+  fmt::print("{:<10} {:>6} {:<9} {:>12.6f} {:>10} {:>10.4f}\n", name, n, "routes", 0.0, 0, build_s);
   const Result flow = RunOnce(t, NetworkModel::kFlow, false);
-  fmt::print("{:<10} {:>6} {:<9} {:>12.6f} {:>10} {:>10.4f}\n", name, n, "flow",
-             flow.end.seconds(), flow.events, flow.wall_s);
+  fmt::print("{:<10} {:>6} {:<9} {:>12.6f} {:>10} {:>10.4f}\n", name, n, "flow", flow.end.seconds(),
+             flow.events, flow.wall_s);
   std::optional<Result> ref;
   if (n <= ref_max) {
     ref = RunOnce(t, NetworkModel::kFlow, true);
@@ -76,9 +75,10 @@ void Report(const std::string& name, int n, const Topology& t, double build_s, i
   const Result message = RunOnce(t, NetworkModel::kMessage, false);
   fmt::print("{:<10} {:>6} {:<9} {:>12.6f} {:>10} {:>10.4f}\n", name, n, "message",
              message.end.seconds(), message.events, message.wall_s);
-  fmt::print("{:<10} {:>6} ratios: flow_ref/flow {}  packet/flow {:.2f}  per flow event {:.0f} ns\n",
-             name, n, ref ? fmt::format("{:.1f}", ref->wall_s / flow.wall_s) : std::string("-"),
-             packet.wall_s / flow.wall_s, 1e9 * flow.wall_s / static_cast<double>(flow.events));
+  fmt::print(
+      "{:<10} {:>6} ratios: flow_ref/flow {}  packet/flow {:.2f}  per flow event {:.0f} ns\n", name,
+      n, ref ? fmt::format("{:.1f}", ref->wall_s / flow.wall_s) : std::string("-"),
+      packet.wall_s / flow.wall_s, 1e9 * flow.wall_s / static_cast<double>(flow.events));
 }
 
 }  // namespace

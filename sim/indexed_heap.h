@@ -39,6 +39,22 @@ class IndexedMinHeap {
     Restore(static_cast<size_t>(pos_[id]));
   }
 
+  // Sets the key of every id in `ids` (inserting the missing ones) and restores the heap once:
+  // O(size) when many keys change, where Set would cost O(ids x log size).
+  template <class Ids, class KeyOf>
+  void SetAll(const Ids& ids, KeyOf key_of) {
+    for (uint32_t id : ids) {
+      if (id >= pos_.size()) pos_.resize(id + 1, -1);
+      if (pos_[id] < 0) {
+        pos_[id] = static_cast<int64_t>(heap_.size());
+        heap_.push_back({key_of(id), id});
+      } else {
+        heap_[pos_[id]].key = key_of(id);
+      }
+    }
+    for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
+  }
+
   void Remove(uint32_t id) {
     COMMSIM_CHECK(Contains(id), "heap: removing id {} that is not in the heap", id);
     const size_t i = static_cast<size_t>(pos_[id]);
@@ -66,6 +82,11 @@ class IndexedMinHeap {
       Place(i, heap_[(i - 1) / 2]);
       i = (i - 1) / 2;
     }
+    Place(i, e);
+    SiftDown(i);
+  }
+  void SiftDown(size_t i) {
+    const Entry e = heap_[i];
     for (;;) {
       size_t c = 2 * i + 1;
       if (c >= heap_.size()) break;

@@ -29,8 +29,7 @@ void MaxMinSolver::Prepare(const MaxMinProblem& problem, std::span<double> rates
   frozen_.assign(num_flows, 0);
   // Link -> flows, as offsets into link_flows_ (counting sort keeps flows in index order).
   for (int l : flow_links) {
-    COMMSIM_CHECK(l >= 0 && static_cast<size_t>(l) < num_links, "max-min: link {} out of range",
-                  l);
+    COMMSIM_CHECK(l >= 0 && static_cast<size_t>(l) < num_links, "max-min: link {} out of range", l);
     ++unfrozen_[l];
   }
   link_offsets_.assign(num_links + 1, 0);
@@ -51,14 +50,16 @@ double MaxMinSolver::Share(int link) const {
   return std::max(remaining_bps_[link], 0.0) / unfrozen_[link];
 }
 
-void MaxMinSolver::FreezeLink(const MaxMinProblem& problem, int link, double share_bps,
-                              std::span<double> rates_bps) {
+size_t MaxMinSolver::FreezeLink(const MaxMinProblem& problem, int link, double share_bps,
+                                std::span<double> rates_bps) {
+  size_t frozen = 0;
   const std::vector<int>& flow_offsets = problem.flow_offsets;
   const std::vector<int>& flow_links = problem.flow_links;
   for (int k = link_offsets_[link]; k < link_offsets_[link + 1]; ++k) {
     const int f = link_flows_[k];
     if (frozen_[f]) continue;
     frozen_[f] = 1;
+    ++frozen;
     rates_bps[f] = share_bps;
     for (int j = flow_offsets[f]; j < flow_offsets[f + 1]; ++j) {
       const int l = flow_links[j];
@@ -67,6 +68,7 @@ void MaxMinSolver::FreezeLink(const MaxMinProblem& problem, int link, double sha
       touched_.push_back(l);
     }
   }
+  return frozen;
 }
 
 void MaxMinSolver::Solve(const MaxMinProblem& problem, std::span<double> rates_bps) {
@@ -80,13 +82,17 @@ void MaxMinSolver::Solve(const MaxMinProblem& problem, std::span<double> rates_b
     if (unfrozen_[l] > 0) heap_.push_back({Share(l), l, 0});
   }
   std::make_heap(heap_.begin(), heap_.end(), After);
-  while (!heap_.empty()) {
+  // Once every flow is frozen the entries left are stale: stop (a star's incast freezes all at
+  // the first step and would otherwise pop every worker link).
+  size_t frozen = 0;
+  const size_t num_flows = rates_bps.size();
+  while (!heap_.empty() && frozen < num_flows) {
     std::pop_heap(heap_.begin(), heap_.end(), After);
     const ShareEntry top = heap_.back();
     heap_.pop_back();
     if (top.version != version_[top.link] || unfrozen_[top.link] == 0) continue;  // stale
     touched_.clear();
-    FreezeLink(problem, top.link, top.share_bps, rates_bps);
+    frozen += FreezeLink(problem, top.link, top.share_bps, rates_bps);
     ++step;
     for (int l : touched_) {  // a link crossed by several frozen flows is listed once per flow
       if (unfrozen_[l] == 0 || pushed_at_[l] == step) continue;

@@ -60,10 +60,10 @@ class MaxMinSolver {
   }
   // Fills the link -> flows index and the counters; sets every rate to +infinity.
   void Prepare(const MaxMinProblem& problem, std::span<double> rates_bps);
-  // Freezes the unfrozen flows of `link` at share_bps; appends each link whose share changed
-  // to touched_ (once per call).
-  void FreezeLink(const MaxMinProblem& problem, int link, double share_bps,
-                  std::span<double> rates_bps);
+  // Freezes the unfrozen flows of `link` at share_bps and returns how many; appends each link
+  // crossed by a frozen flow to touched_ (once per flow).
+  size_t FreezeLink(const MaxMinProblem& problem, int link, double share_bps,
+                    std::span<double> rates_bps);
   double Share(int link) const;
 
   // Scratch, kept between calls to avoid allocating.

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
-#include "sim/rng.h"
-
 #include <limits>
 #include <vector>
+
+#include "sim/rng.h"
 
 namespace commsim {
 namespace {
@@ -86,7 +86,6 @@ TEST(MaxMinTest, SolverReusedWithOtherSizesGivesFreshResults) {
   solver.Solve(problem1, one);
   EXPECT_EQ(one, (std::vector<double>{4.0}));
 }
-
 
 // The heap solver against the scan (SolveReference) on random problems whose capacities and
 // paths repeat, so that shares tie often: the same rates, bit for bit.

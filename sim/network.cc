@@ -123,11 +123,13 @@ uint32_t Network::NewFlow(int64_t wire_bits) {
   const int64_t total_bits = format_.MessageWireBits(wire_bits);
   const char* problem = nullptr;
   if (model_ == NetworkModel::kPacket && packets > options_.max_packets_per_message) {
-    problem = "packets per message; raise /network/mtu, or /limits/max_packets_per_message, "
-              "or use /network/model \"flow\"";
+    problem =
+        "packets per message; raise /network/mtu, or /limits/max_packets_per_message, "
+        "or use /network/model \"flow\"";
   } else if (total_bits == std::numeric_limits<int64_t>::max()) {
-    problem = "packets per message, since its wire bits overflow a 64-bit count; raise "
-              "/network/mtu";
+    problem =
+        "packets per message, since its wire bits overflow a 64-bit count; raise "
+        "/network/mtu";
   }
   if (problem != nullptr) [[unlikely]] {
     flow.live = false;
@@ -214,8 +216,7 @@ std::pair<SimTime, SimTime> Network::PathLatencies(Flow& flow) {
 void Network::LaunchModel(uint32_t f) {
   if (model_ == NetworkModel::kFlow) {
     LaunchFlow(f);
-  } else if (model_ == NetworkModel::kPacket &&
-             options_.queue == QueueDiscipline::kFairQueue) {
+  } else if (model_ == NetworkModel::kPacket && options_.queue == QueueDiscipline::kFairQueue) {
     LaunchFq(f);
   } else {
     LaunchFifo(f);

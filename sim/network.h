@@ -59,11 +59,11 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <string_view>
-#include <utility>
 #include <functional>
 #include <optional>
 #include <span>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/engine.h"
@@ -80,8 +80,7 @@ namespace commsim {
 enum class NetworkModel { kMessage, kPacket, kFlow };
 enum class QueueDiscipline { kFairQueue, kFifo };
 
-inline constexpr std::array<std::string_view, 3> kNetworkModelNames = {"message", "packet",
-                                                                       "flow"};
+inline constexpr std::array<std::string_view, 3> kNetworkModelNames = {"message", "packet", "flow"};
 inline constexpr std::array<std::string_view, 2> kQueueNames = {"fq", "fifo"};
 
 struct NetworkOptions {
@@ -198,14 +197,14 @@ class Network {
     double remaining_bits = 0;
     double rate_bps = 0;
     int fluid_pos = -1;
-    SimTime finish;       // completion instant at the current rate
-    SimTime min_latency;  // shortest route latency: the flow starts taking bandwidth after it
-    double cap_bps = 0;    // slow start: window / round trip (0: no cap)
+    SimTime finish;           // completion instant at the current rate
+    SimTime min_latency;      // shortest route latency: the flow starts taking bandwidth after it
+    double cap_bps = 0;       // slow start: window / round trip (0: no cap)
     uint64_t activation = 0;  // order in which flows started taking bandwidth
     uint64_t visit = 0;       // stamp of the last component search that reached this flow
     double bottleneck_bps = 0;
     SimTime rtt;
-    SimTime next_growth;   // slow start: when the window doubles next (Max: never)
+    SimTime next_growth;  // slow start: when the window doubles next (Max: never)
     std::vector<Hop> hops;
     Handler on_unicast;
     std::function<void(int)> on_multicast;
@@ -257,7 +256,7 @@ class Network {
   std::vector<LinkState> links_;
   std::deque<Flow> flows_;  // stable addresses: handlers may Send while one is delivered
   std::vector<uint32_t> free_flows_;
-  std::vector<int> hop_of_link_;  // scratch for AddRoute, -1 between uses
+  std::vector<int> hop_of_link_;    // scratch for AddRoute, -1 between uses
   std::vector<int> route_scratch_;  // scratch for AddRoute
   MessageId next_id_ = 1;
   int64_t bits_sent_total_ = 0;
@@ -275,10 +274,10 @@ class Network {
   SimTime fluid_updated_;
   uint64_t fluid_generation_ = 0;
   MaxMinSolver solver_;
-  std::vector<int> link_slot_;  // link -> index in solver input, -1 when unused
+  std::vector<int> link_slot_;                     // link -> index in solver input, -1 when unused
   std::vector<std::vector<FluidRef>> link_fluid_;  // link -> fluid flows crossing it
   std::vector<uint64_t> link_visit_;  // stamp of the last component search that reached a link
-  std::vector<int> seed_links_;    // links whose flows' rates must be recomputed
+  std::vector<int> seed_links_;       // links whose flows' rates must be recomputed
   std::vector<uint32_t> component_;
   std::vector<uint32_t> all_fluid_;  // reference solver: every fluid flow, in activation order
   uint64_t visit_stamp_ = 0;

@@ -26,8 +26,7 @@ SimTime DrainTime(double bits, double rate_bps) {
   const double ps = std::ceil(bits * 1e12 / rate_bps - 1e-6);
   if (!(ps < 9.2e18)) {
     throw SimulationLimitError(fmt::format(
-        "a flow of {} bits at {} bit/s would end beyond the simulated time range", bits,
-        rate_bps));
+        "a flow of {} bits at {} bit/s would end beyond the simulated time range", bits, rate_bps));
   }
   return SimTime::FromPs(ps > 0 ? static_cast<int64_t>(ps) : 0);
 }
@@ -164,9 +163,8 @@ void Network::FindComponent() {
     }
   }
   seed_links_.clear();
-  std::sort(component_.begin(), component_.end(), [this](uint32_t a, uint32_t b) {
-    return flows_[a].activation < flows_[b].activation;
-  });
+  std::sort(component_.begin(), component_.end(),
+            [this](uint32_t a, uint32_t b) { return flows_[a].activation < flows_[b].activation; });
 }
 
 // Solver input: the links of `flows`, numbered in order of first use; a window cap is one more
@@ -219,13 +217,22 @@ void Network::SolveComponent() {
     Flow& flow = flows_[f];
     double& rate_bps = fluid_rate_bps_[flow.fluid_pos];
     if (flow.visit != visit_stamp_) {  // outside the component (reference solver only)
-      COMMSIM_CHECK(!(solver_rates_[i] != rate_bps), "flow {}: rate {} outside the component "
-                    "changed to {}", f, rate_bps, solver_rates_[i]);
+      COMMSIM_CHECK(!(solver_rates_[i] != rate_bps),
+                    "flow {}: rate {} outside the component "
+                    "changed to {}",
+                    f, rate_bps, solver_rates_[i]);
       continue;
     }
     rate_bps = solver_rates_[i];
     flow.finish = now + DrainTime(fluid_remaining_bits_[flow.fluid_pos], rate_bps);
-    due_heap_.Set(f, std::min(flow.finish, flow.next_growth).ps());
+  }
+  auto due_ps = [this](uint32_t f) {
+    return std::min(flows_[f].finish, flows_[f].next_growth).ps();
+  };
+  if (component_.size() * 8 >= due_heap_.size()) {  // most keys change: one heapify
+    due_heap_.SetAll(component_, due_ps);
+  } else {
+    for (uint32_t f : component_) due_heap_.Set(f, due_ps(f));
   }
 }
 
@@ -260,9 +267,8 @@ void Network::CollectDueFlows(SimTime now, std::vector<uint32_t>& done,
       (flows_[f].finish <= now ? done : grow).push_back(f);
     }
   }
-  std::sort(done.begin(), done.end(), [this](uint32_t a, uint32_t b) {
-    return flows_[a].activation < flows_[b].activation;
-  });
+  std::sort(done.begin(), done.end(),
+            [this](uint32_t a, uint32_t b) { return flows_[a].activation < flows_[b].activation; });
 }
 
 void Network::OnFlowWake(uint64_t generation) {

@@ -226,8 +226,7 @@ void Topology::AddCandidates(int anchor, const std::vector<int64_t>& dist,
     count += static_cast<uint32_t>(c.size());
   }
   candidate_begin_.push_back(count);
-  const int64_t entries =
-      static_cast<int64_t>(candidate_begin_.size() + candidate_links_.size());
+  const int64_t entries = static_cast<int64_t>(candidate_begin_.size() + candidate_links_.size());
   if (entries > kMaxRouteEntries) {
     throw UserError(fmt::format(
         "topology {}: its routes need more than {} table entries ({} nodes, {} hosts of which "

@@ -118,8 +118,7 @@ class Topology {
   // Appends the anchor's candidate table: per node, its predecessor links on shortest paths from
   // the anchor sorted by (from node, link id) (only the first one without spreading).
   void AddCandidates(int anchor, const std::vector<int64_t>& dist,
-                     const std::vector<int64_t>& weight,
-                     std::vector<std::vector<int>>& candidates);
+                     const std::vector<int64_t>& weight, std::vector<std::vector<int>>& candidates);
 
   std::string kind_;
   int num_nodes_ = 0;

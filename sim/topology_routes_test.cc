@@ -39,7 +39,8 @@ std::vector<int> ReferenceRoute(const Topology& t, bool spread, int src, int dst
     if (u < 0) break;
     done[u] = true;
     for (size_t id = 0; id < links.size(); ++id) {
-      if (links[id].from == u) dist[links[id].to] = std::min(dist[links[id].to], dist[u] + weight[id]);
+      if (links[id].from == u)
+        dist[links[id].to] = std::min(dist[links[id].to], dist[u] + weight[id]);
     }
   }
   std::vector<int> route;
