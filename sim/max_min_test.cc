@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <limits>
 #include <vector>
+
+#include "sim/rng.h"
 
 namespace commsim {
 namespace {
@@ -82,6 +85,34 @@ TEST(MaxMinTest, SolverReusedWithOtherSizesGivesFreshResults) {
   const MaxMinProblem problem1{{4.0}, {0, 1}, {0}};
   solver.Solve(problem1, one);
   EXPECT_EQ(one, (std::vector<double>{4.0}));
+}
+
+// The heap solver against the scan (SolveReference) on random problems whose capacities and
+// paths repeat, so that shares tie often: the same rates, bit for bit.
+TEST(MaxMinTest, HeapSolverGivesTheReferenceBitsOnRandomProblems) {
+  MaxMinSolver heap_solver;
+  MaxMinSolver scan_solver;
+  MaxMinProblem problem;
+  for (uint64_t trial = 0; trial < 2000; ++trial) {
+    Rng rng(DeriveSeed(7, trial, "max_min"));
+    problem.Clear();
+    const int links = 1 + static_cast<int>(rng.UniformInt(30));
+    for (int l = 0; l < links; ++l) {
+      const double c[] = {1e9, 2e9, 3e9, 1e9 / 3, 7.5e8, 1e10};
+      problem.AddLink(c[rng.UniformInt(6)]);
+    }
+    const int flows = static_cast<int>(rng.UniformInt(60));
+    for (int f = 0; f < flows; ++f) {
+      const int first = static_cast<int>(rng.UniformInt(links));
+      const int hops = static_cast<int>(rng.UniformInt(5));
+      for (int k = 0; k < hops && first + k * 3 < links; ++k) problem.Cross(first + k * 3);
+      problem.EndFlow();
+    }
+    std::vector<double> heap_rates(problem.num_flows()), scan_rates(problem.num_flows());
+    heap_solver.Solve(problem, heap_rates);
+    scan_solver.SolveReference(problem, scan_rates);
+    ASSERT_EQ(heap_rates, scan_rates) << "trial " << trial;
+  }
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ Network::Network(Engine& engine, const Topology& topology, NetworkOptions option
   hop_of_link_.assign(links_.size(), -1);
   link_slot_.assign(links_.size(), -1);
   link_fluid_.resize(links_.size());
+  link_visit_.assign(links_.size(), 0);
 }
 
 int64_t Network::link_bits_total() const {
@@ -122,11 +123,13 @@ uint32_t Network::NewFlow(int64_t wire_bits) {
   const int64_t total_bits = format_.MessageWireBits(wire_bits);
   const char* problem = nullptr;
   if (model_ == NetworkModel::kPacket && packets > options_.max_packets_per_message) {
-    problem = "packets per message; raise /network/mtu, or /limits/max_packets_per_message, "
-              "or use /network/model \"flow\"";
+    problem =
+        "packets per message; raise /network/mtu, or /limits/max_packets_per_message, "
+        "or use /network/model \"flow\"";
   } else if (total_bits == std::numeric_limits<int64_t>::max()) {
-    problem = "packets per message, since its wire bits overflow a 64-bit count; raise "
-              "/network/mtu";
+    problem =
+        "packets per message, since its wire bits overflow a 64-bit count; raise "
+        "/network/mtu";
   }
   if (problem != nullptr) [[unlikely]] {
     flow.live = false;
@@ -150,7 +153,8 @@ uint32_t Network::NewFlow(int64_t wire_bits) {
 
 void Network::AddRoute(Flow& flow, int src, int dst) {
   int parent = -1;
-  for (int link : topology_.Route(src, dst)) {
+  topology_.RouteInto(src, dst, route_scratch_);
+  for (int link : route_scratch_) {
     int h = hop_of_link_[link];
     if (h < 0) {
       h = static_cast<int>(flow.hops.size());
@@ -212,8 +216,7 @@ std::pair<SimTime, SimTime> Network::PathLatencies(Flow& flow) {
 void Network::LaunchModel(uint32_t f) {
   if (model_ == NetworkModel::kFlow) {
     LaunchFlow(f);
-  } else if (model_ == NetworkModel::kPacket &&
-             options_.queue == QueueDiscipline::kFairQueue) {
+  } else if (model_ == NetworkModel::kPacket && options_.queue == QueueDiscipline::kFairQueue) {
     LaunchFq(f);
   } else {
     LaunchFifo(f);

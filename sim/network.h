@@ -48,7 +48,10 @@
 // Cost: kMessage and kPacket/kFifo: O(1) events per unicast message on one link, about one event
 // per packet per hop where a packet must be forwarded. kPacket/kFairQueue: two events per packet
 // per hop. kFlow: two events per message plus, at every flow start and end, a max-min solve over
-// the flows connected to it through shared links and an O(flows in flight) scan.
+// the flows connected to it through shared links (O(pairs log links), sim/max_min.h), heap
+// updates for the completion times of those flows only, and one pass draining the bits of every
+// flow in flight (a vectorised multiply-subtract per flow; draining every flow at every event
+// keeps the floating-point history of each flow's remaining bits fixed).
 // REQUIRES: the Network and the Topology outlive every engine run while messages are in flight.
 #ifndef COMMSIM_SIM_NETWORK_H_
 #define COMMSIM_SIM_NETWORK_H_
@@ -56,15 +59,16 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <string_view>
-#include <utility>
 #include <functional>
 #include <optional>
 #include <span>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/engine.h"
 #include "sim/handler.h"
+#include "sim/indexed_heap.h"
 #include "sim/limits.h"
 #include "sim/max_min.h"
 #include "sim/protocol.h"
@@ -76,8 +80,7 @@ namespace commsim {
 enum class NetworkModel { kMessage, kPacket, kFlow };
 enum class QueueDiscipline { kFairQueue, kFifo };
 
-inline constexpr std::array<std::string_view, 3> kNetworkModelNames = {"message", "packet",
-                                                                       "flow"};
+inline constexpr std::array<std::string_view, 3> kNetworkModelNames = {"message", "packet", "flow"};
 inline constexpr std::array<std::string_view, 2> kQueueNames = {"fq", "fifo"};
 
 struct NetworkOptions {
@@ -139,6 +142,13 @@ class Network {
   // Appends a HopRecord for every unit put on a link, until set to nullptr (packet and message
   // models; kFlow records nothing).
   void set_trace(std::vector<HopRecord>* sink) { trace_ = sink; }
+  // Tests only (the oracle of the differential test): at every flow start and end kFlow solves
+  // every flow in flight with MaxMinSolver::SolveReference (a scan of every link per step),
+  // takes the new rates of the touched component from that solution, checks (aborting
+  // otherwise) that every other flow's rate is unchanged bit for bit, and finds due flows and
+  // the next wake-up by scanning every flow in flight. The results are the same bits; only the
+  // cost differs. Call before the first Send.
+  void UseReferenceFlowSolver() { reference_flow_solver_ = true; }
 
  private:
   struct FqEntry {
@@ -168,6 +178,11 @@ class Network {
     int64_t deficit_bits = 0;
     bool queued = false;
     SimTime path_latency;  // kFlow: latency from the source to this hop's far end
+    int fluid_pos = -1;    // kFlow: index in link_fluid_[link] while the flow takes bandwidth
+  };
+  struct FluidRef {
+    uint32_t flow = 0;
+    int hop = 0;
   };
   struct Flow {
     MessageId id = 0;
@@ -177,17 +192,19 @@ class Network {
     int64_t last_bits = 0;
     int first_root = -1;  // first hop leaving the source
     int remaining = 0;    // destinations not yet delivered
-    // kFlow state.
+    // kFlow state. While the flow takes bandwidth its remaining bits and rate live in
+    // fluid_remaining_bits_ and fluid_rate_bps_ at fluid_pos.
     double remaining_bits = 0;
     double rate_bps = 0;
-    SimTime finish;       // completion instant at the current rate
-    SimTime min_latency;  // shortest route latency: the flow starts taking bandwidth after it
-    double cap_bps = 0;    // slow start: window / round trip (0: no cap)
+    int fluid_pos = -1;
+    SimTime finish;           // completion instant at the current rate
+    SimTime min_latency;      // shortest route latency: the flow starts taking bandwidth after it
+    double cap_bps = 0;       // slow start: window / round trip (0: no cap)
     uint64_t activation = 0;  // order in which flows started taking bandwidth
     uint64_t visit = 0;       // stamp of the last component search that reached this flow
     double bottleneck_bps = 0;
     SimTime rtt;
-    SimTime next_growth;   // slow start: when the window doubles next (Max: never)
+    SimTime next_growth;  // slow start: when the window doubles next (Max: never)
     std::vector<Hop> hops;
     Handler on_unicast;
     std::function<void(int)> on_multicast;
@@ -208,7 +225,7 @@ class Network {
   void LaunchFifo(uint32_t f);
   // Sets every hop's path_latency; returns the shortest and longest to a destination.
   std::pair<SimTime, SimTime> PathLatencies(Flow& flow);
-  void GrowWindows(SimTime now);
+  void GrowWindows(std::span<const uint32_t> due, SimTime now);
   // kFairQueue (network_fair_queue.cc).
   void LaunchFq(uint32_t f);
   void EnqueueFq(uint32_t f, int h, int64_t packets);
@@ -218,8 +235,16 @@ class Network {
   void LaunchFlow(uint32_t f);
   void ActivateFlow(uint32_t f);
   void OnFlowWake(uint64_t generation);
+  // Moves the flows due at `now` (heap, or a scan with the reference solver) into done (in
+  // activation order) and grow.
+  void CollectDueFlows(SimTime now, std::vector<uint32_t>& done, std::vector<uint32_t>& grow);
+  void RemoveFluid(uint32_t f);
   void DrainFlowsTo(SimTime now);
   void RecomputeRates();
+  void FindComponent();
+  void BuildSolverInput(const std::vector<uint32_t>& flows);
+  void SolveComponent();
+  void ScheduleWake();
   void FinishFlow(uint32_t f);
 
   NetworkModel model_ = NetworkModel::kMessage;
@@ -231,21 +256,30 @@ class Network {
   std::vector<LinkState> links_;
   std::deque<Flow> flows_;  // stable addresses: handlers may Send while one is delivered
   std::vector<uint32_t> free_flows_;
-  std::vector<int> hop_of_link_;  // scratch for AddRoute, -1 between uses
+  std::vector<int> hop_of_link_;    // scratch for AddRoute, -1 between uses
+  std::vector<int> route_scratch_;  // scratch for AddRoute
   MessageId next_id_ = 1;
   int64_t bits_sent_total_ = 0;
   int64_t in_flight_ = 0;
   std::vector<HopRecord>* trace_ = nullptr;
-  // kFlow: flows taking bandwidth (activation order), the instant their bits were last drained,
-  // the generation of the pending wake-up event, and the max-min solver with its scratch.
+  // kFlow: flows taking bandwidth (in no particular order), their remaining bits and rates
+  // (parallel arrays), the instant their bits were last drained, the generation of the pending
+  // wake-up event, each one's next due instant (min of completion and window growth), and the
+  // max-min solver with its scratch.
   std::vector<uint32_t> fluid_;
+  std::vector<double> fluid_remaining_bits_;
+  std::vector<double> fluid_rate_bps_;
+  IndexedMinHeap due_heap_;
+  bool reference_flow_solver_ = false;
   SimTime fluid_updated_;
   uint64_t fluid_generation_ = 0;
   MaxMinSolver solver_;
-  std::vector<int> link_slot_;  // link -> index in solver input, -1 when unused
-  std::vector<std::vector<uint32_t>> link_fluid_;  // link -> fluid flows crossing it
-  std::vector<int> seed_links_;    // links whose flows' rates must be recomputed
+  std::vector<int> link_slot_;                     // link -> index in solver input, -1 when unused
+  std::vector<std::vector<FluidRef>> link_fluid_;  // link -> fluid flows crossing it
+  std::vector<uint64_t> link_visit_;  // stamp of the last component search that reached a link
+  std::vector<int> seed_links_;       // links whose flows' rates must be recomputed
   std::vector<uint32_t> component_;
+  std::vector<uint32_t> all_fluid_;  // reference solver: every fluid flow, in activation order
   uint64_t visit_stamp_ = 0;
   uint64_t activations_ = 0;
   MaxMinProblem solver_input_;

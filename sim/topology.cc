@@ -46,9 +46,8 @@ void CheckRacks(const TopologyShape& s) {
 void CheckShape(const TopologyShape& s) {
   if (s.num_hosts < 1) Fail(s, fmt::format("needs at least 1 host, got {}", s.num_hosts));
   if (s.num_hosts > Topology::kMaxHosts) {
-    Fail(s, fmt::format("{} hosts is more than the {} a topology may have (routes are kept for "
-                        "every pair of hosts)",
-                        s.num_hosts, Topology::kMaxHosts));
+    Fail(s, fmt::format("{} hosts is more than the {} a topology may have", s.num_hosts,
+                        Topology::kMaxHosts));
   }
   if (s.num_switches < 0) Fail(s, fmt::format("switches must be >= 0, got {}", s.num_switches));
   const int nodes = s.num_hosts + s.num_switches;
@@ -178,34 +177,71 @@ const std::string& Topology::node_name(int node) const {
   return node_names_[node];
 }
 
-std::span<const int> Topology::Route(int src_host, int dst_host) const {
-  COMMSIM_CHECK(src_host >= 0 && src_host < num_hosts_ && dst_host >= 0 && dst_host < num_hosts_,
-                "route {} -> {} outside hosts [0, {})", src_host, dst_host, num_hosts_);
-  const size_t pair = static_cast<size_t>(src_host) * num_hosts_ + dst_host;
-  return std::span<const int>(route_links_.data() + route_begin_[pair],
-                              route_links_.data() + route_begin_[pair + 1]);
+std::vector<int> Topology::Route(int src_host, int dst_host) const {
+  std::vector<int> links;
+  RouteInto(src_host, dst_host, links);
+  return links;
 }
 
-// Deterministic predecessor of each node on the routes from src: among the links ending there on
-// a shortest path, sorted by (from node, link id), the first, or SpreadIndex's pick.
-void Topology::ChoosePredecessors(int src, const std::vector<int64_t>& dist,
-                                  const std::vector<int64_t>& weight,
-                                  std::vector<std::vector<int>>& candidates,
-                                  std::vector<int>& pred_link) const {
+void Topology::RouteInto(int src_host, int dst_host, std::vector<int>& links) const {
+  COMMSIM_CHECK(src_host >= 0 && src_host < num_hosts_ && dst_host >= 0 && dst_host < num_hosts_,
+                "route {} -> {} outside hosts [0, {})", src_host, dst_host, num_hosts_);
+  links.clear();
+  if (src_host == dst_host) return;
+  const int a = host_anchor_[src_host];
+  const int anchor = anchor_node_[a];
+  const uint32_t* begin = candidate_begin_.data() + static_cast<size_t>(a) * (num_nodes_ + 1);
+  const int* candidates = candidate_links_.data() + anchor_base_[a];
+  for (int v = dst_host; v != anchor;) {
+    const uint32_t count = begin[v + 1] - begin[v];
+    const int pick = spread_equal_cost_ ? SpreadIndex(src_host, v, static_cast<int>(count)) : 0;
+    const int link = candidates[begin[v] + pick];
+    links.push_back(link);
+    v = links_[link].from;
+  }
+  if (host_link_[src_host] >= 0) links.push_back(host_link_[src_host]);
+  std::reverse(links.begin(), links.end());
+}
+
+// For each node, the links ending there on a shortest path from the anchor, sorted by (from
+// node, link id); without spreading only the first is kept (it is the one every route takes).
+void Topology::AddCandidates(int anchor, const std::vector<int64_t>& dist,
+                             const std::vector<int64_t>& weight,
+                             std::vector<std::vector<int>>& candidates) {
   for (std::vector<int>& c : candidates) c.clear();
   for (size_t id = 0; id < links_.size(); ++id) {
     const Link& l = links_[id];
-    if (l.to == src || dist[l.from] + weight[id] != dist[l.to]) continue;
+    if (l.to == anchor || dist[l.from] + weight[id] != dist[l.to]) continue;
     candidates[l.to].push_back(static_cast<int>(id));  // in link id order
   }
+  anchor_base_.push_back(static_cast<int64_t>(candidate_links_.size()));
+  uint32_t count = 0;
   for (int v = 0; v < num_nodes_; ++v) {
+    candidate_begin_.push_back(count);
     std::vector<int>& c = candidates[v];
-    pred_link[v] = -1;
-    if (c.empty()) continue;
     std::stable_sort(c.begin(), c.end(),
                      [&](int x, int y) { return links_[x].from < links_[y].from; });
-    const int count = static_cast<int>(c.size());
-    pred_link[v] = c[spread_equal_cost_ ? SpreadIndex(src, v, count) : 0];
+    if (!spread_equal_cost_ && c.size() > 1) c.resize(1);
+    candidate_links_.insert(candidate_links_.end(), c.begin(), c.end());
+    count += static_cast<uint32_t>(c.size());
+  }
+  candidate_begin_.push_back(count);
+  const int64_t entries = static_cast<int64_t>(candidate_begin_.size() + candidate_links_.size());
+  if (entries > kMaxRouteEntries) {
+    throw UserError(fmt::format(
+        "topology {}: its routes need more than {} table entries ({} nodes, {} hosts of which "
+        "{} have more than one link and need a table each); hosts that each hang off one switch "
+        "share their switch's table",
+        kind_, kMaxRouteEntries, num_nodes_, num_hosts_, anchor_node_.size()));
+  }
+}
+
+void Topology::CheckConnected(const std::vector<int64_t>& dist_from_host0) const {
+  for (int v = 0; v < num_nodes_; ++v) {
+    if (dist_from_host0[v] == kUnreached) {
+      throw UserError(fmt::format("topology {}: the graph is disconnected: {} cannot reach {}",
+                                  kind_, node_names_[0], node_names_[v]));
+    }
   }
 }
 
@@ -225,36 +261,48 @@ void Topology::ComputeRoutes() {
   }
   std::vector<int64_t> weight(links_.size());
   Graph g(num_nodes_);
+  std::vector<int> degree(num_nodes_, 0), only_link(num_nodes_, -1);
   for (size_t id = 0; id < links_.size(); ++id) {
     weight[id] = SimTime::FromSeconds(links_[id].latency_s).ps() * scale + 1;
     boost::add_edge(links_[id].from, links_[id].to, weight[id], g);
+    ++degree[links_[id].from];
+    only_link[links_[id].from] = static_cast<int>(id);
   }
   std::vector<int64_t> dist(num_nodes_);
-  std::vector<int> pred_link(num_nodes_);
-  std::vector<std::vector<int>> candidates(num_nodes_);
-  std::vector<int> path;
-  route_begin_.assign(static_cast<size_t>(num_hosts_) * num_hosts_ + 1, 0);
-  route_links_.clear();
-  for (int src = 0; src < num_hosts_; ++src) {
+  auto dijkstra = [&](int src) {
     boost::dijkstra_shortest_paths(
         g, src,
         boost::distance_map(
             boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g)))
             .distance_inf(kUnreached));
-    for (int v = 0; v < num_nodes_; ++v) {
-      if (dist[v] == kUnreached) {
-        throw UserError(fmt::format("topology {}: the graph is disconnected: {} cannot reach {}",
-                                    kind_, node_names_[src], node_names_[v]));
-      }
+  };
+  dijkstra(0);
+  CheckConnected(dist);
+  // A host with one link routes through the node at its far end; others are their own anchor.
+  std::vector<int> anchor_of_node(num_nodes_, -1);
+  host_anchor_.assign(num_hosts_, -1);
+  host_link_.assign(num_hosts_, -1);
+  for (int h = 0; h < num_hosts_; ++h) {
+    const int node = degree[h] == 1 ? links_[only_link[h]].to : h;
+    if (node != h) host_link_[h] = only_link[h];
+    if (anchor_of_node[node] < 0) {
+      anchor_of_node[node] = static_cast<int>(anchor_node_.size());
+      anchor_node_.push_back(node);
     }
-    ChoosePredecessors(src, dist, weight, candidates, pred_link);
-    for (int dst = 0; dst < num_hosts_; ++dst) {
-      path.clear();
-      for (int v = dst; v != src; v = links_[pred_link[v]].from) path.push_back(pred_link[v]);
-      route_links_.insert(route_links_.end(), path.rbegin(), path.rend());
-      route_begin_[static_cast<size_t>(src) * num_hosts_ + dst + 1] =
-          static_cast<int64_t>(route_links_.size());
-    }
+    host_anchor_[h] = anchor_of_node[node];
+  }
+  const int64_t offsets = static_cast<int64_t>(anchor_node_.size()) * (num_nodes_ + 1);
+  if (offsets > kMaxRouteEntries) {
+    throw UserError(fmt::format(
+        "topology {}: {} hosts of {} nodes with more than one link each need a route table "
+        "of {} entries each, more than the {} in all a topology may have; hosts that each hang "
+        "off one switch share their switch's table",
+        kind_, anchor_node_.size(), num_nodes_, num_nodes_ + 1, kMaxRouteEntries));
+  }
+  std::vector<std::vector<int>> candidates(num_nodes_);
+  for (int node : anchor_node_) {
+    dijkstra(node);
+    AddCandidates(node, dist, weight, candidates);
   }
 }
 

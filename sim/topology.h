@@ -15,7 +15,14 @@
 //     shortest paths from src (sorted by node id, then link id), the route takes the one at index
 //     SpreadIndex(src, v, count), a fixed hash of (source host, node). All routes from one
 //     source form a tree, so the union of routes to several destinations is a multicast tree.
-//     Routes between every pair of hosts are computed once, at construction.
+//   - Routes are not stored per pair of hosts. Every route from a host with a single link leaves
+//     through the node at its far end (its anchor: the switch of a star, a ToR, an edge switch),
+//     and shortest paths from there are those of every host hanging off it, so the predecessor
+//     candidates of each node are computed once per anchor at construction (a host with several
+//     links is its own anchor) and Route() walks them back from the destination: O(hops) per
+//     call, memory O(anchors x (nodes + candidate links)), linear in hosts for the star, tree,
+//     dumbbell and fat_tree kinds. Create() refuses a topology whose tables would exceed
+//     kMaxRouteEntries (graph kinds, whose every host is an anchor, past about 11,000 nodes).
 //   - rack(h): the group of hosts behind one access switch (tree/fat_tree: the rack or edge
 //     switch; dumbbell: the side; star and graph kinds: one group, rack 0). Racks are numbered
 //     0..num_racks()-1 and each holds at least one host; rack_hosts(r) lists them, sorted.
@@ -73,11 +80,13 @@ int SpreadIndex(int src_host, int node, int count);
 
 class Topology {
  public:
-  // Routes are precomputed for every pair of hosts, so hosts are bounded: kMaxHosts^2 pairs.
-  static constexpr int kMaxHosts = 4096;
+  // Hosts are bounded by the largest fat tree (k = 64); routes by kMaxRouteEntries: anchors x
+  // (nodes + 1) offsets plus the candidate links, 4 bytes each.
+  static constexpr int kMaxHosts = 65536;
+  static constexpr int64_t kMaxRouteEntries = int64_t{1} << 27;
 
-  // Throws UserError naming the edge and the field for a bad value, for a disconnected graph, or
-  // for more than kMaxHosts hosts.
+  // Throws UserError naming the edge and the field for a bad value, for a disconnected graph,
+  // for more than kMaxHosts hosts or route tables larger than kMaxRouteEntries.
   static Topology Create(TopologyShape shape);
 
   const std::string& kind() const { return kind_; }
@@ -98,15 +107,18 @@ class Topology {
   int num_racks() const { return static_cast<int>(rack_hosts_.size()); }
   const std::vector<int>& rack_hosts(int rack) const;
   // Link ids from src_host to dst_host, in order; empty when src == dst.
-  std::span<const int> Route(int src_host, int dst_host) const;
+  std::vector<int> Route(int src_host, int dst_host) const;
+  // The same into `links` (cleared first), without allocating once it has the capacity.
+  void RouteInto(int src_host, int dst_host, std::vector<int>& links) const;
 
  private:
   Topology() = default;
   void ComputeRoutes();
-  void ChoosePredecessors(int src, const std::vector<int64_t>& dist,
-                          const std::vector<int64_t>& weight,
-                          std::vector<std::vector<int>>& candidates,
-                          std::vector<int>& pred_link) const;
+  void CheckConnected(const std::vector<int64_t>& dist_from_host0) const;
+  // Appends the anchor's candidate table: per node, its predecessor links on shortest paths from
+  // the anchor sorted by (from node, link id) (only the first one without spreading).
+  void AddCandidates(int anchor, const std::vector<int64_t>& dist,
+                     const std::vector<int64_t>& weight, std::vector<std::vector<int>>& candidates);
 
   std::string kind_;
   int num_nodes_ = 0;
@@ -119,9 +131,16 @@ class Topology {
   bool spread_equal_cost_ = false;
   std::vector<int> rack_of_host_;
   std::vector<std::vector<int>> rack_hosts_;
-  // Route(s, d) = route_links_[route_begin_[s * num_hosts_ + d] .. route_begin_[... + 1]).
-  std::vector<int64_t> route_begin_;
-  std::vector<int> route_links_;
+  // Routing tables. host_anchor_[h]: index of h's anchor; host_link_[h]: h's only link when its
+  // anchor is another node, else -1. Anchor a is node anchor_node_[a]; the candidates of node v
+  // are candidate_links_[anchor_base_[a] + candidate_begin_[a * (num_nodes_ + 1) + v] ..
+  // + candidate_begin_[... + v + 1]).
+  std::vector<int> host_anchor_;
+  std::vector<int> host_link_;
+  std::vector<int> anchor_node_;
+  std::vector<int64_t> anchor_base_;
+  std::vector<uint32_t> candidate_begin_;
+  std::vector<int> candidate_links_;
 };
 
 // A topology kind, configured from JSON (see topology_registry.h). `n` is the number of workers

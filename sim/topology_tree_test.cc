@@ -54,7 +54,7 @@ TEST(TreeTest, NoServerGivesHostsWithoutNeighbours) {
 
 TEST(TreeTest, BadParametersAreNamed) {
   EXPECT_EQ(BuildError([] { return Tree(4, 0); }),
-            "topology tree: rack_size: must be in [1, 4096], got 0");
+            "topology tree: rack_size: must be in [1, 65536], got 0");
   TreeConfig c;
   c.core.bandwidth_bps = 0;
   EXPECT_EQ(BuildError([&] { return TreeBuilder(c).Build(4); }),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <numbers>
 
 #include "algorithms/decentralized/test_support.h"
@@ -99,6 +100,64 @@ TEST(MixingTest, LogicalGraphs) {
   EXPECT_EQ(LogicalGraph("complete", 4)[2], (std::vector<int>{0, 1, 3}));
   EXPECT_NEAR(BuildMixing("auto", LogicalGraph("torus", 16)).ComputeSpectrum().spectral_gap, 0.4,
               1e-12);
+}
+
+// The "paw": a triangle 1-2-3 with a pendant node 0 on node 1. Degrees 1, 3, 2, 2; d_max = 3.
+const std::vector<std::vector<int>> kPaw = {{1}, {0, 2, 3}, {1, 3}, {1, 2}};
+
+Eigen::MatrixXd Matrix(std::initializer_list<std::initializer_list<double>> rows) {
+  Eigen::MatrixXd m(rows.size(), rows.begin()->size());
+  int i = 0;
+  for (const auto& row : rows) {
+    int j = 0;
+    for (double v : row) m(i, j++) = v;
+    ++i;
+  }
+  return m;
+}
+
+// Every edge weighs 1 / (1 + d_max) = 1/4 and a node keeps 1 - deg/4: all dyadic, so exact.
+TEST(MixingTest, MaxDegreeWeightsAreOneOverOnePlusTheLargestDegreeExactly) {
+  const MixingMatrix w = BuildMixing("max_degree", kPaw);
+  EXPECT_EQ(w.Dense(), Matrix({{0.75, 0.25, 0, 0},
+                               {0.25, 0.25, 0.25, 0.25},
+                               {0, 0.25, 0.5, 0.25},
+                               {0, 0.25, 0.25, 0.5}}));
+  EXPECT_EQ(w.weight(1, 2), 0.25);
+  EXPECT_EQ(w.self_weight(0), 0.75);
+}
+
+// Metropolis: edges at 1 leave node 1 (degree 3) weigh 1/4, edge 2-3 (degrees 2, 2) weighs 1/3;
+// node 2 keeps 1 - 1/4 - 1/3 = 5/12.
+TEST(MixingTest, MetropolisWeightsMatchAHandComputedMatrix) {
+  const Eigen::MatrixXd d = BuildMixing("metropolis", kPaw).Dense();
+  const Eigen::MatrixXd expected = Matrix({{0.75, 0.25, 0, 0},
+                                           {0.25, 0.25, 0.25, 0.25},
+                                           {0, 0.25, 5.0 / 12, 1.0 / 3},
+                                           {0, 0.25, 1.0 / 3, 5.0 / 12}});
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) EXPECT_DOUBLE_EQ(d(i, j), expected(i, j)) << i << "," << j;
+  }
+  EXPECT_EQ(BuildMixing("auto", kPaw).Dense(), d);
+}
+
+// ring: 1/3 to each neighbour; torus 3 x 3: 1/5; uniform on K4: 1/4. A node keeps 1 minus the
+// sum of its edge weights (the contract), which for thirds and fifths is not 1/3 or 1/5 to the bit.
+TEST(MixingTest, RingTorusAndUniformWeightsMatchHandComputedMatrices) {
+  const double t = 1.0 / 3;
+  const double ts = 1.0 - (t + t);
+  EXPECT_EQ(BuildMixing("ring", RingNeighbours(4)).Dense(),
+            Matrix({{ts, t, 0, t}, {t, ts, t, 0}, {0, t, ts, t}, {t, 0, t, ts}}));
+  const Eigen::MatrixXd torus = BuildMixing("torus", TorusNeighbours(3, 3)).Dense();
+  const std::vector<std::vector<int>> nb = TorusNeighbours(3, 3);
+  for (int i = 0; i < 9; ++i) {
+    Eigen::VectorXd row = Eigen::VectorXd::Zero(9);
+    for (int j : nb[i]) row(j) = 0.2;
+    row(i) = 1.0 - (((0.2 + 0.2) + 0.2) + 0.2);
+    EXPECT_EQ(Eigen::VectorXd(torus.row(i).transpose()), row) << "row " << i;
+  }
+  EXPECT_EQ(BuildMixing("uniform", CompleteNeighbours(4)).Dense(),
+            Eigen::MatrixXd::Constant(4, 4, 0.25));
 }
 
 TEST(MixingTest, BadGraphsAreClearErrors) {
