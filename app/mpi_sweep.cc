@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -15,6 +14,7 @@
 #include "scenarios/sweep_point.h"
 #include "scenarios/trajectory_reuse.h"
 #include "sim/error.h"
+#include "sim/owned_folder.h"
 
 namespace commsim::app {
 namespace {
@@ -36,10 +36,14 @@ std::string AbortNote(const Sweep& sweep, const std::map<size_t, int>& running) 
 
 // Throws UserError unless `out` holds the sweep folder rank 0 prepared for this very sweep.
 void CheckSameFolder(const Sweep& sweep, const std::string& out, const std::string& who) {
-  std::ifstream in(fs::path(out) / "sweep.fingerprint");
-  std::string fingerprint;
-  std::getline(in, fingerprint);
-  if (!in) {
+  std::optional<std::string> stored;
+  try {
+    stored = OwnedFolder(out).ReadFile("sweep.fingerprint", 4096);
+  } catch (const UserError&) {
+    stored.reset();
+  }
+  const std::string fingerprint = stored ? stored->substr(0, stored->find('\n')) : "";
+  if (!stored) {
     throw UserError(fmt::format(
         "{}: {} does not see the sweep folder {} that rank 0 prepared: the output folder must be "
         "on a file system shared by every node (and every rank must start in the same folder)",
