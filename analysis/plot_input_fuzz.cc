@@ -19,10 +19,7 @@ constexpr std::string_view kValidSummary =
 
 void FuzzOneRunFolder(std::string_view text) {
   using namespace commsim;
-  const size_t cut = text.find('\f');
-  const std::string_view metrics = text.substr(0, cut);
-  const std::string_view summary =
-      cut == std::string_view::npos ? kValidSummary : text.substr(cut + 1);
+  const auto [metrics, summary] = fuzz::SplitAtFormFeed(text, kValidSummary);
   const std::string dir = (fuzz::ScratchDir() / "run").string();
   fuzz::WriteScratchFile("run/metrics.csv", metrics.data(), metrics.size());
   fuzz::WriteScratchFile("run/summary.csv", summary.data(), summary.size());

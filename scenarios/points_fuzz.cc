@@ -29,10 +29,7 @@ const commsim::Sweep& FixedSweep() {
 
 void FuzzOnePointPair(std::string_view text) {
   using namespace commsim;
-  const size_t cut = text.find('\f');
-  const std::string_view first = text.substr(0, cut);
-  const std::string_view second =
-      cut == std::string_view::npos ? kValidPoint1 : text.substr(cut + 1);
+  const auto [first, second] = fuzz::SplitAtFormFeed(text, kValidPoint1);
   fuzz::WriteScratchFile("points/0.csv", first.data(), first.size());
   fuzz::WriteScratchFile("points/1.csv", second.data(), second.size());
   AssembleSweepCsv(FixedSweep(), fuzz::ScratchDir().string());

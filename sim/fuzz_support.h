@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/error.h"
@@ -67,6 +68,15 @@ inline int FuzzText(const uint8_t* data, size_t size, size_t max_bytes,
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   FuzzGuard([&] { fuzz_one(text); });
   return 0;
+}
+
+// Two files from one input: the text before the first form feed ('\f') and the text after it, or
+// `second_default` when there is none.
+inline std::pair<std::string_view, std::string_view> SplitAtFormFeed(
+    std::string_view text, std::string_view second_default) {
+  const size_t cut = text.find('\f');
+  if (cut == std::string_view::npos) return {text, second_default};
+  return {text.substr(0, cut), text.substr(cut + 1)};
 }
 
 // Aborts with `what` when cond is false (a property of the code under test was violated).
