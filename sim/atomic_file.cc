@@ -149,13 +149,22 @@ void AtomicFileWriter::Write(const void* data, size_t size) {
   }
 }
 
-void AtomicFileWriter::Commit() {
+void AtomicFileWriter::Commit(const std::function<void()>& before_rename) {
   if (fd_ < 0 || committed_) throw UserError(fmt::format("{}: committed twice", path_));
   const WriteFault fault = FaultFor(path_);
   if (::fsync(fd_) != 0) Fail("cannot flush to disk", errno);
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) Fail("cannot close", errno);
+  if (before_rename) {
+    try {
+      before_rename();
+    } catch (...) {
+      ::unlinkat(dir_fd_, temp_name_.c_str(), 0);
+      committed_ = true;  // nothing left to remove
+      throw;
+    }
+  }
   try {
     MaybeFault(fault, WriteFaultStage::kBeforeRename);
   } catch (const std::system_error& e) {

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -46,11 +47,15 @@ class AtomicFileWriter {
   // Appends bytes. Throws UserError naming `path` on failure (e.g. "No space left on device").
   void Write(const void* data, size_t size);
   void Write(std::string_view bytes) { Write(bytes.data(), bytes.size()); }
-  // Makes the file visible under `path`. REQUIRES: not committed yet.
-  void Commit();
+  // Makes the file visible under `path`. REQUIRES: not committed yet. `before_rename`, when
+  // given, runs once the temporary is complete on disk and closed, just before the rename (an
+  // exception from it fails the commit like an I/O error: the temporary is removed).
+  void Commit(const std::function<void()>& before_rename = {});
 
   const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_; }
+  // The temporary's name in the writer's folder (relative to its descriptor).
+  const std::string& temp_name() const { return temp_name_; }
 
  private:
   void Fail(const std::string& what, int error);  // removes the temporary and throws

@@ -117,8 +117,11 @@ class OwnedFolder::Locked {
     throw NotOwnedError(folder_.Shown(rel), S_ISLNK(st.st_mode), record_.entries().count(rel) > 0);
   }
 
-  void Record(const std::string& rel, std::optional<uint32_t> crc = std::nullopt) {
-    const std::optional<OwnedIdentity> id = IdentityNow(folder_.fd(), rel, crc);
+  void Record(const std::string& rel) { RecordAs(rel, folder_.fd(), rel); }
+  // Records `rel` with the identity the entry `source` below `source_fd` has now.
+  void RecordAs(const std::string& rel, int source_fd, const std::string& source,
+                std::optional<uint32_t> crc = std::nullopt) {
+    const std::optional<OwnedIdentity> id = IdentityNow(source_fd, source, crc);
     if (!id) throw UserError(fmt::format("{}: vanished as it was written", folder_.Shown(rel)));
     record_.Add(rel, *id);
   }
@@ -137,8 +140,10 @@ void OwnedFolder::WriteFile(const std::string& rel, std::string_view content) {
   locked.CheckReplaceable(rel);
   AtomicFileWriter writer(sub.get(), name, Shown(rel), root_);
   writer.Write(content);
-  writer.Commit();
-  locked.Record(rel, Crc32Of(content));
+  const uint32_t crc = Crc32Of(content);
+  // Recorded under its final name before the rename (which keeps inode, size and mtime), so that
+  // a kill between the two never leaves commsim's own file unrecorded.
+  writer.Commit([&] { locked.RecordAs(rel, sub.get(), writer.temp_name(), crc); });
 }
 
 UniqueFd OwnedFolder::MakeFolder(const std::string& rel) {

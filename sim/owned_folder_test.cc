@@ -4,12 +4,14 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "sim/atomic_file.h"
 #include "sim/error.h"
 #include "sim/error_test_util.h"
 #include "sim/file_test_util.h"
@@ -184,6 +186,24 @@ TEST_F(OwnedFolderTest, ReadsOnlyRegularFilesWithinTheCap) {
   ASSERT_EQ(::mkfifo(P("out/fifo.csv").c_str(), 0600), 0);
   EXPECT_NE(ErrorOf([&] { folder.ReadFile("fifo.csv", 4); }).find("not a regular file"),
             std::string::npos);
+}
+
+TEST_F(OwnedFolderTest, AKillAroundTheRenameNeverLeavesItsOwnFileUnowned) {
+  for (const WriteFaultStage stage :
+       {WriteFaultStage::kBeforeRename, WriteFaultStage::kAfterRename}) {
+    OwnedFolder folder(P("out"));
+    folder.WriteFile("sweep.csv", "old");
+    const int signal = test_files::SignalOfChild([&] {
+      SetWriteFaultForTesting({stage, WriteFaultAction::kCrash, "sweep.csv", 0});
+      OwnedFolder(P("out")).WriteFile("sweep.csv", "new");
+    });
+    ASSERT_EQ(signal, SIGKILL);
+    const std::string there = Read(P("out/sweep.csv"));
+    EXPECT_EQ(there, stage == WriteFaultStage::kBeforeRename ? "old" : "new");
+    EXPECT_TRUE(folder.Owns("sweep.csv")) << "whichever version is there is commsim's";
+    folder.WriteFile("sweep.csv", "resumed");
+    EXPECT_EQ(Read(P("out/sweep.csv")), "resumed");
+  }
 }
 
 TEST_F(OwnedFolderTest, RefusesPathsThatAreNotPlainRelativePaths) {

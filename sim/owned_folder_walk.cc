@@ -82,9 +82,10 @@ struct ForeignList {
     for (const std::string& name : Names(fd.get())) {
       const std::string child = Join(rel, name);
       if ((rel.empty() && IsReservedName(name)) || IsTemporaryName(name)) continue;
-      if (!record.Owns(root_fd, child)) {
+      const std::optional<OwnedIdentity> owned = record.Match(root_fd, child);
+      if (!owned) {
         Add(Join(shown_prefix, child));
-      } else if (record.entries().at(child).type == 'd') {
+      } else if (owned->type == 'd') {
         if (!HasMarker(root_fd, child)) {
           Walk(root_fd, record, child, shown_prefix);
           continue;
@@ -104,30 +105,27 @@ std::vector<KeptEntry> OwnedFolder::RemoveOwned(const std::string& rel) {
   CheckRel(rel);
   OwnedRecord record(fd(), root_, false);
   if (!record.exists()) return {};
-  std::vector<std::pair<std::string, OwnedIdentity>> targets;
+  std::vector<std::string> targets;
   for (const auto& entry : record.entries()) {
-    if (AtOrBelow(entry.first, rel)) targets.push_back(entry);
+    if (AtOrBelow(entry.first, rel)) targets.push_back(entry.first);
   }
-  std::sort(targets.begin(), targets.end(), [](const auto& a, const auto& b) {
-    return Depth(a.first) != Depth(b.first) ? Depth(a.first) > Depth(b.first) : a.first > b.first;
+  std::sort(targets.begin(), targets.end(), [](const std::string& a, const std::string& b) {
+    return Depth(a) != Depth(b) ? Depth(a) > Depth(b) : a > b;
   });
-  std::map<std::string, OwnedIdentity> remaining = record.entries();
+  std::map<std::string, OwnedRecord::Identities> remaining = record.entries();
   std::vector<KeptEntry> kept;
-  for (const auto& [path, id] : targets) {
-    const std::optional<OwnedIdentity> now = IdentityNow(fd(), path);
-    const bool same =
-        now && now->type == id.type &&
-        (id.type == 'd' ? now->device == id.device && now->inode == id.inode : *now == id);
-    if (!same) {
-      if (now) kept.push_back({path, "changed since commsim wrote it"});
+  for (const std::string& path : targets) {
+    const std::optional<OwnedIdentity> id = record.Match(fd(), path);
+    if (!id) {
+      if (IdentityNow(fd(), path)) kept.push_back({path, "changed since commsim wrote it"});
       remaining.erase(path);  // gone, or no longer commsim's
       continue;
     }
-    if (id.type == 'd' && HasMarker(fd(), path)) {
+    if (id->type == 'd' && HasMarker(fd(), path)) {
       OwnedFolder inner(*this, path);
       for (KeptEntry& k : inner.RemoveAllOwned()) kept.push_back({Join(path, k.rel), k.why});
     }
-    const int error = RemoveBeneath(fd(), path, id.type == 'd');
+    const int error = RemoveBeneath(fd(), path, id->type == 'd');
     if (error == 0 || error == ENOENT) {
       remaining.erase(path);
     } else if (error == ENOTEMPTY || error == EEXIST) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
@@ -119,34 +120,43 @@ OwnedRecord::OwnedRecord(int dir_fd, const std::string& shown, bool create)
   while (std::getline(in, text)) {
     std::string rel;
     OwnedIdentity id;
-    if (ParseLine(text, &rel, &id)) entries_[rel] = id;
+    if (!ParseLine(text, &rel, &id)) continue;
+    Identities& ids = entries_[rel];
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   }
 }
 
-bool OwnedRecord::Owns(int dir_fd, const std::string& rel) const {
+std::optional<OwnedIdentity> OwnedRecord::Match(int dir_fd, const std::string& rel) const {
   const auto it = entries_.find(rel);
-  if (it == entries_.end()) return false;
+  if (it == entries_.end()) return std::nullopt;
   const std::optional<OwnedIdentity> now = IdentityNow(dir_fd, rel);
-  return now && *now == it->second;
+  if (!now || std::find(it->second.begin(), it->second.end(), *now) == it->second.end()) {
+    return std::nullopt;
+  }
+  return now;
 }
 
 void OwnedRecord::Add(const std::string& rel, const OwnedIdentity& id) {
   if (!fd_.ok() || PlainComponents(rel).empty() || rel.find('\n') != std::string::npos) {
     throw UserError(fmt::format("{}: cannot record {}", shown_, rel));
   }
+  Identities& ids = entries_[rel];
+  if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
   const bool fresh = ::lseek(fd_.get(), 0, SEEK_END) == 0;
   const std::string text = (fresh ? std::string(kRecordTitle) + "\n" : "") + Line(rel, id);
   if (!WriteAll(fd_.get(), text)) {
     throw UserError(
         fmt::format("{}: cannot write the ownership record: {}", shown_, std::strerror(errno)));
   }
-  entries_[rel] = id;
+  ids.push_back(id);
 }
 
-void OwnedRecord::Rewrite(std::map<std::string, OwnedIdentity> remaining) {
+void OwnedRecord::Rewrite(std::map<std::string, Identities> remaining) {
   if (!fd_.ok()) return;
   std::string text = std::string(kRecordTitle) + "\n";
-  for (const auto& [rel, id] : remaining) text += Line(rel, id);
+  for (const auto& [rel, ids] : remaining) {
+    for (const OwnedIdentity& id : ids) text += Line(rel, id);
+  }
   if (::ftruncate(fd_.get(), 0) != 0 || ::lseek(fd_.get(), 0, SEEK_SET) != 0 ||
       !WriteAll(fd_.get(), text)) {
     throw UserError(

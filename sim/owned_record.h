@@ -4,7 +4,10 @@
 //   commsim ownership record, format 1            (first line)
 //   f <dev> <ino> <size> <mtime_ns> <crc32|-> <relative path>
 //   d <dev> <ino> - - - <relative path>
-// A later line for the same path replaces an earlier one. An entry's identity is its device and
+// A path may have several lines: it is commsim's while its identity now is any of them (a line is
+// written before the file is renamed into place, so that a kill between the two never leaves
+// commsim's own file unrecorded; the previous version's line stays valid meanwhile). An entry's
+// identity is its device and
 // inode, and for a file also its size, modification time and, up to kChecksumMaxBytes, its crc32:
 // an entry whose identity no longer matches (replaced, edited, turned into a link or a folder) is
 // no longer commsim's, and nothing acts on it. Every read and write of the record holds an
@@ -20,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/beneath.h"
 
@@ -55,20 +59,23 @@ class OwnedRecord {
   OwnedRecord(int dir_fd, const std::string& shown, bool create);
   bool exists() const { return fd_.ok(); }
 
-  const std::map<std::string, OwnedIdentity>& entries() const { return entries_; }
-  // True when `rel` is recorded and its identity now is the recorded one.
-  bool Owns(int dir_fd, const std::string& rel) const;
+  using Identities = std::vector<OwnedIdentity>;
+  const std::map<std::string, Identities>& entries() const { return entries_; }
+  // The identity `rel` has now when it is one recorded for it; nullopt otherwise.
+  std::optional<OwnedIdentity> Match(int dir_fd, const std::string& rel) const;
+  bool Owns(int dir_fd, const std::string& rel) const { return Match(dir_fd, rel).has_value(); }
 
-  // Appends (and keeps in memory) the line of `rel` with identity `id`. Throws UserError.
+  // Appends (and keeps in memory) the line of `rel` with identity `id` (nothing when that
+  // identity is recorded already). Throws UserError.
   void Add(const std::string& rel, const OwnedIdentity& id);
   // Rewrites the record in place to hold exactly `remaining` (what is still commsim's after a
   // removal). Throws UserError.
-  void Rewrite(std::map<std::string, OwnedIdentity> remaining);
+  void Rewrite(std::map<std::string, Identities> remaining);
 
  private:
   std::string shown_;
   UniqueFd fd_;
-  std::map<std::string, OwnedIdentity> entries_;
+  std::map<std::string, Identities> entries_;
 };
 
 }  // namespace commsim
