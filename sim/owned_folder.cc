@@ -152,20 +152,6 @@ UniqueFd OwnedFolder::MakeFolder(const std::string& rel) {
   return locked.MakeFolder(rel);
 }
 
-void OwnedFolder::AdoptFile(int from_fd, const std::string& name, const std::string& rel) {
-  CheckRel(rel);
-  std::string folder, leaf;
-  SplitLast(rel, &folder, &leaf);
-  Locked locked(*this);
-  const UniqueFd sub = locked.MakeFolder(folder);
-  locked.CheckReplaceable(rel);
-  if (::renameat(from_fd, name.c_str(), sub.get(), leaf.c_str()) != 0) {
-    throw UserError(
-        fmt::format("{}: cannot move into place: {}", Shown(rel), std::strerror(errno)));
-  }
-  locked.Record(rel);
-}
-
 void OwnedFolder::Record(const std::string& rel) {
   CheckRel(rel);
   Locked locked(*this);

@@ -62,9 +62,6 @@ class OwnedFolder {
   // Makes the folder `rel` (and its parents), recording those it creates; returns its descriptor.
   // Throws UserError when a component is a link or not a folder.
   UniqueFd MakeFolder(const std::string& rel);
-  // Moves the file `name` of the folder `from_fd` (on the same file system) to `rel`, under the
-  // rules of WriteFile, and records it.
-  void AdoptFile(int from_fd, const std::string& name, const std::string& rel);
   // Records `rel`, an entry commsim just put in place by other means (a run folder published
   // inside a sweep folder).
   void Record(const std::string& rel);
