@@ -95,6 +95,16 @@ TEST(TopKTest, TiesGoToTheLowerIndex) {
   EXPECT_EQ(out, expected);
 }
 
+// Ties at the k-th magnitude before a larger value: the larger value is kept and only as many
+// ties as fit, the lowest index first (keeping every tie would push the larger value out).
+TEST(TopKTest, TiesBeforeALargerValueLeaveRoomForIt) {
+  Eigen::VectorXd x(4);
+  x << 1.0, -1.0, 1.0, 5.0;
+  const TopKSelection s = SelectTopK("top_k", x, 2);
+  EXPECT_EQ(s.idx, (std::vector<uint32_t>{0, 3}));
+  EXPECT_EQ(s.values, (std::vector<double>{1.0, 5.0}));
+}
+
 TEST(TopKTest, ContractionAndKClamping) {
   const Eigen::VectorXd x = Gaussian(1000, 2);
   for (int64_t k : {1, 10, 500, 1000, 5000}) {
