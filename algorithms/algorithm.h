@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "algorithms/codec_time.h"
+#include "algorithms/framework.h"
 #include "algorithms/run_keys.h"
 #include "algorithms/step_schedule.h"
 #include "sim/limits.h"
@@ -53,8 +54,11 @@ struct RunSetup : RunKeys {
   // The model's layers (models/layer_profile.h) for layer-wise overlap; nullptr: one layer of
   // objective->dim() parameters.
   const LayerProfile* layers = nullptr;
-  CodecSetup codec;         // encode/decode time (algorithms/codec_time.h); default none
-  NetworkOptions network;   // model, queue, mtu, protocol, packets per message (sim/network.h)
+  CodecSetup codec;  // encode/decode time (algorithms/codec_time.h); default none
+  // How a framework runs a collective algorithm's communication (algorithms/framework.h);
+  // default ideal. Only the collective family reads it.
+  FrameworkSetup framework;
+  NetworkOptions network;  // model, queue, mtu, protocol, packets per message (sim/network.h)
   StepConfig step;
   // Called after every iteration with the number of iterations completed (progress reports);
   // may be empty. Runs on the thread that runs the entry.

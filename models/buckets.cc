@@ -10,38 +10,92 @@
 
 namespace commsim {
 
-std::vector<Bucket> PlanBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params) {
-  COMMSIM_CHECK(dim >= 1 && cap_params >= 1, "PlanBuckets: d = {}, cap = {}", dim, cap_params);
-  LayerProfile one{.name = "", .layers = {Layer{.name = "all", .params = dim}}};
-  const LayerProfile& profile = layers != nullptr ? *layers : one;
+namespace {
+
+// The profile (one layer of dim parameters when there is none), checked against dim.
+LayerProfile ProfileFor(const LayerProfile* layers, int64_t dim) {
+  LayerProfile profile =
+      layers != nullptr ? *layers
+                        : LayerProfile{.name = "", .layers = {Layer{.name = "all", .params = dim}}};
   if (profile.TotalParams() != dim) {
     throw UserError(fmt::format("layer profile {} has {} parameters but the model has {}",
                                 profile.name, profile.TotalParams(), dim));
   }
+  return profile;
+}
+
+// Calls visit(layer, ready fraction) for the layers in backward order.
+template <class Visit>
+void BackwardOrder(const LayerProfile& profile, Visit visit) {
   const double forward = profile.ForwardFlopsPerSample();
   const double total = forward + profile.BackwardFlopsPerSample();
+  double backward = 0;  // backward FLOPs of the layers visited so far
+  for (int j = static_cast<int>(profile.layers.size()) - 1; j >= 0; --j) {
+    const Layer& layer = profile.layers[static_cast<size_t>(j)];
+    backward += layer.backward_flops_per_sample;
+    visit(layer, total > 0 ? std::min(1.0, (forward + backward) / total) : 1.0);
+  }
+}
+
+}  // namespace
+
+std::vector<Bucket> PlanBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params) {
+  COMMSIM_CHECK(dim >= 1 && cap_params >= 1, "PlanBuckets: d = {}, cap = {}", dim, cap_params);
+  const LayerProfile profile = ProfileFor(layers, dim);
   std::vector<Bucket> buckets;
-  int64_t end = dim;      // the vector above `end` is in closed buckets
-  int64_t filled = 0;     // parameters in the open bucket, ending at `end`
-  double backward = 0;    // backward FLOPs of the layers visited so far
+  int64_t end = dim;   // the vector above `end` is in closed buckets
+  int64_t filled = 0;  // parameters in the open bucket, ending at `end`
   double ready = 1.0;
   const auto close = [&] {
     buckets.push_back(Bucket{.offset = end - filled, .size = filled, .ready_fraction = ready});
     end -= filled;
     filled = 0;
   };
-  for (int j = static_cast<int>(profile.layers.size()) - 1; j >= 0; --j) {
-    const Layer& layer = profile.layers[static_cast<size_t>(j)];
-    backward += layer.backward_flops_per_sample;
-    ready = total > 0 ? std::min(1.0, (forward + backward) / total) : 1.0;
+  BackwardOrder(profile, [&](const Layer& layer, double layer_ready) {
+    ready = layer_ready;
     for (int64_t left = layer.params; left > 0;) {
       const int64_t take = std::min(left, cap_params - filled);
       filled += take;
       left -= take;
       if (filled == cap_params) close();
     }
-  }
+  });
   if (filled > 0) close();
+  return buckets;
+}
+
+std::vector<Bucket> PlanFusedBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params,
+                                     double cycle_fraction) {
+  COMMSIM_CHECK(dim >= 1 && cap_params >= 1 && cycle_fraction >= 0,
+                "PlanFusedBuckets: d = {}, cap = {}, cycle {}", dim, cap_params, cycle_fraction);
+  const LayerProfile profile = ProfileFor(layers, dim);
+  const auto tick = [cycle_fraction](double ready) {
+    return cycle_fraction > 0 ? std::ceil(ready / cycle_fraction) : 0.0;
+  };
+  std::vector<Bucket> buckets;
+  int64_t end = dim;
+  Bucket open{.offset = dim, .size = 0, .ready_fraction = 0};
+  const auto close = [&] {
+    if (open.size == 0) return;
+    buckets.push_back(open);
+    open = Bucket{.offset = open.offset, .size = 0, .ready_fraction = 0};
+  };
+  BackwardOrder(profile, [&](const Layer& layer, double ready) {
+    const std::vector<int64_t> one{layer.params};
+    const std::vector<int64_t>& tensors = layer.tensors.empty() ? one : layer.tensors;
+    for (auto t = tensors.rbegin(); t != tensors.rend(); ++t) {
+      if (*t == 0) continue;
+      if (open.size > 0 &&
+          (open.size + *t > cap_params || tick(ready) != tick(open.ready_fraction))) {
+        close();
+      }
+      end -= *t;
+      open.offset = end;
+      open.size += *t;
+      open.ready_fraction = ready;
+    }
+  });
+  close();
   return buckets;
 }
 

@@ -20,6 +20,9 @@ struct Layer {
   int64_t params = 0;
   double forward_flops_per_sample = 0;
   double backward_flops_per_sample = 0;
+  // The layer's parameter tensors in parameter order (weight, then bias; a norm's scale, then
+  // shift), summing to params. Empty: one tensor of params.
+  std::vector<int64_t> tensors;
 };
 
 struct LayerProfile {

@@ -19,6 +19,8 @@ Layer ConvLayer(std::string name, int kernel, int64_t c_in, int64_t c_out, int64
   Layer layer = ComputeLayer(
       std::move(name), static_cast<double>(weights) * static_cast<double>(out_height * out_width));
   layer.params = weights + (bias ? c_out : 0);
+  layer.tensors = {weights};
+  if (bias) layer.tensors.push_back(c_out);
   return layer;
 }
 
@@ -26,12 +28,15 @@ Layer LinearLayer(std::string name, int64_t in, int64_t out, bool bias, int64_t 
   Layer layer =
       ComputeLayer(std::move(name), static_cast<double>(in * out) * static_cast<double>(rows));
   layer.params = in * out + (bias ? out : 0);
+  layer.tensors = {in * out};
+  if (bias) layer.tensors.push_back(out);
   return layer;
 }
 
 Layer NormLayer(std::string name, int64_t channels, int64_t elements) {
   Layer layer = ComputeLayer(std::move(name), static_cast<double>(elements));
   layer.params = 2 * channels;
+  layer.tensors = {channels, channels};
   return layer;
 }
 

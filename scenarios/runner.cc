@@ -55,9 +55,17 @@ std::unique_ptr<Topology> BuildTopology(const ComponentSpec& spec, int64_t worke
 
 RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry, int threads);
 
-// The family mismatch of an entry and its topology, in the scenario's terms; "" when none.
+// The family mismatch of an entry and its topology or framework, in the scenario's terms; ""
+// when none.
 std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
-                           const std::string& name) {
+                           const AlgorithmEntry& entry) {
+  const std::string& name = entry.algorithm.name;
+  if (algorithm.family() != Family::kCollective && !entry.framework.ideal()) {
+    return fmt::format(
+        "\"{}\" is a {} algorithm; only collective algorithms follow a framework profile (here "
+        "\"{}\"): give this entry \"framework\": \"ideal\"",
+        name, FamilyName(algorithm.family()), entry.framework.name);
+  }
   if (algorithm.family() == Family::kParameterServer && !topology.server().has_value()) {
     return fmt::format(
         "\"{}\" is a parameter-server algorithm and needs a topology with a server (star, "
@@ -118,8 +126,7 @@ SharedWorld BuildWorld(const Scenario& s, const AlgorithmFactory& make_algorithm
                                               : AlgorithmRegistry().Make(e.algorithm));
     families.push_back(world.algorithms.back()->family());
     const std::string pointer = fmt::format("/algorithms/{}", i);
-    const std::string mismatch =
-        FamilyMismatch(*world.algorithms.back(), *topology, e.algorithm.name);
+    const std::string mismatch = FamilyMismatch(*world.algorithms.back(), *topology, e);
     if (!mismatch.empty()) {
       errors.Add(pointer, mismatch);
       continue;
@@ -145,6 +152,7 @@ RunSetup MakeSetup(const Scenario& s, const SharedWorld& world, size_t entry, in
   setup.topology = world.entry_topology[entry];
   setup.compute = world.compute.get();
   setup.codec = e.codec;
+  setup.framework = e.framework;
   setup.network = s.network;
   setup.network.max_packets_per_message = s.limits.max_packets_per_message;
   setup.step = e.step;

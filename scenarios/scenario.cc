@@ -94,13 +94,19 @@ json EntryTopology(const json& given, const ComponentSpec& scenario_topology) {
   return out;
 }
 
-// The entry's own keys beside its algorithm's: codec, label, step, topology (removed from entry).
+// The entry's own keys beside its algorithm's: codec, framework, label, step, topology (removed
+// from entry).
 void ReadEntryKeys(json& entry, const std::string& pointer, const std::string& base_dir,
                    const Scenario& s, AlgorithmEntry& e, ErrorList& errors) {
   if (auto codec = entry.find("codec"); codec != entry.end()) {
     ReadCodecKeys(*codec, pointer + "/codec", base_dir, e.codec_keys, errors);
     e.own_codec = true;
     entry.erase("codec");
+  }
+  if (auto framework = entry.find("framework"); framework != entry.end()) {
+    ReadFrameworkKeys(*framework, pointer + "/framework", e.framework_keys, errors);
+    e.own_framework = true;
+    entry.erase("framework");
   }
   if (auto label = entry.find("label"); label != entry.end()) {
     if (!label->is_string() || !SafeName(label->get<std::string>())) {
@@ -143,12 +149,14 @@ void ReadAlgorithms(const json& doc, const std::string& base_dir, bool codec_giv
     e.algorithm = ComponentSpec("algorithm", "", nullptr);
     e.step = s.step;
     e.codec_keys = codec_given ? s.codec : CodecKeys{};
+    e.framework_keys = s.framework;
     if (entry.is_object()) ReadEntryKeys(entry, pointer, base_dir, s, e, errors);
     ReadComponent(entry, pointer, e.algorithm, errors, AllComponentKinds(),
-                  {"label", "step", "codec", "topology"});
+                  {"label", "step", "codec", "framework", "topology"});
     if (!e.own_codec && !codec_given) e.codec_keys.mode = "none";
     e.codec = ResolveCodec(e.codec_keys, e.algorithm, e.own_codec ? pointer + "/codec" : "/codec",
                            pointer, errors);
+    e.framework = ResolveFramework(e.framework_keys);
     if (e.label.empty()) e.label = e.algorithm.name;
     if (!e.label.empty() && !labels.insert(e.label).second) {
       errors.Add(pointer, fmt::format("label \"{}\" is used by another entry; give each a unique "
@@ -174,6 +182,7 @@ json Resolved(Scenario& s, const NetworkKeys& keys) {
   out["network"] = WriteConfig(net);
   out["compute"] = WriteConfig(s.compute);
   out["codec"] = WriteConfig(s.codec);
+  out["framework"] = WriteConfig(s.framework);
   out["step"] = WriteConfig(s.step);
   out["limits"] = WriteConfig(s.limits);
   json algorithms = json::array();
@@ -182,6 +191,7 @@ json Resolved(Scenario& s, const NetworkKeys& keys) {
     a["label"] = e.label;
     a["step"] = WriteConfig(e.step);
     if (e.own_codec) a["codec"] = WriteConfig(e.codec_keys);
+    if (e.own_framework) a["framework"] = WriteConfig(e.framework_keys);
     if (e.topology.config) a["topology"] = WriteComponent(e.topology);
     algorithms.push_back(std::move(a));
   }
@@ -253,7 +263,8 @@ Scenario ParseScenario(const json& original, const std::string& origin,
     errors.ThrowIfAny(origin);
   }
   TopLevel top(&s);
-  ReadConfig(doc, "", top, errors, {"network", "compute", "codec", "step", "limits", "algorithms"});
+  ReadConfig(doc, "", top, errors,
+             {"network", "compute", "codec", "framework", "step", "limits", "algorithms"});
   s.seed = static_cast<uint64_t>(top.seed);
   if (doc.contains("target_loss")) s.target_loss = top.target_loss;
   if (doc.contains("target_accuracy")) s.target_accuracy = top.target_accuracy;
@@ -280,6 +291,9 @@ Scenario ParseScenario(const json& original, const std::string& origin,
     ReadCodecKeys(*codec_it, "/codec", base_dir, s.codec, errors);
   } else {
     s.codec.mode = "none";
+  }
+  if (auto it = doc.find("framework"); it != doc.end()) {
+    ReadFrameworkKeys(*it, "/framework", s.framework, errors);
   }
   ReadAlgorithms(doc, base_dir, codec_it != doc.end(), s, errors);
   if (s.metrics_every >= 1 && s.iterations / s.metrics_every > kMaxRecordedIterations) {

@@ -11,10 +11,13 @@
 //            tcp_timestamps (scenarios/network_keys.h), downlink ("unicast" | "multicast"),
 //            broadcast (false)},
 //   codec {mode, device, profile, server_threads} (scenarios/codec_keys.h; absent: mode none),
+//   framework "NAME" | {name, backend, ...} (scenarios/framework_keys.h; absent: ideal),
 //   step {size, schedule, ...} (default for every entry),
 //   limits {max_events (1e10), max_packets_per_message (1e6)}: work one entry may do (limits.h),
-//   algorithms: [ {name, label?, step?, codec?, topology?, <algorithm parameters>} ... ]
-//     label defaults to the name; step and codec override fields of the scenario's; topology lets a
+//   algorithms: [ {name, label?, step?, codec?, framework?, topology?, <algorithm parameters>} ...
+//   ]
+//     label defaults to the name; step, codec and framework override fields of the scenario's
+//     (framework: see framework_keys.h); topology lets a
 //     decentralized entry run on a graph while parameter-server entries use the star.
 // `workers` is the number of shards: parameter-server workers (every topology host but the
 // server) or decentralized nodes.
@@ -36,6 +39,7 @@
 #include "algorithms/step_schedule.h"
 #include "models/compute_time.h"
 #include "scenarios/codec_keys.h"
+#include "scenarios/framework_keys.h"
 #include "sim/limits.h"
 #include "sim/network.h"
 #include "sim/params.h"
@@ -53,6 +57,9 @@ struct AlgorithmEntry {
   CodecKeys codec_keys;    // the scenario's, with the entry's own `codec` on top
   bool own_codec = false;  // the entry gave `codec`
   CodecSetup codec;        // resolved (profile loaded)
+  FrameworkKeys framework_keys;  // the scenario's, with the entry's own `framework` on top
+  bool own_framework = false;    // the entry gave `framework`
+  FrameworkSetup framework;      // resolved
 };
 
 // The RunKeys (seed, iterations, batch, metrics_every, divergence_*, header_bits,
@@ -69,9 +76,10 @@ struct Scenario : RunKeys {
   ComponentSpec data;       // kind "dataset"
   ComponentSpec partition;  // kind "partition"
   ComputeTimeConfig compute;
-  CodecKeys codec;         // mode "none" when the scenario has no `codec` key
-  ComponentSpec topology;  // kind "topology"
-  NetworkOptions network;  // model, queue, mtu, protocol (max_packets_per_message: see limits)
+  CodecKeys codec;          // mode "none" when the scenario has no `codec` key
+  FrameworkKeys framework;  // "ideal" when the scenario has no `framework` key
+  ComponentSpec topology;   // kind "topology"
+  NetworkOptions network;   // model, queue, mtu, protocol (max_packets_per_message: see limits)
   StepConfig step;
   std::vector<AlgorithmEntry> algorithms;
   // Notes on keys given that do nothing here (scenarios/scenario_checks.h), each

@@ -15,12 +15,11 @@
 #ifndef COMMSIM_SIM_MESSAGE_H_
 #define COMMSIM_SIM_MESSAGE_H_
 
+#include <boost/container/vector.hpp>
 #include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
-
-#include <boost/container/vector.hpp>
 
 namespace commsim {
 
@@ -45,6 +44,13 @@ using SharedMessage = std::shared_ptr<const Message>;
 inline SharedMessage Share(Message message) {
   return std::make_shared<const Message>(std::move(message));
 }
+
+// Part i of a message (the message itself when it has no parts), sharing its allocation.
+inline SharedMessage PartOf(const SharedMessage& m, size_t i) {
+  return m->parts.empty() ? m : SharedMessage(m, &m->parts[i]);
+}
+// The network messages a message is sent as: its parts, or 1.
+inline size_t PartCount(const Message& m) { return m.parts.empty() ? 1 : m.parts.size(); }
 
 }  // namespace commsim
 

@@ -131,6 +131,8 @@ class Network {
                       std::function<void(int dst)> on_delivery);
 
   const LinkStats& link_stats(int link) const { return links_[link].stats; }
+  // The engine the network runs on (for a sender's own follow-up events).
+  Engine& engine() const { return engine_; }
   // Bits handed to the network by senders (a multicast counts once; self-sends count zero).
   int64_t bits_sent_total() const { return bits_sent_total_; }
   // Bits summed over all links (a message crossing 2 links counts twice).

@@ -1,6 +1,7 @@
 #include "algorithms/collective/allgather_compressed.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
@@ -37,6 +38,10 @@ Message AllGatherCompressedRule::Encode(int w, int /*phase*/,
   // e_i = p_i - D(c_i): p_i + (-1) D(c_i), the same bits as the difference.
   compressor_->DecodeInto(message, DecodeTarget(e, e, -1.0));
   return message;
+}
+
+void AllGatherCompressedRule::SetParts(std::vector<Segment> parts) {
+  compressor_->set_buckets(std::move(parts));
 }
 
 void AllGatherCompressedRule::UsePool(ThreadPool& pool) {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/codec/link_compressor.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
 #include "sim/params.h"
@@ -40,6 +41,7 @@ class AllGatherCompressedRule final : public SharedModelRule {
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                  Rng& rng) override;
   void AllGathered(int w, int phase, std::span<const SharedMessage> messages) override;
+  void SetParts(std::vector<Segment> parts) override;
   void UsePool(ThreadPool& pool) override;
   void EndRound(double step) override;
   void Extra(std::map<std::string, double>& out) const override;
@@ -47,7 +49,7 @@ class AllGatherCompressedRule final : public SharedModelRule {
  private:
   void InitRule(const LayerProfile* layers, uint64_t seed) override;
 
-  std::unique_ptr<Compressor> compressor_;
+  std::unique_ptr<LinkCompressor> compressor_;
   bool error_feedback_;
   Eigen::VectorXd mean_;
   ThreadPool* pool_ = nullptr;

@@ -57,7 +57,9 @@ class CollectiveDriver {
              .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,
              .bits = &rounds_.timing().bits_up,
-             .timing_only = setup.replay != nullptr};
+             .timing_only = setup.replay != nullptr,
+             .call = setup.framework.call,
+             .transport = setup.framework.transport};
     workers_ = static_cast<int>(wire_.hosts.size());
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
                   objective_.num_workers());
@@ -87,28 +89,80 @@ class CollectiveDriver {
  private:
   void BuildPhases() {
     phases_ = rule_.Phases(objective_.dim(), setup_.layers);
+    if (setup_.framework.unit != FrameworkUnit::kWhole) rule_.SetParts(Parts());
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);
     };
     for (size_t p = 0; p < phases_.size(); ++p) {
       const auto done = [this, p](int w) { PhaseDone(w, static_cast<int>(p)); };
-      if (p == 0 && phases_[0].gradient && setup_.compute->config().layerwise()) {
-        bucketed_ = std::make_unique<BucketedAllReduce>(
-            wire_,
-            PlanBuckets(setup_.layers, phases_[0].length, setup_.compute->config().bucket_params()),
-            schedule, codec_, [this](int w) { GradientReduced(w); });
+      gather_.emplace_back();
+      own_.emplace_back(workers_);
+      if (p == 0 && phases_[0].gradient &&
+          (setup_.compute->config().layerwise() ||
+           setup_.framework.unit != FrameworkUnit::kWhole)) {
+        bucketed_ =
+            std::make_unique<BucketedAllReduce>(wire_, GradientBuckets(phases_[0].length), schedule,
+                                                codec_, [this](int w) { GradientReduced(w); });
         reduce_.emplace_back();
-        gather_.emplace_back();
       } else if (phases_[p].kind == PhaseKind::kAllReduce) {
         reduce_.push_back(
             std::make_unique<AllReduceExec>(wire_, schedule(phases_[p].length), codec_, done));
-        gather_.emplace_back();
       } else {
-        gather_.push_back(std::make_unique<AllGatherExec>(wire_, done));
         reduce_.emplace_back();
       }
     }
+  }
+
+  int64_t ValueBytes() const { return options_.value_bits == "64" ? 8 : 4; }
+
+  // The gradient's all-reduce buckets: the framework's (DDP's buckets, Horovod's fusion of the
+  // tensors released in one cycle), else layer-wise overlap's.
+  std::vector<Bucket> GradientBuckets(int64_t length) const {
+    const FrameworkSetup& f = setup_.framework;
+    const auto params = [this](int64_t bytes) {
+      return std::max<int64_t>(1, bytes / ValueBytes());
+    };
+    switch (f.unit) {
+      case FrameworkUnit::kWhole:
+        break;
+      case FrameworkUnit::kBucket:
+        return PlanBuckets(setup_.layers, length, params(f.bucket_bytes));
+      case FrameworkUnit::kTensor: {
+        const double compute = setup_.compute->MeanSeconds(0, BatchFor(0));
+        const double cycle = compute > 0 ? f.cycle.seconds() / compute : 0;
+        return PlanFusedBuckets(setup_.layers, length,
+                                f.fusion_bytes > 0 ? params(f.fusion_bytes) : 1, cycle);
+      }
+    }
+    return PlanBuckets(setup_.layers, length, setup_.compute->config().bucket_params());
+  }
+
+  // The framework's parts of the gradient for compressed messages, in send order: its tensors
+  // (backward order) or its buckets.
+  std::vector<Segment> Parts() const {
+    const int64_t dim = objective_.dim();
+    const std::vector<Bucket> buckets =
+        setup_.framework.unit == FrameworkUnit::kBucket
+            ? PlanBuckets(setup_.layers, dim,
+                          std::max<int64_t>(1, setup_.framework.bucket_bytes / ValueBytes()))
+            : PlanFusedBuckets(setup_.layers, dim, 1, 0);
+    std::vector<Segment> parts;
+    for (const Bucket& b : buckets) parts.push_back({b.offset, b.size});
+    return parts;
+  }
+
+  // Runs f at the framework's next background cycle tick (counted from the round's start), at
+  // once without a cycle.
+  template <class F>
+  void AtTick(F f) {
+    const int64_t cycle = setup_.framework.cycle.ps();
+    if (cycle == 0) {
+      f();
+      return;
+    }
+    const int64_t since = (engine_.Now() - start_).ps();
+    RunAt(engine_, start_ + SimTime::FromPs((since + cycle - 1) / cycle * cycle), std::move(f));
   }
 
   int64_t BatchFor(int w) const { return EffectiveBatch(setup_, objective_, w); }
@@ -118,8 +172,8 @@ class CollectiveDriver {
     for (auto& e : reduce_) {
       if (e) e->Reset();
     }
-    for (auto& e : gather_) {
-      if (e) e->Reset();
+    for (auto& parts : gather_) {
+      for (auto& e : parts) e->Reset();
     }
     if (bucketed_) bucketed_->Reset();
     start_ = engine_.Now();
@@ -142,12 +196,15 @@ class CollectiveDriver {
     }
   }
 
-  // When worker w's gradients of bucket b are ready: its compute time's ready fraction; without
-  // buckets, the end of its compute.
+  // When worker w's gradients of bucket b are ready: its compute time's ready fraction (rounded
+  // up to the framework's cycle); without buckets, the end of its compute.
   SimTime ReadyAt(int w, int b) const {
-    const double f = bucketed_ ? bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction : 1.0;
-    const SimTime c = compute_[w];
-    return start_ + ReadyAfter(c, f);
+    if (!bucketed_) return start_ + compute_[w];
+    const SimTime ready =
+        ReadyAfter(compute_[w], bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction);
+    const int64_t cycle = setup_.framework.cycle.ps();
+    if (cycle == 0) return start_ + ready;
+    return start_ + SimTime::FromPs((ready.ps() + cycle - 1) / cycle * cycle);
   }
 
   // Worker w's phase 0 on its gradient (on a pool thread: touches only worker w's buffers and
@@ -176,7 +233,7 @@ class CollectiveDriver {
         RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
       }
     } else if (reduce_[0]) {
-      reduce_[0]->Start(w);
+      AtTick([this, w] { reduce_[0]->Start(w); });
     } else {
       JoinGather(w, 0, std::move(message));
     }
@@ -191,20 +248,49 @@ class CollectiveDriver {
     const Eigen::VectorXd none;
     if (reduce_[p]) {
       rule_.Input(w, p, none, step_, reduce_[p]->buffer(w));
-      reduce_[p]->Start(w);
+      AtTick([this, w, p] { reduce_[p]->Start(w); });
       return;
     }
     JoinGather(w, p, rule_.Encode(w, p, none, step_, encode_rngs_[w]));
   }
 
-  // The worker's own message joins the all-gather once its encode job is done.
+  // The worker's own message joins the all-gather once its encode job is done; a message with
+  // parts (a framework's tensors or buckets) is all-gathered part by part, one collective after
+  // the other.
   void JoinGather(int w, int p, Message own) {
     SharedMessage message = Share(std::move(own));
     if (setup_.record != nullptr) {
       setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *message);
     }
-    const SimTime encode = clock_.Encode(*message, 0, message->elements);
-    AfterCodec(w, encode, [this, w, p, m = std::move(message)] { gather_[p]->Start(w, m); });
+    std::vector<std::unique_ptr<AllGatherExec>>& execs = gather_[p];
+    for (size_t i = execs.size(); i < PartCount(*message); ++i) {
+      execs.push_back(
+          std::make_unique<AllGatherExec>(wire_, [this, p, i](int v) { PartGathered(v, p, i); }));
+    }
+    own_[p][w] = std::move(message);
+    AfterCodec(w, CodecTime(*own_[p][w], true), [this, w, p] {
+      AtTick([this, w, p] { gather_[p][0]->Start(w, PartOf(own_[p][w], 0)); });
+    });
+  }
+
+  void PartGathered(int w, int p, size_t i) {
+    if (i + 1 < PartCount(*own_[p][w])) {
+      gather_[p][i + 1]->Start(w, PartOf(own_[p][w], i + 1));
+      return;
+    }
+    PhaseDone(w, p);
+  }
+
+  // Encoding (decoding) a message on the codec lane: each part's time and the framework's cost
+  // of a compressor call.
+  SimTime CodecTime(const Message& m, bool encode) const {
+    SimTime total;
+    for (size_t i = 0; i < PartCount(m); ++i) {
+      const Message& part = m.parts.empty() ? m : m.parts[i];
+      total += (encode ? clock_.Encode(part, 0, m.elements) : clock_.Decode(part, 0, m.elements)) +
+               setup_.framework.codec_call;
+    }
+    return total;
   }
 
   // After an all-gather the worker decodes the n messages one after the other on its lane.
@@ -213,10 +299,8 @@ class CollectiveDriver {
     if (reduce_[p]) {
       rule_.AllReduced(w, p, reduce_[p]->buffer(w));
     } else {
-      rule_.AllGathered(w, p, gather_[p]->messages(w));
-      for (const SharedMessage& m : gather_[p]->messages(w)) {
-        decode += clock_.Decode(*m, 0, m->elements);
-      }
+      rule_.AllGathered(w, p, own_[p]);
+      for (const SharedMessage& m : own_[p]) decode += CodecTime(*m, false);
     }
     AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1); });
   }
@@ -265,11 +349,13 @@ class CollectiveDriver {
   int workers_ = 0;
   std::vector<CollectivePhase> phases_;
   std::vector<std::unique_ptr<AllReduceExec>> reduce_;  // per phase, or null
-  std::vector<std::unique_ptr<AllGatherExec>> gather_;  // per phase, or null
-  std::unique_ptr<BucketedAllReduce> bucketed_;         // phase 0 with layer-wise overlap, or null
-  Eigen::VectorXd sum_;                                 // phase 0's sums (bucketed)
-  std::unique_ptr<WorkerGradients> gradients_;          // built once the phases are known
-  std::vector<SimTime> compute_;                        // per worker, this round
+  // Per phase: the all-gathers of its message's parts (one without parts; none for all-reduce).
+  std::vector<std::vector<std::unique_ptr<AllGatherExec>>> gather_;
+  std::vector<std::vector<SharedMessage>> own_;  // per phase, per worker: its message this round
+  std::unique_ptr<BucketedAllReduce> bucketed_;  // phase 0 with layer-wise overlap, or null
+  Eigen::VectorXd sum_;                          // phase 0's sums (bucketed)
+  std::unique_ptr<WorkerGradients> gradients_;   // built once the phases are known
+  std::vector<SimTime> compute_;                 // per worker, this round
   SimTime start_;
   std::vector<Rng> encode_rngs_, compute_rngs_;
   double step_ = 0;

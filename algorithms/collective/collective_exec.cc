@@ -31,8 +31,10 @@ void AllReduceExec::Reset() {
 
 void AllReduceExec::Start(int rank) {
   COMMSIM_CHECK(!ranks_[rank].started, "rank {} started twice", rank);
-  ranks_[rank].started = true;
-  Advance(rank);
+  wire_.AfterCall([this, rank] {
+    ranks_[rank].started = true;
+    Advance(rank);
+  });
 }
 
 void AllReduceExec::Deliver(int to, int from, int tag, const SharedMessage& message) {
@@ -79,13 +81,10 @@ void AllReduceExec::Combine(RankState& state, const ScheduleRecv& recv, const Me
 
 void AllReduceExec::SendStep(int rank, const ScheduleStep& step) {
   for (const ScheduleSend& send : step.sends) {
-    SharedMessage message = Encode(ranks_[rank], send);
-    *wire_.bits += message->payload_bits + wire_.header_bits;
     const int tag = send.tag;
-    SendMessage(*wire_.network, wire_.hosts[rank], wire_.hosts[send.peer], std::move(message),
-                wire_.header_bits, [this, to = send.peer, rank, tag](const SharedMessage& m) {
-                  Deliver(to, rank, tag, m);
-                });
+    wire_.Send(
+        rank, send.peer, Encode(ranks_[rank], send),
+        [this, to = send.peer, rank, tag](const SharedMessage& m) { Deliver(to, rank, tag, m); });
   }
 }
 
@@ -131,9 +130,12 @@ void AllGatherExec::Reset() {
 void AllGatherExec::Start(int rank, SharedMessage own) {
   RankState& state = ranks_[rank];
   COMMSIM_CHECK(!state.started && own != nullptr, "rank {} started twice", rank);
-  state.slots[rank] = std::move(own);
-  state.started = true;
-  Advance(rank);
+  wire_.AfterCall([this, rank, own = std::move(own)]() mutable {
+    RankState& joined = ranks_[rank];
+    joined.slots[rank] = std::move(own);
+    joined.started = true;
+    Advance(rank);
+  });
 }
 
 void AllGatherExec::Deliver(int to, int origin, const SharedMessage& message) {
@@ -150,9 +152,8 @@ void AllGatherExec::Advance(int rank) {
     const int origin = ((rank - state.step) % n + n) % n;
     const SharedMessage& m = state.slots[origin];
     if (m == nullptr) return;
-    *wire_.bits += m->payload_bits + wire_.header_bits;
-    SendMessage(*wire_.network, wire_.hosts[rank], wire_.hosts[next], m, wire_.header_bits,
-                [this, next, origin](const SharedMessage& got) { Deliver(next, origin, got); });
+    wire_.Send(rank, next, m,
+               [this, next, origin](const SharedMessage& got) { Deliver(next, origin, got); });
     ++state.step;
   }
   for (const SharedMessage& m : state.slots) {

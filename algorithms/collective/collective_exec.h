@@ -9,6 +9,8 @@
 // the ranks in order: n - 1 steps, in step s rank i forwards the message of rank (i - s) mod n,
 // as it was received, to rank i + 1. On completion rank r holds all n messages in rank order.
 // Both: wire bits of a message = payload_bits + header_bits, added to *bits as it is sent.
+// The framework's costs (algorithms/framework.h): Start(r) joins `call` later, and every message
+// is used transport.Delay(wire bits) after the network delivered it. Both zero: no event added.
 // Reset() prepares the next round (every rank must have finished the previous one).
 // REQUIRES: the Network, codec and counters outlive the executor; one executor per phase.
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_EXEC_H_
@@ -23,7 +25,10 @@
 
 #include "algorithms/collective/schedule.h"
 #include "algorithms/compressors/compressor.h"
+#include "algorithms/framework.h"
+#include "sim/engine.h"
 #include "sim/message.h"
+#include "sim/message_send.h"
 #include "sim/network.h"
 #include "sim/rng.h"
 
@@ -38,6 +43,34 @@ struct CollectiveWire {
   // encoding of that many zeros, without its words); no values are kept, sent or combined, and
   // buffer(rank) is empty.
   bool timing_only = false;
+  SimTime call;         // each collective call
+  Transport transport;  // the backend's per-message costs
+
+  // Sends `message` from rank `from` to rank `to`, counts its wire bits, and runs
+  // deliver(const SharedMessage&) at `to` once the transport has staged it.
+  template <class F>
+  void Send(int from, int to, SharedMessage message, F deliver) const {
+    const int64_t wire_bits = message->payload_bits + header_bits;
+    *bits += wire_bits;
+    if (transport.zero()) {
+      SendMessage(*network, hosts[from], hosts[to], std::move(message), header_bits,
+                  std::move(deliver));
+      return;
+    }
+    SendMessage(
+        *network, hosts[from], hosts[to], std::move(message), header_bits,
+        [engine = &network->engine(), delay = transport.Delay(wire_bits), f = std::move(deliver)](
+            const SharedMessage& m) { engine->Schedule(delay, [f, m] { f(m); }); });
+  }
+  // Runs f() after the call cost (at once when it is zero).
+  template <class F>
+  void AfterCall(F f) const {
+    if (call == SimTime()) {
+      f();
+    } else {
+      network->engine().Schedule(call, std::move(f));
+    }
+  }
 };
 
 class AllReduceExec {

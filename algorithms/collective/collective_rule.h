@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/codec/link_compressor.h"
 #include "algorithms/compressors/compressor.h"
 #include "sim/message.h"
 #include "sim/rng.h"
@@ -78,6 +79,11 @@ class CollectiveRule {
   virtual void AllGathered(int w, int phase, std::span<const SharedMessage> messages) {
     (void)w, (void)phase, (void)messages;
   }
+  // A framework's parts (algorithms/framework.h: unit tensor or bucket), set once after Init:
+  // segments of the gradient in send order, each compressed on its own, so an all-gather
+  // phase's message carries one `part` per segment (sim/message.h) and the driver all-gathers
+  // them one by one. Default: ignored (one message).
+  virtual void SetParts(std::vector<Segment> parts) { (void)parts; }
   // The run's thread pool (sim/thread_pool.h), set after Init; outlives the rounds. Default:
   // unused.
   virtual void UsePool(ThreadPool& pool) { (void)pool; }

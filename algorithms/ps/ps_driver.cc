@@ -111,11 +111,6 @@ class PsDriver {
     RunAt(engine_, t, std::forward<F>(f));
   }
 
-  // Part b of a message (the message itself when it has no parts), sharing its allocation.
-  static SharedMessage Part(const SharedMessage& m, int b) {
-    return m->parts.empty() ? m : SharedMessage(m, &m->parts[static_cast<size_t>(b)]);
-  }
-
   SimTime ReadyAt(int w, int b) const {
     const double f = parts_[static_cast<size_t>(b)].ready_fraction;
     const SimTime c = w_[w].compute;
@@ -151,8 +146,8 @@ class PsDriver {
     wr.uplink = Share(uplinks_.Take(w, &wr.encode_wall_s));
     if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), w, *wr.uplink);
     for (int b = 0; b < static_cast<int>(parts_.size()); ++b) {
-      const SimTime duration =
-          clock_.Encode(*Part(wr.uplink, b), wr.encode_wall_s, wr.uplink->elements);
+      const SimTime duration = clock_.Encode(*PartOf(wr.uplink, static_cast<size_t>(b)),
+                                             wr.encode_wall_s, wr.uplink->elements);
       const Stamp sent = worker_lanes_[w].Run(Stamp{ReadyAt(w, b), SimTime()}, duration);
       At(sent.at, [this, w, b, codec = sent.codec] { SendUplink(w, b, codec); });
     }
@@ -174,7 +169,8 @@ class PsDriver {
   void SendUplink(int w, int b, SimTime codec) {
     first_send_ = std::min(first_send_, engine_.Now());
     SendPart<&PsDriver::UplinkArrived>(worker_hosts_[w], ServerOf(b), w, b, codec,
-                                       Part(w_[w].uplink, b), &rounds_.timing().bits_up);
+                                       PartOf(w_[w].uplink, static_cast<size_t>(b)),
+                                       &rounds_.timing().bits_up);
   }
 
   // The server's rule takes each uplink, in worker order, once the first of its parts has arrived
@@ -234,8 +230,8 @@ class PsDriver {
 
   void ServerDecode(int w, int b, const Stamp& ready) {
     const WorkerRound& wr = w_[w];
-    const SimTime duration =
-        clock_.Decode(*Part(wr.uplink, b), wr.receive_wall_s, wr.uplink->elements);
+    const SimTime duration = clock_.Decode(*PartOf(wr.uplink, static_cast<size_t>(b)),
+                                           wr.receive_wall_s, wr.uplink->elements);
     const Stamp end = LanesOf(b).Run(ready, duration);
     At(end.at, [this, b, end] { BucketDecoded(b, end); });
   }
@@ -246,14 +242,14 @@ class PsDriver {
     part.complete = Later(part.complete, end);
     if (++part.decoded < workers_) return;
     COMMSIM_CHECK(downlink_ != nullptr, "part {} complete before the server round", b);
-    const SimTime duration =
-        clock_.Encode(*Part(downlink_, b), downlink_wall_s_, downlink_->elements);
+    const SimTime duration = clock_.Encode(*PartOf(downlink_, static_cast<size_t>(b)),
+                                           downlink_wall_s_, downlink_->elements);
     const Stamp sent = LanesOf(b).Run(part.complete, duration);
     At(sent.at, [this, b, codec = sent.codec] { SendDownlink(b, codec); });
   }
 
   void SendDownlink(int b, SimTime codec) {
-    const SharedMessage part = Part(downlink_, b);
+    const SharedMessage part = PartOf(downlink_, static_cast<size_t>(b));
     const int64_t bits = part->payload_bits + setup_.header_bits;
     const int server = ServerOf(b);
     if (setup_.multicast_downlink) {
@@ -281,8 +277,8 @@ class PsDriver {
       rule_.WorkerReceive(w, *downlink_, step_);
       wr.apply_wall_s = timer.Seconds();
     }
-    const SimTime duration =
-        clock_.Decode(*Part(downlink_, b), wr.apply_wall_s, downlink_->elements);
+    const SimTime duration = clock_.Decode(*PartOf(downlink_, static_cast<size_t>(b)),
+                                           wr.apply_wall_s, downlink_->elements);
     const Stamp end = worker_lanes_[w].Run(arrival, duration);
     At(end.at, [this, w, end] { WorkerDecoded(w, end); });
   }
@@ -326,8 +322,8 @@ class PsDriver {
   // The current round.
   double step_ = 0;
   SimTime start_, first_send_;
-  int next_uplink_ = 0;  // the worker whose uplink the server's rule takes next
-  int arrived_ = 0;      // workers with some part of their uplink at the server
+  int next_uplink_ = 0;                // the worker whose uplink the server's rule takes next
+  int arrived_ = 0;                    // workers with some part of their uplink at the server
   std::vector<const Message*> taken_;  // the uplinks the rule takes next
   std::vector<WorkerRound> w_;
   std::vector<PartRound> part_;
