@@ -20,6 +20,7 @@
 #include "app/repo_text_test_util.h"
 #include "models/compute_time.h"
 #include "models/registry.h"
+#include "scenarios/framework_keys.h"
 #include "scenarios/json_config.h"
 #include "scenarios/net_spec.h"
 #include "scenarios/scenario.h"
@@ -104,6 +105,7 @@ std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
   ComputeTimeConfig compute;
   StepConfig step;
   CodecKeys codec;
+  FrameworkKeys framework;
   return {{"algorithms", RegistryTable(AlgorithmRegistry())},
           {"compressors", RegistryTable(CompressorRegistry())},
           {"topologies", RegistryTable(TopologyRegistry())},
@@ -112,7 +114,8 @@ std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
           {"partitions", RegistryTable(PartitionRegistry())},
           {"compute", ConfigTable("compute", compute)},
           {"step", ConfigTable("step", step)},
-          {"codec", ConfigTable("codec", codec)}};
+          {"codec", ConfigTable("codec", codec)},
+          {"framework", ConfigTable("framework", framework)}};
 }
 
 std::string BeginMarker(const std::string& name) {

@@ -11,6 +11,7 @@
 #include "algorithms/collective/bucketed_allreduce.h"
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/collective/collective_replay.h"
+#include "algorithms/collective/framework_plan.h"
 #include "algorithms/collective/schedule.h"
 #include "algorithms/collective/worker_gradients.h"
 #include "algorithms/compressors/identity.h"
@@ -28,8 +29,6 @@
 
 namespace commsim {
 namespace {
-
-constexpr std::array<std::string_view, 2> kValueBits = {"32", "64"};
 
 IdentityConfig CodecConfig(const CollectiveOptions& options) {
   IdentityConfig config;
@@ -89,7 +88,8 @@ class CollectiveDriver {
  private:
   void BuildPhases() {
     phases_ = rule_.Phases(objective_.dim(), setup_.layers);
-    if (setup_.framework.unit != FrameworkUnit::kWhole) rule_.SetParts(Parts());
+    if (setup_.framework.unit != FrameworkUnit::kWhole)
+      rule_.SetParts(CompressionParts(setup_, objective_.dim(), ValueBytes()));
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);
@@ -101,9 +101,11 @@ class CollectiveDriver {
       if (p == 0 && phases_[0].gradient &&
           (setup_.compute->config().layerwise() ||
            setup_.framework.unit != FrameworkUnit::kWhole)) {
-        bucketed_ =
-            std::make_unique<BucketedAllReduce>(wire_, GradientBuckets(phases_[0].length), schedule,
-                                                codec_, [this](int w) { GradientReduced(w); });
+        bucketed_ = std::make_unique<BucketedAllReduce>(
+            wire_,
+            GradientBuckets(setup_, phases_[0].length, ValueBytes(),
+                            setup_.compute->MeanSeconds(0, BatchFor(0))),
+            schedule, codec_, [this](int w) { GradientReduced(w); });
         reduce_.emplace_back();
       } else if (phases_[p].kind == PhaseKind::kAllReduce) {
         reduce_.push_back(
@@ -116,53 +118,10 @@ class CollectiveDriver {
 
   int64_t ValueBytes() const { return options_.value_bits == "64" ? 8 : 4; }
 
-  // The gradient's all-reduce buckets: the framework's (DDP's buckets, Horovod's fusion of the
-  // tensors released in one cycle), else layer-wise overlap's.
-  std::vector<Bucket> GradientBuckets(int64_t length) const {
-    const FrameworkSetup& f = setup_.framework;
-    const auto params = [this](int64_t bytes) {
-      return std::max<int64_t>(1, bytes / ValueBytes());
-    };
-    switch (f.unit) {
-      case FrameworkUnit::kWhole:
-        break;
-      case FrameworkUnit::kBucket:
-        return PlanBuckets(setup_.layers, length, params(f.bucket_bytes));
-      case FrameworkUnit::kTensor: {
-        const double compute = setup_.compute->MeanSeconds(0, BatchFor(0));
-        const double cycle = compute > 0 ? f.cycle.seconds() / compute : 0;
-        return PlanFusedBuckets(setup_.layers, length,
-                                f.fusion_bytes > 0 ? params(f.fusion_bytes) : 1, cycle);
-      }
-    }
-    return PlanBuckets(setup_.layers, length, setup_.compute->config().bucket_params());
-  }
-
-  // The framework's parts of the gradient for compressed messages, in send order: its tensors
-  // (backward order) or its buckets.
-  std::vector<Segment> Parts() const {
-    const int64_t dim = objective_.dim();
-    const std::vector<Bucket> buckets =
-        setup_.framework.unit == FrameworkUnit::kBucket
-            ? PlanBuckets(setup_.layers, dim,
-                          std::max<int64_t>(1, setup_.framework.bucket_bytes / ValueBytes()))
-            : PlanFusedBuckets(setup_.layers, dim, 1, 0);
-    std::vector<Segment> parts;
-    for (const Bucket& b : buckets) parts.push_back({b.offset, b.size});
-    return parts;
-  }
-
-  // Runs f at the framework's next background cycle tick (counted from the round's start), at
-  // once without a cycle.
+  // Runs f at the framework's next background cycle tick, at once without a cycle.
   template <class F>
   void AtTick(F f) {
-    const int64_t cycle = setup_.framework.cycle.ps();
-    if (cycle == 0) {
-      f();
-      return;
-    }
-    const int64_t since = (engine_.Now() - start_).ps();
-    RunAt(engine_, start_ + SimTime::FromPs((since + cycle - 1) / cycle * cycle), std::move(f));
+    RunAt(engine_, start_ + NextTick(engine_.Now() - start_, setup_.framework.cycle), std::move(f));
   }
 
   int64_t BatchFor(int w) const { return EffectiveBatch(setup_, objective_, w); }
@@ -200,11 +159,8 @@ class CollectiveDriver {
   // up to the framework's cycle); without buckets, the end of its compute.
   SimTime ReadyAt(int w, int b) const {
     if (!bucketed_) return start_ + compute_[w];
-    const SimTime ready =
-        ReadyAfter(compute_[w], bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction);
-    const int64_t cycle = setup_.framework.cycle.ps();
-    if (cycle == 0) return start_ + ready;
-    return start_ + SimTime::FromPs((ready.ps() + cycle - 1) / cycle * cycle);
+    const double f = bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction;
+    return start_ + NextTick(ReadyAfter(compute_[w], f), setup_.framework.cycle);
   }
 
   // Worker w's phase 0 on its gradient (on a pool thread: touches only worker w's buffers and
@@ -362,47 +318,6 @@ class CollectiveDriver {
 };
 
 }  // namespace
-
-void CollectiveOptions::Describe(ParamVisitor& v) {
-  v.Text("collective", collective, CollectiveKinds(),
-         "all-reduce schedule: ring, tree (binary, heap order), halving_doubling (Rabenseifner), "
-         "hierarchical (ring in groups, across groups, in groups)");
-  v.Int("group_size", group_size, Range::NonNegative(),
-        "hierarchical: workers per group (consecutive ranks); 0 = largest divisor of n <= sqrt(n)");
-  v.Text("value_bits", value_bits, kValueBits,
-         "bits per value on the wire in all-reduce steps: 32 (fp32 partial sums) or 64");
-}
-
-int CollectiveOptions::GroupSize(int n) const {
-  if (group_size > 0) return static_cast<int>(group_size);
-  int best = 1;
-  for (int g = 1; static_cast<int64_t>(g) * g <= n; ++g) {
-    if (n % g == 0) best = g;
-  }
-  return best;
-}
-
-void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
-  COMMSIM_CHECK(setup.topology != nullptr && setup.objective != nullptr, "incomplete RunSetup");
-  const Topology& t = *setup.topology;
-  const int workers = static_cast<int>(t.WorkerHosts().size());
-  if (workers != setup.objective->num_workers()) {
-    throw UserError(fmt::format(
-        "a collective algorithm runs on every host but the server: topology {} has {} such "
-        "hosts but the scenario has {} workers; they must agree",
-        t.kind(), workers, setup.objective->num_workers()));
-  }
-  if (setup.codec.mode == CodecMode::kMeasured) {
-    // Rules decode an all-gather once for all workers, so there is no per-worker wall time.
-    throw UserError(
-        "codec: mode \"measured\" is not available for collective algorithms; use \"model\" "
-        "(or give this entry \"codec\": {\"mode\": \"none\"})");
-  }
-  if (options.collective == "hierarchical" && workers % options.GroupSize(workers) != 0) {
-    throw UserError(
-        fmt::format("group_size: must divide the {} workers, got {}", workers, options.group_size));
-  }
-}
 
 void RunCollective(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule,
                    std::vector<IterationRecord>* records, RunSummary* summary) {
