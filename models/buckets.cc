@@ -64,38 +64,20 @@ std::vector<Bucket> PlanBuckets(const LayerProfile* layers, int64_t dim, int64_t
   return buckets;
 }
 
-std::vector<Bucket> PlanFusedBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params,
-                                     double cycle_fraction) {
-  COMMSIM_CHECK(dim >= 1 && cap_params >= 1 && cycle_fraction >= 0,
-                "PlanFusedBuckets: d = {}, cap = {}, cycle {}", dim, cap_params, cycle_fraction);
+std::vector<Bucket> TensorBuckets(const LayerProfile* layers, int64_t dim) {
+  COMMSIM_CHECK(dim >= 1, "TensorBuckets: d = {}", dim);
   const LayerProfile profile = ProfileFor(layers, dim);
-  const auto tick = [cycle_fraction](double ready) {
-    return cycle_fraction > 0 ? std::ceil(ready / cycle_fraction) : 0.0;
-  };
   std::vector<Bucket> buckets;
   int64_t end = dim;
-  Bucket open{.offset = dim, .size = 0, .ready_fraction = 0};
-  const auto close = [&] {
-    if (open.size == 0) return;
-    buckets.push_back(open);
-    open = Bucket{.offset = open.offset, .size = 0, .ready_fraction = 0};
-  };
   BackwardOrder(profile, [&](const Layer& layer, double ready) {
     const std::vector<int64_t> one{layer.params};
     const std::vector<int64_t>& tensors = layer.tensors.empty() ? one : layer.tensors;
     for (auto t = tensors.rbegin(); t != tensors.rend(); ++t) {
       if (*t == 0) continue;
-      if (open.size > 0 &&
-          (open.size + *t > cap_params || tick(ready) != tick(open.ready_fraction))) {
-        close();
-      }
       end -= *t;
-      open.offset = end;
-      open.size += *t;
-      open.ready_fraction = ready;
+      buckets.push_back(Bucket{.offset = end, .size = *t, .ready_fraction = ready});
     }
   });
-  close();
   return buckets;
 }
 

@@ -34,14 +34,10 @@ struct Bucket {
 // not `dim`.
 std::vector<Bucket> PlanBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params);
 
-// Horovod's tensor fusion: the parameter tensors (Layer::tensors) in backward order, each whole,
-// fused into buckets of at most cap_params (a larger tensor is a bucket of its own), and a bucket
-// holds only tensors released in the same background cycle: with `cycle_fraction` > 0 (the cycle
-// as a fraction of the step's compute time) tensor t goes with the open bucket only when
-// ceil(ready_t / cycle_fraction) is the bucket's. Ready fractions as above.
-// REQUIRES: as PlanBuckets; cycle_fraction >= 0.
-std::vector<Bucket> PlanFusedBuckets(const LayerProfile* layers, int64_t dim, int64_t cap_params,
-                                     double cycle_fraction);
+// The parameter tensors (Layer::tensors) in backward order, a bucket each, with the ready
+// fractions above (the unit of work of a per-tensor framework: algorithms/framework.h).
+// REQUIRES and throws: as PlanBuckets.
+std::vector<Bucket> TensorBuckets(const LayerProfile* layers, int64_t dim);
 
 // When a bucket with `ready_fraction` is ready, after the start of a step of `compute`: the
 // fraction of it, rounded to the nearest picosecond (exactly `compute` for a fraction >= 1).

@@ -12,6 +12,7 @@
 #include "algorithms/collective/collective_exec.h"
 #include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/framework_plan.h"
+#include "algorithms/collective/fusion_allreduce.h"
 #include "algorithms/collective/schedule.h"
 #include "algorithms/collective/worker_gradients.h"
 #include "algorithms/compressors/identity.h"
@@ -77,7 +78,7 @@ class CollectiveDriver {
     objective_.InitialPoint(init_rng, x0);
     rule_.Init(workers_, x0, objective_, setup_.layers, setup_.seed);
     BuildPhases();
-    if (bucketed_ && !wire_.timing_only) sum_.resize(objective_.dim());
+    if ((bucketed_ || fusion_) && !wire_.timing_only) sum_.resize(objective_.dim());
     gradients_ = std::make_unique<WorkerGradients>(setup_, rule_, sum_.size());
     rule_.UsePool(gradients_->pool());
     recorder_.Start([this](IterationRecord& r) { Evaluate(r); });
@@ -98,14 +99,18 @@ class CollectiveDriver {
       const auto done = [this, p](int w) { PhaseDone(w, static_cast<int>(p)); };
       gather_.emplace_back();
       own_.emplace_back(workers_);
-      if (p == 0 && phases_[0].gradient &&
-          (setup_.compute->config().layerwise() ||
-           setup_.framework.unit != FrameworkUnit::kWhole)) {
+      const FrameworkSetup& f = setup_.framework;
+      if (p == 0 && phases_[0].gradient && f.unit == FrameworkUnit::kTensor) {
+        fusion_ = std::make_unique<FusionAllReduce>(
+            wire_, TensorBuckets(setup_.layers, phases_[0].length),
+            f.fusion_bytes > 0 ? BufferValues(f.fusion_bytes, ValueBytes()) : 1, f.cycle, schedule,
+            codec_, [this](int w) { GradientReduced(w); });
+        reduce_.emplace_back();
+      } else if (p == 0 && phases_[0].gradient &&
+                 (setup_.compute->config().layerwise() || f.unit == FrameworkUnit::kBucket)) {
         bucketed_ = std::make_unique<BucketedAllReduce>(
-            wire_,
-            GradientBuckets(setup_, phases_[0].length, ValueBytes(),
-                            setup_.compute->MeanSeconds(0, BatchFor(0))),
-            schedule, codec_, [this](int w) { GradientReduced(w); });
+            wire_, GradientBuckets(setup_, phases_[0].length, ValueBytes()), schedule, codec_,
+            [this](int w) { GradientReduced(w); });
         reduce_.emplace_back();
       } else if (phases_[p].kind == PhaseKind::kAllReduce) {
         reduce_.push_back(
@@ -135,6 +140,7 @@ class CollectiveDriver {
       for (auto& e : parts) e->Reset();
     }
     if (bucketed_) bucketed_->Reset();
+    if (fusion_) fusion_->Reset();
     start_ = engine_.Now();
     IterationTiming& timing = rounds_.timing();
     SimTime first_send = SimTime::Max();
@@ -150,17 +156,18 @@ class CollectiveDriver {
     gradients_->Compute(
         [this](int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
                Eigen::Ref<Eigen::VectorXd> scratch) { return FirstPhaseWork(w, grad, scratch); });
-    if (bucketed_ && first_send < start_ + timing.compute) {
+    if (fusion_) first_send = fusion_->Begin(start_, compute_);
+    if ((bucketed_ || fusion_) && first_send < start_ + timing.compute) {
       timing.overlap_saved = start_ + timing.compute - first_send;
     }
   }
 
-  // When worker w's gradients of bucket b are ready: its compute time's ready fraction (rounded
-  // up to the framework's cycle); without buckets, the end of its compute.
+  // When worker w's gradients of bucket b are ready: its compute time's ready fraction; without
+  // buckets, the end of its compute (the fusion runs its own cycles).
   SimTime ReadyAt(int w, int b) const {
     if (!bucketed_) return start_ + compute_[w];
-    const double f = bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction;
-    return start_ + NextTick(ReadyAfter(compute_[w], f), setup_.framework.cycle);
+    return start_ +
+           ReadyAfter(compute_[w], bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction);
   }
 
   // Worker w's phase 0 on its gradient (on a pool thread: touches only worker w's buffers and
@@ -168,9 +175,10 @@ class CollectiveDriver {
   Message FirstPhaseWork(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
                          Eigen::Ref<Eigen::VectorXd> scratch) {
     if (phases_.empty()) return {};
-    if (bucketed_) {
+    if (bucketed_ || fusion_) {
       rule_.Input(w, 0, grad, step_, scratch);
-      bucketed_->Load(w, scratch);
+      if (bucketed_) bucketed_->Load(w, scratch);
+      if (fusion_) fusion_->Load(w, scratch);
       return {};
     }
     if (reduce_[0]) {
@@ -184,6 +192,8 @@ class CollectiveDriver {
   void StartFirstPhase(int w, Message message) {
     if (phases_.empty()) {
       rounds_.PartyDone(stamp_[w].codec);
+    } else if (fusion_) {  // its cycles started with the round (BeginFusion)
+      return;
     } else if (bucketed_) {  // each bucket joins its all-reduce once the backward releases it
       for (int b = 0; b < static_cast<int>(bucketed_->buckets().size()); ++b) {
         RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
@@ -262,7 +272,8 @@ class CollectiveDriver {
   }
 
   void GradientReduced(int w) {
-    bucketed_->Sum(w, sum_);
+    if (bucketed_) bucketed_->Sum(w, sum_);
+    if (fusion_) fusion_->Sum(w, sum_);
     rule_.AllReduced(w, 0, sum_);
     StartPhase(w, 1);
   }
@@ -309,6 +320,7 @@ class CollectiveDriver {
   std::vector<std::vector<std::unique_ptr<AllGatherExec>>> gather_;
   std::vector<std::vector<SharedMessage>> own_;  // per phase, per worker: its message this round
   std::unique_ptr<BucketedAllReduce> bucketed_;  // phase 0 with layer-wise overlap, or null
+  std::unique_ptr<FusionAllReduce> fusion_;      // phase 0 under a per-tensor framework, or null
   Eigen::VectorXd sum_;                          // phase 0's sums (bucketed)
   std::unique_ptr<WorkerGradients> gradients_;   // built once the phases are known
   std::vector<SimTime> compute_;                 // per worker, this round

@@ -14,11 +14,12 @@
 namespace commsim {
 
 // The buckets the gradient's all-reduce of `length` values runs in, in send order: DDP's buckets
-// (unit bucket), Horovod's fusion buffers of the tensors released in one cycle (unit tensor: the
-// cycle as a fraction of `mean_compute_s`), else layer-wise overlap's (compute's bucket size).
-// `value_bytes` is the width of a value on the wire (buffer sizes are in bytes).
-std::vector<Bucket> GradientBuckets(const RunSetup& setup, int64_t length, int64_t value_bytes,
-                                    double mean_compute_s);
+// (unit bucket), the tensors (unit tensor: fusion_allreduce.h fuses them), else layer-wise
+// overlap's (compute's bucket size). `value_bytes` is the width of a value on the wire (buffer
+// sizes are in bytes).
+std::vector<Bucket> GradientBuckets(const RunSetup& setup, int64_t length, int64_t value_bytes);
+// A buffer of `bytes` in values of `value_bytes` (at least one value).
+int64_t BufferValues(int64_t bytes, int64_t value_bytes);
 
 // The parts a compressed message of the `dim`-value gradient is cut into, in send order: every
 // tensor (unit tensor, backward order) or every bucket (unit bucket). REQUIRES: unit not whole.

@@ -129,6 +129,31 @@ TEST(FrameworkTest, HorovodFusesTheAllReducesReleasedInOneCycle) {
   EXPECT_EQ(apart.records[1].bits_up, 3 * 2 * (n - 1) * n * (32 * 4 / n + kHeader));
 }
 
+// The same three layers on a 6 ms cycle: the cycle at 6 ms finds only L2 ready (at 5 ms) and
+// all-reduces it alone; the next cycle starts 6 ms after that one (its all-reduce is long done)
+// and fuses L1 and L0 (ready at 7 and 9 ms) into one buffer of 8 values.
+TEST(FrameworkTest, EachCycleFusesWhatIsReadyAndTheNextStartsACycleLater) {
+  const int n = 2;
+  const LayerProfile layers{.name = "t",
+                            .layers = {Layer{"L0", 4, 1, 2}, Layer{"L1", 4, 1, 2},
+                                       Layer{"L2", 4, 1, 2}}};
+  AllReduceSgdConfig c;
+  FrameworkSetup f;
+  f.name = "test";
+  f.unit = FrameworkUnit::kTensor;
+  f.fusion_bytes = 1 << 20;
+  f.cycle = SimTime::FromPs(6'000 * kUs);
+  f.call = SimTime::FromPs(5 * kUs);
+  const auto ring = [&](int64_t values) {
+    return 2 * (n - 1) * (kLatencyPs + (32 * values / n + kHeader) * kPsPerBit);
+  };
+  const RunOutput out = RunUnder(*MakeAlgorithm("allreduce_sgd", c), n, layers, 9e-3, f);
+  ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
+  EXPECT_EQ(out.records[1].iter_time_s, Seconds(12'000 * kUs + 5 * kUs + ring(8)));
+  EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * n * (32 * 4 / n + kHeader) +
+                                        2 * (n - 1) * n * (32 * 8 / n + kHeader));
+}
+
 // The backend's transport on an all-reduce without a framework's unit: every ring step pays the
 // step latency and the host staging of its chunk.
 TEST(FrameworkTest, TransportAddsStepLatencyAndHostStagingToEveryRingStep) {
