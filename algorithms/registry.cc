@@ -1,6 +1,7 @@
 #include "algorithms/registry.h"
 
 #include "algorithms/collective/allgather_compressed.h"
+#include "algorithms/collective/allreduce_compressed.h"
 #include "algorithms/collective/allreduce_sgd.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/powersgd.h"
@@ -82,6 +83,10 @@ const Registry<Algorithm>& AlgorithmRegistry() {
         r, {.name = "allgather_compressed", .color = "#bcbd22", .learning_ignores_time = true,
             .help = "collective: every worker all-gathers everyone's compressed gradient "
                     "(optional error feedback)"});
+    AddAlgorithm<CollectiveAlgorithm<AllReduceCompressedRule>>(
+        r, {.name = "allreduce_compressed", .color = "#aec7e8", .learning_ignores_time = true,
+            .help = "collective: rand_k with a seed all workers share, its kept values "
+                    "all-reduced (optional error feedback)"});
     AddAlgorithm<CollectiveAlgorithm<PowerSgdRule>>(
         r, {.name = "powersgd", .color = "#393b79", .learning_ignores_time = true,
             .help = "collective: rank-r PowerSGD, P and Q all-reduced, error feedback"});

@@ -16,12 +16,18 @@ void AllGatherCompressedConfig::Describe(ParamVisitor& v) {
   v.Component("compressor", compressor, "how each worker's gradient is compressed");
   v.Bool("error_feedback", error_feedback,
          "keep what compression dropped and add it back next time (EF-SGD / MEM-SGD)");
+  v.Bool("shared_seed", shared_seed,
+         "every worker draws the compressor's randomness from one stream per round (rand_k: the "
+         "same indices everywhere)");
 }
 
 AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
-    : compressor_(MakeLinkCompressor(config.compressor)), error_feedback_(config.error_feedback) {}
+    : compressor_(MakeLinkCompressor(config.compressor)),
+      error_feedback_(config.error_feedback),
+      shared_seed_(config.shared_seed) {}
 
-void AllGatherCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t /*seed*/) {
+void AllGatherCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t seed) {
+  seed_ = seed;
   mean_.resize(x_.size());
   decoded_.assign(1, Eigen::VectorXd(x_.size()));
   if (error_feedback_) memory_.assign(workers_, Eigen::VectorXd::Zero(x_.size()));
@@ -29,7 +35,9 @@ void AllGatherCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t 
 
 Message AllGatherCompressedRule::Encode(int w, int /*phase*/,
                                         const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
-                                        Rng& rng) {
+                                        Rng& own) {
+  Rng shared = SharedRoundRng(seed_, round_);
+  Rng& rng = shared_seed_ ? shared : own;
   if (!error_feedback_) return compressor_->Encode(grad, rng);
   // p_i and then the new e_i live in e_i itself (no shared scratch: workers encode in parallel).
   Eigen::VectorXd& e = memory_[w];
@@ -81,6 +89,7 @@ void AllGatherCompressedRule::AllGathered(int w, int /*phase*/,
 }
 
 void AllGatherCompressedRule::EndRound(double step) {
+  ++round_;
   if (error_feedback_) {
     x_ -= mean_;
   } else {

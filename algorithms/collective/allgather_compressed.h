@@ -5,10 +5,12 @@
 //   plain:           c_i = C(g_i);                        x <- prox_gamma(x - gamma mean_i D(c_i))
 //   error_feedback:  p_i = e_i + gamma g_i, c_i = C(p_i), e_i <- p_i - D(c_i);
 //                    x <- x - mean_i D(c_i)   (EF-SGD / MEM-SGD without a server; e_i = 0 at start)
-// Any registered compressor (`compressor`, default qsgd). Bits per iteration: (n - 1) times the
-// sum of the n messages' wire bits (each message crosses n - 1 links of the ring).
-// Every worker decodes the same n messages to the same average; the simulator decodes them once,
-// on the run's threads: T messages at a time side by side, then added in worker order (each
+// Any registered compressor (`compressor`, default qsgd). With `shared_seed` every worker draws
+// the compressor's randomness from one stream per round (collective_rule.h: SharedRoundRng), so
+// rand_k keeps the same indices on every worker (as allreduce_compressed does). Bits per iteration:
+// (n - 1) times the sum of the n messages' wire bits (each message crosses n - 1 links of the
+// ring). Every worker decodes the same n messages to the same average; the simulator decodes them
+// once, on the run's threads: T messages at a time side by side, then added in worker order (each
 // coordinate's sum in the same order whatever T).
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
@@ -27,6 +29,7 @@ struct AllGatherCompressedConfig final : ConfigBase<AllGatherCompressedConfig> {
   CollectiveOptions common;  // not declared: the all-gather is always a ring
   ComponentSpec compressor;  // default qsgd
   bool error_feedback = false;
+  bool shared_seed = false;
   AllGatherCompressedConfig();
   void Describe(ParamVisitor& v) override;
 };
@@ -51,6 +54,9 @@ class AllGatherCompressedRule final : public SharedModelRule {
 
   std::unique_ptr<LinkCompressor> compressor_;
   bool error_feedback_;
+  bool shared_seed_;
+  uint64_t seed_ = 0;
+  int64_t round_ = 1;
   Eigen::VectorXd mean_;
   ThreadPool* pool_ = nullptr;
   std::vector<Eigen::VectorXd> decoded_;  // AllGathered's: one per thread

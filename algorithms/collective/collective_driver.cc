@@ -88,9 +88,8 @@ class CollectiveDriver {
 
  private:
   void BuildPhases() {
+    UseFrameworkParts(setup_, objective_.dim(), options_.ValueBytes(), rule_);
     phases_ = rule_.Phases(objective_.dim(), setup_.layers);
-    if (setup_.framework.unit != FrameworkUnit::kWhole)
-      rule_.SetParts(CompressionParts(setup_, objective_.dim(), ValueBytes()));
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);
@@ -103,14 +102,14 @@ class CollectiveDriver {
       if (p == 0 && phases_[0].gradient && f.unit == FrameworkUnit::kTensor) {
         fusion_ = std::make_unique<FusionAllReduce>(
             wire_, TensorBuckets(setup_.layers, phases_[0].length),
-            f.fusion_bytes > 0 ? BufferValues(f.fusion_bytes, ValueBytes()) : 1, f.cycle, schedule,
-            codec_, [this](int w) { GradientReduced(w); });
+            f.fusion_bytes > 0 ? BufferValues(f.fusion_bytes, options_.ValueBytes()) : 1, f.cycle,
+            schedule, codec_, [this](int w) { GradientReduced(w); });
         reduce_.emplace_back();
       } else if (p == 0 && phases_[0].gradient &&
                  (setup_.compute->config().layerwise() || f.unit == FrameworkUnit::kBucket)) {
         bucketed_ = std::make_unique<BucketedAllReduce>(
-            wire_, GradientBuckets(setup_, phases_[0].length, ValueBytes()), schedule, codec_,
-            [this](int w) { GradientReduced(w); });
+            wire_, GradientBuckets(setup_, phases_[0].length, options_.ValueBytes()), schedule,
+            codec_, [this](int w) { GradientReduced(w); });
         reduce_.emplace_back();
       } else if (phases_[p].kind == PhaseKind::kAllReduce) {
         reduce_.push_back(
@@ -120,8 +119,6 @@ class CollectiveDriver {
       }
     }
   }
-
-  int64_t ValueBytes() const { return options_.value_bits == "64" ? 8 : 4; }
 
   // Runs f at the framework's next background cycle tick, at once without a cycle.
   template <class F>
@@ -199,7 +196,7 @@ class CollectiveDriver {
         RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
       }
     } else if (reduce_[0]) {
-      AtTick([this, w] { reduce_[0]->Start(w); });
+      JoinReduce(w, 0);
     } else {
       JoinGather(w, 0, std::move(message));
     }
@@ -214,10 +211,18 @@ class CollectiveDriver {
     const Eigen::VectorXd none;
     if (reduce_[p]) {
       rule_.Input(w, p, none, step_, reduce_[p]->buffer(w));
-      AtTick([this, w, p] { reduce_[p]->Start(w); });
+      JoinReduce(w, p);
       return;
     }
     JoinGather(w, p, rule_.Encode(w, p, none, step_, encode_rngs_[w]));
+  }
+
+  // The worker joins phase p's all-reduce (after encoding, when it all-reduces compressed values)
+  // at the framework's next cycle.
+  void JoinReduce(int w, int p) {
+    const Message* coded = rule_.Coded(w, p);
+    AfterCodec(w, coded ? CodecTime(*coded, true) : SimTime(),
+               [this, w, p] { AtTick([this, w, p] { reduce_[p]->Start(w); }); });
   }
 
   // The worker's own message joins the all-gather once its encode job is done; a message with
@@ -263,6 +268,7 @@ class CollectiveDriver {
   void PhaseDone(int w, int p) {
     SimTime decode;
     if (reduce_[p]) {
+      if (const Message* coded = rule_.Coded(w, p)) decode = CodecTime(*coded, false);
       rule_.AllReduced(w, p, reduce_[p]->buffer(w));
     } else {
       rule_.AllGathered(w, p, own_[p]);

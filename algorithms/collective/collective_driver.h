@@ -52,6 +52,7 @@ struct CollectiveOptions {
   void Describe(ParamVisitor& v);
   // The group size used for n workers (resolves 0).
   int GroupSize(int n) const;
+  int64_t ValueBytes() const { return value_bits == "64" ? 8 : 4; }
 };
 
 // Throws UserError unless the topology's hosts but the server are as many as the scenario's

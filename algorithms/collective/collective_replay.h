@@ -55,9 +55,8 @@ class ReplayCollectiveRule final : public CollectiveRule {
 
 // Runs setup.replay (REQUIRES: not null) through the collective driver with the phases of
 // `rule` (the real rule, never initialised).
-void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options,
-                      const CollectiveRule& rule, std::vector<IterationRecord>* records,
-                      RunSummary* summary);
+void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options, CollectiveRule& rule,
+                      std::vector<IterationRecord>* records, RunSummary* summary);
 
 }  // namespace commsim
 

@@ -79,11 +79,20 @@ class CollectiveRule {
   virtual void AllGathered(int w, int phase, std::span<const SharedMessage> messages) {
     (void)w, (void)phase, (void)messages;
   }
-  // A framework's parts (algorithms/framework.h: unit tensor or bucket), set once after Init:
+  // A framework's parts (algorithms/framework.h: unit tensor or bucket), set once after Init and
+  // before Phases (which may depend on them; a replay sets them without Init):
   // segments of the gradient in send order, each compressed on its own, so an all-gather
   // phase's message carries one `part` per segment (sim/message.h) and the driver all-gathers
   // them one by one. Default: ignored (one message).
   virtual void SetParts(std::vector<Segment> parts) { (void)parts; }
+  // The compressed message behind worker w's all-reduce input of `phase` this round, when the
+  // phase all-reduces compressed values (allreduce_compressed): the driver charges its encode
+  // before the worker joins and one decode of the sum after. Default: none (plain values, whose
+  // reduction is fused into the transfer).
+  virtual const Message* Coded(int w, int phase) const {
+    (void)w, (void)phase;
+    return nullptr;
+  }
   // The run's thread pool (sim/thread_pool.h), set after Init; outlives the rounds. Default:
   // unused.
   virtual void UsePool(ThreadPool& pool) { (void)pool; }
@@ -91,6 +100,13 @@ class CollectiveRule {
   virtual const Eigen::VectorXd& Model() const = 0;
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
 };
+
+// The stream every worker draws round `round`'s compressor randomness from when the workers share
+// it (the same rand_k indices everywhere: allreduce_compressed, allgather_compressed's
+// shared_seed).
+inline Rng SharedRoundRng(uint64_t seed, int64_t round) {
+  return Rng(seed, static_cast<uint64_t>(round), "shared_sparsity");
+}
 
 // The state every learning collective rule keeps: the worker count, the objective (for its
 // proximal step) and the model x, the same on every worker. Init keeps them (x = x0), then calls

@@ -33,6 +33,13 @@ std::vector<Segment> CompressionParts(const RunSetup& setup, int64_t dim, int64_
   return parts;
 }
 
+void UseFrameworkParts(const RunSetup& setup, int64_t dim, int64_t value_bytes,
+                       CollectiveRule& rule) {
+  if (setup.framework.unit != FrameworkUnit::kWhole) {
+    rule.SetParts(CompressionParts(setup, dim, value_bytes));
+  }
+}
+
 SimTime NextTick(SimTime since, SimTime cycle) {
   const int64_t c = cycle.ps();
   if (c == 0) return since;

@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/codec/link_compressor.h"
+#include "algorithms/collective/collective_rule.h"
 #include "models/buckets.h"
 #include "sim/time.h"
 
@@ -24,6 +25,10 @@ int64_t BufferValues(int64_t bytes, int64_t value_bytes);
 // The parts a compressed message of the `dim`-value gradient is cut into, in send order: every
 // tensor (unit tensor, backward order) or every bucket (unit bucket). REQUIRES: unit not whole.
 std::vector<Segment> CompressionParts(const RunSetup& setup, int64_t dim, int64_t value_bytes);
+// Gives `rule` the framework's parts (CollectiveRule::SetParts) unless the unit is whole; before
+// the rule's Phases, which may depend on them.
+void UseFrameworkParts(const RunSetup& setup, int64_t dim, int64_t value_bytes,
+                       CollectiveRule& rule);
 
 // The first tick of a cycle at or after `since` (both counted from the round's start): the
 // smallest multiple of `cycle` >= since; `since` itself when cycle is 0.

@@ -27,10 +27,10 @@ using net_test::Seconds;
 using testing::QuadraticObjective;
 using testing::RunOutput;
 
-constexpr int64_t kUs = 1'000'000;   // picoseconds per microsecond
-constexpr int64_t kPsPerBit = 1000;  // the ring's links: 1 Gbps
-constexpr int64_t kLatencyPs = 3 * kUs;
-constexpr int64_t kHeader = 40;
+constexpr int64_t kFwUs = 1'000'000;   // picoseconds per microsecond
+constexpr int64_t kFwPsPerBit = 1000;  // the ring's links: 1 Gbps
+constexpr int64_t kFwLatencyPs = 3 * kFwUs;
+constexpr int64_t kFwHeader = 40;
 
 RunOutput RunUnder(const Algorithm& algorithm, int n, const LayerProfile& layers, double compute_s,
                    const FrameworkSetup& framework) {
@@ -47,7 +47,7 @@ RunOutput RunUnder(const Algorithm& algorithm, int n, const LayerProfile& layers
   setup.topology = &topology;
   setup.compute = &compute;
   setup.iterations = 2;
-  setup.header_bits = kHeader;
+  setup.header_bits = kFwHeader;
   setup.step.size = 0.2;
   setup.layers = &layers;
   setup.framework = framework;
@@ -76,17 +76,17 @@ TEST(FrameworkTest, PerTensorAllGatherIsOneRingPerTensorAfterItsCall) {
   f.name = "test";
   f.unit = FrameworkUnit::kTensor;
   f.fusion_bytes = 1 << 20;
-  f.call = SimTime::FromPs(7 * kUs);
-  f.codec_call = SimTime::FromPs(2 * kUs);
-  f.transport.step_latency = SimTime::FromPs(1 * kUs);
+  f.call = SimTime::FromPs(7 * kFwUs);
+  f.codec_call = SimTime::FromPs(2 * kFwUs);
+  f.transport.step_latency = SimTime::FromPs(1 * kFwUs);
   f.transport.host_rate = 1e10;  // 100 ps per bit
   const RunOutput out = RunUnder(*IdentityAllGather(), n, layers, 1e-3, f);
   ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
-  int64_t round = 1000 * kUs + 3 * 2 * kUs + n * 3 * 2 * kUs;  // compute, encodes, decodes
+  int64_t round = 1000 * kFwUs + 3 * 2 * kFwUs + n * 3 * 2 * kFwUs;  // compute, encodes, decodes
   int64_t bits = 0;
   for (int64_t size : {4, 2, 4}) {
-    const int64_t wire = 32 * size + kHeader;
-    round += 7 * kUs + (n - 1) * (kLatencyPs + 1 * kUs + wire * (kPsPerBit + 100));
+    const int64_t wire = 32 * size + kFwHeader;
+    round += 7 * kFwUs + (n - 1) * (kFwLatencyPs + 1 * kFwUs + wire * (kFwPsPerBit + 100));
     bits += n * (n - 1) * wire;
   }
   ASSERT_EQ(out.records.size(), 3u);
@@ -114,19 +114,19 @@ TEST(FrameworkTest, HorovodFusesTheAllReducesReleasedInOneCycle) {
   FrameworkSetup f;
   f.name = "test";
   f.unit = FrameworkUnit::kTensor;
-  f.cycle = SimTime::FromPs(10'000 * kUs);
-  f.call = SimTime::FromPs(5 * kUs);
+  f.cycle = SimTime::FromPs(10'000 * kFwUs);
+  f.call = SimTime::FromPs(5 * kFwUs);
   const auto ring = [&](int64_t values) {
-    return 2 * (n - 1) * (kLatencyPs + (32 * values / n + kHeader) * kPsPerBit);
+    return 2 * (n - 1) * (kFwLatencyPs + (32 * values / n + kFwHeader) * kFwPsPerBit);
   };
   f.fusion_bytes = 1 << 20;
   const RunOutput fused = RunUnder(*algorithm, n, layers, 9e-3, f);
   ASSERT_EQ(fused.summary.status, kStatusOk) << fused.summary.message;
-  EXPECT_EQ(fused.records[1].iter_time_s, Seconds(10'000 * kUs + 5 * kUs + ring(12)));
+  EXPECT_EQ(fused.records[1].iter_time_s, Seconds(10'000 * kFwUs + 5 * kFwUs + ring(12)));
   f.fusion_bytes = 16;
   const RunOutput apart = RunUnder(*algorithm, n, layers, 9e-3, f);
-  EXPECT_EQ(apart.records[1].iter_time_s, Seconds(10'000 * kUs + 3 * (5 * kUs + ring(4))));
-  EXPECT_EQ(apart.records[1].bits_up, 3 * 2 * (n - 1) * n * (32 * 4 / n + kHeader));
+  EXPECT_EQ(apart.records[1].iter_time_s, Seconds(10'000 * kFwUs + 3 * (5 * kFwUs + ring(4))));
+  EXPECT_EQ(apart.records[1].bits_up, 3 * 2 * (n - 1) * n * (32 * 4 / n + kFwHeader));
 }
 
 // The same three layers on a 6 ms cycle: the cycle at 6 ms finds only L2 ready (at 5 ms) and
@@ -134,24 +134,23 @@ TEST(FrameworkTest, HorovodFusesTheAllReducesReleasedInOneCycle) {
 // and fuses L1 and L0 (ready at 7 and 9 ms) into one buffer of 8 values.
 TEST(FrameworkTest, EachCycleFusesWhatIsReadyAndTheNextStartsACycleLater) {
   const int n = 2;
-  const LayerProfile layers{.name = "t",
-                            .layers = {Layer{"L0", 4, 1, 2}, Layer{"L1", 4, 1, 2},
-                                       Layer{"L2", 4, 1, 2}}};
+  const LayerProfile layers{
+      .name = "t", .layers = {Layer{"L0", 4, 1, 2}, Layer{"L1", 4, 1, 2}, Layer{"L2", 4, 1, 2}}};
   AllReduceSgdConfig c;
   FrameworkSetup f;
   f.name = "test";
   f.unit = FrameworkUnit::kTensor;
   f.fusion_bytes = 1 << 20;
-  f.cycle = SimTime::FromPs(6'000 * kUs);
-  f.call = SimTime::FromPs(5 * kUs);
+  f.cycle = SimTime::FromPs(6'000 * kFwUs);
+  f.call = SimTime::FromPs(5 * kFwUs);
   const auto ring = [&](int64_t values) {
-    return 2 * (n - 1) * (kLatencyPs + (32 * values / n + kHeader) * kPsPerBit);
+    return 2 * (n - 1) * (kFwLatencyPs + (32 * values / n + kFwHeader) * kFwPsPerBit);
   };
   const RunOutput out = RunUnder(*MakeAlgorithm("allreduce_sgd", c), n, layers, 9e-3, f);
   ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
-  EXPECT_EQ(out.records[1].iter_time_s, Seconds(12'000 * kUs + 5 * kUs + ring(8)));
-  EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * n * (32 * 4 / n + kHeader) +
-                                        2 * (n - 1) * n * (32 * 8 / n + kHeader));
+  EXPECT_EQ(out.records[1].iter_time_s, Seconds(12'000 * kFwUs + 5 * kFwUs + ring(8)));
+  EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * n * (32 * 4 / n + kFwHeader) +
+                                        2 * (n - 1) * n * (32 * 8 / n + kFwHeader));
 }
 
 // The backend's transport on an all-reduce without a framework's unit: every ring step pays the
@@ -162,13 +161,14 @@ TEST(FrameworkTest, TransportAddsStepLatencyAndHostStagingToEveryRingStep) {
   AllReduceSgdConfig c;
   FrameworkSetup f;
   f.name = "test";
-  f.transport.step_latency = SimTime::FromPs(2 * kUs);
+  f.transport.step_latency = SimTime::FromPs(2 * kFwUs);
   f.transport.host_rate = 2e9;  // 500 ps per bit
   const RunOutput out = RunUnder(*MakeAlgorithm("allreduce_sgd", c), n, layers, 1e-3, f);
   ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
-  const int64_t wire = 32 * 16 / n + kHeader;
+  const int64_t wire = 32 * 16 / n + kFwHeader;
   EXPECT_EQ(out.records[1].iter_time_s,
-            Seconds(1000 * kUs + 2 * (n - 1) * (kLatencyPs + 2 * kUs + wire * (kPsPerBit + 500))));
+            Seconds(1000 * kFwUs +
+                    2 * (n - 1) * (kFwLatencyPs + 2 * kFwUs + wire * (kFwPsPerBit + 500))));
 }
 
 }  // namespace
