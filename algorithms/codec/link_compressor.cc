@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "algorithms/codec/framework_wire.h"
 #include "algorithms/registry.h"
 #include "sim/check.h"
 
@@ -15,6 +16,9 @@ void LabelMessage(Message& m, std::string_view codec, int64_t elements) {
   m.codec = codec;
   m.elements = elements;
 }
+
+// A stamped message (no parts) in the framework's layout when `framework` is set.
+Message Shipped(Message m, bool framework) { return framework ? ToFrameworkWire(m) : m; }
 
 }  // namespace
 
@@ -37,7 +41,7 @@ Message LinkCompressor::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, R
     Message m =
         target == nullptr ? inner_->Encode(x, rng) : inner_->EncodeWithDecoded(x, rng, *target);
     LabelMessage(m, inner_->Name(), x.size());
-    return m;
+    return Shipped(std::move(m), framework_wire_);
   }
   Message m;
   int64_t nonzeros = 0;
@@ -50,6 +54,7 @@ Message LinkCompressor::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, R
                        ? inner_->Encode(segment, rng)
                        : inner_->EncodeWithDecoded(segment, rng, target->Segment(s.offset, s.size));
     LabelMessage(part, inner_->Name(), s.size);
+    part = Shipped(std::move(part), framework_wire_);
     m.payload_bits += part.payload_bits;
     nonzeros += part.coded_values();
     m.parts.push_back(std::move(part));
@@ -94,19 +99,26 @@ std::unique_ptr<ChunkEncoder> Stamped(std::unique_ptr<ChunkEncoder> inner, std::
 
 std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncode(int64_t d,
                                                           const DecodeTarget* decoded) const {
-  if (!buckets_.empty()) return nullptr;
+  if (!buckets_.empty() || framework_wire_) return nullptr;
   return Stamped(inner_->ChunkEncode(d, decoded), inner_->Name(), d);
 }
 
 std::unique_ptr<ChunkEncoder> LinkCompressor::ChunkEncodeWithRng(
     int64_t d, Rng& rng, const DecodeTarget* decoded) const {
-  if (!buckets_.empty()) return nullptr;
+  if (!buckets_.empty() || framework_wire_) return nullptr;
   return Stamped(inner_->ChunkEncodeWithRng(d, rng, decoded), inner_->Name(), d);
 }
 
 void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& target) const {
+  const auto decode = [this](const Message& m, const DecodeTarget& t) {
+    if (framework_wire_) {
+      inner_->DecodeInto(FromFrameworkWire(m), t);
+    } else {
+      inner_->DecodeInto(m, t);
+    }
+  };
   if (buckets_.empty() && message.parts.empty()) {
-    inner_->DecodeInto(message, target);
+    decode(message, target);
     return;
   }
   if (message.parts.size() != buckets_.size()) {
@@ -114,14 +126,15 @@ void LinkCompressor::DecodeInto(const Message& message, const DecodeTarget& targ
                                   message.parts.size(), buckets_.size()));
   }
   for (size_t b = 0; b < buckets_.size(); ++b) {
-    inner_->DecodeInto(message.parts[b], target.Segment(buckets_[b].offset, buckets_[b].size));
+    decode(message.parts[b], target.Segment(buckets_[b].offset, buckets_[b].size));
   }
 }
 
 // Whether the messages are whole (no buckets here, no parts there): the wrapped compressor's.
 bool LinkCompressor::Whole(std::span<const Message* const> messages) const {
-  return buckets_.empty() && std::all_of(messages.begin(), messages.end(),
-                                         [](const Message* m) { return m->parts.empty(); });
+  return buckets_.empty() && !framework_wire_ &&
+         std::all_of(messages.begin(), messages.end(),
+                     [](const Message* m) { return m->parts.empty(); });
 }
 
 void LinkCompressor::DecodeSumInto(std::span<const Message* const> messages,

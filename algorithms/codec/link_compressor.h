@@ -41,6 +41,9 @@ class LinkCompressor final : public Compressor {
   // disjoint, non-empty, and cover [0, d) of every vector later encoded or decoded.
   void set_buckets(std::vector<Segment> buckets) { buckets_ = std::move(buckets); }
   const std::vector<Segment>& buckets() const { return buckets_; }
+  // Ship every message (every part) in the framework's layout (framework_wire.h) instead of the
+  // exact encoding. REQUIRES: FrameworkWireBits knows the wrapped compressor.
+  void set_framework_wire(bool on) { framework_wire_ = on; }
 
   COMMSIM_COMPRESSOR_MEMBERS;
   // The wrapped compressor's, its message stamped; none with buckets.
@@ -63,6 +66,7 @@ class LinkCompressor final : public Compressor {
 
   std::unique_ptr<Compressor> inner_;
   std::vector<Segment> buckets_;
+  bool framework_wire_ = false;
 };
 
 // The registered compressor `spec` wrapped in a LinkCompressor.

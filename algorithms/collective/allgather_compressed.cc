@@ -1,14 +1,24 @@
 #include "algorithms/collective/allgather_compressed.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <utility>
 
+#include "algorithms/codec/framework_wire.h"
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
 #include "models/objective.h"
 #include "sim/thread_pool.h"
 
 namespace commsim {
+namespace {
+
+constexpr std::array<std::string_view, 2> kWireFormats = {"exact", "framework"};
+
+}  // namespace
 
 AllGatherCompressedConfig::AllGatherCompressedConfig() : compressor(CompressorSpec("qsgd")) {}
 
@@ -16,15 +26,28 @@ void AllGatherCompressedConfig::Describe(ParamVisitor& v) {
   v.Component("compressor", compressor, "how each worker's gradient is compressed");
   v.Bool("error_feedback", error_feedback,
          "keep what compression dropped and add it back next time (EF-SGD / MEM-SGD)");
+  v.Text("wire", wire, kWireFormats,
+         "exact: commsim's encoding; framework: the layout GRACE ships (int32 index + fp32 "
+         "value, one byte per sign or level)");
   v.Bool("shared_seed", shared_seed,
          "every worker draws the compressor's randomness from one stream per round (rand_k: the "
          "same indices everywhere)");
 }
 
+void AllGatherCompressedConfig::Validate(ParamProblems& problems) const {
+  if (wire == "framework" && FrameworkWireBits(compressor.name, 1, 1) < 0) {
+    problems.Add("wire", fmt::format("\"framework\" needs a compressor with a framework layout "
+                                     "({}), got \"{}\"",
+                                     FrameworkWireCompressors(), compressor.name));
+  }
+}
+
 AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
     : compressor_(MakeLinkCompressor(config.compressor)),
       error_feedback_(config.error_feedback),
-      shared_seed_(config.shared_seed) {}
+      shared_seed_(config.shared_seed) {
+  compressor_->set_framework_wire(config.wire == "framework");
+}
 
 void AllGatherCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t seed) {
   seed_ = seed;

@@ -7,7 +7,9 @@
 //                    x <- x - mean_i D(c_i)   (EF-SGD / MEM-SGD without a server; e_i = 0 at start)
 // Any registered compressor (`compressor`, default qsgd). With `shared_seed` every worker draws
 // the compressor's randomness from one stream per round (collective_rule.h: SharedRoundRng), so
-// rand_k keeps the same indices on every worker (as allreduce_compressed does). Bits per iteration:
+// rand_k keeps the same indices on every worker (as allreduce_compressed does). `wire`
+// "framework" ships every message in the layout GRACE ships (codec/framework_wire.h) instead of
+// the exact encoding: same values, the framework's bits. Bits per iteration:
 // (n - 1) times the sum of the n messages' wire bits (each message crosses n - 1 links of the
 // ring). Every worker decodes the same n messages to the same average; the simulator decodes them
 // once, on the run's threads: T messages at a time side by side, then added in worker order (each
@@ -16,6 +18,7 @@
 #define COMMSIM_ALGORITHMS_COLLECTIVE_ALLGATHER_COMPRESSED_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "algorithms/codec/link_compressor.h"
@@ -30,8 +33,10 @@ struct AllGatherCompressedConfig final : ConfigBase<AllGatherCompressedConfig> {
   ComponentSpec compressor;  // default qsgd
   bool error_feedback = false;
   bool shared_seed = false;
+  std::string wire = "exact";  // or "framework" (algorithms/codec/framework_wire.h)
   AllGatherCompressedConfig();
   void Describe(ParamVisitor& v) override;
+  void Validate(ParamProblems& problems) const override;
 };
 
 class AllGatherCompressedRule final : public SharedModelRule {
