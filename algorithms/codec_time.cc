@@ -38,6 +38,14 @@ SimTime CodecClock::Decode(const Message& part, double wall_s, int64_t whole_ele
   return Time(part, wall_s, whole_elements, false);
 }
 
+SimTime CodecClock::WholeMessage(const Message& m, bool encode, SimTime per_part) const {
+  SimTime total;
+  for (size_t i = 0; i < PartCount(m); ++i) {
+    total += Time(m.parts.empty() ? m : m.parts[i], 0, m.elements, encode) + per_part;
+  }
+  return total;
+}
+
 SimTime CodecClock::Time(const Message& part, double wall_s, int64_t whole_elements,
                          bool encode) const {
   switch (setup_.mode) {

@@ -73,6 +73,9 @@ class CodecClock {
   // message's elements. Throws UserError when the profile has no entry for part.codec.
   SimTime Encode(const Message& part, double wall_s, int64_t whole_elements) const;
   SimTime Decode(const Message& part, double wall_s, int64_t whole_elements) const;
+  // Encoding (decoding) the whole message in model or none mode: the sum over its parts (the
+  // message itself when it has none), plus `per_part` for each (a framework's call cost).
+  SimTime WholeMessage(const Message& m, bool encode, SimTime per_part) const;
 
  private:
   SimTime Time(const Message& part, double wall_s, int64_t whole_elements, bool encode) const;

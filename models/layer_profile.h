@@ -23,6 +23,9 @@ struct Layer {
   // The layer's parameter tensors in parameter order (weight, then bias; a norm's scale, then
   // shift), summing to params. Empty: one tensor of params.
   std::vector<int64_t> tensors;
+  // The first tensor's rows when it is a weight (output channels or features; the rest of its
+  // shape is its columns); 0 when the layer has no weight matrix (norms, embeddings as given).
+  int64_t out = 0;
 };
 
 struct LayerProfile {

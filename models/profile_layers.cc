@@ -21,6 +21,7 @@ Layer ConvLayer(std::string name, int kernel, int64_t c_in, int64_t c_out, int64
   layer.params = weights + (bias ? c_out : 0);
   layer.tensors = {weights};
   if (bias) layer.tensors.push_back(c_out);
+  layer.out = c_out;
   return layer;
 }
 
@@ -30,6 +31,7 @@ Layer LinearLayer(std::string name, int64_t in, int64_t out, bool bias, int64_t 
   layer.params = in * out + (bias ? out : 0);
   layer.tensors = {in * out};
   if (bias) layer.tensors.push_back(out);
+  layer.out = out;
   return layer;
 }
 

@@ -1,13 +1,14 @@
 // allreduce_compressed: rand_k with a shared seed, its kept values all-reduced. The iterates
 // against allgather_compressed with the same shared indices (a different path: every message
 // decoded and averaged), the ring's bits and time in closed form, and the summability check.
+#include "algorithms/collective/allreduce_compressed.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 
 #include "algorithms/collective/allgather_compressed.h"
-#include "algorithms/collective/allreduce_compressed.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_test_util.h"

@@ -221,7 +221,7 @@ class CollectiveDriver {
   // at the framework's next cycle.
   void JoinReduce(int w, int p) {
     const Message* coded = rule_.Coded(w, p);
-    AfterCodec(w, coded ? CodecTime(*coded, true) : SimTime(),
+    AfterCodec(w, (coded ? CodecTime(*coded, true) : SimTime()) + RuleWork(phases_[p].flops_before),
                [this, w, p] { AtTick([this, w, p] { reduce_[p]->Start(w); }); });
   }
 
@@ -255,13 +255,14 @@ class CollectiveDriver {
   // Encoding (decoding) a message on the codec lane: each part's time and the framework's cost
   // of a compressor call.
   SimTime CodecTime(const Message& m, bool encode) const {
-    SimTime total;
-    for (size_t i = 0; i < PartCount(m); ++i) {
-      const Message& part = m.parts.empty() ? m : m.parts[i];
-      total += (encode ? clock_.Encode(part, 0, m.elements) : clock_.Decode(part, 0, m.elements)) +
-               setup_.framework.codec_call;
-    }
-    return total;
+    return clock_.WholeMessage(m, encode, setup_.framework.codec_call);
+  }
+
+  // The rule's own computation (CollectivePhase's flops) at the compute rate; none in codec mode
+  // none.
+  SimTime RuleWork(double flops) const {
+    if (flops == 0 || setup_.codec.mode == CodecMode::kNone) return SimTime();
+    return SimTime::FromSeconds(flops / setup_.compute->flops_per_s());
   }
 
   // After an all-gather the worker decodes the n messages one after the other on its lane.
@@ -269,6 +270,7 @@ class CollectiveDriver {
     SimTime decode;
     if (reduce_[p]) {
       if (const Message* coded = rule_.Coded(w, p)) decode = CodecTime(*coded, false);
+      decode += RuleWork(phases_[p].flops_after);
       rule_.AllReduced(w, p, reduce_[p]->buffer(w));
     } else {
       rule_.AllGathered(w, p, own_[p]);

@@ -51,6 +51,10 @@ struct CollectivePhase {
   // layer-wise overlap the driver all-reduces it bucket by bucket as the backward pass releases
   // the gradients (bucketed_allreduce.h).
   bool gradient = false;
+  // The floating-point operations a worker computes for the rule before it joins the phase, and
+  // after it (before the next phase or the step), charged at the compute device's rate on its
+  // codec lane (not in codec mode none): PowerSGD's matrix products.
+  double flops_before = 0, flops_after = 0;
 };
 
 class CollectiveRule {

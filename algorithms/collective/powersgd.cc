@@ -1,6 +1,8 @@
 #include "algorithms/collective/powersgd.h"
 
+#include <array>
 #include <cmath>
+#include <string_view>
 
 #include "models/objective.h"
 
@@ -9,6 +11,7 @@ namespace {
 
 using MatrixMap = Eigen::Map<Eigen::MatrixXd>;
 using ConstMatrixMap = Eigen::Map<const Eigen::MatrixXd>;
+constexpr std::array<std::string_view, 2> kReshapes = {"square", "out_by_rest"};
 
 }  // namespace
 
@@ -16,10 +19,13 @@ void PowerSgdConfig::Describe(ParamVisitor& v) {
   common.Describe(v);
   v.Int("rank", rank, Range::Closed(1, 1 << 16), "rank r of the low-rank approximation");
   v.Bool("warm_start", warm_start, "start each round's power iteration from the last Q");
+  v.Text("reshape", reshape, kReshapes,
+         "square: a near-square matrix per layer; out_by_rest: each weight as output channels x "
+         "the rest, biases and norms uncompressed (the paper's)");
 }
 
 void PowerSgdRule::InitRule(const LayerProfile* layers, uint64_t seed) {
-  layout_ = MakePowerSgdLayout(x_.size(), rank_, layers);
+  layout_ = MakePowerSgdLayout(x_.size(), rank_, layers, reshape_);
   rng_ = Rng(seed, 0, "powersgd");
   p_.resize(layout_.p_length);
   q_.resize(layout_.q_length);
@@ -28,9 +34,13 @@ void PowerSgdRule::InitRule(const LayerProfile* layers, uint64_t seed) {
 }
 
 std::vector<CollectivePhase> PowerSgdRule::Phases(int64_t dim, const LayerProfile* layers) const {
-  const PowerSgdLayout layout = MakePowerSgdLayout(dim, rank_, layers);
-  return {{.kind = PhaseKind::kAllReduce, .length = layout.p_length},
-          {.kind = PhaseKind::kAllReduce, .length = layout.q_length}};
+  const PowerSgdLayout layout = MakePowerSgdLayout(dim, rank_, layers, reshape_);
+  const std::array<double, 3> flops = PowerSgdFlops(layout, rank_);
+  return {{.kind = PhaseKind::kAllReduce, .length = layout.p_length, .flops_before = flops[0]},
+          {.kind = PhaseKind::kAllReduce,
+           .length = layout.q_length,
+           .flops_before = flops[1],
+           .flops_after = flops[2]}};
 }
 
 void PowerSgdRule::DrawQ() {

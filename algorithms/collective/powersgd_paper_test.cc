@@ -1,0 +1,101 @@
+// PowerSGD as in the paper: the (output channels x rest) reshape of each weight with biases and
+// norms uncompressed, and its matrix products and orthogonalisation charged on the codec lane,
+// against the shapes and FLOP counts written out by hand.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "algorithms/collective/powersgd.h"
+#include "algorithms/collective/powersgd_layout.h"
+#include "algorithms/decentralized/test_support.h"
+#include "algorithms/registry.h"
+#include "algorithms/run_test_util.h"
+#include "models/compute_time.h"
+#include "models/layer_profile.h"
+#include "sim/network_test_util.h"
+#include "sim/topology_regular.h"
+
+namespace commsim {
+namespace {
+
+// A conv of 4 output channels over 2 x 3 x 3 inputs with a bias, then a norm of 4 channels.
+LayerProfile ConvAndNorm() {
+  return LayerProfile{.name = "t",
+                      .layers = {Layer{.name = "conv",
+                                       .params = 76,
+                                       .forward_flops_per_sample = 0,
+                                       .backward_flops_per_sample = 0,
+                                       .tensors = {72, 4},
+                                       .out = 4},
+                                 Layer{.name = "norm", .params = 8, .tensors = {4, 4}}}};
+}
+
+TEST(PowerSgdPaperTest, WeightsAreOutByRestAndEveryOtherTensorAVector) {
+  const LayerProfile layers = ConvAndNorm();
+  const PowerSgdLayout paper = MakePowerSgdLayout(84, 1, &layers, PowerSgdReshape::kOutByRest);
+  ASSERT_EQ(paper.blocks.size(), 4u);
+  EXPECT_TRUE(paper.blocks[0].matrix);
+  EXPECT_EQ(paper.blocks[0].rows, 4);
+  EXPECT_EQ(paper.blocks[0].cols, 18);
+  for (size_t b = 1; b < 4; ++b) EXPECT_FALSE(paper.blocks[b].matrix) << b;
+  EXPECT_EQ(paper.p_length, 4 + 4 + 4 + 4);  // the 4 x 1 factor, then the three vectors
+  EXPECT_EQ(paper.q_length, 18);
+  // commsim's own reshape: one near-square block per layer, 76 -> 9 x 9 (k = ceil(sqrt 76),
+  // zero-padded) and the norm's 8 -> 3 x 3 (1 (3 + 3) < 8).
+  const PowerSgdLayout square = MakePowerSgdLayout(84, 1, &layers);
+  ASSERT_EQ(square.blocks.size(), 2u);
+  EXPECT_EQ(square.blocks[0].rows, 9);
+  EXPECT_EQ(square.blocks[0].cols, 9);
+  EXPECT_EQ(square.blocks[1].rows, 3);
+  EXPECT_TRUE(square.blocks[1].matrix);
+}
+
+// m = 4, k = 18, r = 1: before P 4*18 + 2*4*18 = 216, before Q 2*4 + 2*4*18 = 152, after Q
+// 2*4*18 + 2*4*18 = 288 FLOPs, at 1 GFLOP/s on the codec lane of each worker; the P and Q
+// all-reduces (16 and 18 values) on a ring of 2 in between.
+TEST(PowerSgdPaperTest, MatrixWorkIsChargedAtTheComputeRateAroundBothAllReduces) {
+  const LayerProfile layers = ConvAndNorm();
+  EXPECT_EQ(PowerSgdFlops(MakePowerSgdLayout(84, 1, &layers, PowerSgdReshape::kOutByRest), 1),
+            (std::array<double, 3>{216, 152, 288}));
+  const int n = 2;
+  const testing::QuadraticObjective objective(n, 84, 3);
+  RingConfig rc;
+  rc.links.bandwidth_bps = 1e9;
+  rc.links.latency_s = 3e-6;
+  const Topology topology = RingBuilder(rc).Build(n);
+  ComputeTimeConfig cc;
+  cc.seconds = 1e-3;
+  cc.device = "custom";
+  cc.flops_per_s = 1e9;
+  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
+  PowerSgdConfig c;
+  c.rank = 1;
+  c.reshape = "out_by_rest";
+  const auto algorithm = MakeAlgorithm("powersgd", c);
+  RunSetup setup;
+  setup.objective = &objective;
+  setup.topology = &topology;
+  setup.compute = &compute;
+  setup.layers = &layers;
+  setup.iterations = 2;
+  auto profile = std::make_shared<CodecProfile>();
+  profile->device = "test";
+  setup.codec = CodecSetup{.mode = CodecMode::kModel, .profile = profile};
+  testing::RunOutput out;
+  algorithm->Run(setup, &out.records, &out.summary);
+  ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
+  const auto ring = [&](int64_t values) {
+    return 2 * (n - 1) * (3'000'000 + 32 * values / n * 1000);
+  };
+  const int64_t ns = 1000;  // picoseconds
+  EXPECT_EQ(out.records[1].iter_time_s, net_test::Seconds(1'000'000'000 + 216 * ns + ring(16) +
+                                                          152 * ns + ring(18) + 288 * ns));
+  // Without codec time (mode none) the same run has no matrix work on its timeline.
+  setup.codec = CodecSetup{};
+  testing::RunOutput free;
+  algorithm->Run(setup, &free.records, &free.summary);
+  EXPECT_EQ(free.records[1].iter_time_s, net_test::Seconds(1'000'000'000 + ring(16) + ring(18)));
+}
+
+}  // namespace
+}  // namespace commsim
