@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Fits the framework constants of algorithms/framework.cc on the rows named in measured.json's
-`framework_fit` (one row per constant) and prints them; nothing else is fitted here (compute
-efficiency is fitted per group by compare.py on its 1-worker row).
+`framework_fit` and prints them; nothing else is fitted here (compute efficiency is fitted per
+group by compare.py on its 1-worker row).
 
-Each constant is found by bisection on its row (the predicted time per iteration grows with the
-step latency, the codec call cost and 1 / host rate); constants that interact (the MPI step
-latency and host rate) are fitted in turn until they settle. The values printed are what
-framework.cc ships; compare.py then marks these rows "fitted" and predicts every other row.
+Each constant minimises the sum over its rows of log(predicted / measured)^2 (golden-section
+search; one row: the value that meets it); the two interact (a ring step pays both), so they are
+fitted in turn, three times. The values printed are what framework.cc ships; compare.py marks
+these rows "fitted" and predicts every other row.
 
 Usage: fit.py COMMSIM_BINARY
 """
@@ -26,7 +26,7 @@ def entry_of(scenario, label):
         return next(a for a in json.load(f)["algorithms"] if a.get("label") == label)
 
 
-def predicted_seconds(binary, group, row, rows, framework_sets, tmp, efficiency):
+def predicted_seconds(binary, group, row, framework_sets, tmp, efficiency):
     sets = dict(group["set"], **framework_sets)
     sets["/workers"] = row["workers"]
     sets["/compute/efficiency"] = efficiency
@@ -36,15 +36,22 @@ def predicted_seconds(binary, group, row, rows, framework_sets, tmp, efficiency)
     return float(summary[row["entry"]]["mean_iter_time_s"])
 
 
-def bisect(f, target, lo, hi, log=False, steps=24):
-    """The x in [lo, hi] where the increasing f(x) meets target (an end when it does not)."""
+def golden(f, lo, hi, steps=22):
+    """The x in [lo, hi] minimising the unimodal f (golden-section search)."""
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
     for _ in range(steps):
-        mid = math.sqrt(lo * hi) if log else (lo + hi) / 2
-        if f(mid) < target:
-            lo = mid
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
         else:
-            hi = mid
-    return math.sqrt(lo * hi) if log else (lo + hi) / 2
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    return (a + b) / 2
 
 
 def main():
@@ -57,36 +64,32 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         eff = {}
 
-        def seconds(key, sets):
-            row = rows[fit[key]["row"]]
-            group = groups[row["group"]]
-            if group["id"] not in eff:
-                eff[group["id"]] = compare.fit_efficiency(binary, group, rows, tmp)
-            return predicted_seconds(binary, group, row, rows, sets, tmp, eff[group["id"]])
+        def error(key, sets):
+            """Sum over the constant's rows of log(predicted / measured) squared."""
+            total = 0.0
+            for row_id in fit[key]["rows"]:
+                row = rows[row_id]
+                group = groups[row["group"]]
+                if group["id"] not in eff:
+                    eff[group["id"]] = compare.fit_efficiency(binary, group, rows, tmp)
+                batch = compare.batch_of(group["scenario"], group["set"])
+                measured = compare.measured_s_per_iter(row, batch)
+                total += math.log(predicted_seconds(binary, group, row, sets, tmp,
+                                                    eff[group["id"]]) / measured) ** 2
+            return total
 
-        def target(key):
-            row = rows[fit[key]["row"]]
-            group = groups[row["group"]]
-            return compare.measured_s_per_iter(row, compare.batch_of(group["scenario"], group["set"]))
-
-        latency, rate = 0.0, 0.0
-        for sweep in range(4):
-            latency = bisect(lambda x: seconds("step_latency", {
-                "/framework/step_latency": x, "/framework/host_rate": rate}),
-                target("step_latency"), 0.0, 5e-3)
-            # f grows as the rate falls: bisect on 1 / rate.
-            inverse = bisect(lambda x: seconds("host_rate", {
-                "/framework/step_latency": latency, "/framework/host_rate": 1 / x}),
-                target("host_rate"), 1e-12, 1e-8, log=True)
-            rate = 1 / inverse
+        latency, rate = 0.0, 1e12
+        for sweep in range(3):
+            latency = golden(lambda x: error("step_latency", {
+                "/framework/step_latency": x, "/framework/host_rate": rate}), 0.0, 2e-3)
+            # the rate on a log scale
+            rate = math.exp(golden(lambda x: error("host_rate", {
+                "/framework/step_latency": latency, "/framework/host_rate": math.exp(x)}),
+                math.log(1e9), math.log(1e12)))
             print(f"round {sweep + 1}: step_latency {latency:.4e} s, host_rate {rate:.4e} bit/s",
                   flush=True)
-        call = bisect(lambda x: seconds("codec_call", {
-            "/framework/step_latency": latency, "/framework/host_rate": rate,
-            "/framework/codec_call": x}), target("codec_call"), 0.0, 5e-3)
-        print(f"codec_call {call:.4e} s")
-        for key, value in (("step_latency", latency), ("host_rate", rate), ("codec_call", call)):
-            print(f"  {key}: {value:.4g} fitted on {fit[key]['row']}")
+        for key, value in (("step_latency", latency), ("host_rate", rate)):
+            print(f"  {key}: {value:.4g} fitted on {', '.join(fit[key]['rows'])}")
 
 
 if __name__ == "__main__":
