@@ -206,6 +206,29 @@ TEST_F(OwnedFolderTest, AKillAroundTheRenameNeverLeavesItsOwnFileUnowned) {
   }
 }
 
+// The record is only appended to: a removal adds lines after the ones it had, so a kill at any
+// byte of it (the record then ends anywhere after its old end) still owns what it owned; a line
+// cut short is ignored and the next write starts a line of its own.
+TEST_F(OwnedFolderTest, AKillAnywhereInARecordWriteKeepsWhatItOwned) {
+  OwnedFolder folder(P("out"));
+  folder.WriteFile("sweep.resolved.json", "{}");
+  folder.WriteFile("running-3", "");
+  const std::string before = Read(P("out/.commsim-owned"));
+  folder.RemoveOwned("running-3");
+  const std::string after = Read(P("out/.commsim-owned"));
+  ASSERT_EQ(after.substr(0, before.size()), before) << after;
+  ASSERT_GT(after.size(), before.size());
+  for (size_t cut = before.size(); cut <= after.size(); ++cut) {
+    Put(P("out/.commsim-owned"), after.substr(0, cut));
+    fs::remove(P("out/sweep.csv"));  // (the previous cut's)
+    OwnedFolder resumed(P("out"));
+    EXPECT_TRUE(resumed.Owns("sweep.resolved.json")) << "cut at byte " << cut;
+    resumed.WriteFile("sweep.csv", "next");
+    EXPECT_TRUE(OwnedFolder(P("out")).Owns("sweep.csv")) << "cut at byte " << cut;
+    EXPECT_FALSE(OwnedFolder(P("out")).Owns("running-3")) << "cut at byte " << cut;
+  }
+}
+
 TEST_F(OwnedFolderTest, RefusesPathsThatAreNotPlainRelativePaths) {
   OwnedFolder folder(P("out"));
   for (const char* bad : {"../elsewhere/x", "/tmp/x", "a//b", "./a", "a/"}) {

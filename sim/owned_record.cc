@@ -115,11 +115,17 @@ OwnedRecord::OwnedRecord(int dir_fd, const std::string& shown, bool create)
   }
   while (::flock(fd_.get(), LOCK_EX) != 0 && errno == EINTR) {
   }
-  std::istringstream in(ReadAll(fd_.get()));
+  std::string content = ReadAll(fd_.get());
+  content.resize(content.rfind('\n') + 1);  // a line a kill cut short is not a line (npos + 1 = 0)
+  std::istringstream in(content);
   std::string text;
   while (std::getline(in, text)) {
     std::string rel;
     OwnedIdentity id;
+    if (text.starts_with("x ") && !PlainComponents(text.substr(2)).empty()) {
+      entries_.erase(text.substr(2));
+      continue;
+    }
     if (!ParseLine(text, &rel, &id)) continue;
     Identities& ids = entries_[rel];
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
@@ -142,26 +148,36 @@ void OwnedRecord::Add(const std::string& rel, const OwnedIdentity& id) {
   }
   Identities& ids = entries_[rel];
   if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
-  const bool fresh = ::lseek(fd_.get(), 0, SEEK_END) == 0;
-  const std::string text = (fresh ? std::string(kRecordTitle) + "\n" : "") + Line(rel, id);
-  if (!WriteAll(fd_.get(), text)) {
+  Append(Line(rel, id));
+  ids.push_back(id);
+}
+
+void OwnedRecord::Append(std::string lines) {
+  const off_t end = ::lseek(fd_.get(), 0, SEEK_END);
+  char last = '\n';
+  if (end == 0) {
+    lines = std::string(kRecordTitle) + "\n" + lines;
+  } else if (end < 0 || ::pread(fd_.get(), &last, 1, end - 1) != 1) {
+    last = 0;  // unknown: start a line of our own
+  }
+  if (last != '\n') lines = "\n" + lines;
+  if (end < 0 || !WriteAll(fd_.get(), lines)) {
     throw UserError(
         fmt::format("{}: cannot write the ownership record: {}", shown_, std::strerror(errno)));
   }
-  ids.push_back(id);
 }
 
 void OwnedRecord::Rewrite(std::map<std::string, Identities> remaining) {
   if (!fd_.ok()) return;
-  std::string text = std::string(kRecordTitle) + "\n";
-  for (const auto& [rel, ids] : remaining) {
-    for (const OwnedIdentity& id : ids) text += Line(rel, id);
+  std::string lines;
+  for (const auto& [rel, ids] : entries_) {
+    const auto kept = remaining.find(rel);
+    if (kept != remaining.end() && kept->second == ids) continue;
+    lines += "x " + rel + "\n";
+    if (kept == remaining.end()) continue;
+    for (const OwnedIdentity& id : kept->second) lines += Line(rel, id);
   }
-  if (::ftruncate(fd_.get(), 0) != 0 || ::lseek(fd_.get(), 0, SEEK_SET) != 0 ||
-      !WriteAll(fd_.get(), text)) {
-    throw UserError(
-        fmt::format("{}: cannot rewrite the ownership record: {}", shown_, std::strerror(errno)));
-  }
+  if (!lines.empty()) Append(std::move(lines));
   entries_ = std::move(remaining);
 }
 

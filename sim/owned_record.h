@@ -4,6 +4,10 @@
 //   commsim ownership record, format 1            (first line)
 //   f <dev> <ino> <size> <mtime_ns> <crc32|-> <relative path>
 //   d <dev> <ino> - - - <relative path>
+//   x <relative path>                             (forget every line above for this path)
+// The record is only ever appended to, never truncated or rewritten, so a kill at any byte leaves
+// every line written before intact; a line cut by a kill is ignored, and the next write starts on
+// a line of its own.
 // A path may have several lines: it is commsim's while its identity now is any of them (a line is
 // written before the file is renamed into place, so that a kill between the two never leaves
 // commsim's own file unrecorded; the previous version's line stays valid meanwhile). An entry's
@@ -68,13 +72,17 @@ class OwnedRecord {
   // Appends (and keeps in memory) the line of `rel` with identity `id` (nothing when that
   // identity is recorded already). Throws UserError.
   void Add(const std::string& rel, const OwnedIdentity& id);
-  // Rewrites the record in place to hold exactly `remaining` (what is still commsim's after a
-  // removal). Throws UserError.
+  // Makes the record hold exactly `remaining` (what is still commsim's after a removal): appends
+  // an `x` line for every path whose identities go, and the lines of those it keeps. Throws
+  // UserError.
   void Rewrite(std::map<std::string, Identities> remaining);
 
  private:
   std::string shown_;
   UniqueFd fd_;
+  // Appends `lines` (whole lines), first ending a line a kill cut short. Throws UserError.
+  void Append(std::string lines);
+
   std::map<std::string, Identities> entries_;
 };
 
