@@ -21,8 +21,10 @@ void AddCompressCommand(CLI::App& app) {
   cmd->add_option("--input", options->input_path,
                   "text file of numbers to compress instead of --dist");
   cmd->add_option("--dist", options->dist, "generated input: gaussian, laplace or sparse")
-      ->check(CLI::IsMember({"gaussian", "laplace", "sparse"}));
-  cmd->add_option("--seed", options->seed, "seed of the input and of the encoder's randomness");
+      ->check(CLI::IsMember({"gaussian", "laplace", "sparse"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "seed of the input and of the encoder's randomness")
+      ->capture_default_str();
   cmd->callback([compressor, options] {
     options->compressor = ParseCompressorArg(*compressor);
     fmt::print("{}", FormatCompressReport(RunCompress(*options)));

@@ -198,6 +198,7 @@ TEST_F(SemanticsCommandTest, EveryUsageErrorExitsOne) {
       "sweep " + std::string(COMMSIM_SOURCE_DIR) + "/scenarios/bandwidth_sweep.json -j 999", 1,
       {"--jobs"});
   ExpectCommsim("--help", 0, {"Usage"});
+  ExpectCommsim("compress --help", 0, {"=gaussian", "--seed UINT=1"});
   ExpectCommsim("--version", 0, {"commsim"});
 }
 

@@ -70,7 +70,7 @@ std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
     return fmt::format(
         "\"{}\" is a parameter-server algorithm and needs a topology with a server (star, "
         "star_direct, tree, fat_tree, dumbbell, or explicit with \"server\"); give the "
-        "scenario's network one, or the decentralized entries their own \"topology\"",
+        "scenario's network one, or this entry its own \"topology\" with a server",
         name);
   }
   if (algorithm.family() == Family::kDecentralized && topology.server().has_value()) {

@@ -129,5 +129,21 @@ TEST(RunnerTest, BadInputStillFailsBeforeAnythingRuns) {
       << error;
 }
 
+// A parameter-server entry on a ring, with no decentralized entry in the scenario: the advice
+// names only what exists (this entry, the scenario's network).
+TEST(RunnerTest, APsEntryOnARingIsToldToBringAServer) {
+  const Scenario s = ParseScenario(
+      nlohmann::json::parse(
+          R"({"workers": 4, "network": {"topology": "ring"}, "algorithms": ["sgd"]})"),
+      "s.json", "");
+  const std::string error = test_errors::ErrorOf([&] { CheckScenario(s); });
+  EXPECT_NE(error.find("s.json: /algorithms/0: \"sgd\" is a parameter-server algorithm"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("or this entry its own \"topology\" with a server"), std::string::npos)
+      << error;
+  EXPECT_EQ(error.find("decentralized"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace commsim
