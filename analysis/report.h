@@ -20,6 +20,8 @@ namespace commsim {
 // The Markdown text for a run folder / a sweep folder. Throws UserError on missing files.
 std::string RunReport(const std::string& dir);
 std::string SweepReport(const std::string& dir);
+// The sweep report's table of mean time per iteration (Markdown): every point, every entry.
+std::string SweepTimeTable(const std::string& dir);
 
 // Writes report.md and report.html (run or sweep, chosen by DIR's content) into `into` (a
 // commsim folder; "" = DIR itself) and returns the path of report.md. The folder written must carry

@@ -139,21 +139,45 @@ std::string FirstPointSection(const SweepView& view) {
   return out;
 }
 
+// The sweep's points, and its entry names in first-seen order with their algorithms.
+struct SweepEntries {
+  std::set<std::string> points;
+  std::vector<std::string> names;
+  std::map<std::string, std::string> algorithm_of;
+};
+
+SweepEntries EntriesOf(const CsvTable& t) {
+  SweepEntries e;
+  for (size_t r = 0; r < t.size(); ++r) {
+    e.points.insert(t.Cell(r, "point"));
+    e.algorithm_of[t.Cell(r, "name")] = t.Cell(r, "algorithm");
+    if (std::find(e.names.begin(), e.names.end(), t.Cell(r, "name")) == e.names.end()) {
+      e.names.push_back(t.Cell(r, "name"));
+    }
+  }
+  return e;
+}
+
+std::string TimeTable(const SweepView& view, const SweepGrid& grid) {
+  const CsvTable& t = view.table();
+  return grid.Render([&](size_t r) { return MdSi(t.Number(r, "mean_iter_time_s"), "s"); }, false);
+}
+
 }  // namespace
+
+std::string SweepTimeTable(const std::string& dir) {
+  const SweepView view = SweepView::Load(dir);
+  SweepEntries e = EntriesOf(view.table());
+  return TimeTable(view, SweepGrid(view, std::move(e.names), std::move(e.algorithm_of)));
+}
 
 std::string SweepReport(const std::string& dir) {
   const SweepView view = SweepView::Load(dir);
   const CsvTable& t = view.table();
-  std::set<std::string> points;
-  std::vector<std::string> names;
-  std::map<std::string, std::string> algorithm_of;
-  for (size_t r = 0; r < t.size(); ++r) {
-    points.insert(t.Cell(r, "point"));
-    algorithm_of[t.Cell(r, "name")] = t.Cell(r, "algorithm");
-    if (std::find(names.begin(), names.end(), t.Cell(r, "name")) == names.end()) {
-      names.push_back(t.Cell(r, "name"));
-    }
-  }
+  SweepEntries entries = EntriesOf(t);
+  const std::set<std::string>& points = entries.points;
+  std::vector<std::string>& names = entries.names;
+  std::map<std::string, std::string>& algorithm_of = entries.algorithm_of;
   std::string out =
       fmt::format("# Sweep report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
   out += fmt::format("{} points x {} algorithm entries; x axis: {}.", points.size(), names.size(),
@@ -163,7 +187,7 @@ std::string SweepReport(const std::string& dir) {
 
   const SweepGrid grid(view, names, algorithm_of);
   out += "## Mean time per iteration\n\n";
-  out += grid.Render([&](size_t r) { return MdSi(t.Number(r, "mean_iter_time_s"), "s"); }, false);
+  out += TimeTable(view, grid);
   if (!view.baseline().empty()) {
     out += fmt::format(
         "## Speed-up over {}\n\nTime per iteration of {} divided by the entry's "

@@ -87,6 +87,7 @@ void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::strin
   } else {
     fmt::print("trajectory reuse: off ({})\n", blocker);
   }
+  fmt::print("\nmean time per iteration:\n{}", SweepTimeTable(out));
   if (!args.no_plots && PlotSweepFolder(out, {.size = args.size}))
     fmt::print("plots: {}/plots\n", out);
   fmt::print("report: {} and {}/report.html\n",

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,6 +55,22 @@ TEST_F(SweepOutputTest, NamesThatWouldLeaveResultsAreRefusedWithTheirPointer) {
   EXPECT_FALSE(fs::exists(P("x")));
   EXPECT_FALSE(fs::exists(abs));
   EXPECT_FALSE(fs::exists(P("a/b/c/results")));
+}
+
+// `commsim sweep` ends with the results: the mean time per iteration of every entry at every point.
+TEST_F(SweepOutputTest, PrintsTheTimeTableOfEveryEntryAtEveryPoint) {
+  const std::string file =
+      Write("s.json", commsim::testing::TinySweep("printed", {.points = 2}).dump());
+  const auto r = RunCommsim("sweep " + file + " --no-plots --quiet --out " + P("printed"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const size_t at = r.out.find("mean time per iteration:\n| bandwidth | sgd | dore |\n");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  for (const std::string point : {"\n| 10 Mbit/s | ", "\n| 10 Gbit/s | "}) {
+    const size_t row = r.out.find(point, at);
+    ASSERT_NE(row, std::string::npos) << point << "\n" << r.out;
+    const std::string line = r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1);
+    EXPECT_EQ(std::count(line.begin(), line.end(), 's'), 3) << line;  // x, then two times in s
+  }
 }
 
 TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
