@@ -221,7 +221,9 @@ class CollectiveDriver {
   // at the framework's next cycle.
   void JoinReduce(int w, int p) {
     const Message* coded = rule_.Coded(w, p);
-    AfterCodec(w, (coded ? CodecTime(*coded, true) : SimTime()) + RuleWork(phases_[p].flops_before),
+    AfterCodec(w,
+               (coded ? CodecTime(*coded, true) : SimTime()) +
+                   RuleWork(phases_[p].flops_before, phases_[p].calls_before),
                [this, w, p] { AtTick([this, w, p] { reduce_[p]->Start(w); }); });
   }
 
@@ -258,11 +260,11 @@ class CollectiveDriver {
     return clock_.WholeMessage(m, encode, setup_.framework.codec_call);
   }
 
-  // The rule's own computation (CollectivePhase's flops) at the compute rate; none in codec mode
-  // none.
-  SimTime RuleWork(double flops) const {
-    if (flops == 0 || setup_.codec.mode == CodecMode::kNone) return SimTime();
-    return SimTime::FromSeconds(flops / setup_.compute->flops_per_s());
+  // A rule's own work (CollectivePhase): FLOPs at the compute rate (not in codec mode none), calls.
+  SimTime RuleWork(double flops, int64_t calls) const {
+    const SimTime overhead = setup_.framework.codec_call * calls;
+    if (flops == 0 || setup_.codec.mode == CodecMode::kNone) return overhead;
+    return overhead + SimTime::FromSeconds(flops / setup_.compute->flops_per_s());
   }
 
   // After an all-gather the worker decodes the n messages one after the other on its lane.
@@ -270,7 +272,7 @@ class CollectiveDriver {
     SimTime decode;
     if (reduce_[p]) {
       if (const Message* coded = rule_.Coded(w, p)) decode = CodecTime(*coded, false);
-      decode += RuleWork(phases_[p].flops_after);
+      decode += RuleWork(phases_[p].flops_after, phases_[p].calls_after);
       rule_.AllReduced(w, p, reduce_[p]->buffer(w));
     } else {
       rule_.AllGathered(w, p, own_[p]);

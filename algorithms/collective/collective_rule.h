@@ -55,6 +55,9 @@ struct CollectivePhase {
   // after it (before the next phase or the step), charged at the compute device's rate on its
   // codec lane (not in codec mode none): PowerSGD's matrix products.
   double flops_before = 0, flops_after = 0;
+  // The separate operator calls that work takes (PowerSGD: one per matrix), each costing the
+  // framework's codec_call (algorithms/framework.h), in every codec mode.
+  int64_t calls_before = 0, calls_after = 0;
 };
 
 class CollectiveRule {

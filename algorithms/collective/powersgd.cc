@@ -36,11 +36,18 @@ void PowerSgdRule::InitRule(const LayerProfile* layers, uint64_t seed) {
 std::vector<CollectivePhase> PowerSgdRule::Phases(int64_t dim, const LayerProfile* layers) const {
   const PowerSgdLayout layout = MakePowerSgdLayout(dim, rank_, layers, reshape_);
   const std::array<double, 3> flops = PowerSgdFlops(layout, rank_);
-  return {{.kind = PhaseKind::kAllReduce, .length = layout.p_length, .flops_before = flops[0]},
+  int64_t matrices = 0;
+  for (const PowerSgdBlock& b : layout.blocks) matrices += b.matrix ? 1 : 0;
+  return {{.kind = PhaseKind::kAllReduce,
+           .length = layout.p_length,
+           .flops_before = flops[0],
+           .calls_before = matrices},
           {.kind = PhaseKind::kAllReduce,
            .length = layout.q_length,
            .flops_before = flops[1],
-           .flops_after = flops[2]}};
+           .flops_after = flops[2],
+           .calls_before = matrices,
+           .calls_after = matrices}};
 }
 
 void PowerSgdRule::DrawQ() {

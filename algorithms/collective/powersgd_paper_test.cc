@@ -90,6 +90,16 @@ TEST(PowerSgdPaperTest, MatrixWorkIsChargedAtTheComputeRateAroundBothAllReduces)
   const int64_t ns = 1000;  // picoseconds
   EXPECT_EQ(out.records[1].iter_time_s, net_test::Seconds(1'000'000'000 + 216 * ns + ring(16) +
                                                           152 * ns + ring(18) + 288 * ns));
+  // A framework's cost per operator call: one matrix, so one call before P, one before Q, one
+  // after.
+  setup.framework.name = "test";
+  setup.framework.codec_call = SimTime::FromPs(1'000'000);
+  testing::RunOutput calls;
+  algorithm->Run(setup, &calls.records, &calls.summary);
+  EXPECT_EQ(calls.records[1].iter_time_s,
+            net_test::Seconds(1'000'000'000 + 216 * ns + ring(16) + 152 * ns + ring(18) + 288 * ns +
+                              3 * 1'000'000));
+  setup.framework = FrameworkSetup{};
   // Without codec time (mode none) the same run has no matrix work on its timeline.
   setup.codec = CodecSetup{};
   testing::RunOutput free;
