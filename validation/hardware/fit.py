@@ -4,8 +4,8 @@
 group by compare.py on its 1-worker row).
 
 Each constant minimises the sum over its rows of log(predicted / measured)^2 (golden-section
-search; one row: the value that meets it); the two interact (a ring step pays both), so they are
-fitted in turn, three times. The values printed are what framework.cc ships; compare.py marks
+search; one row: the value that meets it); they interact (a ring step pays the latency and the
+staging, a GRACE run the latency and the call cost), so they are fitted in turn, three times. The values printed are what framework.cc ships; compare.py marks
 these rows "fitted" and predicts every other row.
 
 Usage: fit.py COMMSIM_BINARY
@@ -78,18 +78,26 @@ def main():
                                                     eff[group["id"]]) / measured) ** 2
             return total
 
-        latency, rate = 0.0, 1e12
+        # Each constant's search range; the host rate on a log scale.
+        ranges = {"step_latency": (0.0, 2e-3, False), "codec_call": (0.0, 2e-3, False),
+                  "host_rate": (1e9, 1e12, True)}
+        values = {"step_latency": 0.0, "codec_call": 0.0, "host_rate": 1e12}
+        keys = [k for k in fit if k in ranges]
         for sweep in range(3):
-            latency = golden(lambda x: error("step_latency", {
-                "/framework/step_latency": x, "/framework/host_rate": rate}), 0.0, 2e-3)
-            # the rate on a log scale
-            rate = math.exp(golden(lambda x: error("host_rate", {
-                "/framework/step_latency": latency, "/framework/host_rate": math.exp(x)}),
-                math.log(1e9), math.log(1e12)))
-            print(f"round {sweep + 1}: step_latency {latency:.4e} s, host_rate {rate:.4e} bit/s",
+            for key in keys:
+                lo, hi, log = ranges[key]
+
+                def trial(x, key=key, log=log):
+                    sets = {f"/framework/{k}": v for k, v in values.items()}
+                    sets[f"/framework/{key}"] = math.exp(x) if log else x
+                    return error(key, sets)
+
+                best = golden(trial, math.log(lo) if log else lo, math.log(hi) if log else hi)
+                values[key] = math.exp(best) if log else best
+            print(f"round {sweep + 1}: " + ", ".join(f"{k} {values[k]:.4e}" for k in keys),
                   flush=True)
-        for key, value in (("step_latency", latency), ("host_rate", rate)):
-            print(f"  {key}: {value:.4g} fitted on {', '.join(fit[key]['rows'])}")
+        for key in keys:
+            print(f"  {key}: {values[key]:.4g} fitted on {', '.join(fit[key]['rows'])}")
 
 
 if __name__ == "__main__":
