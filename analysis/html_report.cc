@@ -152,6 +152,22 @@ std::string ScenarioSection(const fs::path& dir) {
   return "<h2>Scenario</h2>\n<p>No resolved scenario in this folder.</p>\n";
 }
 
+}  // namespace
+
+std::string ReportName(const std::string& dir) {
+  for (const char* file : {"scenario.resolved.json", "sweep.resolved.json"}) {
+    const std::optional<std::string> text = ReadSmallFile(fs::path(dir) / file, kMaxScenarioBytes);
+    if (!text) continue;
+    const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_object() && doc.contains("name") && doc["name"].is_string()) {
+      return SanitizeText(doc["name"].get<std::string>());
+    }
+  }
+  return SanitizeText(fs::path(dir).filename().string());
+}
+
+namespace {
+
 std::string Title(const std::string& markdown) {
   if (markdown.starts_with("# ")) {
     return markdown.substr(

@@ -22,6 +22,10 @@ inline constexpr const char* kReportCsp =
 
 // The page for folder `dir` from its Markdown report. `generator` (e.g. "commsim 0.1.0") is
 // named in the footer; it may be empty.
+// The name a report is titled with: the `name` of DIR's scenario.resolved.json or
+// sweep.resolved.json (sanitized), else DIR's folder name.
+std::string ReportName(const std::string& dir);
+
 std::string HtmlReport(const std::string& dir, const std::string& markdown,
                        const std::string& generator);
 

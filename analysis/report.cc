@@ -111,8 +111,7 @@ std::string TimeAndQualitySection(const CsvTable& s) {
 
 std::string RunReport(const std::string& dir) {
   const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
-  std::string out =
-      fmt::format("# Run report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
+  std::string out = fmt::format("# Run report: {}\n\n", ReportName(dir));
   out += CommunicationSection(s);
   out += TimeAndQualitySection(s);
   out += TimeToTargetSection(s);

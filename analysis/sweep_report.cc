@@ -8,6 +8,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/gnuplot.h"
+#include "analysis/html_report.h"
 #include "analysis/report.h"
 #include "analysis/report_text.h"
 #include "analysis/sweep_view.h"
@@ -178,8 +179,7 @@ std::string SweepReport(const std::string& dir) {
   const std::set<std::string>& points = entries.points;
   std::vector<std::string>& names = entries.names;
   std::map<std::string, std::string>& algorithm_of = entries.algorithm_of;
-  std::string out =
-      fmt::format("# Sweep report: {}\n\n", SanitizeText(fs::path(dir).filename().string()));
+  std::string out = fmt::format("# Sweep report: {}\n\n", ReportName(dir));
   out += fmt::format("{} points x {} algorithm entries; x axis: {}.", points.size(), names.size(),
                      view.XLabel());
   if (!view.baseline().empty()) out += fmt::format(" Baseline: {}.", view.BaselineTitle());

@@ -73,6 +73,24 @@ TEST_F(SweepOutputTest, PrintsTheTimeTableOfEveryEntryAtEveryPoint) {
   }
 }
 
+// Reports are titled with the sweep's or the scenario's `name`, not the folder they were written
+// to.
+TEST_F(SweepOutputTest, ReportsAreTitledWithTheNameNotTheFolder) {
+  const std::string file =
+      Write("s.json", commsim::testing::TinySweep("titled", {.points = 2}).dump());
+  ASSERT_EQ(RunCommsim("sweep " + file + " --no-plots --quiet --out " + P("elsewhere")).status, 0);
+  EXPECT_TRUE(Read(P("elsewhere/report.md")).starts_with("# Sweep report: titled\n"))
+      << Read(P("elsewhere/report.md"));
+  const auto run = RunCommsim("run " + std::string(COMMSIM_SOURCE_DIR) +
+                              "/scenarios/quickstart.json --set /iterations=2 --no-plots --quiet "
+                              "--out " +
+                              P("somewhere"));
+  ASSERT_EQ(run.status, 0) << run.out;
+  ASSERT_EQ(RunCommsim("report " + P("somewhere")).status, 0);
+  EXPECT_TRUE(Read(P("somewhere/report.md")).starts_with("# Run report: quickstart\n"))
+      << Read(P("somewhere/report.md"));
+}
+
 TEST_F(SweepOutputTest, RestartAndResumeKeepEverythingCommsimDidNotMake) {
   const std::string file = Write("s.json", UnnamedSweep());
   const std::string out = P("out");

@@ -55,7 +55,7 @@ struct Sweep {
   bool zip = false;
   std::optional<double> target_loss;
   std::string fingerprint;   // 16 hex digits
-  nlohmann::json canonical;  // what the fingerprint hashes; written as sweep.resolved.json
+  nlohmann::json canonical;  // what the fingerprint hashes; sweep.resolved.json is it + `name`
 
   size_t size() const;  // number of points
   // The value index on each axis of point `point` (< size()).

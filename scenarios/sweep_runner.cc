@@ -184,7 +184,10 @@ void PrepareSweepFolder(const Sweep& sweep, const std::string& dir, bool restart
   folder.MakeFolder("points");
   CheckFolderWritable((fs::path(dir) / "points").string(), dir);
   if (!stored || restart) folder.WriteFile("sweep.fingerprint", sweep.fingerprint + "\n");
-  folder.WriteFile("sweep.resolved.json", sweep.canonical.dump(2) + "\n");
+  // The canonical sweep (what the fingerprint covers) and its name, which reports are titled with.
+  nlohmann::json shown = sweep.canonical;
+  shown["name"] = sweep.name;
+  folder.WriteFile("sweep.resolved.json", shown.dump(2) + "\n");
   folder.WriteFile("axes.csv", AxesCsv(sweep));
 }
 
