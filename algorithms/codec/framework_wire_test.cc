@@ -70,25 +70,16 @@ TEST(FrameworkWireTest, ALengthWordPastTheMessageIsRejected) {
 // encoding plus its length word is shorter), crossing n - 1 links; the iterates are unchanged.
 TEST(FrameworkWireTest, AllGatherShipsTheLayoutWithTheSameIterates) {
   const int n = 3;
-  const testing::QuadraticObjective objective(n, 40, 5);
-  RingConfig rc;
-  const Topology topology = RingBuilder(rc).Build(n);
-  ComputeTimeConfig cc;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
+  const Topology topology = testing::LinkedRing(n, 1e9, 1e-6);
+  testing::FixedComputeRun fixed(topology, n, 40, 0, nullptr);
+  fixed.setup.iterations = 4;
+  fixed.setup.header_bits = 40;
   const auto run = [&](const std::string& wire) {
     AllGatherCompressedConfig c;
     c.compressor = CompressorSpec("top_k");
     dynamic_cast<TopKConfig&>(*c.compressor.config).fraction = 0.1;
     c.wire = wire;
-    RunSetup setup;
-    setup.objective = &objective;
-    setup.topology = &topology;
-    setup.compute = &compute;
-    setup.iterations = 4;
-    setup.header_bits = 40;
-    testing::RunOutput out;
-    MakeAlgorithm("allgather_compressed", c)->Run(setup, &out.records, &out.summary);
-    return out;
+    return fixed.Run(*MakeAlgorithm("allgather_compressed", c));
   };
   const testing::RunOutput exact = run("exact"), framed = run("framework");
   ASSERT_EQ(framed.summary.status, kStatusOk) << framed.summary.message;

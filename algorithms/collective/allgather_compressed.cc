@@ -43,23 +43,21 @@ void AllGatherCompressedConfig::Validate(ParamProblems& problems) const {
 }
 
 AllGatherCompressedRule::AllGatherCompressedRule(const AllGatherCompressedConfig& config)
-    : compressor_(MakeLinkCompressor(config.compressor)),
-      error_feedback_(config.error_feedback),
+    : CompressedMeanRule(config.error_feedback),
+      compressor_(MakeLinkCompressor(config.compressor)),
       shared_seed_(config.shared_seed) {
   compressor_->set_framework_wire(config.wire == "framework");
 }
 
 void AllGatherCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t seed) {
-  seed_ = seed;
-  mean_.resize(x_.size());
+  InitMean(seed);
   decoded_.assign(1, Eigen::VectorXd(x_.size()));
-  if (error_feedback_) memory_.assign(workers_, Eigen::VectorXd::Zero(x_.size()));
 }
 
 Message AllGatherCompressedRule::Encode(int w, int /*phase*/,
                                         const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
                                         Rng& own) {
-  Rng shared = SharedRoundRng(seed_, round_);
+  Rng shared = SharedRng();
   Rng& rng = shared_seed_ ? shared : own;
   if (!error_feedback_) return compressor_->Encode(grad, rng);
   // p_i and then the new e_i live in e_i itself (no shared scratch: workers encode in parallel).
@@ -109,23 +107,6 @@ void AllGatherCompressedRule::AllGathered(int w, int /*phase*/,
     }
   }
   mean_ /= static_cast<double>(n);
-}
-
-void AllGatherCompressedRule::EndRound(double step) {
-  ++round_;
-  if (error_feedback_) {
-    x_ -= mean_;
-  } else {
-    x_ -= step * mean_;
-  }
-  objective_->Prox(step, x_);
-}
-
-void AllGatherCompressedRule::Extra(std::map<std::string, double>& out) const {
-  if (!error_feedback_) return;
-  double sum = 0;
-  for (const Eigen::VectorXd& m : memory_) sum += m.squaredNorm();
-  out["memory_sq"] = sum / static_cast<double>(memory_.size());
 }
 
 }  // namespace commsim

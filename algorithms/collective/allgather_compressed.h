@@ -24,6 +24,7 @@
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
+#include "algorithms/collective/compressed_mean_rule.h"
 #include "sim/params.h"
 
 namespace commsim {
@@ -39,7 +40,7 @@ struct AllGatherCompressedConfig final : ConfigBase<AllGatherCompressedConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-class AllGatherCompressedRule final : public SharedModelRule {
+class AllGatherCompressedRule final : public CompressedMeanRule {
  public:
   using Config = AllGatherCompressedConfig;
   explicit AllGatherCompressedRule(const AllGatherCompressedConfig& config);
@@ -51,21 +52,14 @@ class AllGatherCompressedRule final : public SharedModelRule {
   void AllGathered(int w, int phase, std::span<const SharedMessage> messages) override;
   void SetParts(std::vector<Segment> parts) override;
   void UsePool(ThreadPool& pool) override;
-  void EndRound(double step) override;
-  void Extra(std::map<std::string, double>& out) const override;
 
  private:
   void InitRule(const LayerProfile* layers, uint64_t seed) override;
 
   std::unique_ptr<LinkCompressor> compressor_;
-  bool error_feedback_;
   bool shared_seed_;
-  uint64_t seed_ = 0;
-  int64_t round_ = 1;
-  Eigen::VectorXd mean_;
   ThreadPool* pool_ = nullptr;
   std::vector<Eigen::VectorXd> decoded_;  // AllGathered's: one per thread
-  std::vector<Eigen::VectorXd> memory_;   // e_i (error feedback only)
 };
 
 }  // namespace commsim

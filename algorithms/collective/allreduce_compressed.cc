@@ -37,9 +37,9 @@ void AllReduceCompressedConfig::Validate(ParamProblems& problems) const {
 }
 
 AllReduceCompressedRule::AllReduceCompressedRule(const AllReduceCompressedConfig& config)
-    : kept_(KeptConfig(config.compressor)),
-      compressor_(MakeLinkCompressor(config.compressor)),
-      error_feedback_(config.error_feedback) {}
+    : CompressedMeanRule(config.error_feedback),
+      kept_(KeptConfig(config.compressor)),
+      compressor_(MakeLinkCompressor(config.compressor)) {}
 
 std::vector<CollectivePhase> AllReduceCompressedRule::Phases(int64_t dim,
                                                              const LayerProfile* /*layers*/) const {
@@ -52,22 +52,18 @@ std::vector<CollectivePhase> AllReduceCompressedRule::Phases(int64_t dim,
 void AllReduceCompressedRule::SetParts(std::vector<Segment> parts) {
   parts_ = parts;
   compressor_->set_buckets(std::move(parts));
-  if (round_ > 0) DrawSupport();  // after Init: the indices are drawn per part
+  if (x_.size() > 0) DrawSupport();  // after Init: the indices are drawn per part
 }
 
 void AllReduceCompressedRule::InitRule(const LayerProfile* /*layers*/, uint64_t seed) {
-  seed_ = seed;
-  const auto d = x_.size();
-  mean_.resize(d);
+  InitMean(seed);
   messages_.resize(static_cast<size_t>(workers_));
-  decoded_.assign(static_cast<size_t>(workers_), Eigen::VectorXd(d));
-  if (error_feedback_) memory_.assign(static_cast<size_t>(workers_), Eigen::VectorXd::Zero(d));
-  round_ = 1;
+  decoded_.assign(static_cast<size_t>(workers_), Eigen::VectorXd(x_.size()));
   DrawSupport();
 }
 
 void AllReduceCompressedRule::DrawSupport() {
-  Rng rng = SharedRoundRng(seed_, round_);
+  Rng rng = SharedRng();
   Eigen::VectorXd& ones = decoded_[0];
   compressor_->Decode(compressor_->Encode(Eigen::VectorXd::Ones(x_.size()), rng), ones);
   support_.clear();
@@ -81,7 +77,7 @@ void AllReduceCompressedRule::Input(int w, int /*phase*/,
                                     Eigen::Ref<Eigen::VectorXd> out) {
   COMMSIM_CHECK(out.size() == static_cast<int64_t>(support_.size()), "{} values for {} kept",
                 out.size(), support_.size());
-  Rng rng = SharedRoundRng(seed_, round_);
+  Rng rng = SharedRng();
   Eigen::VectorXd& decoded = decoded_[static_cast<size_t>(w)];
   Message& message = messages_[static_cast<size_t>(w)];
   if (error_feedback_) {
@@ -108,21 +104,8 @@ void AllReduceCompressedRule::AllReduced(int w, int /*phase*/,
 }
 
 void AllReduceCompressedRule::EndRound(double step) {
-  if (error_feedback_) {
-    x_ -= mean_;
-  } else {
-    x_ -= step * mean_;
-  }
-  objective_->Prox(step, x_);
-  ++round_;
+  CompressedMeanRule::EndRound(step);
   DrawSupport();
-}
-
-void AllReduceCompressedRule::Extra(std::map<std::string, double>& out) const {
-  if (!error_feedback_) return;
-  double sum = 0;
-  for (const Eigen::VectorXd& m : memory_) sum += m.squaredNorm();
-  out["memory_sq"] = sum / static_cast<double>(memory_.size());
 }
 
 }  // namespace commsim

@@ -23,6 +23,7 @@
 #include "algorithms/codec/link_compressor.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
+#include "algorithms/collective/compressed_mean_rule.h"
 #include "algorithms/compressors/rand_k.h"
 #include "sim/params.h"
 
@@ -37,7 +38,7 @@ struct AllReduceCompressedConfig final : ConfigBase<AllReduceCompressedConfig> {
   void Validate(ParamProblems& problems) const override;
 };
 
-class AllReduceCompressedRule final : public SharedModelRule {
+class AllReduceCompressedRule final : public CompressedMeanRule {
  public:
   using Config = AllReduceCompressedConfig;
   explicit AllReduceCompressedRule(const AllReduceCompressedConfig& config);
@@ -48,8 +49,8 @@ class AllReduceCompressedRule final : public SharedModelRule {
              Eigen::Ref<Eigen::VectorXd> out) override;
   const Message* Coded(int w, int phase) const override { return &messages_[w]; }
   void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;
+  // The step, then the next round's indices.
   void EndRound(double step) override;
-  void Extra(std::map<std::string, double>& out) const override;
 
  private:
   void InitRule(const LayerProfile* layers, uint64_t seed) override;
@@ -59,14 +60,9 @@ class AllReduceCompressedRule final : public SharedModelRule {
   RandK kept_;  // the compressor's k per part (Phases)
   std::unique_ptr<LinkCompressor> compressor_;
   std::vector<Segment> parts_;
-  bool error_feedback_;
-  uint64_t seed_ = 0;
-  int64_t round_ = 0;
   std::vector<int64_t> support_;          // the round's kept coordinates, increasing
   std::vector<Message> messages_;         // per worker: this round's message
   std::vector<Eigen::VectorXd> decoded_;  // per worker: D(c_i)
-  std::vector<Eigen::VectorXd> memory_;   // e_i (error feedback only)
-  Eigen::VectorXd mean_;
 };
 
 }  // namespace commsim

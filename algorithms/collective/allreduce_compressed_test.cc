@@ -24,25 +24,12 @@ using testing::QuadraticObjective;
 using testing::RunOutput;
 
 RunOutput RunOnRing(const Algorithm& algorithm, int n, int dim) {
-  const QuadraticObjective objective(n, dim, 9);
-  RingConfig rc;
-  rc.links.bandwidth_bps = 1e9;
-  rc.links.latency_s = 3e-6;
-  const Topology topology = RingBuilder(rc).Build(n);
-  ComputeTimeConfig cc;
-  cc.seconds = 1e-3;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &topology;
-  setup.compute = &compute;
-  setup.iterations = 6;
-  setup.header_bits = 40;
-  setup.step.size = 0.1;
-  algorithm.Check(setup);
-  RunOutput out;
-  algorithm.Run(setup, &out.records, &out.summary);
-  return out;
+  const Topology ring = testing::LinkedRing(n, 1e9, 3e-6);
+  testing::FixedComputeRun run(ring, n, dim, 1e-3, nullptr);
+  run.setup.iterations = 6;
+  run.setup.header_bits = 40;
+  run.setup.step.size = 0.1;
+  return run.Run(algorithm);
 }
 
 ComponentSpec QuarterRandK() {

@@ -34,27 +34,13 @@ constexpr int64_t kFwHeader = 40;
 
 RunOutput RunUnder(const Algorithm& algorithm, int n, const LayerProfile& layers, double compute_s,
                    const FrameworkSetup& framework) {
-  const QuadraticObjective objective(n, static_cast<int>(layers.TotalParams()), 5);
-  RingConfig rc;
-  rc.links.bandwidth_bps = 1e9;
-  rc.links.latency_s = 3e-6;
-  const Topology topology = RingBuilder(rc).Build(n);
-  ComputeTimeConfig cc;
-  cc.seconds = compute_s;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &topology;
-  setup.compute = &compute;
-  setup.iterations = 2;
-  setup.header_bits = kFwHeader;
-  setup.step.size = 0.2;
-  setup.layers = &layers;
-  setup.framework = framework;
-  algorithm.Check(setup);
-  RunOutput out;
-  algorithm.Run(setup, &out.records, &out.summary);
-  return out;
+  const Topology ring = testing::LinkedRing(n, 1e9, 3e-6);
+  testing::FixedComputeRun run(ring, n, static_cast<int>(layers.TotalParams()), compute_s, &layers);
+  run.setup.iterations = 2;
+  run.setup.header_bits = kFwHeader;
+  run.setup.step.size = 0.2;
+  run.setup.framework = framework;
+  return run.Run(algorithm);
 }
 
 std::unique_ptr<Algorithm> IdentityAllGather() {

@@ -58,53 +58,34 @@ TEST(PowerSgdPaperTest, MatrixWorkIsChargedAtTheComputeRateAroundBothAllReduces)
   EXPECT_EQ(PowerSgdFlops(MakePowerSgdLayout(84, 1, &layers, PowerSgdReshape::kOutByRest), 1),
             (std::array<double, 3>{216, 152, 288}));
   const int n = 2;
-  const testing::QuadraticObjective objective(n, 84, 3);
-  RingConfig rc;
-  rc.links.bandwidth_bps = 1e9;
-  rc.links.latency_s = 3e-6;
-  const Topology topology = RingBuilder(rc).Build(n);
-  ComputeTimeConfig cc;
-  cc.seconds = 1e-3;
-  cc.device = "custom";
-  cc.flops_per_s = 1e9;
-  const ComputeTimeModel compute(cc, objective.flops_per_sample(), n, 1);
+  const Topology topology = testing::LinkedRing(n, 1e9, 3e-6);
+  testing::FixedComputeRun run(topology, n, 84, 1e-3, &layers, false, 1, 1e9);
+  run.setup.iterations = 2;
+  auto profile = std::make_shared<CodecProfile>();
+  profile->device = "test";
+  run.setup.codec = CodecSetup{.mode = CodecMode::kModel, .profile = profile};
   PowerSgdConfig c;
   c.rank = 1;
   c.reshape = "out_by_rest";
   const auto algorithm = MakeAlgorithm("powersgd", c);
-  RunSetup setup;
-  setup.objective = &objective;
-  setup.topology = &topology;
-  setup.compute = &compute;
-  setup.layers = &layers;
-  setup.iterations = 2;
-  auto profile = std::make_shared<CodecProfile>();
-  profile->device = "test";
-  setup.codec = CodecSetup{.mode = CodecMode::kModel, .profile = profile};
-  testing::RunOutput out;
-  algorithm->Run(setup, &out.records, &out.summary);
-  ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
   const auto ring = [&](int64_t values) {
     return 2 * (n - 1) * (3'000'000 + 32 * values / n * 1000);
   };
   const int64_t ns = 1000;  // picoseconds
-  EXPECT_EQ(out.records[1].iter_time_s, net_test::Seconds(1'000'000'000 + 216 * ns + ring(16) +
-                                                          152 * ns + ring(18) + 288 * ns));
+  const int64_t charged = 1'000'000'000 + 216 * ns + ring(16) + 152 * ns + ring(18) + 288 * ns;
+  const testing::RunOutput out = run.Run(*algorithm);
+  ASSERT_EQ(out.summary.status, kStatusOk) << out.summary.message;
+  EXPECT_EQ(out.records[1].iter_time_s, net_test::Seconds(charged));
   // A framework's cost per operator call: one matrix, so one call before P, one before Q, one
   // after.
-  setup.framework.name = "test";
-  setup.framework.codec_call = SimTime::FromPs(1'000'000);
-  testing::RunOutput calls;
-  algorithm->Run(setup, &calls.records, &calls.summary);
-  EXPECT_EQ(calls.records[1].iter_time_s,
-            net_test::Seconds(1'000'000'000 + 216 * ns + ring(16) + 152 * ns + ring(18) + 288 * ns +
-                              3 * 1'000'000));
-  setup.framework = FrameworkSetup{};
+  run.setup.framework.name = "test";
+  run.setup.framework.codec_call = SimTime::FromPs(1'000'000);
+  EXPECT_EQ(run.Run(*algorithm).records[1].iter_time_s, net_test::Seconds(charged + 3'000'000));
+  run.setup.framework = FrameworkSetup{};
   // Without codec time (mode none) the same run has no matrix work on its timeline.
-  setup.codec = CodecSetup{};
-  testing::RunOutput free;
-  algorithm->Run(setup, &free.records, &free.summary);
-  EXPECT_EQ(free.records[1].iter_time_s, net_test::Seconds(1'000'000'000 + ring(16) + ring(18)));
+  run.setup.codec = CodecSetup{};
+  EXPECT_EQ(run.Run(*algorithm).records[1].iter_time_s,
+            net_test::Seconds(1'000'000'000 + ring(16) + ring(18)));
 }
 
 }  // namespace
