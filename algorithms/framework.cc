@@ -11,15 +11,15 @@ using U = FrameworkUnit;
 // Ethernet, the latency of every message of a collective step (on GRACE's ResNet-20 rows of 8
 // workers, uncompressed and top-k) and the host staging rate (on GRACE's ResNet-50 MPI row of 8
 // workers). Gloo stages through the host like MPI and reuses them (not fitted on Gloo).
-constexpr double kMpiStepLatency = 8.616e-5;
-constexpr double kMpiHostRate = 7.061e9;
+constexpr double kMpiStepLatency = 4.049e-5;
+constexpr double kMpiHostRate = 6.973e9;
 
 // The shipped profiles, one line each. The numbers and where they come from (documented
 // defaults, or fitted, and on which measured rows): docs/validation.md, "Framework profiles".
 // Horovod's MPI transport constants (step latency, host rate) are fitted; Horovod's 64 MiB fusion
 // buffer and 5 ms cycle (its defaults up to 0.20), and DDP's 25 MiB buckets, are the frameworks'
 // documented defaults; NCCL's transport is taken as ideal, call costs as zero (the codec device
-// profile charges every kernel launch). grace is Horovod with GRACE's per-tensor compression.
+// profile charges every framework op). grace is Horovod with GRACE's per-tensor compression.
 constexpr std::array<FrameworkProfile, 7> kProfiles = {{
     // name, backend, unit, bucket_mib, fusion_mib, cycle_s, call_s, codec_call_s,
     // step_latency_s, host_rate

@@ -97,13 +97,20 @@ void Trajectory::SetLearning(const std::vector<IterationRecord>& records) {
   }
 }
 
-Message Trajectory::MessageAt(int64_t round, int slot) const {
+int32_t Trajectory::ShapeAt(int64_t round, int slot) const {
   const auto run = std::lower_bound(run_end_.begin(), run_end_.end(), round);
-  if (round >= 1 && run != run_end_.end() && slot >= 0) {
-    const std::vector<int32_t>& slots = runs_[static_cast<size_t>(run - run_end_.begin())].slots;
-    if (static_cast<size_t>(slot) < slots.size() && slots[slot] != kNoMessage) {
-      return MessageOf(shapes_[static_cast<size_t>(slots[slot])]);
-    }
+  if (round < 1 || run == run_end_.end() || slot < 0) return kNoMessage;
+  const std::vector<int32_t>& slots = runs_[static_cast<size_t>(run - run_end_.begin())].slots;
+  return static_cast<size_t>(slot) < slots.size() ? slots[slot] : kNoMessage;
+}
+
+bool Trajectory::HasMessage(int64_t round, int slot) const {
+  return ShapeAt(round, slot) != kNoMessage;
+}
+
+Message Trajectory::MessageAt(int64_t round, int slot) const {
+  if (const int32_t shape = ShapeAt(round, slot); shape != kNoMessage) {
+    return MessageOf(shapes_[static_cast<size_t>(shape)]);
   }
   throw std::runtime_error(fmt::format(
       "the trajectory has no message {} in round {} (it has {} rounds)", slot, round, rounds()));

@@ -66,6 +66,8 @@ class Trajectory {
 
   // Replay: the message of `slot` in round `round`; throws std::runtime_error when not recorded.
   Message MessageAt(int64_t round, int slot) const;
+  // Replay: whether `slot` carries a message in round `round`.
+  bool HasMessage(int64_t round, int slot) const;
   // Replay: fills r's learning fields from the recorded iteration r.iteration; throws
   // std::runtime_error when that iteration was not recorded.
   void FillLearning(IterationRecord& r) const;
@@ -83,6 +85,7 @@ class Trajectory {
 
  private:
   int32_t Intern(const MessageShape& shape);
+  int32_t ShapeAt(int64_t round, int slot) const;  // the shape id, or kNoMessage
   void AppendRun(int64_t count, std::vector<int32_t> slots);  // merges with an equal last run
   void CloseRound();                                          // appends the open round
 

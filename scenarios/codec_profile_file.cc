@@ -4,8 +4,10 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "scenarios/codec_devices.h"
+#include "scenarios/codec_recipe.h"
 #include "scenarios/json_config.h"
 #include "sim/error.h"
 
@@ -42,8 +44,28 @@ struct TopKeys final : ConfigBase<TopKeys> {
   }
 };
 
-void ReadEntry(const json& value, const std::string& pointer, CodecCoefficients& c,
-               ErrorList& errors) {
+// One direction: fitted coefficients, or {"ops": [...]} compiled over the profile's operations.
+void ReadCost(const json& value, const std::string& pointer, const CodecOperations* operations,
+              CodecCost& cost, ErrorList& errors) {
+  if (!value.is_object() || !value.contains("ops")) {
+    CostKeys keys(&cost);
+    ReadConfig(value, pointer, keys, errors);
+    return;
+  }
+  if (value.size() != 1) {
+    errors.Add(pointer, "expected either \"ops\" or the coefficients c0_s, elem_s, nnz_s, bit_s, "
+                        "not both");
+  }
+  if (operations == nullptr) {
+    errors.Add(JoinPointer(pointer, "ops"),
+               "a recipe needs the profile's \"operations\" (the cost of each operation class)");
+    return;
+  }
+  cost = CompileCodecRecipe(value["ops"], JoinPointer(pointer, "ops"), *operations, errors);
+}
+
+void ReadEntry(const json& value, const std::string& pointer, const CodecOperations* operations,
+               CodecCoefficients& c, ErrorList& errors) {
   if (!value.is_object()) {
     errors.Add(pointer, fmt::format("expected an object with encode and decode, got {}",
                                     ShownJson(value)));
@@ -57,8 +79,7 @@ void ReadEntry(const json& value, const std::string& pointer, CodecCoefficients&
       errors.Add(JoinPointer(pointer, key), "missing: an object of coefficients is required");
       continue;
     }
-    CostKeys keys(cost);
-    ReadConfig(*it, JoinPointer(pointer, key), keys, errors);
+    ReadCost(*it, JoinPointer(pointer, key), operations, *cost, errors);
   }
 }
 
@@ -73,14 +94,19 @@ std::shared_ptr<const CodecProfile> ParseCodecProfile(const json& doc, const std
     errors.ThrowIfAny(origin);
   }
   TopKeys top(profile.get());
-  ReadConfig(doc, "", top, errors, {"compressors"});
+  ReadConfig(doc, "", top, errors, {"compressors", "operations"});
   if (profile->device.empty()) errors.Add("/device", "missing: a device name is required");
+  std::optional<CodecOperations> operations;
+  if (const auto ops = doc.find("operations"); ops != doc.end()) {
+    operations = ReadCodecOperations(*ops, "/operations", errors);
+  }
   const auto it = doc.find("compressors");
   if (it == doc.end() || !it->is_object()) {
     errors.Add("/compressors", "expected an object of compressors by registry name");
   } else {
     for (const auto& [name, value] : it->items()) {
-      ReadEntry(value, JoinPointer("/compressors", name), profile->compressors[name], errors);
+      ReadEntry(value, JoinPointer("/compressors", name), operations ? &*operations : nullptr,
+                profile->compressors[name], errors);
     }
   }
   errors.ThrowIfAny(origin);

@@ -9,7 +9,8 @@
 //                          "encode": {"c0_s": 0, "elem_s": 0, "nnz_s": 0, "bit_s": 0},
 //                          "decode": {...}}, ...}}
 // Coefficients are seconds (per call, per element, per coded value, per payload bit), >= 0;
-// a missing coefficient is 0. Unknown keys are errors (with a did-you-mean); errors name the file
+// a missing coefficient is 0. A profile may instead list "operations" (what each operation class
+// costs) and give a direction as {"ops": [...]}, the operations it runs (scenarios/codec_recipe.h). Unknown keys are errors (with a did-you-mean); errors name the file
 // and the JSON pointer.
 #ifndef COMMSIM_SCENARIOS_CODEC_PROFILE_FILE_H_
 #define COMMSIM_SCENARIOS_CODEC_PROFILE_FILE_H_

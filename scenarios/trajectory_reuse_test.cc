@@ -77,18 +77,22 @@ TEST(TrajectoryReuseTest, ReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
 
 // The collective family: ring all-reduce with gradient buckets (layer-wise overlap), all-gathers
 // of compressed gradients whose sizes vary per worker and round (qsgd's Elias coding, top-k with
-// error feedback), and PowerSGD's two all-reduces.
+// error feedback), PowerSGD's two all-reduces, an all-reduce of compressed values (rand-k with a
+// shared seed: encoded before, decoded after) and a top-k all-gather under Horovod over MPI.
 Scenario Collectives(const std::string& bandwidth) {
   return OnStar(bandwidth, R"([
       {"name": "allreduce_sgd", "collective": "ring"},
       {"name": "allgather_compressed", "compressor": {"name": "qsgd", "coding": "elias"}},
       {"name": "allgather_compressed", "label": "topk_ef",
        "compressor": {"name": "top_k", "fraction": 0.05}, "error_feedback": true},
-      {"name": "powersgd", "rank": 2}])");
+      {"name": "powersgd", "rank": 2},
+      {"name": "allreduce_compressed", "compressor": {"name": "rand_k", "fraction": 0.05}},
+      {"name": "allgather_compressed", "label": "topk_horovod", "framework": "horovod",
+       "compressor": {"name": "top_k", "fraction": 0.05}}])");
 }
 
 TEST(TrajectoryReuseTest, CollectiveReplayOnAnotherNetworkMatchesTheFullRunByteForByte) {
-  ExpectReplayMatchesFullRun(Collectives, 4);
+  ExpectReplayMatchesFullRun(Collectives, 6);
 }
 
 // The decentralized family on a ring: D-PSGD (sends before it computes), CHOCO with qsgd's

@@ -1,10 +1,6 @@
 #include "algorithms/collective/collective_driver.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <memory>
 
 #include "algorithms/codec_time.h"
@@ -221,6 +217,9 @@ class CollectiveDriver {
   // at the framework's next cycle.
   void JoinReduce(int w, int p) {
     const Message* coded = rule_.Coded(w, p);
+    if (coded != nullptr && setup_.record != nullptr) {
+      setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *coded);
+    }
     AfterCodec(w,
                (coded ? CodecTime(*coded, true) : SimTime()) +
                    RuleWork(phases_[p].flops_before, phases_[p].calls_before),

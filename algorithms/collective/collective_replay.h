@@ -41,6 +41,15 @@ class ReplayCollectiveRule final : public CollectiveRule {
                  Rng&) override {
     return trajectory_.MessageAt(round_ + 1, CollectiveSlot(workers_, phase, w));
   }
+  // The recorded compressed message of an all-reduce phase (encoded before, decoded after), or
+  // nullptr when the phase all-reduces plain values.
+  const Message* Coded(int w, int phase) const override {
+    const int slot = CollectiveSlot(workers_, phase, w);
+    if (!trajectory_.HasMessage(round_ + 1, slot)) return nullptr;
+    coded_.resize(static_cast<size_t>(workers_));
+    coded_[static_cast<size_t>(w)] = trajectory_.MessageAt(round_ + 1, slot);
+    return &coded_[static_cast<size_t>(w)];
+  }
   void EndRound(double) override { ++round_; }
   // A finite stand-in: the driver's end-of-round check passes; metrics come from the trajectory.
   const Eigen::VectorXd& Model() const override { return model_; }
@@ -50,6 +59,7 @@ class ReplayCollectiveRule final : public CollectiveRule {
   std::vector<CollectivePhase> phases_;
   int workers_ = 0;
   int64_t round_ = 0;  // rounds ended
+  mutable std::vector<Message> coded_;  // Coded's answer, per worker
   Eigen::VectorXd model_ = Eigen::VectorXd::Zero(1);
 };
 
