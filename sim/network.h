@@ -47,8 +47,8 @@
 // time beyond the int64-picosecond range, throws SimulationLimitError naming what to change.
 // Cost: kMessage and kPacket/kFifo: O(1) events per unicast message on one link, about one event
 // per packet per hop where a packet must be forwarded. kPacket/kFairQueue: two events per packet
-// per hop. kFlow: two events per message plus, at every flow start and end, a max-min solve over
-// the flows connected to it through shared links (O(pairs log links), sim/max_min.h), heap
+// per hop. kFlow: two events per message plus, at every instant where flows start or end, a
+// max-min solve over the flows connected to them through shared links (O(pairs log links), sim/max_min.h), heap
 // updates for the completion times of those flows only, and one pass draining the bits of every
 // flow in flight (a vectorised multiply-subtract per flow; draining every flow at every event
 // keeps the floating-point history of each flow's remaining bits fixed).
@@ -236,6 +236,9 @@ class Network {
   // kFlow (network_flow.cc).
   void LaunchFlow(uint32_t f);
   void ActivateFlow(uint32_t f);
+  // Solves the seeded flows once, after every event already due at this instant (many flows
+  // start at one instant: a round's messages).
+  void RequestSolve();
   void OnFlowWake(uint64_t generation);
   // Moves the flows due at `now` (heap, or a scan with the reference solver) into done (in
   // activation order) and grow.
@@ -275,6 +278,7 @@ class Network {
   bool reference_flow_solver_ = false;
   SimTime fluid_updated_;
   uint64_t fluid_generation_ = 0;
+  bool solve_pending_ = false;  // a RequestSolve event is scheduled at this instant
   MaxMinSolver solver_;
   std::vector<int> link_slot_;                     // link -> index in solver input, -1 when unused
   std::vector<std::vector<FluidRef>> link_fluid_;  // link -> fluid flows crossing it

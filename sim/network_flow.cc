@@ -2,7 +2,9 @@
 //
 // The flows taking bandwidth are fluid_. Whenever one starts or ends, every flow's remaining bits
 // are drained up to now at its old rate (one pass over parallel arrays), the max-min rates of the
-// flows connected to it through shared links are recomputed (the others cannot change: max-min
+// flows connected to it through shared links are recomputed (once per instant: the flows that
+// start at one instant are solved together by one event after those already due then, which
+// gives the rates a solve per start would, since no time passes in between) (the others cannot change: max-min
 // sharing splits over the connected components of the flow-link graph, and a component's link
 // numbering, hence its tie-breaking, depends on its own flows only), their completion instants
 // are updated in due_heap_, and one wake-up event is scheduled at the earliest due instant of all;
@@ -60,6 +62,7 @@ void Network::ActivateFlow(uint32_t f) {
   DrainFlowsTo(engine_.Now());
   Flow& flow = flows_[f];
   flow.cap_bps = 0;
+  flow.finish = SimTime::Max();  // until solved
   flow.next_growth = SimTime::Max();
   flow.rtt = flow.min_latency * 2;
   if (options_.protocol.kind == ProtocolKind::kTcp && options_.protocol.tcp_slow_start &&
@@ -84,7 +87,16 @@ void Network::ActivateFlow(uint32_t f) {
     on_link.push_back({f, static_cast<int>(h)});
     seed_links_.push_back(hop.link);
   }
-  RecomputeRates();
+  RequestSolve();
+}
+
+void Network::RequestSolve() {
+  if (solve_pending_) return;
+  solve_pending_ = true;
+  engine_.Schedule(SimTime::Zero(), [this] {
+    solve_pending_ = false;
+    if (!seed_links_.empty()) RecomputeRates();  // else a wake-up at this instant solved them
+  });
 }
 
 // Takes f out of the fluid set (swapping the last entry into its places) and seeds its links.
