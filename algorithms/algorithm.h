@@ -63,6 +63,10 @@ struct RunSetup : RunKeys {
   // Called after every iteration with the number of iterations completed (progress reports);
   // may be empty. Runs on the thread that runs the entry.
   std::function<void(int64_t)> on_iteration;
+  // Called every `events_every` simulated events with the events run and the simulated seconds
+  // (progress inside long iterations); may be empty. Runs on the thread that runs the entry.
+  std::function<void(int64_t events, double sim_s)> on_events;
+  int64_t events_every = int64_t{1} << 16;
   // Threads inside the run (`--threads`): every driver computes the per-worker (per-node) work
   // of a round on this many threads: ps/worker_uplinks.h, decentralized/node_work.h,
   // collective/worker_gradients.h. Results are identical for every value. REQUIRES: >= 1.

@@ -135,4 +135,12 @@ void RunRecorder::Finish(std::vector<IterationRecord>* records, RunSummary* summ
   *summary = std::move(summary_);
 }
 
+void ConfigureEngine(Engine& engine, const RunSetup& setup) {
+  engine.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
+  if (!setup.on_events) return;
+  engine.set_heartbeat(static_cast<uint64_t>(setup.events_every), [&engine, &setup] {
+    setup.on_events(static_cast<int64_t>(engine.events_processed()), engine.Now().seconds());
+  });
+}
+
 }  // namespace commsim

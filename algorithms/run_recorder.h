@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "sim/engine.h"
 #include "sim/records.h"
 #include "sim/time.h"
 
@@ -71,6 +72,10 @@ class RunRecorder {
   int64_t completed_ = 0;
   SimTime now_;
 };
+
+// Sets a driver's engine up from the run's setup: the event limit (limits.max_events) and the
+// heartbeat that reports progress (on_events, every events_every events).
+void ConfigureEngine(Engine& engine, const RunSetup& setup);
 
 }  // namespace commsim
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace commsim {
 
@@ -84,6 +85,7 @@ void Progress::Advance(size_t steps) {
   std::lock_guard<std::mutex> lock(mu_);
   done_ += steps;
   partial_.erase(std::this_thread::get_id());
+  detail_.erase(std::this_thread::get_id());
   PeriodicLocked();
 }
 
@@ -102,6 +104,11 @@ void Progress::Note(const std::string& line) {
 void Progress::SetPartial(double fraction) {
   std::lock_guard<std::mutex> lock(mu_);
   partial_[std::this_thread::get_id()] = std::clamp(fraction, 0.0, 1.0);
+}
+
+void Progress::SetDetail(std::string detail) {
+  std::lock_guard<std::mutex> lock(mu_);
+  detail_[std::this_thread::get_id()] = std::move(detail);
 }
 
 void Progress::Finish() {
@@ -134,6 +141,7 @@ std::string Progress::StatusLocked() const {
     const double left = static_cast<double>(total_ - done) - in_flight;
     text += fmt::format(", ETA {}", FormatDuration(elapsed / session * std::max(0.0, left)));
   }
+  for (const auto& [thread, detail] : detail_) text += " | " + detail;
   return text;
 }
 
@@ -155,6 +163,15 @@ std::string FormatDuration(double seconds) {
   if (s < 60) return fmt::format("{}s", s);
   if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
   return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
+std::string EventsDetail(std::string_view label, int64_t events, double sim_s) {
+  const double e = static_cast<double>(events);
+  const std::string count = e >= 1e9   ? fmt::format("{:.1f}G", e / 1e9)
+                            : e >= 1e6 ? fmt::format("{:.1f}M", e / 1e6)
+                            : e >= 1e3 ? fmt::format("{:.1f}k", e / 1e3)
+                                       : fmt::format("{}", events);
+  return fmt::format("{}: {} events, simulated {:.3g} s", label, count, sim_s);
 }
 
 }  // namespace commsim

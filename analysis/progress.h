@@ -7,7 +7,8 @@
 // The ETA extrapolates the mean time per step of this session (steps skipped at Start, e.g. points
 // finished by an earlier run, do not count towards the rate).
 // Steps in flight may report their own progress (SetPartial, e.g. a sweep point's iterations), so
-// the percentage and the ETA move during one long step.
+// the percentage and the ETA move during one long step, and say what they are doing (SetDetail)
+// when one step is long in itself.
 #ifndef COMMSIM_ANALYSIS_PROGRESS_H_
 #define COMMSIM_ANALYSIS_PROGRESS_H_
 
@@ -16,7 +17,9 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace commsim {
@@ -42,6 +45,9 @@ class Progress {
   void Advance(size_t steps = 1);
   // The calling thread's step in flight is `fraction` (clamped to [0, 1]) done.
   void SetPartial(double fraction);
+  // What the calling thread's step in flight is doing (e.g. "sgd: 3.1M events, simulated
+  // 0.42 s"), shown after the status until the thread advances.
+  void SetDetail(std::string detail);
   // Prints one line of its own (e.g. "sgd finished"), above the status line in terminal mode;
   // nothing when quiet.
   void Note(const std::string& line);
@@ -71,6 +77,7 @@ class Progress {
   size_t skipped_ = 0;
   size_t done_ = 0;  // in this session
   std::map<std::thread::id, double> partial_;  // steps in flight, by the thread running them
+  std::map<std::thread::id, std::string> detail_;  // their details, likewise
   double start_s_ = 0;
   double last_line_s_ = 0;
   bool finished_ = false;
@@ -78,6 +85,8 @@ class Progress {
 
 // "0.4s", "12s", "3m05s", "2h07m".
 std::string FormatDuration(double seconds);
+// A detail for a long simulated step: "sgd: 3.1M events, simulated 0.42 s".
+std::string EventsDetail(std::string_view label, int64_t events, double sim_s);
 
 }  // namespace commsim
 

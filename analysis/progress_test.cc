@@ -109,6 +109,21 @@ TEST(ProgressTest, PartialProgressOfAStepInFlightCounts) {
   EXPECT_EQ(p.Status(), "sweep: 1/1 points (100%), elapsed 36s");
 }
 
+// A long step says what it is doing after the status until its thread advances.
+TEST(ProgressTest, ADetailFollowsTheStatusUntilTheStepEnds) {
+  Capture c;
+  Progress p("run", "entries", c.out, Progress::Mode::kQuiet, c.clock());
+  p.Start(2);
+  p.SetDetail(EventsDetail("sgd", 3'145'728, 0.4217));
+  EXPECT_EQ(p.Status(), "run: 0/2 entries (0%), elapsed 0.0s | sgd: 3.1M events, simulated 0.422 s");
+  p.SetDetail(EventsDetail("sgd", 2'500'000'000, 12.5));  // replaces the thread's detail
+  EXPECT_EQ(p.Status(), "run: 0/2 entries (0%), elapsed 0.0s | sgd: 2.5G events, simulated 12.5 s");
+  p.Advance();
+  EXPECT_EQ(p.Status(), "run: 1/2 entries (50%), elapsed 0.0s, ETA 0.0s");
+  EXPECT_EQ(EventsDetail("d", 999, 0), "d: 999 events, simulated 0 s");
+  EXPECT_EQ(EventsDetail("d", 1500, 1e-6), "d: 1.5k events, simulated 1e-06 s");
+}
+
 TEST(ProgressTest, NotesPrintAboveTheStatusLine) {
   Capture c;
   Progress p("run", "entries", c.out, Progress::Mode::kTerminal, c.clock());

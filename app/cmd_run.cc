@@ -89,6 +89,9 @@ void RunAndWrite(const Scenario& scenario, const std::string& file, const RunArg
   options.on_iteration = [&](size_t, int64_t done) {
     if (done % every == 0) progress.SetPartial(static_cast<double>(done) / iterations);
   };
+  options.on_events = [&](size_t entry, int64_t events, double sim_s) {
+    progress.SetDetail(EventsDetail(scenario.algorithms[entry].label, events, sim_s));
+  };
   size_t done = 0;
   options.on_entry_done = [&](size_t, const RunSummary& s) {
     progress.Note(fmt::format("  [{}/{}] {} finished ({})", ++done, entries, s.name, s.status));

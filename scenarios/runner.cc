@@ -257,6 +257,12 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
     if (options.on_iteration) {
       setups.back().on_iteration = [&options, i](int64_t done) { options.on_iteration(i, done); };
     }
+    if (options.on_events) {
+      setups.back().on_events = [&options, i](int64_t events, double sim_s) {
+        options.on_events(i, events, sim_s);
+      };
+      setups.back().events_every = options.events_every;
+    }
   }
 
   std::atomic<size_t> next{0};

@@ -50,6 +50,10 @@ struct RunOptions {
   // Called after every iteration of an entry (entry index, iterations completed), from the thread
   // running that entry (not serialised); may be empty.
   std::function<void(size_t, int64_t)> on_iteration;
+  // Called every `events_every` simulated events of an entry (entry index, events run, simulated
+  // seconds), from the thread running it; may be empty (RunSetup::on_events).
+  std::function<void(size_t, int64_t, double)> on_events;
+  int64_t events_every = int64_t{1} << 16;
   // Builds an entry's algorithm; empty = the registry. Tests substitute fakes.
   std::function<std::unique_ptr<Algorithm>(const ComponentSpec&)> make_algorithm;
   // Trajectories to re-time and to record, and the objective, shared by every run given this

@@ -65,6 +65,33 @@ RunOptions WithBoom(int jobs) {
   return options;
 }
 
+// Every family's driver reports its simulated events every events_every events (the progress of
+// iterations with millions of messages): at 50, 100, ... events, at non-decreasing simulated times.
+TEST(RunnerTest, EveryFamilyReportsItsEventsEveryNEvents) {
+  const Scenario s = ParseScenario(nlohmann::json::parse(R"({
+      "workers": 4, "iterations": 6,
+      "data": {"name": "synthetic_regression", "samples": 200, "features": 20},
+      "network": {"model": "packet", "mtu": "1000bit"},
+      "algorithms": [{"name": "sgd"}, {"name": "dpsgd", "topology": "ring"},
+                     {"name": "allreduce_sgd"}]})"),
+                                   "s.json", "");
+  std::vector<std::vector<std::pair<int64_t, double>>> seen(3);
+  RunOptions options;
+  options.events_every = 50;
+  options.on_events = [&seen](size_t entry, int64_t events, double sim_s) {
+    seen[entry].emplace_back(events, sim_s);
+  };
+  const RunResult r = RunScenario(s, options);
+  for (size_t e = 0; e < 3; ++e) {
+    ASSERT_EQ(r.summaries[e].status, "ok") << r.summaries[e].message;
+    ASSERT_GE(seen[e].size(), 2u) << e;
+    for (size_t k = 0; k < seen[e].size(); ++k) {
+      EXPECT_EQ(seen[e][k].first, 50 * static_cast<int64_t>(k + 1)) << e;
+      if (k > 0) EXPECT_GE(seen[e][k].second, seen[e][k - 1].second) << e;
+    }
+  }
+}
+
 TEST(RunnerTest, AnEntryThatThrowsIsAnErrorAndTheOthersComplete) {
   for (int jobs : {1, 3}) {
     const RunResult r = RunScenario(ThreeEntries(), WithBoom(jobs));

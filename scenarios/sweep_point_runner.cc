@@ -53,6 +53,9 @@ PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress,
                               static_cast<double>(done)) /
                              total);
       };
+      options.on_events = [progress, &scenario](size_t entry, int64_t events, double sim_s) {
+        progress->SetDetail(EventsDetail(scenario.algorithms[entry].label, events, sim_s));
+      };
       options.on_entry_done = [progress, &scenario](size_t entry, const RunSummary&) {
         progress->SetPartial(static_cast<double>(entry + 1) /
                              static_cast<double>(scenario.algorithms.size()));

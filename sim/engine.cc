@@ -1,5 +1,6 @@
 #include "sim/engine.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -16,7 +17,8 @@ namespace {
 constexpr size_t kArity = 4;
 }  // namespace
 
-Engine::Engine() : max_events_(static_cast<uint64_t>(SimLimits::kDefaultMaxEvents)) {}
+Engine::Engine()
+    : max_events_(static_cast<uint64_t>(SimLimits::kDefaultMaxEvents)), next_check_(max_events_) {}
 Engine::~Engine() = default;
 
 EventId Engine::Enqueue(SimTime t) {
@@ -43,6 +45,21 @@ void Engine::Cancel(EventId id) {
 void Engine::set_max_events(uint64_t max_events) {
   COMMSIM_CHECK(max_events >= 1, "max_events must be >= 1");
   max_events_ = max_events;
+  next_check_ = std::min(max_events_, next_beat_);
+}
+
+void Engine::set_heartbeat(uint64_t every, std::function<void()> beat) {
+  heartbeat_every_ = beat ? every : 0;
+  heartbeat_ = std::move(beat);
+  next_beat_ = heartbeat_every_ > 0 ? events_processed_ + heartbeat_every_ : UINT64_MAX;
+  next_check_ = std::min(max_events_, next_beat_);
+}
+
+void Engine::Checkpoint() {
+  if (events_processed_ >= max_events_) ThrowEventLimit();
+  next_beat_ += heartbeat_every_;
+  next_check_ = std::min(max_events_, next_beat_);
+  heartbeat_();
 }
 
 void Engine::ThrowEventLimit() const {
@@ -161,7 +178,7 @@ bool Engine::Step(int64_t limit_ps) {
       continue;  // cancelled; the slot may already serve another event
     s.seq = 0;   // running: Cancel of this id is now a no-op
     --live_;
-    if (events_processed_ >= max_events_) [[unlikely]] ThrowEventLimit();
+    if (events_processed_ >= next_check_) [[unlikely]] Checkpoint();
     now_ = SimTime::FromPs(top.time_ps);
     ++events_processed_;
     s.handler();  // slots never move, so handlers may schedule freely

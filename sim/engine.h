@@ -14,6 +14,8 @@
 //   - Limits (checked): 2^24 (16.7 M) events pending at once, 2^40 events scheduled per engine
 //     (internal invariants), and max_events run per engine (set_max_events; default
 //     SimLimits::kDefaultMaxEvents): running one more throws SimulationLimitError.
+//   - A heartbeat (set_heartbeat) runs between events after every `every` events: progress
+//     reports of runs whose single iteration has millions of events. It must not schedule.
 //   - Times are checked SimTime sums: scheduling past the int64-picosecond range throws
 //     SimulationLimitError (time.h). After any exception out of a handler the engine may only
 //     be destroyed.
@@ -22,6 +24,7 @@
 #define COMMSIM_SIM_ENGINE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -74,6 +77,8 @@ class Engine {
   // REQUIRES: max_events >= 1.
   void set_max_events(uint64_t max_events);
   uint64_t max_events() const { return max_events_; }
+  // Calls `beat` before the event after every `every` events run (0: never).
+  void set_heartbeat(uint64_t every, std::function<void()> beat);
   // Live (scheduled, not yet run or cancelled) events.
   size_t pending() const { return live_; }
 
@@ -119,6 +124,8 @@ class Engine {
   void PopTop();
   // Pops and runs the next live event if its time is <= limit. Returns false when none is.
   bool Step(int64_t limit_ps);
+  // At next_check_ events: the event limit, or the heartbeat.
+  void Checkpoint();
 
   std::unique_ptr<Record[], AlignedFree> heap_storage_;
   Record* heap_ = nullptr;  // heap_storage_ + kRootOffset: logical index 0 is the root
@@ -131,6 +138,10 @@ class Engine {
   uint64_t next_seq_ = 1;
   uint64_t events_processed_ = 0;
   uint64_t max_events_;
+  uint64_t heartbeat_every_ = 0;
+  std::function<void()> heartbeat_;
+  uint64_t next_beat_ = UINT64_MAX;
+  uint64_t next_check_;  // min(max_events_, next_beat_)
   size_t live_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;

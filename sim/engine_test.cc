@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/error.h"
@@ -202,6 +203,26 @@ TEST(EngineTest, RunningMoreThanMaxEventsThrowsAfterExactlyThatMany) {
             "raise /limits/max_events if it is meant to be this long, or shorten it (fewer "
             "iterations or workers, a larger network mtu)");
   EXPECT_EQ(ran, 3);
+}
+
+// The heartbeat runs between events after every `every` events (at 3, 6, 9 of 10 here, seeing
+// the time of the last event run), and alongside it the event limit still holds.
+TEST(EngineTest, HeartbeatRunsEveryNEventsAndTheLimitStillHolds) {
+  Engine engine;
+  std::vector<std::pair<uint64_t, int64_t>> beats;  // (events run, now in ns)
+  engine.set_heartbeat(3, [&] {
+    beats.emplace_back(engine.events_processed(), engine.Now().ps() / 1000);
+  });
+  for (int i = 0; i < 10; ++i) engine.Schedule(Ns(10 * (i + 1)), [] {});
+  engine.Run();
+  EXPECT_EQ(beats, (std::vector<std::pair<uint64_t, int64_t>>{{3, 30}, {6, 60}, {9, 90}}));
+  Engine limited;
+  limited.set_heartbeat(2, [&] { beats.emplace_back(limited.events_processed(), 0); });
+  limited.set_max_events(5);
+  for (int i = 0; i < 8; ++i) limited.Schedule(Ns(i + 1), [] {});
+  EXPECT_THROW(limited.Run(), SimulationLimitError);
+  EXPECT_EQ(limited.events_processed(), 5u);
+  EXPECT_EQ(beats.size(), 5u);  // 3 + beats at 2 and 4
 }
 
 TEST(EngineTest, SchedulingPastTheTimeLimitThrowsInsteadOfWrapping) {

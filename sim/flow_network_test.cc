@@ -28,6 +28,22 @@ Topology Star(int n, double worker_bps, double server_bps, double latency_s) {
   return net_test::Star(n, worker_bps, latency_s, server_bps, latency_s);
 }
 
+// Flows that start at one instant are solved once: an incast of n equal flows runs n activation
+// events, one solve and one wake-up (the deliveries run inside it), whatever n, and every flow
+// gets B/n.
+TEST(FlowNetworkTest, FlowsStartingAtOneInstantAreSolvedOnce) {
+  for (const int n : {3, 50, 400}) {
+    const Topology t = Star(n, 1e9, 1e9, 10e-6);
+    Engine engine;
+    Network net(engine, t, Flow());
+    std::vector<SimTime> at(n);
+    for (int w = 0; w < n; ++w) net.Send(w, n, 8'000, [&, w] { at[w] = engine.Now(); });
+    engine.Run();
+    EXPECT_EQ(engine.events_processed(), static_cast<uint64_t>(n) + 2) << n;
+    for (int w = 0; w < n; ++w) EXPECT_EQ(at[w], Ps(20'000'000 + int64_t{n} * 8'000'000)) << n;
+  }
+}
+
 TEST(FlowNetworkTest, OneFlowTakesLatencyPlusSizeOverBandwidth) {
   const Topology t = Line(2, 1e9, 10e-6);
   Engine engine;

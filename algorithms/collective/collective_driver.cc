@@ -48,7 +48,7 @@ class CollectiveDriver {
             {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
         codec_(CodecConfig(options)),
         clock_(setup.codec) {
-    engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
+    ConfigureEngine(engine_, setup);
     wire_ = {.network = &network_,
              .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,

@@ -55,7 +55,7 @@ class RoundDriver {
         computed_(rule.num_nodes()),
         lanes_(rule.num_nodes(), CodecLanes(1)),
         ready_(rule.num_nodes()) {
-    engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
+    ConfigureEngine(engine_, setup);
     for (int i = 0; i < rule.num_nodes(); ++i) compute_rngs_.emplace_back(setup.seed, i, "compute");
   }
 

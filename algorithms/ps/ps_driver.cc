@@ -47,7 +47,7 @@ class PsDriver {
         servers_(setup.topology->servers()),
         worker_hosts_(setup.topology->WorkerHosts()) {
     COMMSIM_CHECK(!servers_.empty(), "parameter server needs a server host");
-    engine_.set_max_events(static_cast<uint64_t>(setup.limits.max_events));
+    ConfigureEngine(engine_, setup);
     server_lanes_.assign(servers_.size(), CodecLanes(setup.codec.server_threads));
     workers_ = static_cast<int>(worker_hosts_.size());
     COMMSIM_CHECK(workers_ == objective_.num_workers(), "{} worker hosts, {} shards", workers_,
