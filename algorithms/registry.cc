@@ -40,56 +40,105 @@ const Registry<Compressor>& CompressorRegistry() {
   return registry;
 }
 
+namespace {
+
+// The parameter-server family (algorithms/ps/).
+void AddParameterServer(Registry<Algorithm>& r) {
+  AddAlgorithm<PsAlgorithm<SgdRule>>(
+      r, {.name = "sgd",
+          .baseline = true,
+          .color = "#222222",
+          .learning_ignores_time = true,
+          .help = "parameter server: full-precision gradients up, model down"});
+  AddAlgorithm<PsAlgorithm<SgdRule>>(
+      r,
+      {.name = "qsgd",
+       .color = "#1f77b4",
+       .learning_ignores_time = true,
+       .help = "parameter server: quantized gradients up (qsgd), model down"},
+      &SgdConfig::QsgdDefaults);
+  AddAlgorithm<PsAlgorithm<MemSgdRule>>(
+      r, {.name = "memsgd",
+          .color = "#ff7f0e",
+          .learning_ignores_time = true,
+          .help = "parameter server: error-feedback top-k gradients up, model down"});
+  AddAlgorithm<PsAlgorithm<DianaRule>>(
+      r, {.name = "diana",
+          .color = "#2ca02c",
+          .learning_ignores_time = true,
+          .help = "parameter server: compressed gradient differences (shifts) up, model down"});
+  AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
+      r, {.name = "doublesqueeze",
+          .color = "#9467bd",
+          .learning_ignores_time = true,
+          .help = "parameter server: error-compensated compression both ways"});
+  AddAlgorithm<PsAlgorithm<DoreRule>>(
+      r, {.name = "dore",
+          .color = "#d62728",
+          .learning_ignores_time = true,
+          .help = "parameter server: gradient and model residuals compressed both ways"});
+}
+
+// The decentralized family (algorithms/decentralized/).
+void AddDecentralized(Registry<Algorithm>& r) {
+  AddAlgorithm<DecentralizedAlgorithm<DpsgdRule>>(
+      r, {.name = "dpsgd",
+          .baseline = true,
+          .color = "#7f7f7f",
+          .learning_ignores_time = true,
+          .help = "D-PSGD: gossip full models, local SGD step"});
+  AddAlgorithm<DecentralizedAlgorithm<ChocoRule>>(
+      r, {.name = "choco",
+          .color = "#17becf",
+          .learning_ignores_time = true,
+          .help = "CHOCO-SGD: gossip compressed model differences with error-compensated "
+                  "copies"});
+  AddAlgorithm<DecentralizedAlgorithm<ChocoRule>>(
+      r,
+      {.name = "malcom",
+       .color = "#e377c2",
+       .learning_ignores_time = true,
+       .help = "MALCOM-PSGD [recon]: CHOCO + dithered/source-coded residuals + l1 proximal "
+               "step"},
+      &SetMalcomDefaults);
+}
+
+// The collective family (algorithms/collective/).
+void AddCollective(Registry<Algorithm>& r) {
+  AddAlgorithm<CollectiveAlgorithm<AllReduceSgdRule>>(
+      r, {.name = "allreduce_sgd",
+          .baseline = true,
+          .color = "#8c564b",
+          .learning_ignores_time = true,
+          .help = "collective: full-precision gradients all-reduced (ring, tree, "
+                  "halving_doubling, hierarchical), no server"});
+  AddAlgorithm<CollectiveAlgorithm<AllGatherCompressedRule>>(
+      r, {.name = "allgather_compressed",
+          .color = "#bcbd22",
+          .learning_ignores_time = true,
+          .help = "collective: every worker all-gathers everyone's compressed gradient "
+                  "(optional error feedback)"});
+  AddAlgorithm<CollectiveAlgorithm<AllReduceCompressedRule>>(
+      r, {.name = "allreduce_compressed",
+          .color = "#aec7e8",
+          .learning_ignores_time = true,
+          .help = "collective: rand_k with a seed all workers share, its kept values "
+                  "all-reduced (optional error feedback)"});
+  AddAlgorithm<CollectiveAlgorithm<PowerSgdRule>>(
+      r, {.name = "powersgd",
+          .color = "#393b79",
+          .learning_ignores_time = true,
+          .help = "collective: rank-r PowerSGD, P and Q all-reduced, error feedback"});
+}
+
+}  // namespace
+
 const Registry<Algorithm>& AlgorithmRegistry() {
   static const Registry<Algorithm> registry = [] {
     Registry<Algorithm> r;
-    AddAlgorithm<PsAlgorithm<SgdRule>>(
-        r, {.name = "sgd", .baseline = true, .color = "#222222", .learning_ignores_time = true,
-            .help = "parameter server: full-precision gradients up, model down"});
-    AddAlgorithm<PsAlgorithm<SgdRule>>(
-        r, {.name = "qsgd", .color = "#1f77b4", .learning_ignores_time = true,
-            .help = "parameter server: quantized gradients up (qsgd), model down"},
-        &SgdConfig::QsgdDefaults);
-    AddAlgorithm<PsAlgorithm<MemSgdRule>>(
-        r, {.name = "memsgd", .color = "#ff7f0e", .learning_ignores_time = true,
-            .help = "parameter server: error-feedback top-k gradients up, model down"});
-    AddAlgorithm<PsAlgorithm<DianaRule>>(
-        r, {.name = "diana", .color = "#2ca02c", .learning_ignores_time = true,
-            .help = "parameter server: compressed gradient differences (shifts) up, model down"});
-    AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
-        r, {.name = "doublesqueeze", .color = "#9467bd", .learning_ignores_time = true,
-            .help = "parameter server: error-compensated compression both ways"});
-    AddAlgorithm<PsAlgorithm<DoreRule>>(
-        r, {.name = "dore", .color = "#d62728", .learning_ignores_time = true,
-            .help = "parameter server: gradient and model residuals compressed both ways"});
-    AddAlgorithm<DecentralizedAlgorithm<DpsgdRule>>(
-        r, {.name = "dpsgd", .baseline = true, .color = "#7f7f7f", .learning_ignores_time = true,
-            .help = "D-PSGD: gossip full models, local SGD step"});
-    AddAlgorithm<DecentralizedAlgorithm<ChocoRule>>(
-        r, {.name = "choco", .color = "#17becf", .learning_ignores_time = true,
-            .help = "CHOCO-SGD: gossip compressed model differences with error-compensated "
-                    "copies"});
-    AddAlgorithm<DecentralizedAlgorithm<ChocoRule>>(
-        r, {.name = "malcom", .color = "#e377c2", .learning_ignores_time = true,
-            .help = "MALCOM-PSGD [recon]: CHOCO + dithered/source-coded residuals + l1 proximal "
-                    "step"},
-        &SetMalcomDefaults);
-    AddAlgorithm<CollectiveAlgorithm<AllReduceSgdRule>>(
-        r, {.name = "allreduce_sgd", .baseline = true, .color = "#8c564b",
-            .learning_ignores_time = true,
-            .help = "collective: full-precision gradients all-reduced (ring, tree, "
-                    "halving_doubling, hierarchical), no server"});
-    AddAlgorithm<CollectiveAlgorithm<AllGatherCompressedRule>>(
-        r, {.name = "allgather_compressed", .color = "#bcbd22", .learning_ignores_time = true,
-            .help = "collective: every worker all-gathers everyone's compressed gradient "
-                    "(optional error feedback)"});
-    AddAlgorithm<CollectiveAlgorithm<AllReduceCompressedRule>>(
-        r, {.name = "allreduce_compressed", .color = "#aec7e8", .learning_ignores_time = true,
-            .help = "collective: rand_k with a seed all workers share, its kept values "
-                    "all-reduced (optional error feedback)"});
-    AddAlgorithm<CollectiveAlgorithm<PowerSgdRule>>(
-        r, {.name = "powersgd", .color = "#393b79", .learning_ignores_time = true,
-            .help = "collective: rank-r PowerSGD, P and Q all-reduced, error feedback"});
+    AddParameterServer(r);
+    AddDecentralized(r);
+    AddCollective(r);
     return r;
   }();
   return registry;

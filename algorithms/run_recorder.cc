@@ -126,8 +126,8 @@ void RunRecorder::Finish(std::vector<IterationRecord>* records, RunSummary* summ
     summary_.mean_iter_time_s = sum_iter_s_ / static_cast<double>(completed_);
     summary_.mean_compute_time_s = sum_compute_s_ / static_cast<double>(completed_);
     summary_.mean_codec_time_s = sum_codec_s_ / static_cast<double>(completed_);
-    summary_.mean_comm_time_s = summary_.mean_iter_time_s - summary_.mean_compute_time_s -
-                                summary_.mean_codec_time_s;
+    summary_.mean_comm_time_s =
+        summary_.mean_iter_time_s - summary_.mean_compute_time_s - summary_.mean_codec_time_s;
     summary_.mean_overlap_saved_s = sum_saved_s_ / static_cast<double>(completed_);
   }
   summary_.sim_time_s = now_.seconds();

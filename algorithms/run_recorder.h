@@ -27,8 +27,8 @@ namespace commsim {
 struct IterationTiming {
   SimTime start;
   SimTime end;
-  SimTime compute;  // the slowest worker's compute time
-  SimTime codec = SimTime();    // codec time on the critical path (sim/records.h codec_time_s)
+  SimTime compute;            // the slowest worker's compute time
+  SimTime codec = SimTime();  // codec time on the critical path (sim/records.h codec_time_s)
   SimTime overlap_saved = SimTime();  // sim/records.h overlap_saved_s
   int64_t bits_up = 0;
   int64_t bits_down = 0;

@@ -6,8 +6,8 @@
 namespace commsim {
 
 void StepConfig::Describe(ParamVisitor& v) {
-  static constexpr std::array<std::string_view, 4> kSchedules = {"constant", "inv_sqrt",
-                                                                  "inv_time", "step"};
+  static constexpr std::array<std::string_view, 4> kSchedules = {"constant", "inv_sqrt", "inv_time",
+                                                                 "step"};
   v.Real("size", size, Range::Positive(), "step size gamma (gamma_0 for decaying schedules)");
   v.Text("schedule", schedule, kSchedules, "how gamma_t changes with the iteration t");
   v.Int("decay_iterations", decay_iterations, Range::AtLeast(1),

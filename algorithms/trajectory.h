@@ -85,7 +85,7 @@ class Trajectory {
 
  private:
   int32_t Intern(const MessageShape& shape);
-  int32_t ShapeAt(int64_t round, int slot) const;  // the shape id, or kNoMessage
+  int32_t ShapeAt(int64_t round, int slot) const;             // the shape id, or kNoMessage
   void AppendRun(int64_t count, std::vector<int32_t> slots);  // merges with an equal last run
   void CloseRound();                                          // appends the open round
 

@@ -134,7 +134,8 @@ std::string Progress::StatusLocked() const {
   const double session = static_cast<double>(done_) + in_flight;
   const double elapsed = clock_() - start_s_;
   const int percent =
-      total_ == 0 ? 100 : static_cast<int>(100.0 * (static_cast<double>(done) + in_flight) / total_);
+      total_ == 0 ? 100
+                  : static_cast<int>(100.0 * (static_cast<double>(done) + in_flight) / total_);
   std::string text = fmt::format("{}: {}/{} {} ({}%), elapsed {}", label_, done, total_, unit_,
                                  std::min(percent, 100), FormatDuration(elapsed));
   if (done < total_ && session > 0) {

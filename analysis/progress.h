@@ -13,11 +13,11 @@
 #define COMMSIM_ANALYSIS_PROGRESS_H_
 
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -75,8 +75,8 @@ class Progress {
   std::thread ticker_;
   size_t total_ = 0;
   size_t skipped_ = 0;
-  size_t done_ = 0;  // in this session
-  std::map<std::thread::id, double> partial_;  // steps in flight, by the thread running them
+  size_t done_ = 0;                                // in this session
+  std::map<std::thread::id, double> partial_;      // steps in flight, by the thread running them
   std::map<std::thread::id, std::string> detail_;  // their details, likewise
   double start_s_ = 0;
   double last_line_s_ = 0;

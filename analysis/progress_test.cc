@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <thread>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace commsim {
 namespace {
@@ -115,7 +115,8 @@ TEST(ProgressTest, ADetailFollowsTheStatusUntilTheStepEnds) {
   Progress p("run", "entries", c.out, Progress::Mode::kQuiet, c.clock());
   p.Start(2);
   p.SetDetail(EventsDetail("sgd", 3'145'728, 0.4217));
-  EXPECT_EQ(p.Status(), "run: 0/2 entries (0%), elapsed 0.0s | sgd: 3.1M events, simulated 0.422 s");
+  EXPECT_EQ(p.Status(),
+            "run: 0/2 entries (0%), elapsed 0.0s | sgd: 3.1M events, simulated 0.422 s");
   p.SetDetail(EventsDetail("sgd", 2'500'000'000, 12.5));  // replaces the thread's detail
   EXPECT_EQ(p.Status(), "run: 0/2 entries (0%), elapsed 0.0s | sgd: 2.5G events, simulated 12.5 s");
   p.Advance();

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/records.h"
 #include "sim/atomic_file.h"
+#include "sim/records.h"
 
 namespace commsim {
 

@@ -117,13 +117,32 @@ TEST(WritersTest, TargetColumnsAreCsvOnlyAndEmptyBaselineIsJsonNull) {
   EXPECT_TRUE(entry["baseline"].is_null());
   EXPECT_EQ(entry["bits_to_target"], 1024);
   EXPECT_EQ(entry["time_to_target_s"], 0.5);
-  const std::vector<std::string> keys = {
-      "algorithm", "baseline", "bits_down", "bits_fraction_of_baseline", "bits_to_target",
-      "bits_up", "codec", "color", "family", "final_consensus_dist", "final_density",
-      "final_dist_to_opt_sq", "final_loss", "final_test_accuracy", "iterations",
-      "mean_codec_time_s", "mean_comm_time_s", "mean_compute_time_s", "mean_iter_time_s",
-      "mean_overlap_saved_s", "message", "name", "sim_time_s", "status", "time_to_target_s",
-      "total_bits"};
+  const std::vector<std::string> keys = {"algorithm",
+                                         "baseline",
+                                         "bits_down",
+                                         "bits_fraction_of_baseline",
+                                         "bits_to_target",
+                                         "bits_up",
+                                         "codec",
+                                         "color",
+                                         "family",
+                                         "final_consensus_dist",
+                                         "final_density",
+                                         "final_dist_to_opt_sq",
+                                         "final_loss",
+                                         "final_test_accuracy",
+                                         "iterations",
+                                         "mean_codec_time_s",
+                                         "mean_comm_time_s",
+                                         "mean_compute_time_s",
+                                         "mean_iter_time_s",
+                                         "mean_overlap_saved_s",
+                                         "message",
+                                         "name",
+                                         "sim_time_s",
+                                         "status",
+                                         "time_to_target_s",
+                                         "total_bits"};
   std::vector<std::string> got;
   for (const auto& [key, value] : entry.items()) got.push_back(key);
   EXPECT_EQ(got, keys);

@@ -5,9 +5,8 @@
 
 #include <cmath>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "algorithms/registry.h"
 #include "app/binary_test_util.h"
@@ -43,9 +42,11 @@ TEST_F(CalibrateCommandTest, WritesAProfileOfEveryCompressorThatAScenarioCanUse)
     }
   }
   // The profile drives a run's codec model: validate accepts a scenario pointing at it.
-  const auto v = RunCommsim("validate scenarios/quickstart.json --set '/codec={\"mode\":\"model\","
-                            "\"profile\":\"" + out + "\"}'",
-                            "cd " COMMSIM_SOURCE_DIR " &&");
+  const auto v = RunCommsim(
+      "validate scenarios/quickstart.json --set '/codec={\"mode\":\"model\","
+      "\"profile\":\"" +
+          out + "\"}'",
+      "cd " COMMSIM_SOURCE_DIR " &&");
   EXPECT_EQ(v.status, 0) << v.out;
 }
 

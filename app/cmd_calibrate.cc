@@ -11,8 +11,8 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "app/commands.h"
 #include "scenarios/codec_calibrate.h"
@@ -37,9 +37,10 @@ void CheckReplaceable(const std::string& path) {
     ours = false;
   }
   if (!ours) {
-    throw UserError(fmt::format("--out {}: the file exists and was not written by `commsim "
-                                "calibrate`; choose another path or remove it yourself",
-                                path));
+    throw UserError(
+        fmt::format("--out {}: the file exists and was not written by `commsim "
+                    "calibrate`; choose another path or remove it yourself",
+                    path));
   }
 }
 

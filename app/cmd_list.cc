@@ -59,8 +59,9 @@ void PrintAll() {
 
 void AddListCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "list", "List the registered components and their parameters (`list profiles`: the layer "
-              "profiles only)");
+      "list",
+      "List the registered components and their parameters (`list profiles`: the layer "
+      "profiles only)");
   auto section = std::make_shared<std::string>();
   cmd->add_option("section", *section, "print only this part")->check(CLI::IsMember({"profiles"}));
   cmd->callback([section] { *section == "profiles" ? PrintProfiles() : PrintAll(); });

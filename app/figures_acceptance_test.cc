@@ -71,7 +71,8 @@ RunResult SyntheticRun(const Scenario& scenario, double time_scale) {
   // Each family's baseline, as the runner sets it: its first entry registered as a baseline.
   for (RunSummary& s : run.summaries) {
     for (size_t e = 0; e < scenario.algorithms.size() && s.baseline.empty(); ++e) {
-      const std::unique_ptr<Algorithm> a = AlgorithmRegistry().Make(scenario.algorithms[e].algorithm);
+      const std::unique_ptr<Algorithm> a =
+          AlgorithmRegistry().Make(scenario.algorithms[e].algorithm);
       if (a->info().baseline && FamilyName(a->family()) == s.family) {
         s.baseline = scenario.algorithms[e].label;
       }

@@ -2,12 +2,12 @@
 // whole report, and the error path for a bad spec.
 #include <gtest/gtest.h>
 
-#include "app/binary_test_util.h"
-
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
+
+#include "app/binary_test_util.h"
 
 namespace {
 

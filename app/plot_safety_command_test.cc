@@ -24,15 +24,15 @@ TEST(PlotSafetyCommandTest, HostileSweepAxisNameRunsNothing) {
       {"set",
        {{"/iterations", 2},
         {"/algorithms", nlohmann::json::array({{{"name", "sgd"}}, {{"name", "qsgd"}}})}}},
-      {"axes", nlohmann::json::array(
-                   {{{"name", fmt::format("`touch {0}1` $(touch {0}2) '; system(\"touch {0}3\") #",
-                                          m)},
-                     {"pointer", "/network/topology/worker_bandwidth"},
-                     {"values", {"1Gbps", "10Gbps"}}}})}};
+      {"axes",
+       nlohmann::json::array(
+           {{{"name", fmt::format("`touch {0}1` $(touch {0}2) '; system(\"touch {0}3\") #", m)},
+             {"pointer", "/network/topology/worker_bandwidth"},
+             {"values", {"1Gbps", "10Gbps"}}}})}};
   WriteFileAtomic((dir / "hostile.json").string(), sweep.dump(2));
-  const ProgramResult r = RunProgram(
-      COMMSIM_BINARY, {"sweep", "hostile.json", "--out", "out", "--quiet", "--jobs", "1"},
-      dir.string());
+  const ProgramResult r =
+      RunProgram(COMMSIM_BINARY,
+                 {"sweep", "hostile.json", "--out", "out", "--quiet", "--jobs", "1"}, dir.string());
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     EXPECT_EQ(e.path().filename().string().find("pwned"), std::string::npos) << e.path();
   }

@@ -154,12 +154,18 @@ inline std::vector<std::string> FileReferences(const std::string& text) {
 
 // True for generated outputs, placeholders and templates (see the file comment).
 inline bool IsNotAReference(const std::string& ref) {
-  static const std::set<std::string> kOutputs = {"metrics.csv",         "summary.csv",
-                                                 "summary.json",        "scenario.resolved.json",
-                                                 "sweep.csv",           "axes.csv",
-                                                 "sweep.resolved.json", "report.md",
-                                                 "report.html",         "compile_commands.json",
-                                                 "run.json",            "trace.txt"};
+  static const std::set<std::string> kOutputs = {"metrics.csv",
+                                                 "summary.csv",
+                                                 "summary.json",
+                                                 "scenario.resolved.json",
+                                                 "sweep.csv",
+                                                 "axes.csv",
+                                                 "sweep.resolved.json",
+                                                 "report.md",
+                                                 "report.html",
+                                                 "compile_commands.json",
+                                                 "run.json",
+                                                 "trace.txt"};
   static const std::vector<std::string> kOutputDirs = {
       "results/", "build/", "build-asan/", "data/", "plots/", "points/", "runs/"};
   if (ref.empty() || ref.starts_with("/") || ref.starts_with("~") || ref.find("://") != ref.npos)

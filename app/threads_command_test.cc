@@ -119,7 +119,8 @@ TEST_F(ThreadsCommandTest, BadThreadCountsAreRefusedWithTheValue) {
                               bad + " --out " + (dir_ / "out").string());
     EXPECT_NE(r.status, 0) << bad;
     EXPECT_NE(r.out.find(std::string("--threads: expected a whole number of threads from 1 to "
-                                     "256, got '") + bad + "'"),
+                                     "256, got '") +
+                         bad + "'"),
               std::string::npos)
         << bad << ": " << r.out;
     EXPECT_FALSE(fs::exists(dir_ / "out")) << bad;

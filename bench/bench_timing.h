@@ -40,8 +40,9 @@ struct Mark {
 };
 
 inline Mark Now() {
-  return {std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
-          CpuNow()};
+  return {
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
+      CpuNow()};
 }
 
 // Runs f once, in wall and in process CPU time.

@@ -75,8 +75,8 @@ void Report(const std::string& name, const Topology& t, TrafficPattern pattern, 
     if (v.model == NetworkModel::kPacket && v.queue == QueueDiscipline::kFairQueue) {
       packet_s = m.wall_s;
     }
-    fmt::print("{:<26} {:<12} {:>12.6f} {:>11} {:>11} {:>10.4f}\n", name, v.name,
-               m.end.seconds(), m.events, m.units, m.wall_s);
+    fmt::print("{:<26} {:<12} {:>12.6f} {:>11} {:>11} {:>10.4f}\n", name, v.name, m.end.seconds(),
+               m.events, m.units, m.wall_s);
   }
   fmt::print("{:<26} packet_fq / flow wall time: {:.0f}x\n", name, packet_s / flow_s);
 }
@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
   using namespace commsim;
   const int n = argc > 1 ? std::atoi(argv[1]) : 64;
   fmt::print("{} workers/nodes, 1 Gbps links, mtu {} bits\n", n, kMtuBits);
-  fmt::print("{:<26} {:<12} {:>12} {:>11} {:>11} {:>10}\n", "case", "model", "sim_end_s",
-             "events", "link_units", "wall_s");
+  fmt::print("{:<26} {:<12} {:>12} {:>11} {:>11} {:>10}\n", "case", "model", "sim_end_s", "events",
+             "link_units", "wall_s");
   StarConfig star_config;
   star_config.workers.worker_latency_s = 50e-6;
   star_config.server_latency_s = 50e-6;

@@ -19,9 +19,9 @@ void ExpectBucket(const Bucket& b, int64_t offset, int64_t size, double ready) {
 // forward (6) + backward of L2 and L1 (10) = 16/18; bucket 1 = L1's first 10 + L0's last 110,
 // ready at 18/18; bucket 2 = L0's first 40.
 TEST(BucketsTest, FillsInBackwardOrderAndSplitsLayersAtTheCap) {
-  const LayerProfile p{.name = "three",
-                       .layers = {Layer{"L0", 150, 1, 2}, Layer{"L1", 100, 2, 4},
-                                  Layer{"L2", 30, 3, 6}}};
+  const LayerProfile p{
+      .name = "three",
+      .layers = {Layer{"L0", 150, 1, 2}, Layer{"L1", 100, 2, 4}, Layer{"L2", 30, 3, 6}}};
   const std::vector<Bucket> b = PlanBuckets(&p, 280, 120);
   ASSERT_EQ(b.size(), 3u);
   ExpectBucket(b[0], 160, 120, 16.0 / 18.0);

@@ -49,8 +49,7 @@ double SampleGamma(double shape, Rng& rng) {
   }
 }
 
-Shards SplitIid(const IidPartitionConfig& /*config*/, const Dataset& train, int workers,
-                Rng& rng) {
+Shards SplitIid(const IidPartitionConfig& /*config*/, const Dataset& train, int workers, Rng& rng) {
   COMMSIM_CHECK(workers >= 1, "workers {}", workers);
   std::vector<int64_t> order(static_cast<size_t>(train.num_samples()));
   std::iota(order.begin(), order.end(), 0);

@@ -64,8 +64,8 @@ void QuadraticCurvatures::Init(const SyntheticQuadraticConfig& config, int64_t d
   const double ratio = config.lambda_max / config.lambda_min;
   const auto exact = [&](int64_t j) {
     return dim == 1 ? config.lambda_min
-                    : config.lambda_min * std::pow(ratio, static_cast<double>(j) /
-                                                              static_cast<double>(dim - 1));
+                    : config.lambda_min *
+                          std::pow(ratio, static_cast<double>(j) / static_cast<double>(dim - 1));
   };
   factor.resize(static_cast<size_t>(kBlock));
   for (int64_t k = 0; k < kBlock; ++k) {
@@ -136,9 +136,9 @@ void SyntheticQuadraticConfig::Validate(ParamProblems& problems) const {
                                     dim, profile, p->TotalParams(), p->TotalParams()));
   }
   if (flops_per_sample > 0.0) {
-    problems.Add("flops_per_sample",
-                 fmt::format("comes from profile \"{}\" (forward + backward); leave it out",
-                             profile));
+    problems.Add(
+        "flops_per_sample",
+        fmt::format("comes from profile \"{}\" (forward + backward); leave it out", profile));
   }
 }
 
@@ -251,9 +251,8 @@ void SyntheticQuadratic::FillChunk(Pass& p, int64_t begin, int64_t end, const do
   uint64_t bad = p.bad;
   const auto run = [&](int64_t from, int64_t to, const double* r) {
     if constexpr (!kLoss) {  // the vectorised kernel (quadratic_kernels.h)
-      const uint64_t flags = quadratic_kernels::Gradient(xs + from, c + from, r + from,
-                                                         lam + (from - begin), h, to - from,
-                                                         out + (from - begin));
+      const uint64_t flags = quadratic_kernels::Gradient(
+          xs + from, c + from, r + from, lam + (from - begin), h, to - from, out + (from - begin));
       if (!noisy) bad |= flags;
       return;
     }

@@ -49,9 +49,10 @@ std::string FailureText(const FarmOptions& options, size_t task, int rank,
   } catch (const UserError& e) {
     return fmt::format("fail {} U {}", task, e.what());
   } catch (const std::bad_alloc&) {
-    return fmt::format("fail {} M {}: out of memory on rank {}: it needs more memory than that "
-                       "node has; run fewer --jobs per node or a smaller problem",
-                       task, Describe(options, task), rank);
+    return fmt::format(
+        "fail {} M {}: out of memory on rank {}: it needs more memory than that "
+        "node has; run fewer --jobs per node or a smaller problem",
+        task, Describe(options, task), rank);
   } catch (const std::exception& e) {
     return fmt::format("fail {} E {} on rank {}: {}", task, Describe(options, task), rank,
                        e.what());
@@ -72,7 +73,10 @@ std::exception_ptr FailureFromText(const std::string& kind_and_message) {
 class FarmRoot {
  public:
   FarmRoot(Channel& channel, const std::vector<size_t>& tasks, const FarmOptions& options)
-      : channel_(channel), tasks_(tasks), options_(options), local_(options.run),
+      : channel_(channel),
+        tasks_(tasks),
+        options_(options),
+        local_(options.run),
         alive_(channel.size() - 1) {}
 
   void Run() {

@@ -176,8 +176,8 @@ TEST(TaskFarmTest, ARemoteUserErrorStopsHandOutAndReachesRankZeroWithItsText) {
   ASSERT_TRUE(error);
   ASSERT_EQ(on_rank_1.size(), 1u) << "rank 1 got a task after its failure";
   EXPECT_THROW(std::rethrow_exception(error), UserError);
-  EXPECT_EQ(Message(error), "sweep.json: point " + std::to_string(*on_rank_1.begin()) +
-                                ": bad value");
+  EXPECT_EQ(Message(error),
+            "sweep.json: point " + std::to_string(*on_rank_1.begin()) + ": bad value");
   EXPECT_LT(ran, 10u) << "hand-out went on after the failure";
 }
 

@@ -152,10 +152,10 @@ CalibrateResult Calibrate(const CalibrateOptions& options) {
     const std::vector<Sample> samples = Measure(name, options);
     CalibrateResult::Fit fit{.compressor = name, .samples = static_cast<int>(samples.size())};
     CodecCoefficients& c = result.profile.compressors[name];
-    c.encode = FitCost(samples, &Sample::encode_s, &fit.encode_max_rel_error,
-                       &fit.encode_mean_rel_error);
-    c.decode = FitCost(samples, &Sample::decode_s, &fit.decode_max_rel_error,
-                       &fit.decode_mean_rel_error);
+    c.encode =
+        FitCost(samples, &Sample::encode_s, &fit.encode_max_rel_error, &fit.encode_mean_rel_error);
+    c.decode =
+        FitCost(samples, &Sample::decode_s, &fit.decode_max_rel_error, &fit.decode_mean_rel_error);
     result.fits.push_back(fit);
   }
   return result;

@@ -9,8 +9,8 @@
 // bit x payload bits, by least squares (Eigen) over its samples. A term whose column does not
 // vary independently of the elements is left out (nnz for dense formats, bits when the bits per
 // element do not change); every subset of the remaining terms is fitted and the best fit with all
-// coefficients >= 0 is kept (a small non-negative least squares). Fit error: the mean and the largest |predicted - measured| / measured over
-// the samples.
+// coefficients >= 0 is kept (a small non-negative least squares). Fit error: the mean and the
+// largest |predicted - measured| / measured over the samples.
 #ifndef COMMSIM_SCENARIOS_CODEC_CALIBRATE_H_
 #define COMMSIM_SCENARIOS_CODEC_CALIBRATE_H_
 

@@ -55,7 +55,8 @@ void ReadCodecKeys(const nlohmann::json& object, const std::string& pointer,
     const std::filesystem::path p(keys.profile);
     if (!p.is_absolute()) {
       std::error_code ec;
-      std::filesystem::path full = std::filesystem::absolute(std::filesystem::path(base_dir) / p, ec);
+      std::filesystem::path full =
+          std::filesystem::absolute(std::filesystem::path(base_dir) / p, ec);
       if (ec) full = std::filesystem::path(base_dir) / p;
       keys.profile = full.lexically_normal().string();
     }

@@ -53,8 +53,9 @@ void ReadCost(const json& value, const std::string& pointer, const CodecOperatio
     return;
   }
   if (value.size() != 1) {
-    errors.Add(pointer, "expected either \"ops\" or the coefficients c0_s, elem_s, nnz_s, bit_s, "
-                        "not both");
+    errors.Add(pointer,
+               "expected either \"ops\" or the coefficients c0_s, elem_s, nnz_s, bit_s, "
+               "not both");
   }
   if (operations == nullptr) {
     errors.Add(JoinPointer(pointer, "ops"),
@@ -67,8 +68,8 @@ void ReadCost(const json& value, const std::string& pointer, const CodecOperatio
 void ReadEntry(const json& value, const std::string& pointer, const CodecOperations* operations,
                CodecCoefficients& c, ErrorList& errors) {
   if (!value.is_object()) {
-    errors.Add(pointer, fmt::format("expected an object with encode and decode, got {}",
-                                    ShownJson(value)));
+    errors.Add(pointer,
+               fmt::format("expected an object with encode and decode, got {}", ShownJson(value)));
     return;
   }
   EntryKeys entry;
@@ -147,7 +148,8 @@ json CodecProfileJson(const CodecProfile& profile) {
   for (const auto& [name, c] : profile.compressors) {
     compressors[name] = json{{"encode", cost(c.encode)}, {"decode", cost(c.decode)}};
   }
-  return json{{"device", profile.device}, {"source", profile.source},
+  return json{{"device", profile.device},
+              {"source", profile.source},
               {"compressors", std::move(compressors)}};
 }
 

@@ -10,8 +10,8 @@
 //                          "decode": {...}}, ...}}
 // Coefficients are seconds (per call, per element, per coded value, per payload bit), >= 0;
 // a missing coefficient is 0. A profile may instead list "operations" (what each operation class
-// costs) and give a direction as {"ops": [...]}, the operations it runs (scenarios/codec_recipe.h). Unknown keys are errors (with a did-you-mean); errors name the file
-// and the JSON pointer.
+// costs) and give a direction as {"ops": [...]}, the operations it runs (scenarios/codec_recipe.h).
+// Unknown keys are errors (with a did-you-mean); errors name the file and the JSON pointer.
 #ifndef COMMSIM_SCENARIOS_CODEC_PROFILE_FILE_H_
 #define COMMSIM_SCENARIOS_CODEC_PROFILE_FILE_H_
 

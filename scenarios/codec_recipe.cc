@@ -63,8 +63,8 @@ CodecOperations ReadCodecOperations(const json& value, const std::string& pointe
                                     ErrorList& errors) {
   CodecOperations ops;
   if (!value.is_object()) {
-    errors.Add(pointer, fmt::format("expected an object of operation classes, got {}",
-                                    ShownJson(value)));
+    errors.Add(pointer,
+               fmt::format("expected an object of operation classes, got {}", ShownJson(value)));
     return ops;
   }
   for (const auto& [name, entry] : value.items()) {
@@ -99,10 +99,11 @@ CodecCost CompileCodecRecipe(const json& ops, const std::string& pointer,
     const auto it = operations.find(step.op);
     if (it == operations.end()) {
       const std::string hint = DidYouMean(step.op, names);
-      errors.Add(at, fmt::format("unknown operation class \"{}\"{}; the profile's \"operations\" "
-                                 "define: {}",
-                                 step.op, hint.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", hint),
-                                 names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+      errors.Add(
+          at, fmt::format("unknown operation class \"{}\"{}; the profile's \"operations\" "
+                          "define: {}",
+                          step.op, hint.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", hint),
+                          names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
       continue;
     }
     cost.c0_s += step.calls * it->second.call_s;

@@ -91,8 +91,8 @@ TEST(CodecRecipeTest, BadRecipesAreNamedByPointer) {
 // element) and a gather of the kept values (40 B each); it decodes as a zero fill (8 B per
 // element) and a scatter (40 B per kept value).
 TEST(CodecRecipeTest, ShippedGpuTopKIsItsPublishedOperations) {
-  for (const auto& [device, peak] : {std::pair{"v100", 900e9}, std::pair{"a100", 1555e9},
-                                     std::pair{"h100", 3350e9}}) {
+  for (const auto& [device, peak] :
+       {std::pair{"v100", 900e9}, std::pair{"a100", 1555e9}, std::pair{"h100", 3350e9}}) {
     const double bandwidth = peak * 790 / 900;
     const CodecCoefficients& c = ShippedCodecProfile(device)->compressors.at("top_k");
     EXPECT_NEAR(c.encode.c0_s, 3 * 20e-6, 1e-12) << device;

@@ -16,7 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-Scenario ParseCodecScenario(const std::string& text) { return ParseScenario(json::parse(text), "t.json", "."); }
+Scenario ParseCodecScenario(const std::string& text) {
+  return ParseScenario(json::parse(text), "t.json", ".");
+}
 
 std::string ErrorOf(const std::string& text) {
   try {
@@ -62,8 +64,7 @@ TEST(CodecScenarioTest, AnEntryOverridesTheScenarioCodec) {
 TEST(CodecScenarioTest, BadCodecValuesAreNamedByPointer) {
   EXPECT_NE(ErrorOf(R"({"codec": {"mode": "fast"}, "algorithms": ["sgd"]})").find("/codec/mode"),
             std::string::npos);
-  const std::string device =
-      ErrorOf(R"({"codec": {"device": "tpu"}, "algorithms": ["sgd"]})");
+  const std::string device = ErrorOf(R"({"codec": {"device": "tpu"}, "algorithms": ["sgd"]})");
   EXPECT_NE(device.find("t.json: /codec/device: expected a shipped device profile (a100, "
                         "cpu_core, h100, v100)"),
             std::string::npos)
@@ -117,8 +118,8 @@ TEST(CodecScenarioTest, ShippedProfilesCoverEveryCompressor) {
     const auto profile = ShippedCodecProfile(device);
     ASSERT_NE(profile, nullptr) << device;
     EXPECT_FALSE(profile->source.empty()) << device;
-    for (const char* c : {"identity", "block_ternary", "qsgd", "top_k", "rand_k", "scaled_sign",
-                          "dithered"}) {
+    for (const char* c :
+         {"identity", "block_ternary", "qsgd", "top_k", "rand_k", "scaled_sign", "dithered"}) {
       EXPECT_TRUE(profile->compressors.contains(c)) << device << " " << c;
     }
   }

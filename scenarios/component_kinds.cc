@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "algorithms/registry.h"
-#include "sim/topology_registry.h"
 #include "models/registry.h"
+#include "sim/topology_registry.h"
 
 namespace commsim {
 

@@ -6,9 +6,9 @@
 //   COMMSIM_UPDATE_GOLDEN=1 build/scenarios/scenarios_tests --gtest_filter='GoldenTest.*'
 //
 // Reduced size: at most kIterations iterations, every iteration recorded, and a synthetic_quadratic
-// of at most kDim parameters (a layer profile is replaced by its FLOPs per sample), so the whole set runs in seconds. Stored per scenario: metrics.csv,
-// summary.csv and summary.json (run.json holds wall times and scenario.resolved.json absolute
-// paths, so neither is compared).
+// of at most kDim parameters (a layer profile is replaced by its FLOPs per sample), so the whole
+// set runs in seconds. Stored per scenario: metrics.csv, summary.csv and summary.json (run.json
+// holds wall times and scenario.resolved.json absolute paths, so neither is compared).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -67,7 +67,8 @@ void ExpectGolden(const fs::path& golden, const std::string& actual) {
     const bool more_a = static_cast<bool>(std::getline(a, la));
     if (!more_e && !more_a) break;
     if (le != la || more_e != more_a) {
-      ADD_FAILURE() << golden << ":" << line << " differs\n  golden: " << le << "\n  actual: " << la;
+      ADD_FAILURE() << golden << ":" << line << " differs\n  golden: " << le
+                    << "\n  actual: " << la;
       return;
     }
   }
@@ -95,10 +96,12 @@ std::vector<std::string> Reductions(const nlohmann::json& doc) {
     const LayerProfile* profile = FindLayerProfile(model.value("profile", ""));
     if (profile != nullptr) {
       sets.push_back("/model/profile=");
-      sets.push_back(fmt::format("/model/flops_per_sample={}", profile->ForwardFlopsPerSample() +
-                                                                   profile->BackwardFlopsPerSample()));
+      sets.push_back(
+          fmt::format("/model/flops_per_sample={}",
+                      profile->ForwardFlopsPerSample() + profile->BackwardFlopsPerSample()));
     }
-    const int64_t dim = profile != nullptr ? profile->TotalParams() : model.value("dim", int64_t{0});
+    const int64_t dim =
+        profile != nullptr ? profile->TotalParams() : model.value("dim", int64_t{0});
     if (dim > kDim) sets.push_back("/model/dim=" + std::to_string(kDim));
   }
   return sets;

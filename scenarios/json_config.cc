@@ -125,8 +125,7 @@ class JsonReader final : public ParamVisitor {
   void ReportUnknown(const std::vector<std::string_view>& ignore) {
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
       const std::string& key = it.key();
-      if (seen_.count(key) ||
-          std::find(ignore.begin(), ignore.end(), key) != ignore.end()) {
+      if (seen_.count(key) || std::find(ignore.begin(), ignore.end(), key) != ignore.end()) {
         continue;
       }
       std::vector<std::string> known(seen_all_.begin(), seen_all_.end());
@@ -277,8 +276,8 @@ void ReadComponent(const json& value, const std::string& pointer, ComponentSpec&
     }
     params = &value;
   } else {
-    errors.Add(pointer,
-               fmt::format("expected a {} name or an object with \"name\", {}", spec.kind, Found(value)));
+    errors.Add(pointer, fmt::format("expected a {} name or an object with \"name\", {}", spec.kind,
+                                    Found(value)));
     return;
   }
   if (name != spec.name || spec.config == nullptr) {

@@ -17,12 +17,16 @@ std::string ModelText(const NetworkOptions& o) {
   std::string text;
   const int64_t mtu = o.mtu_bits > 0 ? o.mtu_bits : DefaultMtuBits(o.protocol.kind);
   switch (o.model.value_or(NetworkModel::kMessage)) {
-    case NetworkModel::kMessage: text = "whole messages"; break;
+    case NetworkModel::kMessage:
+      text = "whole messages";
+      break;
     case NetworkModel::kPacket:
       text = fmt::format("mtu {} bits", mtu);
       if (o.queue == QueueDiscipline::kFairQueue) text += ", fair queueing";
       break;
-    case NetworkModel::kFlow: text = "flow model (max-min)"; break;
+    case NetworkModel::kFlow:
+      text = "flow model (max-min)";
+      break;
   }
   if (o.protocol.kind != ProtocolKind::kNone) {
     text += fmt::format(", {} over {}", kProtocolNames[static_cast<size_t>(o.protocol.kind)],
@@ -52,8 +56,7 @@ std::string FormatNetReport(const NetSpec& spec, const NetReport& report, bool a
   std::string out = fmt::format(
       "# commsim net: {} on {} ({} hosts + {} switch nodes, {} links), message {} bits, {}\n",
       TrafficPatternNames()[static_cast<size_t>(spec.pattern)], t.kind(), t.num_hosts(),
-      t.num_nodes() - t.num_hosts(), t.links().size(), spec.message_bits,
-      ModelText(spec.network));
+      t.num_nodes() - t.num_hosts(), t.links().size(), spec.message_bits, ModelText(spec.network));
   out += "# messages\n";
   out += fmt::format("{:>6} {:<9} {:<8} {:<8} {:>12} {:>16} {:>16}\n", "id", "phase", "src", "dst",
                      "bits", "sent_s", "delivered_s");

@@ -46,8 +46,11 @@ TEST(NetworkKeysTest, AnMtuWithoutAModelKeepsItsOldMeaning) {
 }
 
 TEST(NetworkKeysTest, ReadsProtocolFramingAndQueue) {
-  const Scenario s = ParseNetwork({{"model", "packet"}, {"queue", "fifo"}, {"protocol", "tcp"},
-                            {"framing", "ppp"}, {"tcp_timestamps", false}});
+  const Scenario s = ParseNetwork({{"model", "packet"},
+                                   {"queue", "fifo"},
+                                   {"protocol", "tcp"},
+                                   {"framing", "ppp"},
+                                   {"tcp_timestamps", false}});
   EXPECT_EQ(s.network.queue, QueueDiscipline::kFifo);
   EXPECT_EQ(s.network.protocol.kind, ProtocolKind::kTcp);
   EXPECT_EQ(s.network.protocol.framing, Framing::kPpp);
@@ -72,7 +75,8 @@ TEST(NetworkKeysTest, TcpStartUpNeedsTcpAndSlowStartNeedsTheFlowModel) {
   EXPECT_EQ(Error({{"protocol", "tcp"}, {"model", "packet"}, {"tcp_slow_start", true}}),
             "s.json: /network/tcp_slow_start: only the flow model simulates slow start, got model "
             "\"packet\"");
-  const Scenario s = ParseNetwork({{"protocol", "tcp"}, {"tcp_handshake", true}, {"tcp_slow_start", true}});
+  const Scenario s =
+      ParseNetwork({{"protocol", "tcp"}, {"tcp_handshake", true}, {"tcp_slow_start", true}});
   EXPECT_TRUE(s.network.protocol.tcp_handshake);
   EXPECT_TRUE(s.network.protocol.tcp_slow_start);
 }
@@ -102,19 +106,21 @@ TEST(NetworkKeysTest, FlowModelPsIterationTimeMatchesTheClosedForm) {
       {"unicast", "tcp", 0.05 + 2 * (2 * lat + n * m_tcp / bw)},
   };
   for (const Case& c : cases) {
-    const json doc = {
-        {"workers", n},
-        {"iterations", 2},
-        {"model", {{"name", "synthetic_quadratic"}, {"dim", 100000}}},
-        {"network",
-         {{"topology",
-           {{"name", "star"}, {"worker_bandwidth", bw}, {"server_bandwidth", bw},
-            {"worker_latency", lat}, {"server_latency", lat}}},
-          {"model", "flow"},
-          {"protocol", c.protocol},
-          {"downlink", c.downlink}}},
-        {"compute", {{"mode", "fixed"}, {"seconds", 0.05}}},
-        {"algorithms", json::array({json{{"name", "sgd"}}})}};
+    const json doc = {{"workers", n},
+                      {"iterations", 2},
+                      {"model", {{"name", "synthetic_quadratic"}, {"dim", 100000}}},
+                      {"network",
+                       {{"topology",
+                         {{"name", "star"},
+                          {"worker_bandwidth", bw},
+                          {"server_bandwidth", bw},
+                          {"worker_latency", lat},
+                          {"server_latency", lat}}},
+                        {"model", "flow"},
+                        {"protocol", c.protocol},
+                        {"downlink", c.downlink}}},
+                      {"compute", {{"mode", "fixed"}, {"seconds", 0.05}}},
+                      {"algorithms", json::array({json{{"name", "sgd"}}})}};
     const RunResult r = RunScenario(ParseScenario(doc, "t", "."), {});
     EXPECT_NEAR(r.records[0].back().iter_time_s, c.expected, 1e-9 * c.expected)
         << c.downlink << " " << c.protocol;

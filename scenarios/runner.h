@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
-#include "sim/records.h"
 #include "scenarios/scenario.h"
+#include "sim/records.h"
 
 namespace commsim {
 
@@ -41,8 +41,8 @@ void CheckScenario(const Scenario& scenario);
 int DefaultJobs();
 
 struct RunOptions {
-  int jobs = 1;  // entries simulated in parallel threads (<= 0: DefaultJobs()); results do not
-                 // depend on it
+  int jobs = 1;     // entries simulated in parallel threads (<= 0: DefaultJobs()); results do not
+                    // depend on it
   int threads = 1;  // threads inside each entry (RunSetup::threads; >= 1); results do not depend
                     // on it. With jobs > 1 up to jobs x threads threads run at once.
   // Called after each entry finishes (entry index, its summary), serialised; may be empty.

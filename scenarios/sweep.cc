@@ -9,8 +9,8 @@
 #include <set>
 
 #include "scenarios/json_config.h"
-#include "scenarios/sweep_axis.h"
 #include "scenarios/output_name.h"
+#include "scenarios/sweep_axis.h"
 #include "sim/check.h"
 #include "sim/error.h"
 #include "sim/hash.h"
@@ -29,7 +29,8 @@ struct SweepFile final : ConfigBase<SweepFile> {
   double target_loss = 0;  // read only when the key is present (optional)
   void Describe(ParamVisitor& v) override {
     static constexpr std::string_view kCombine[] = {"cartesian", "zip"};
-    v.Text("name", name, {}, "sweep name; results go to results/<name>/ (default: the file's stem)");
+    v.Text("name", name, {},
+           "sweep name; results go to results/<name>/ (default: the file's stem)");
     v.Text("description", description, {}, "free text for the reader; not used");
     v.Text("combine", combine, kCombine,
            "cartesian: every combination of axis values; zip: the axes advance together");
@@ -49,8 +50,8 @@ void ReadBase(const json& doc, const std::string& dir, Sweep& sweep, ErrorList& 
   } else if (doc["base"].is_object()) {
     sweep.base = doc["base"];
   } else {
-    errors.Add("/base",
-               fmt::format("expected a scenario file name or object, got {}", ShownJson(doc["base"])));
+    errors.Add("/base", fmt::format("expected a scenario file name or object, got {}",
+                                    ShownJson(doc["base"])));
   }
   if (!doc.contains("set")) return;
   if (!doc["set"].is_object()) {
@@ -128,13 +129,15 @@ Sweep ParseSweep(const json& doc, const std::string& origin, const std::string& 
   sweep.name = file.name;
   if (const std::string problem = OutputNameProblem(sweep.name); !problem.empty()) {
     errors.Add("/name", doc.contains("name") ? problem
-                                             : problem + " (taken from the file name; give the "
-                                                         "sweep a \"name\")");
+                                             : problem +
+                                                   " (taken from the file name; give the "
+                                                   "sweep a \"name\")");
   }
   sweep.zip = file.combine == "zip";
   if (doc.contains("target_loss")) sweep.target_loss = file.target_loss;
   ReadBase(doc, dir, sweep, errors);
-  sweep.axes = ParseAxes(doc.contains("axes") ? doc["axes"] : json(), sweep.base, sweep.zip, errors);
+  sweep.axes =
+      ParseAxes(doc.contains("axes") ? doc["axes"] : json(), sweep.base, sweep.zip, errors);
   errors.ThrowIfAny(origin);
   json axes = json::array();
   for (const SweepAxis& axis : sweep.axes) {

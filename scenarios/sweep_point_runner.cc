@@ -43,8 +43,8 @@ PointRunner ScenarioPointRunner(const Sweep& sweep, Progress* progress,
     options.trajectories = trajectories;
     if (progress != nullptr && scenario.iterations > 0) {
       // One entry at a time (jobs = 1): entries before `entry` are done.
-      const double total =
-          static_cast<double>(scenario.iterations) * static_cast<double>(scenario.algorithms.size());
+      const double total = static_cast<double>(scenario.iterations) *
+                           static_cast<double>(scenario.algorithms.size());
       const int64_t every = std::max<int64_t>(1, scenario.iterations / 200);
       const int64_t iterations = scenario.iterations;
       options.on_iteration = [progress, total, every, iterations](size_t entry, int64_t done) {

@@ -98,9 +98,9 @@ std::optional<CsvTable> ReadPointFile(const Sweep& sweep, const std::string& dir
 std::string AssembleSweepCsv(const Sweep& sweep, const std::string& dir);
 
 // Prepares DIR (holding a lock on DIR/.lock against a second sweep writing it), runs the points
-// without a stored result through `schedule` (default: `jobs` threads), then writes DIR/sweep.csv. When a point fails, points
-// already running finish and are stored, no new ones start, and the first failure (by point
-// index) is thrown as UserError naming the point.
+// without a stored result through `schedule` (default: `jobs` threads), then writes DIR/sweep.csv.
+// When a point fails, points already running finish and are stored, no new ones start, and the
+// first failure (by point index) is thrown as UserError naming the point.
 SweepStats RunSweep(const Sweep& sweep, const std::string& dir, const SweepOptions& options,
                     const PointRunner& runner);
 

@@ -25,21 +25,20 @@ std::string Seconds(double s) {
 }  // namespace
 
 std::string ComparisonTable(const RunResult& result) {
-  const std::vector<std::string> header = {"algorithm", "status",    "iters",   "final loss",
-                                           "|x-x*|^2",  "test acc",  "total bits", "bits vs baseline",
-                                           "iter time", "sim time"};
+  const std::vector<std::string> header = {
+      "algorithm",  "status",           "iters",     "final loss", "|x-x*|^2", "test acc",
+      "total bits", "bits vs baseline", "iter time", "sim time"};
   std::vector<std::vector<std::string>> rows;
   for (const RunSummary& s : result.summaries) {
-    rows.push_back({s.name, s.status, fmt::format("{}", s.iterations), Sci(s.final_loss),
-                    s.final_dist_to_opt_sq ? Sci(*s.final_dist_to_opt_sq) : "-",
-                    s.final_test_accuracy ? fmt::format("{:.2f}%", 100 * *s.final_test_accuracy)
-                                          : "-",
-                    Bits(s.total_bits),
-                    s.bits_fraction_of_baseline
-                        ? fmt::format("{:.2f}% of {}", 100 * *s.bits_fraction_of_baseline,
-                                      s.baseline)
-                        : "-",
-                    Seconds(s.mean_iter_time_s), Seconds(s.sim_time_s)});
+    rows.push_back(
+        {s.name, s.status, fmt::format("{}", s.iterations), Sci(s.final_loss),
+         s.final_dist_to_opt_sq ? Sci(*s.final_dist_to_opt_sq) : "-",
+         s.final_test_accuracy ? fmt::format("{:.2f}%", 100 * *s.final_test_accuracy) : "-",
+         Bits(s.total_bits),
+         s.bits_fraction_of_baseline
+             ? fmt::format("{:.2f}% of {}", 100 * *s.bits_fraction_of_baseline, s.baseline)
+             : "-",
+         Seconds(s.mean_iter_time_s), Seconds(s.sim_time_s)});
   }
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {

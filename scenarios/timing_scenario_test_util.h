@@ -3,9 +3,8 @@
 #ifndef COMMSIM_SCENARIOS_TIMING_SCENARIO_TEST_UTIL_H_
 #define COMMSIM_SCENARIOS_TIMING_SCENARIO_TEST_UTIL_H_
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace commsim::test_scenarios {

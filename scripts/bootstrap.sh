@@ -12,6 +12,7 @@ packages=(cmake g++ ninja-build libboost-graph-dev libeigen3-dev nlohmann-json3-
           librandom123-dev  # Philox4x32 oracle of sim/counter_rng_test.cc
           chromium fonts-dejavu-core  # chromium: the report.html browser test
           clang libclang-rt-dev llvm
+          clang-format  # scripts/format_check.sh, the ctest clang_format
           libopenmpi-dev openmpi-bin)  # `mpirun commsim sweep` (mpi/) and its tests
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 install_missing bootstrap "${packages[@]}"

@@ -15,12 +15,11 @@ namespace commsim::internal {
                               const std::string& message);
 }  // namespace commsim::internal
 
-#define COMMSIM_CHECK(cond, ...)                                                          \
-  do {                                                                                    \
-    if (!(cond)) [[unlikely]] {                                                           \
-      ::commsim::internal::CheckFailed(__FILE__, __LINE__, #cond,                         \
-                                       ::fmt::format("" __VA_ARGS__));                    \
-    }                                                                                     \
+#define COMMSIM_CHECK(cond, ...)                                                                  \
+  do {                                                                                            \
+    if (!(cond)) [[unlikely]] {                                                                   \
+      ::commsim::internal::CheckFailed(__FILE__, __LINE__, #cond, ::fmt::format("" __VA_ARGS__)); \
+    }                                                                                             \
   } while (false)
 
 #endif  // COMMSIM_SIM_CHECK_H_

@@ -12,7 +12,8 @@ namespace {
 
 using Records = std::vector<std::vector<std::string>>;
 
-Records ReadAll(const std::string& text, CsvDialect dialect, std::vector<int64_t>* lines = nullptr) {
+Records ReadAll(const std::string& text, CsvDialect dialect,
+                std::vector<int64_t>* lines = nullptr) {
   std::istringstream in(text);
   CsvReader reader(in, "t.csv", dialect);
   Records out;

@@ -178,7 +178,8 @@ bool Engine::Step(int64_t limit_ps) {
       continue;  // cancelled; the slot may already serve another event
     s.seq = 0;   // running: Cancel of this id is now a no-op
     --live_;
-    if (events_processed_ >= next_check_) [[unlikely]] Checkpoint();
+    if (events_processed_ >= next_check_) [[unlikely]]
+      Checkpoint();
     now_ = SimTime::FromPs(top.time_ps);
     ++events_processed_;
     s.handler();  // slots never move, so handlers may schedule freely

@@ -210,9 +210,8 @@ TEST(EngineTest, RunningMoreThanMaxEventsThrowsAfterExactlyThatMany) {
 TEST(EngineTest, HeartbeatRunsEveryNEventsAndTheLimitStillHolds) {
   Engine engine;
   std::vector<std::pair<uint64_t, int64_t>> beats;  // (events run, now in ns)
-  engine.set_heartbeat(3, [&] {
-    beats.emplace_back(engine.events_processed(), engine.Now().ps() / 1000);
-  });
+  engine.set_heartbeat(
+      3, [&] { beats.emplace_back(engine.events_processed(), engine.Now().ps() / 1000); });
   for (int i = 0; i < 10; ++i) engine.Schedule(Ns(10 * (i + 1)), [] {});
   engine.Run();
   EXPECT_EQ(beats, (std::vector<std::pair<uint64_t, int64_t>>{{3, 30}, {6, 60}, {9, 90}}));
@@ -227,9 +226,8 @@ TEST(EngineTest, HeartbeatRunsEveryNEventsAndTheLimitStillHolds) {
 
 TEST(EngineTest, SchedulingPastTheTimeLimitThrowsInsteadOfWrapping) {
   Engine engine;
-  engine.ScheduleAt(SimTime::FromPs(std::numeric_limits<int64_t>::max() - 5), [&engine] {
-    engine.Schedule(SimTime::FromPs(6), [] {});
-  });
+  engine.ScheduleAt(SimTime::FromPs(std::numeric_limits<int64_t>::max() - 5),
+                    [&engine] { engine.Schedule(SimTime::FromPs(6), [] {}); });
   EXPECT_THROW(engine.Run(), SimulationLimitError);
 }
 

@@ -2,12 +2,12 @@
 //
 // UserError: bad input (scenario, data file, command-line value). Its what() is the complete,
 // user-facing text, already naming the origin: `file: /json/pointer: expected ..., got ...` or
-// `file:line: ...`. Several problems may be joined, one per line. The program prints it and exits 1.
-// SimulationLimitError: a run went past a limit that can only be seen while it runs (simulated
-// time beyond the int64-picosecond range, too many events, too many packets in one message). It
-// is a UserError whose text says what to change; it ends that run (one algorithm entry), and the
-// caller may record the entry as failed and go on with the others.
-// DecodeError: a message bitstream that cannot be decoded (truncated or corrupted).
+// `file:line: ...`. Several problems may be joined, one per line. The program prints it and
+// exits 1. SimulationLimitError: a run went past a limit that can only be seen while it runs
+// (simulated time beyond the int64-picosecond range, too many events, too many packets in one
+// message). It is a UserError whose text says what to change; it ends that run (one algorithm
+// entry), and the caller may record the entry as failed and go on with the others. DecodeError: a
+// message bitstream that cannot be decoded (truncated or corrupted).
 #ifndef COMMSIM_SIM_ERROR_H_
 #define COMMSIM_SIM_ERROR_H_
 

@@ -29,17 +29,16 @@ Network::MessageId SendMessage(Network& network, int src_host, int dst_host, Sha
                       [m = std::move(message), f = std::move(on_delivery)] { f(m); });
 }
 
-// on_delivery(int dst, const SharedMessage&) runs once per destination (one copy per link of the union
-// of the routes). REQUIRES: as Network::Multicast.
+// on_delivery(int dst, const SharedMessage&) runs once per destination (one copy per link of the
+// union of the routes). REQUIRES: as Network::Multicast.
 template <class OnDelivery>
 Network::MessageId MulticastMessage(Network& network, int src_host, std::span<const int> dst_hosts,
                                     SharedMessage message, int64_t header_bits,
                                     OnDelivery on_delivery) {
   const int64_t wire_bits = message->payload_bits + header_bits;
-  return network.Multicast(src_host, dst_hosts, wire_bits,
-                           [m = std::move(message), f = std::move(on_delivery)](int dst) {
-                             f(dst, m);
-                           });
+  return network.Multicast(
+      src_host, dst_hosts, wire_bits,
+      [m = std::move(message), f = std::move(on_delivery)](int dst) { f(dst, m); });
 }
 
 }  // namespace commsim

@@ -48,11 +48,11 @@
 // Cost: kMessage and kPacket/kFifo: O(1) events per unicast message on one link, about one event
 // per packet per hop where a packet must be forwarded. kPacket/kFairQueue: two events per packet
 // per hop. kFlow: two events per message plus, at every instant where flows start or end, a
-// max-min solve over the flows connected to them through shared links (O(pairs log links), sim/max_min.h), heap
-// updates for the completion times of those flows only, and one pass draining the bits of every
-// flow in flight (a vectorised multiply-subtract per flow; draining every flow at every event
-// keeps the floating-point history of each flow's remaining bits fixed).
-// REQUIRES: the Network and the Topology outlive every engine run while messages are in flight.
+// max-min solve over the flows connected to them through shared links (O(pairs log links),
+// sim/max_min.h), heap updates for the completion times of those flows only, and one pass draining
+// the bits of every flow in flight (a vectorised multiply-subtract per flow; draining every flow at
+// every event keeps the floating-point history of each flow's remaining bits fixed). REQUIRES: the
+// Network and the Topology outlive every engine run while messages are in flight.
 #ifndef COMMSIM_SIM_NETWORK_H_
 #define COMMSIM_SIM_NETWORK_H_
 

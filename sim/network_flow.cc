@@ -4,12 +4,13 @@
 // are drained up to now at its old rate (one pass over parallel arrays), the max-min rates of the
 // flows connected to it through shared links are recomputed (once per instant: the flows that
 // start at one instant are solved together by one event after those already due then, which
-// gives the rates a solve per start would, since no time passes in between) (the others cannot change: max-min
-// sharing splits over the connected components of the flow-link graph, and a component's link
-// numbering, hence its tie-breaking, depends on its own flows only), their completion instants
-// are updated in due_heap_, and one wake-up event is scheduled at the earliest due instant of all;
-// a wake-up made stale by a later change carries an older generation and does nothing. One
-// wake-up event (rather than one per flow) keeps the engine's event order what it always was.
+// gives the rates a solve per start would, since no time passes in between) (the others cannot
+// change: max-min sharing splits over the connected components of the flow-link graph, and a
+// component's link numbering, hence its tie-breaking, depends on its own flows only), their
+// completion instants are updated in due_heap_, and one wake-up event is scheduled at the earliest
+// due instant of all; a wake-up made stale by a later change carries an older generation and does
+// nothing. One wake-up event (rather than one per flow) keeps the engine's event order what it
+// always was.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -283,7 +283,7 @@ TEST(NetworkTest, TransmitTimesBeyondTheTimeLimitThrow) {
   const Topology t = Line(2, 10.0, 0.0);  // 10 bit/s
   Engine engine;
   Network net(engine, t);
-  net.Send(0, 1, 92233720, [] {});  // 9223372 s: fits
+  net.Send(0, 1, 92233720, [] {});                                      // 9223372 s: fits
   EXPECT_THROW(net.Send(0, 1, 92233721, [] {}), SimulationLimitError);  // 9223372.1 s does not
 }
 

@@ -105,12 +105,14 @@ constexpr std::array<UnitText, 5> kUnitTexts = {{
     {Unit::kBits, "bit", "bits, e.g. 12000, \"1500B\", \"1MiB\""},
     {Unit::kFlopsPerSecond, "FLOP/s", "FLOP/s, e.g. 1.5e13, \"15.7TFLOPS\""},
 }};
-static_assert([] {
-  for (size_t i = 0; i < kUnitTexts.size(); ++i) {
-    if (static_cast<size_t>(kUnitTexts[i].unit) != i) return false;
-  }
-  return static_cast<size_t>(Unit::kFlopsPerSecond) + 1 == kUnitTexts.size();
-}(), "kUnitTexts: one row per Unit, in the enum's order");
+static_assert(
+    [] {
+      for (size_t i = 0; i < kUnitTexts.size(); ++i) {
+        if (static_cast<size_t>(kUnitTexts[i].unit) != i) return false;
+      }
+      return static_cast<size_t>(Unit::kFlopsPerSecond) + 1 == kUnitTexts.size();
+    }(),
+    "kUnitTexts: one row per Unit, in the enum's order");
 
 const UnitText& TextOf(Unit unit) { return kUnitTexts[static_cast<size_t>(unit)]; }
 

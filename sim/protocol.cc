@@ -10,20 +10,28 @@ constexpr int64_t kByte = 8;
 
 int64_t HeaderBytes(const ProtocolOptions& o) {
   switch (o.kind) {
-    case ProtocolKind::kNone: return 0;
-    case ProtocolKind::kTcp: return 20 + 20 + (o.tcp_timestamps ? 12 : 0);
-    case ProtocolKind::kUdp: return 20 + 8;
-    case ProtocolKind::kRoce: return 20 + 8 + 12 + 4;
+    case ProtocolKind::kNone:
+      return 0;
+    case ProtocolKind::kTcp:
+      return 20 + 20 + (o.tcp_timestamps ? 12 : 0);
+    case ProtocolKind::kUdp:
+      return 20 + 8;
+    case ProtocolKind::kRoce:
+      return 20 + 8 + 12 + 4;
   }
   return 0;
 }
 
 int64_t FramingBytes(Framing f) {
   switch (f) {
-    case Framing::kEthernet: return 14 + 4;
-    case Framing::kEthernetWire: return 14 + 4 + 8 + 12;
-    case Framing::kPpp: return 2;
-    case Framing::kNone: return 0;
+    case Framing::kEthernet:
+      return 14 + 4;
+    case Framing::kEthernetWire:
+      return 14 + 4 + 8 + 12;
+    case Framing::kPpp:
+      return 2;
+    case Framing::kNone:
+      return 0;
   }
   return 0;
 }
@@ -48,8 +56,8 @@ std::optional<PacketFormat> MakePacketFormat(const ProtocolOptions& options, int
   f.payload_bits = options.kind == ProtocolKind::kRoce ? mtu_bits : mtu_bits - headers;
   if (f.payload_bits <= 0) return std::nullopt;
   f.overhead_bits = headers + FramingBytes(options.framing) * kByte;
-  const bool ethernet = options.framing == Framing::kEthernet ||
-                        options.framing == Framing::kEthernetWire;
+  const bool ethernet =
+      options.framing == Framing::kEthernet || options.framing == Framing::kEthernetWire;
   // Minimum Ethernet frame: 64 bytes from header to FCS (the preamble and gap come on top).
   if (ethernet) f.min_frame_bits = (64 + FramingBytes(options.framing) - 18) * kByte;
   return f;

@@ -50,9 +50,9 @@ inline constexpr int64_t kTcpInitialWindow = 10;  // segments (RFC 6928)
 int64_t DefaultMtuBits(ProtocolKind kind);
 
 struct PacketFormat {
-  int64_t payload_bits = 0;   // message bits per full packet
-  int64_t overhead_bits = 0;  // header and framing bits per packet
-  int64_t min_frame_bits = 0; // a packet's wire size is at least this (Ethernet padding)
+  int64_t payload_bits = 0;    // message bits per full packet
+  int64_t overhead_bits = 0;   // header and framing bits per packet
+  int64_t min_frame_bits = 0;  // a packet's wire size is at least this (Ethernet padding)
 
   // Wire bits of one packet carrying `payload` message bits (0 payload: 0 wire bits).
   int64_t PacketWireBits(int64_t payload) const;

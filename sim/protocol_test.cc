@@ -74,8 +74,8 @@ TEST(ProtocolTest, NoneKeepsTheMessageBitsAndCutsAtTheMtu) {
 
 TEST(ProtocolTest, AnMtuThatLeavesNoPayloadIsRefused) {
   const ProtocolOptions tcp{ProtocolKind::kTcp, Framing::kEthernet, true};
-  EXPECT_FALSE(MakePacketFormat(tcp, 52 * 8).has_value());   // headers only
-  EXPECT_TRUE(MakePacketFormat(tcp, 53 * 8).has_value());    // one byte of payload
+  EXPECT_FALSE(MakePacketFormat(tcp, 52 * 8).has_value());        // headers only
+  EXPECT_TRUE(MakePacketFormat(tcp, 53 * 8).has_value());         // one byte of payload
   EXPECT_FALSE(MakePacketFormat(tcp, 1500 * 8 + 1).has_value());  // not whole bytes
   EXPECT_FALSE(MakePacketFormat({}, -8).has_value());
 }

@@ -58,13 +58,13 @@ struct IterationRecord {
   // job's wait for its codec lane when the lane was busy with codec work (algorithms/codec_time.h).
   // 0 with codec mode none.
   double codec_time_s = 0;
-  double comm_time_s = 0;     // iter_time_s - compute_time_s - codec_time_s (network and waiting)
+  double comm_time_s = 0;  // iter_time_s - compute_time_s - codec_time_s (network and waiting)
   // Layer-wise overlap (parameter server): the time from the first gradient bucket leaving a
   // worker to the end of the slowest worker's compute, i.e. how long communication and codec
   // work ran under the backward pass (an upper bound on the time overlap saved, measured in the
   // same run, not by a second timing pass); 0 without overlap.
   double overlap_saved_s = 0;
-  double loss = 0;            // F(x) + R(x) at the evaluation point
+  double loss = 0;  // F(x) + R(x) at the evaluation point
   std::optional<double> dist_to_opt_sq;
   std::optional<double> test_accuracy;
   std::optional<double> consensus_dist;  // decentralized: (1/n) sum ||x_i - mean x||^2
@@ -146,8 +146,7 @@ struct RunSummary {
     v("message", message);
     v("iterations", iterations);
     v("final_loss", final_loss);
-    v("final_dist_to_opt_sq", final_dist_to_opt_sq,
-      ColumnInfo{.report_title = "final ‖x−x*‖²"});
+    v("final_dist_to_opt_sq", final_dist_to_opt_sq, ColumnInfo{.report_title = "final ‖x−x*‖²"});
     v("final_test_accuracy", final_test_accuracy,
       ColumnInfo{.report_title = "final test accuracy"});
     v("final_consensus_dist", final_consensus_dist,
@@ -173,13 +172,12 @@ struct RunSummary {
   }
 };
 
-
 // The problem the entries shared, for the outputs.
 struct ProblemInfo {
-  int64_t dim = 0;              // d, the model's parameter count
-  int64_t workers = 0;          // shards (parameter-server workers or decentralized nodes)
-  int64_t train_samples = 0;    // all workers' shards together
-  int64_t test_samples = 0;     // 0 when the problem has no test set
+  int64_t dim = 0;                       // d, the model's parameter count
+  int64_t workers = 0;                   // shards (parameter-server workers or decentralized nodes)
+  int64_t train_samples = 0;             // all workers' shards together
+  int64_t test_samples = 0;              // 0 when the problem has no test set
   int64_t shard_min = 0, shard_max = 0;  // training samples per worker
   int64_t batch_min = 0, batch_max = 0;  // effective batch per worker: min(batch, shard), or shard
 };

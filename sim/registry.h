@@ -34,12 +34,12 @@ class Registry {
   template <class Impl, class Cfg>
   Registry& Add(std::string name, std::string help) {
     COMMSIM_CHECK(Find(name) == nullptr, "duplicate registry name {}", name);
-    entries_.push_back(Entry{
-        std::move(name), std::move(help), [] { return std::make_unique<Cfg>(); },
-        [](const Config& config, Args... args) -> std::unique_ptr<Base> {
-          return std::make_unique<Impl>(static_cast<const Cfg&>(config),
-                                        std::forward<Args>(args)...);
-        }});
+    entries_.push_back(Entry{std::move(name), std::move(help),
+                             [] { return std::make_unique<Cfg>(); },
+                             [](const Config& config, Args... args) -> std::unique_ptr<Base> {
+                               return std::make_unique<Impl>(static_cast<const Cfg&>(config),
+                                                             std::forward<Args>(args)...);
+                             }});
     return *this;
   }
 

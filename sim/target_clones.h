@@ -11,7 +11,8 @@
 #define COMMSIM_SIM_TARGET_CLONES_H_
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define COMMSIM_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define COMMSIM_TARGET_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define COMMSIM_TARGET_CLONES
 #endif

@@ -7,15 +7,15 @@
 namespace commsim::internal {
 
 namespace {
-constexpr const char* kLimit =
-    "the simulated-time limit of 9.2e6 s (106 days: int64 picoseconds)";
+constexpr const char* kLimit = "the simulated-time limit of 9.2e6 s (106 days: int64 picoseconds)";
 }  // namespace
 
 void ThrowTimeOverflow(const char* operation, double lhs_s, double rhs_s) {
   if (operation[0] == 'x') {
-    throw SimulationLimitError(fmt::format("{:.3g} s x {:.0f} is beyond {}; shorten the run "
-                                           "(iterations), its latencies or compute times",
-                                           lhs_s, rhs_s, kLimit));
+    throw SimulationLimitError(
+        fmt::format("{:.3g} s x {:.0f} is beyond {}; shorten the run "
+                    "(iterations), its latencies or compute times",
+                    lhs_s, rhs_s, kLimit));
   }
   throw SimulationLimitError(fmt::format(
       "simulated time {:.4g} s {} {:.4g} s would pass {}; shorten the run (iterations), its "

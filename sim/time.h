@@ -87,8 +87,8 @@ class SimTime {
 // REQUIRES: bits >= 0, bandwidth_bps > 0.
 inline SimTime TransmitTime(int64_t bits, double bandwidth_bps) {
   constexpr uint64_t kPsPerS = 1'000'000'000'000;
-  const bool whole_bps = bandwidth_bps >= 1.0 && bandwidth_bps < 0x1p63 &&
-                         bandwidth_bps == std::floor(bandwidth_bps);
+  const bool whole_bps =
+      bandwidth_bps >= 1.0 && bandwidth_bps < 0x1p63 && bandwidth_bps == std::floor(bandwidth_bps);
   if (whole_bps) {
     const auto bw = static_cast<uint64_t>(bandwidth_bps);
     const auto b = static_cast<uint64_t>(bits);

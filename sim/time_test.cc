@@ -93,17 +93,17 @@ TEST(SimTimeTest, TransmitTimeIsTheExactCeilingAtBandwidthsThatDoNotDivideOneSec
   // ps and is refused, not wrapped to a negative time.
   EXPECT_EQ(TransmitTime(9'223'372, 1.0).ps(), 9'223'372'000'000'000'000);
   EXPECT_NE(LimitMessage([] { TransmitTime(9'223'373, 1.0); }), "no SimulationLimitError");
-  for (int64_t bw : {int64_t{3'000'000'000}, int64_t{7'000'000}, int64_t{999'999},
-                     int64_t{12'345'678'901}}) {
+  for (int64_t bw :
+       {int64_t{3'000'000'000}, int64_t{7'000'000}, int64_t{999'999}, int64_t{12'345'678'901}}) {
     int64_t mismatches = 0, first = -1;
     for (int64_t bits = 0; bits < 100'000; ++bits) {
       if (TransmitTime(bits, static_cast<double>(bw)).ps() != ReferenceCeilPs(bits, bw)) {
         if (mismatches++ == 0) first = bits;
       }
     }
-    EXPECT_EQ(mismatches, 0) << "at " << bw << " bit/s, first at " << first << " bits: "
-                             << TransmitTime(first, static_cast<double>(bw)).ps() << " ps, not "
-                             << ReferenceCeilPs(first, bw);
+    EXPECT_EQ(mismatches, 0) << "at " << bw << " bit/s, first at " << first
+                             << " bits: " << TransmitTime(first, static_cast<double>(bw)).ps()
+                             << " ps, not " << ReferenceCeilPs(first, bw);
   }
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 
-
 namespace commsim {
 namespace {
 

@@ -31,8 +31,8 @@ TopologyShape UniformShape(std::string_view kind, int n, const UniformLinks& lin
   return shape;
 }
 
-void LinkValues::Describe(ParamVisitor& v, std::string_view prefix,
-                          std::string_view bandwidth_help, std::string_view latency_help) {
+void LinkValues::Describe(ParamVisitor& v, std::string_view prefix, std::string_view bandwidth_help,
+                          std::string_view latency_help) {
   DescribeLink(v, prefix, bandwidth_bps, latency_s, bandwidth_help, latency_help);
 }
 

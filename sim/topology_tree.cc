@@ -31,9 +31,9 @@ Topology BuildTree(const TreeConfig& config, int n) {
         kKind, "rack_size",
         fmt::format("must be in [1, {}], got {}", Topology::kMaxHosts, config.rack_size));
   }
-  const FabricHosts hosts = PlaceHosts(
-      kKind, n, config.server, TreeServerChoices(),
-      {{"host", config.host}, {"core", config.core}, {"server", config.server_link}});
+  const FabricHosts hosts =
+      PlaceHosts(kKind, n, config.server, TreeServerChoices(),
+                 {{"host", config.host}, {"core", config.core}, {"server", config.server_link}});
   const int h = hosts.total();
   const int slots = hosts.in_slots();
   const int rack_size = static_cast<int>(config.rack_size);

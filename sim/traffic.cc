@@ -116,9 +116,7 @@ constexpr std::array<PatternRow, 7> kPatterns = {{
 static_assert(kPatterns.size() == static_cast<size_t>(TrafficPattern::kRingAllReduce) + 1,
               "one kPatterns row per TrafficPattern");
 
-const PatternRow& RowOf(TrafficPattern pattern) {
-  return kPatterns[static_cast<size_t>(pattern)];
-}
+const PatternRow& RowOf(TrafficPattern pattern) { return kPatterns[static_cast<size_t>(pattern)]; }
 
 void TrafficRun::Start(TrafficPattern pattern) {
   const PatternRow& row = RowOf(pattern);

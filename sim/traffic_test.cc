@@ -107,8 +107,8 @@ TEST(TrafficTest, NeighboursAndBroadcastRecordEveryDestination) {
 // The pattern table (traffic.cc) against traffic.h: names in enum order, each read back by
 // ParseTrafficPattern, and a server needed by exactly the five patterns marked PS.
 TEST(TrafficTest, PatternNamesRoundTripAndPsPatternsNeedAServer) {
-  const std::vector<std::string_view> names = {"incast",     "downlink",          "broadcast",
-                                               "ps_round",   "ps_round_multicast", "neighbours",
+  const std::vector<std::string_view> names = {"incast",        "downlink",           "broadcast",
+                                               "ps_round",      "ps_round_multicast", "neighbours",
                                                "ring_allreduce"};
   const std::span<const std::string_view> listed = TrafficPatternNames();
   ASSERT_EQ(std::vector<std::string_view>(listed.begin(), listed.end()), names);

@@ -122,7 +122,7 @@ uint64_t GetEliasOmega(BitReader& r) {
   uint64_t n = 1;
   int pos = 0;
   while ((window >> pos) & 1) {
-    ++pos;  // the group's leading one
+    ++pos;                                 // the group's leading one
     const int bits = static_cast<int>(n);  // the group's bits below it (n <= 63 here)
     // The group and the next flag bit must lie inside the window.
     if (n > 63 || pos + bits >= 64) return GetEliasOmegaSlow(r);

@@ -41,8 +41,8 @@ class RankTable {
     std::vector<Symbol> out;
     if (dense()) {
       for (size_t i = 0; i < dense_.size(); ++i) {
-        if (dense_[i] > 0) out.push_back({static_cast<int32_t>(static_cast<int64_t>(i) + lo_),
-                                          dense_[i]});
+        if (dense_[i] > 0)
+          out.push_back({static_cast<int32_t>(static_cast<int64_t>(i) + lo_), dense_[i]});
       }
     } else {
       for (const auto& [v, c] : sparse_) out.push_back({v, c});

@@ -94,7 +94,7 @@ TEST(VectorSourceCodeTest, ACountBeyondInt64IsADecodeError) {
     PutEliasGamma(w, 2);      // one distinct value
     PutEliasGamma(w, 2 + 1);  // zigzag(1) + 1: the value 1
     PutEliasGamma(w, count);
-    w.Put(0, 40);             // room for the positions the count would promise
+    w.Put(0, 40);  // room for the positions the count would promise
     try {
       Decode(w.Finish(), 100);
       ADD_FAILURE() << "count " << count << " accepted";

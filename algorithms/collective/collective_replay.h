@@ -58,7 +58,7 @@ class ReplayCollectiveRule final : public CollectiveRule {
   const Trajectory& trajectory_;
   std::vector<CollectivePhase> phases_;
   int workers_ = 0;
-  int64_t round_ = 0;  // rounds ended
+  int64_t round_ = 0;                   // rounds ended
   mutable std::vector<Message> coded_;  // Coded's answer, per worker
   Eigen::VectorXd model_ = Eigen::VectorXd::Zero(1);
 };

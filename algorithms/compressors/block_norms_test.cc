@@ -43,10 +43,9 @@ TEST(NormKernelsTest, MaxAbsIsTheLargestMagnitudeAndFlagsNonFiniteAnywhere) {
   EXPECT_EQ(zero, 0.0);
   EXPECT_FALSE(std::signbit(zero));
   EXPECT_TRUE(finite);
-  const double bad[] = {std::numeric_limits<double>::quiet_NaN(),
-                        -std::numeric_limits<double>::quiet_NaN(),
-                        std::numeric_limits<double>::infinity(),
-                        -std::numeric_limits<double>::infinity()};
+  const double bad[] = {
+      std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(),
+      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   for (const double v : bad) {
     for (size_t at : {size_t{0}, size_t{5}, x.size() - 1}) {  // body and tail of the pass
       std::vector<double> y = x;

@@ -215,7 +215,8 @@ TEST(BlockTernaryTest, SparseBlocksAcrossDecodeWindowsDecodeToTheirNonzeros) {
     return w.Finish();
   };
   const std::vector<std::pair<int64_t, bool>> nonzeros = {
-      {0, true}, {1, false}, {4095, true}, {4096, false}, {4200, true}, {9000, false}, {9999, true}};
+      {0, true},    {1, false},    {4095, true}, {4096, false},
+      {4200, true}, {9000, false}, {9999, true}};
   Eigen::VectorXd expected = Eigen::VectorXd::Zero(n);
   for (const auto& [j, negative] : nonzeros) expected[j] = negative ? -2.0 : 2.0;
   Eigen::VectorXd out = Eigen::VectorXd::Constant(n, 7.0);
@@ -247,8 +248,10 @@ TEST(BlockTernaryTest, SparseDecodeAgreesWithAFieldByFieldReaderOnRandomBlocks) 
     const int64_t written = trial % 7 == 0 ? count / 2 : count;
     for (int64_t i = 0; i < written; ++i) {
       const uint64_t kind = rng.UniformInt(100);
-      j = kind == 0 ? j : (kind == 1 ? j - 3 : j + 1 + static_cast<int64_t>(rng.UniformInt(
-                                                      kind < 10 ? 6000 : 300)));
+      j = kind == 0
+              ? j
+              : (kind == 1 ? j - 3
+                           : j + 1 + static_cast<int64_t>(rng.UniformInt(kind < 10 ? 6000 : 300)));
       w.PutBit(rng.UniformInt(2) == 1);
       w.Put(static_cast<uint64_t>(std::clamp<int64_t>(j, 0, 16383)), 14);
     }

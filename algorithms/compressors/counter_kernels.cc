@@ -42,7 +42,8 @@ inline void Codes(const double* __restrict x, const U* __restrict u, int64_t n, 
   int64_t w = 0;
   for (; 32 * w + 32 <= n; ++w) {  // whole words: a fixed trip count, vectorised
     uint64_t word = 0;
-    for (int k = 0; k < 32; ++k) word |= TernaryCode(x[32 * w + k], u[32 * w + k], scale) << (2 * k);
+    for (int k = 0; k < 32; ++k)
+      word |= TernaryCode(x[32 * w + k], u[32 * w + k], scale) << (2 * k);
     words[w] = word;
   }
   if (32 * w < n) {
@@ -71,8 +72,8 @@ inline uint32_t SignedLevel(double v, U u, double scale, double s) {
 }
 
 template <class U>
-inline void SignedLevels(const double* __restrict v, const U* __restrict u, int64_t n,
-                         double scale, double s, uint32_t* __restrict ms) {
+inline void SignedLevels(const double* __restrict v, const U* __restrict u, int64_t n, double scale,
+                         double s, uint32_t* __restrict ms) {
   for (int64_t k = 0; k < n; ++k) ms[k] = SignedLevel(v[k], u[k], scale, s);
 }
 

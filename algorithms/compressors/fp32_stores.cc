@@ -5,9 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "sim/finite.h"
-
 #include "algorithms/compressors/simd_versions.h"
+#include "sim/finite.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -23,8 +22,7 @@ static_assert(std::endian::native == std::endian::little);
 
 // Ordinary stores for i in [begin, end): byte copies, which the compiler vectorises.
 template <bool kDecoded>
-uint32_t Plain(const double* p, int64_t begin, int64_t end, unsigned char* bytes,
-               double* decoded) {
+uint32_t Plain(const double* p, int64_t begin, int64_t end, unsigned char* bytes, double* decoded) {
   uint32_t bad = 0;
   for (int64_t i = begin; i < end; ++i) {
     const float f = static_cast<float>(p[i]);
@@ -51,8 +49,7 @@ uint32_t Streamed(const double* p, int64_t begin, int64_t end, unsigned char* by
     const __m128 lo = _mm_cvtpd_ps(_mm_loadu_pd(p + i));
     const __m128 hi = _mm_cvtpd_ps(_mm_loadu_pd(p + i + 2));
     const __m128 v = _mm_movelh_ps(lo, hi);
-    flags = _mm_or_si128(flags,
-                         _mm_add_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), carry));
+    flags = _mm_or_si128(flags, _mm_add_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), carry));
     _mm_stream_ps(reinterpret_cast<float*>(bytes + 4 * i), v);
     if constexpr (kDecoded == 1) {
       _mm_stream_pd(decoded + i, _mm_cvtps_pd(lo));

@@ -7,8 +7,9 @@
 // the traffic differs. Small vectors take ordinary stores, so their reader finds them in cache.
 // Streaming is used where the target is suitably aligned (the runs before and after take ordinary
 // stores) and on x86-64, in the widest of SSE2 (the baseline), AVX2 and AVX-512 the machine runs
-// (simd_versions.h; every version writes the same bytes); elsewhere ordinary stores throughout. Each call ends with a store fence, so another thread that later synchronises
-// with this one (a thread pool's join) sees the bytes.
+// (simd_versions.h; every version writes the same bytes); elsewhere ordinary stores throughout.
+// Each call ends with a store fence, so another thread that later synchronises with this one (a
+// thread pool's join) sees the bytes.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_FP32_STORES_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_FP32_STORES_H_
 

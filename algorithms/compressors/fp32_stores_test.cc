@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -21,10 +21,10 @@ namespace {
 std::vector<double> Values(int64_t n) {
   std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    v[static_cast<size_t>(i)] = std::ldexp(static_cast<double>((i * 2654435761LL) % 1000003) -
-                                               500001.0,
-                                           static_cast<int>(i % 200) - 140) /
-                                3.0;
+    v[static_cast<size_t>(i)] =
+        std::ldexp(static_cast<double>((i * 2654435761LL) % 1000003) - 500001.0,
+                   static_cast<int>(i % 200) - 140) /
+        3.0;
   }
   if (n > 3) v[3] = -0.0;
   if (n > 5) v[5] = 1e-310;
@@ -43,9 +43,9 @@ Out Convert(const std::vector<double>& x, bool stream, bool with_decoded, int sh
   std::vector<uint64_t> words(static_cast<size_t>(n) + 8, 0xAAAAAAAAAAAAAAAAULL);
   std::vector<double> decoded(static_cast<size_t>(n) + 4, 7.0);
   auto* bytes = reinterpret_cast<unsigned char*>(words.data()) + shift;
-  const uint32_t flag =
-      with_decoded ? PutFp32Decoded(x.data(), n, bytes, decoded.data() + dshift, stream)
-                   : PutFp32(x.data(), n, bytes, stream);
+  const uint32_t flag = with_decoded
+                            ? PutFp32Decoded(x.data(), n, bytes, decoded.data() + dshift, stream)
+                            : PutFp32(x.data(), n, bytes, stream);
   Out out{std::vector<unsigned char>(bytes, bytes + 4 * n), {}, flag};
   if (with_decoded) out.decoded.assign(decoded.begin() + dshift, decoded.begin() + dshift + n);
   return out;
@@ -80,7 +80,8 @@ TEST(Fp32StoresTest, BytesDecodedAndFlagAreTheScalarConversion) {
 // A NaN, an infinity or a value beyond fp32 anywhere (scalar head, vector body, scalar tail) sets
 // bit 31; the other values are still written.
 TEST(Fp32StoresTest, FlagsEveryValueNotFiniteInFp32) {
-  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity(), 1e39}) {
+  for (const double bad :
+       {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity(), 1e39}) {
     for (const int64_t at : {0, 2, 9, 20}) {
       std::vector<double> x = Values(23);
       x[static_cast<size_t>(at)] = bad;
@@ -108,8 +109,8 @@ TEST(Fp32StoresTest, StreamsOnlyFarBeyondTheCaches) {
 // values and the flag of the scalar conversion, and nothing written outside the n values.
 TEST(Fp32StoresTest, EveryStreamingVersionWritesTheScalarConversion) {
   int versions_run = 0;
-  for (const SimdVersion version : {SimdVersion::kPortable, SimdVersion::kAvx2,
-                                    SimdVersion::kAvx512}) {
+  for (const SimdVersion version :
+       {SimdVersion::kPortable, SimdVersion::kAvx2, SimdVersion::kAvx512}) {
     for (const int64_t n : {0, 1, 15, 16, 17, 31, 33, 47, 64, 100}) {
       std::vector<double> x = Values(n);
       if (n > 20) x[20] = 1e39;  // beyond fp32: the flag

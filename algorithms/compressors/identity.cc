@@ -299,8 +299,8 @@ void Identity::DecodeSumInto(std::span<const Message* const> messages,
     Compressor::DecodeSumInto(messages, out);
     return;
   }
-  const bool finite = config_.precision == 64 ? AccumulateRun<64>(words, out)
-                                              : AccumulateRun<32>(words, out);
+  const bool finite =
+      config_.precision == 64 ? AccumulateRun<64>(words, out) : AccumulateRun<32>(words, out);
   if (!finite) throw DecodeError("corrupted message: non-finite value");
 }
 

@@ -72,9 +72,9 @@ TEST(IdentityKernelsTest, AddWeighted64AddsEachDoubleLikeTheExpression) {
 TEST(IdentityKernelsTest, ANonFiniteValueInAnyLaneSetsTheFlag) {
   const int64_t n = 33;
   for (int64_t bad = 0; bad < n; ++bad) {
-    for (const float value : {std::numeric_limits<float>::infinity(),
-                              -std::numeric_limits<float>::infinity(),
-                              std::numeric_limits<float>::quiet_NaN()}) {
+    for (const float value :
+         {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+          std::numeric_limits<float>::quiet_NaN()}) {
       std::vector<float> f(n, 1.0F);
       std::vector<double> d(n, 1.0);
       f[static_cast<size_t>(bad)] = value;

@@ -69,7 +69,8 @@ std::optional<Eigen::VectorXd> ReferenceDecode(const Message& m, int64_t d, int6
         if (level > static_cast<uint64_t>(s) || gap > static_cast<uint64_t>(n) - pos) {
           return std::nullopt;
         }
-        out[begin + static_cast<int64_t>(pos)] = (negative ? -unit : unit) * static_cast<double>(level);
+        out[begin + static_cast<int64_t>(pos)] =
+            (negative ? -unit : unit) * static_cast<double>(level);
         pos += gap;
       }
     }
@@ -95,9 +96,10 @@ std::optional<Eigen::VectorXd> Decoded(const Qsgd& c, const Message& m, int64_t 
 // side of the table's limit, and pairs over it), each sign, after first positions that move the
 // stream's alignment: the values the message was written with.
 TEST(QsgdDecodeTest, EliasDecoderReadsEveryLevelAndGapAroundPowersOfTwo) {
-  const std::vector<uint64_t> levels = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64,
-                                        65, 127, 128, 129, 255};
-  const std::vector<uint64_t> gaps = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 255, 256, 257};
+  const std::vector<uint64_t> levels = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16, 17,
+                                        31, 32, 33, 63, 64, 65, 127, 128, 129, 255};
+  const std::vector<uint64_t> gaps = {1,  2,  3,  4,  5,  6,  7,   8,   9,
+                                      15, 16, 17, 31, 32, 33, 255, 256, 257};
   const int64_t n = 40000;
   const Qsgd c(EliasConfig(255, n));
   for (const int64_t first : {0, 1, 2, 3, 6, 7, 14, 15, 16, 300}) {
@@ -135,7 +137,8 @@ TEST(QsgdDecodeTest, EliasDecoderChecksShortLevelsAndGapsAgainstTheirLimits) {
                                  OmegaStreamBits(level) + OmegaStreamBits(end_gap) +
                                  FloatBits(0.0f) + FloatBits(0.0f);
         const std::optional<Eigen::VectorXd> got = Decoded(c, MessageOf(bits), 27);
-        ASSERT_EQ(got.has_value(), level <= s && end_gap == 5) << s << " " << level << " " << end_gap;
+        ASSERT_EQ(got.has_value(), level <= s && end_gap == 5)
+            << s << " " << level << " " << end_gap;
         if (!got) continue;
         Eigen::VectorXd want = Eigen::VectorXd::Zero(27);
         want[2] = 1.0;
@@ -152,7 +155,7 @@ TEST(QsgdDecodeTest, EliasDecoderRejectsTruncationsAndReadsFlipsAsThePlainReader
   const int64_t d = 1300, bucket = 512, s = 15;
   Eigen::VectorXd x = compressor_test::Gaussian(d, 5);
   for (int64_t j = 600; j < 700; ++j) x[j] = 0.0;  // gaps of 16 and more
-  x[1000] = 40.0;  // its bucket's other levels mostly 0
+  x[1000] = 40.0;                                  // its bucket's other levels mostly 0
   const Qsgd c(EliasConfig(s, bucket));
   Rng rng(9);
   const Message m = c.Encode(x, rng);
@@ -172,7 +175,8 @@ TEST(QsgdDecodeTest, EliasDecoderRejectsTruncationsAndReadsFlipsAsThePlainReader
     for (int64_t j = 0; j < d; ++j) ASSERT_EQ((*got)[j], (*want)[j]) << i << " " << j;
     Eigen::VectorXd updated(d);
     c.DecodeInto(f, DecodeTarget(updated, base, 0.5));
-    for (int64_t j = 0; j < d; ++j) ASSERT_EQ(updated[j], base[j] + 0.5 * (*want)[j]) << i << " " << j;
+    for (int64_t j = 0; j < d; ++j)
+      ASSERT_EQ(updated[j], base[j] + 0.5 * (*want)[j]) << i << " " << j;
   }
 }
 

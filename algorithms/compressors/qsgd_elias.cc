@@ -32,9 +32,8 @@ PairTable MakePairTable() {
     }
   }
   for (uint32_t gap = 1; gap < 16; ++gap) {
-    t.entry[qsgd_kernels::kGapCodes + gap] =
-        static_cast<uint32_t>(SmallEliasOmegaCode(gap) |
-                              static_cast<uint64_t>(SmallEliasOmegaBits(gap)) << 16);
+    t.entry[qsgd_kernels::kGapCodes + gap] = static_cast<uint32_t>(
+        SmallEliasOmegaCode(gap) | static_cast<uint64_t>(SmallEliasOmegaBits(gap)) << 16);
   }
   for (uint32_t ms = 2; ms < 32; ++ms) {
     const uint64_t code = uint64_t{ms & 1} | SmallEliasOmegaCode(ms >> 1) << 1;
@@ -98,14 +97,15 @@ void QsgdEliasWriter::PutChunk(int64_t first, const uint32_t* ms, int64_t m) {
 
 void MakeShortPairTable(uint64_t max_level, uint32_t* entry) {
   std::fill(entry, entry + kShortPairEntries, uint32_t{0});
-  for (uint32_t sign = 0; sign < 2; ++sign) {  // one code: length | (level | sign << 4) << 4 | gap << 9
+  for (uint32_t sign = 0; sign < 2;
+       ++sign) {  // one code: length | (level | sign << 4) << 4 | gap << 9
     for (uint32_t level = 1; level < 16 && level <= max_level; ++level) {
       for (uint32_t gap = 1; gap < 16; ++gap) {
         const int level_bits = SmallEliasOmegaBits(level);
         const int bits = 1 + level_bits + SmallEliasOmegaBits(gap);
         if (bits > kShortPairBits) continue;
-        const uint64_t code = sign | SmallEliasOmegaCode(level) << 1 |
-                              SmallEliasOmegaCode(gap) << (1 + level_bits);
+        const uint64_t code =
+            sign | SmallEliasOmegaCode(level) << 1 | SmallEliasOmegaCode(gap) << (1 + level_bits);
         const uint32_t e = static_cast<uint32_t>(bits) | (level | sign << 4) << 4 | gap << 9;
         for (uint64_t high = 0; high < (uint64_t{1} << (kShortPairBits - bits)); ++high) {
           entry[code | high << bits] = e;

@@ -47,7 +47,7 @@ class QsgdEliasWriter {
 
   BitWriter& w_;
   const uint32_t* pairs_;  // the table of the common case (qsgd_elias.cc)
-  int64_t prev_ = -1;  // the position of the last nonzero written, -1 before the first
+  int64_t prev_ = -1;      // the position of the last nonzero written, -1 before the first
 };
 
 // The decoder's table of short nonzeros: a nonzero's bits in the writer's order -- the sign bit,

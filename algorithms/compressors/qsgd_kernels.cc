@@ -73,9 +73,10 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
 }
 
 // CodePairs's loop on the local state, for any chunk: stops at a nonzero outside the table.
-[[gnu::always_inline]] inline int64_t CheckedPairs(const uint32_t* __restrict ms, const uint64_t* masks, int64_t m,
-                            int64_t from, const uint32_t* __restrict entry, int64_t& last,
-                            uint8_t*& out, uint64_t& bits, int& fill) {
+[[gnu::always_inline]] inline int64_t CheckedPairs(const uint32_t* __restrict ms,
+                                                   const uint64_t* masks, int64_t m, int64_t from,
+                                                   const uint32_t* __restrict entry, int64_t& last,
+                                                   uint8_t*& out, uint64_t& bits, int& fill) {
   for (int64_t w = from / 64; w < (m + 63) / 64; ++w) {
     uint64_t mask = masks[w];
     if (w == from / 64) mask &= ~uint64_t{0} << (from % 64);
@@ -97,11 +98,13 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
 // The loop for a whole chunk whose every nonzero is in the table: the entry's index of element
 // k is key[k] - last (ms << 4 plus the gap), and three entries (at most 7 + 45 bits) go to bits
 // between stores.
-[[gnu::always_inline]] inline void FastPairs(const uint32_t* __restrict ms, const uint64_t* masks, int64_t m,
-                      const uint32_t* __restrict entry, int64_t& last, uint8_t*& out,
-                      uint64_t& bits, int& fill) {
+[[gnu::always_inline]] inline void FastPairs(const uint32_t* __restrict ms, const uint64_t* masks,
+                                             int64_t m, const uint32_t* __restrict entry,
+                                             int64_t& last, uint8_t*& out, uint64_t& bits,
+                                             int& fill) {
   alignas(64) int32_t key[kChunk];
-  for (int64_t k = 0; k < m; ++k) key[k] = static_cast<int32_t>(ms[k] << 4) + static_cast<int32_t>(k);
+  for (int64_t k = 0; k < m; ++k)
+    key[k] = static_cast<int32_t>(ms[k] << 4) + static_cast<int32_t>(k);
   const auto add = [&](int64_t base, uint64_t& mask) {
     const int64_t p = base + std::countr_zero(mask);
     mask &= mask - 1;
@@ -129,9 +132,10 @@ inline void StoreBytes(uint8_t*& out, uint64_t& bits, int& fill) {
 // in-register tables (PairCoder), merged pairwise into at most four fields of at most 60 bits,
 // which AppendBits (bit_append.h) appends. Returns false, the state unchanged, when a nonzero
 // is outside the table (gap >= 16 or ms >= 32).
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bool FastPairsAvx512(
-    const uint32_t* ms, int64_t m, const uint32_t* entry, int64_t& last, uint8_t*& out,
-    uint64_t& bits, int& fill) {
+#define QSGD_AVX512_TARGET \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt")))
+QSGD_AVX512_TARGET bool FastPairsAvx512(const uint32_t* ms, int64_t m, const uint32_t* entry,
+                                        int64_t& last, uint8_t*& out, uint64_t& bits, int& fill) {
   const __m512i gaps = _mm512_loadu_si512(entry + kGapCodes);
   const __m512i levels0 = _mm512_loadu_si512(entry + kLevelCodes);
   const __m512i levels1 = _mm512_loadu_si512(entry + kLevelCodes + 16);
@@ -155,7 +159,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bo
     const __m512i pos = _mm512_maskz_compress_epi32(
         nz, _mm512_add_epi32(iota, _mm512_set1_epi32(static_cast<int32_t>(base))));
     const __m512i level = _mm512_maskz_compress_epi32(nz, v);
-    const __m512i gap = _mm512_sub_epi32(pos, _mm512_alignr_epi32(pos, _mm512_set1_epi32(prev), 15));
+    const __m512i gap =
+        _mm512_sub_epi32(pos, _mm512_alignr_epi32(pos, _mm512_set1_epi32(prev), 15));
     prev = static_cast<int32_t>(base) + 31 - __builtin_clz(nz);  // the last nonzero, from the mask
     const __m512i ge = _mm512_permutexvar_epi32(gap, gaps);
     const __m512i le = _mm512_permutex2var_epi32(levels0, level, levels1);
@@ -167,8 +172,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi,bmi2,popcnt"))) bo
         live, _mm512_and_si512(ge, low16), _mm512_sllv_epi32(_mm512_and_si512(le, low16), glen));
     const __m512i len = _mm512_maskz_add_epi32(live, glen, _mm512_srli_epi32(le, 16));
     const __m512i len_lo = _mm512_and_si512(len, low32);  // lane pairs: the first one low
-    const __m512i field2 = _mm512_or_si512(
-        _mm512_and_si512(field, low32), _mm512_sllv_epi64(_mm512_srli_epi64(field, 32), len_lo));
+    const __m512i field2 = _mm512_or_si512(_mm512_and_si512(field, low32),
+                                           _mm512_sllv_epi64(_mm512_srli_epi64(field, 32), len_lo));
     const __m512i len2 = _mm512_add_epi64(len_lo, _mm512_srli_epi64(len, 32));
     const __m512i len_even = _mm512_permutexvar_epi64(evens, len2);  // pairs of pairs
     const __m512i field4 =

@@ -1,7 +1,8 @@
 // The integer inner loops of qsgd's elias coder (qsgd_elias.h) on one chunk of at most kChunk
 // signed levels ms[k] = level << 1 | sign (counter_kernels::QsgdSignedLevels). Compiled for
-// several instruction sets (COMMSIM_TARGET_CLONES, sim/target_clones.h), and CodePairs has an AVX-512 loop used where the CPU has AVX-512 (checked at run
-// time); integer operations only, so every version gives the same results.
+// several instruction sets (COMMSIM_TARGET_CLONES, sim/target_clones.h), and CodePairs has an
+// AVX-512 loop used where the CPU has AVX-512 (checked at run time); integer operations only, so
+// every version gives the same results.
 #ifndef COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_KERNELS_H_
 #define COMMSIM_ALGORITHMS_COMPRESSORS_QSGD_KERNELS_H_
 

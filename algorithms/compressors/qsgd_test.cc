@@ -293,39 +293,39 @@ TEST(QsgdTest, MessagesEqualTheReferenceEncoderBitForBit) {
     bool spikes;
   };
   const Case cases[] = {
-      {0, 512, 15, 0, 0, false},          {1, 512, 15, 0, 0, false},
-      {511, 512, 15, 100, 400, false},    {512, 512, 1, 0, 0, false},
-      {513, 512, 255, 0, 0, false},       {513, 7, 15, 10, 20, false},
+      {0, 512, 15, 0, 0, false},           {1, 512, 15, 0, 0, false},
+      {511, 512, 15, 100, 400, false},     {512, 512, 1, 0, 0, false},
+      {513, 512, 255, 0, 0, false},        {513, 7, 15, 10, 20, false},
       {100000, 512, 15, 1000, 5000, true}, {100000, 100000, 15, 200, 90000, true},
-      {100000, 1, 3, 0, 0, false},        {100000, 4096, 1 << 20, 300, 2000, true},
-      {100000, 512, 255, 0, 0, true},     {kLaneDrawsMinDim + 1000, 512, 15, 5000, 6000, true},
+      {100000, 1, 3, 0, 0, false},         {100000, 4096, 1 << 20, 300, 2000, true},
+      {100000, 512, 255, 0, 0, true},      {kLaneDrawsMinDim + 1000, 512, 15, 5000, 6000, true},
   };
   for (const bool avx512 : {true, false}) {  // the coder's AVX-512 loop where the CPU has it
-  if (avx512 && !qsgd_kernels::HasAvx512Coder()) continue;  // the same scalar loop twice
-  qsgd_kernels::EnableAvx512Coder(avx512);
-  for (const Case& k : cases) {
-    const Eigen::VectorXd x = TestInput(k.d, 7 + k.d, k.zeros_begin, k.zeros_end, k.spikes);
-    for (const char* norm : {"2", "inf"}) {
-      for (const char* coding : {"elias", "fixed"}) {
-        for (const char* rng_kind : {"stream", "counter"}) {
-          QsgdConfig config = QsgdWith(k.levels, k.bucket, norm, coding);
-          config.rng = rng_kind;
-          const Qsgd c(config);
-          Rng rng(11), ref(11);
-          const Message got = c.Encode(x, rng);
-          const ReferenceStream expected =
-              ReferenceBits(x, k.levels, k.bucket, std::string(norm) == "inf",
-                            std::string(coding) == "elias", std::string(rng_kind) == "counter", ref);
-          ASSERT_EQ(got.payload_bits, expected.size) << k.d << " " << k.bucket << " " << k.levels
-                                                     << norm << coding << rng_kind;
-          ASSERT_GE(got.words.size(), expected.words.size());
-          ASSERT_EQ(FirstDifference(got, expected), -1)
-              << k.d << " " << k.bucket << " " << k.levels << norm << coding << rng_kind;
-          EXPECT_EQ(rng.NextU64(), ref.NextU64()) << k.d << norm << coding << rng_kind;
+    if (avx512 && !qsgd_kernels::HasAvx512Coder()) continue;  // the same scalar loop twice
+    qsgd_kernels::EnableAvx512Coder(avx512);
+    for (const Case& k : cases) {
+      const Eigen::VectorXd x = TestInput(k.d, 7 + k.d, k.zeros_begin, k.zeros_end, k.spikes);
+      for (const char* norm : {"2", "inf"}) {
+        for (const char* coding : {"elias", "fixed"}) {
+          for (const char* rng_kind : {"stream", "counter"}) {
+            QsgdConfig config = QsgdWith(k.levels, k.bucket, norm, coding);
+            config.rng = rng_kind;
+            const Qsgd c(config);
+            Rng rng(11), ref(11);
+            const Message got = c.Encode(x, rng);
+            const ReferenceStream expected = ReferenceBits(
+                x, k.levels, k.bucket, std::string(norm) == "inf", std::string(coding) == "elias",
+                std::string(rng_kind) == "counter", ref);
+            ASSERT_EQ(got.payload_bits, expected.size)
+                << k.d << " " << k.bucket << " " << k.levels << norm << coding << rng_kind;
+            ASSERT_GE(got.words.size(), expected.words.size());
+            ASSERT_EQ(FirstDifference(got, expected), -1)
+                << k.d << " " << k.bucket << " " << k.levels << norm << coding << rng_kind;
+            EXPECT_EQ(rng.NextU64(), ref.NextU64()) << k.d << norm << coding << rng_kind;
+          }
         }
       }
     }
-  }
   }
   qsgd_kernels::EnableAvx512Coder(true);
 }

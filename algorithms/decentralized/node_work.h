@@ -34,8 +34,8 @@ namespace commsim {
 
 class NodeWork {
  public:
-  // REQUIRES: the rule was built with NodeRuleContext::threads >= RunThreads(setup, its nodes) (algorithms/sync_rounds.h);
-  // `mixing` and `rule` outlive this.
+  // REQUIRES: the rule was built with NodeRuleContext::threads >= RunThreads(setup, its nodes)
+  // (algorithms/sync_rounds.h); `mixing` and `rule` outlive this.
   NodeWork(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& rule);
 
   // Every node's Step of round t; starts the round (nothing is due).

@@ -33,11 +33,11 @@ const double kW[kNodes][kNodes] = {
 
 MixingMatrix Path() { return BuildMixing("metropolis", {{1}, {0, 2}, {1}}); }
 
-VectorXd V(double a, double b, double c, double d) { return (VectorXd(4) << a, b, c, d).finished(); }
-
-std::vector<VectorXd> Starts() {
-  return {V(1, -1, 0.5, 2), V(0, 2, -1, 1), V(-2, 0.5, 1, -1)};
+VectorXd V(double a, double b, double c, double d) {
+  return (VectorXd(4) << a, b, c, d).finished();
 }
+
+std::vector<VectorXd> Starts() { return {V(1, -1, 0.5, 2), V(0, 2, -1, 1), V(-2, 0.5, 1, -1)}; }
 
 VectorXd Soft(const VectorXd& v, double t) {
   VectorXd out(v.size());

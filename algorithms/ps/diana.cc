@@ -13,9 +13,7 @@ void DianaConfig::Describe(ParamVisitor& v) {
 }
 
 DianaRule::DianaRule(const DianaConfig& config)
-    : ModelBroadcastRule(config, config.momentum),
-      alpha_(config.alpha),
-      shifts_(config.single()) {}
+    : ModelBroadcastRule(config, config.momentum), alpha_(config.alpha), shifts_(config.single()) {}
 
 void DianaRule::InitWorkers(int workers, int64_t dim) {
   shifts_.Init(workers, dim);

@@ -122,9 +122,9 @@ TEST(Fp32PointTest, SgdOnTheFp32PointEqualsTheVerifiedReplicasBitForBit) {
   for (const int64_t dim : {int64_t{2500}, kC, 2 * kC + 7}) {
     const SyntheticQuadratic objective = NoisyQuadratic(dim);
     for (const int threads : {1, 2}) {
-      ExpectSameAsVerified(SgdConfig{}, objective, threads, [](int) { return true; },
-                           "sgd, d " + std::to_string(dim) + ", " + std::to_string(threads) +
-                               " threads");
+      ExpectSameAsVerified(
+          SgdConfig{}, objective, threads, [](int) { return true; },
+          "sgd, d " + std::to_string(dim) + ", " + std::to_string(threads) + " threads");
     }
   }
 }
@@ -133,22 +133,26 @@ TEST(Fp32PointTest, RulesThatCannotUseItAgreeWithoutIt) {
   const SyntheticQuadratic objective = NoisyQuadratic(2500);
   SgdConfig qsgd;
   SgdConfig::QsgdDefaults(qsgd);  // its workers do not stream
-  ExpectSameAsVerified(qsgd, objective, 2, [](int) { return false; }, "qsgd");
+  ExpectSameAsVerified(
+      qsgd, objective, 2, [](int) { return false; }, "qsgd");
   SgdConfig fp64;
   IdentityConfig precision64;
   precision64.precision = 64;
   fp64.downlink.config = std::make_unique<IdentityConfig>(precision64);
-  ExpectSameAsVerified(fp64, objective, 2, [](int) { return false; }, "fp64 downlink");
+  ExpectSameAsVerified(
+      fp64, objective, 2, [](int) { return false; }, "fp64 downlink");
   SgdConfig momentum;
   momentum.momentum = 0.5;  // not the step pass
-  ExpectSameAsVerified(momentum, objective, 2, [](int) { return false; }, "momentum");
+  ExpectSameAsVerified(
+      momentum, objective, 2, [](int) { return false; }, "momentum");
 }
 
 // An objective that cannot stream: the workers ask for the double point in round 2, which widens
 // the fp32 words; from then on the downlink decodes into the double replica.
 TEST(Fp32PointTest, AnObjectiveThatCannotStreamGetsTheDoublePoint) {
   const PlainQuadratic objective(300);
-  ExpectSameAsVerified(SgdConfig{}, objective, 2, [](int round) { return round == 0; }, "plain");
+  ExpectSameAsVerified(
+      SgdConfig{}, objective, 2, [](int round) { return round == 0; }, "plain");
 }
 
 }  // namespace

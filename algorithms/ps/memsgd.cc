@@ -13,9 +13,7 @@ void MemSgdConfig::Describe(ParamVisitor& v) {
 MemSgdRule::MemSgdRule(const MemSgdConfig& config)
     : ModelBroadcastRule(config, 0.0), memory_(config.single()) {}
 
-void MemSgdRule::InitWorkers(int workers, int64_t dim) {
-  memory_.Init(workers, dim);
-}
+void MemSgdRule::InitWorkers(int workers, int64_t dim) { memory_.Init(workers, dim); }
 
 // p_i = m_i + gamma g_i (in grad); then m_i <- p_i - c_i.
 Message MemSgdRule::WorkerEncode(int w, GradVec grad, double step, Rng& rng) {

@@ -73,7 +73,7 @@ class ModelBroadcastRule : public PsRule {
   const Objective* objective_ = nullptr;
   Eigen::VectorXd x_;
   Eigen::VectorXd velocity_;  // only with momentum
-  Eigen::VectorXd mean_;  // the round's uplink sum; lent as a gradient buffer (ps_rule.h)
+  Eigen::VectorXd mean_;      // the round's uplink sum; lent as a gradient buffer (ps_rule.h)
   Eigen::VectorXd* ServerScratch() final { return &mean_; }
   // The sum as the decode target of uplink w's values (zeroed for w = 0).
   DecodeTarget SumFrom(int w);
@@ -84,7 +84,7 @@ class ModelBroadcastRule : public PsRule {
   std::optional<Message> StepAndBroadcast(double step);
   // replica_ (sized d) as the downlink's decode target.
   DecodeTarget ReplicaTarget();
-  KeptUplinks kept_;  // the round's uplinks, kept by ServerReceiveRun
+  KeptUplinks kept_;           // the round's uplinks, kept by ServerReceiveRun
   bool model_finite_ = false;  // the last ServerRound found x finite
   // Where the workers' point is (without verify_replicas): x_ (x0, before the first round),
   // replica_, or point32_ (replica_ then built on demand).

@@ -12,8 +12,7 @@ void SgdConfig::Describe(ParamVisitor& v) {
 
 void SgdConfig::QsgdDefaults(SgdConfig& c) { c.uplink = CompressorSpec("qsgd"); }
 
-SgdRule::SgdRule(const SgdConfig& config)
-    : ModelBroadcastRule(config, config.momentum) {}
+SgdRule::SgdRule(const SgdConfig& config) : ModelBroadcastRule(config, config.momentum) {}
 
 Message SgdRule::WorkerEncode(int /*w*/, GradVec grad, double /*step*/, Rng& rng) {
   return uplink().Encode(grad, rng);

@@ -197,8 +197,9 @@ TEST(WorkerUplinksTest, SgdStreamsTheGradientIntoItsUplink) {
     for (const int threads : {1, 2, 3, 8}) ExpectUplinksEqualSequential(objective, c, {}, threads);
   }
   for (const bool streams : {true, false}) {
-    std::unique_ptr<PsRule> rule = streams ? std::unique_ptr<PsRule>(new SgdRule(SgdConfig{}))
-                                           : std::unique_ptr<PsRule>(new MemSgdRule(MemSgdConfig{}));
+    std::unique_ptr<PsRule> rule = streams
+                                       ? std::unique_ptr<PsRule>(new SgdRule(SgdConfig{}))
+                                       : std::unique_ptr<PsRule>(new MemSgdRule(MemSgdConfig{}));
     const RunSetup setup = UplinksSetupFor(objective, 1);
     WorkerUplinks uplinks(setup, *rule);
     rule->Init(kUplinkWorkers, Eigen::VectorXd::Constant(2500, 0.5), objective);

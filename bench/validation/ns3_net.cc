@@ -198,6 +198,4 @@ int Run(int argc, char** argv) {
 }  // namespace
 }  // namespace validation
 
-int main(int argc, char** argv) {
-  return validation::MainWithErrors(argc, argv, validation::Run);
-}
+int main(int argc, char** argv) { return validation::MainWithErrors(argc, argv, validation::Run); }

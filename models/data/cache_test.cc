@@ -57,8 +57,8 @@ class CacheTest : public ::testing::Test {
 
   // Header: magic 8 | version 4 | classes 4 | samples 8 | features 8 | rank 4 | shape 3 x 4 = 48
   // bytes; then 12 floats (48 bytes), 3 doubles (24 bytes), the crc32 (4 bytes): 124 in all.
-  static constexpr std::streamoff kVersionAt = 8, kClassesAt = 12, kSamplesAt = 16,
-                                  kShapeAt = 36, kFeaturesAt = 48, kTargetsAt = 96, kSize = 124;
+  static constexpr std::streamoff kVersionAt = 8, kClassesAt = 12, kSamplesAt = 16, kShapeAt = 36,
+                                  kFeaturesAt = 48, kTargetsAt = 96, kSize = 124;
   fs::path dir_;
   Dataset data_;
   std::string path_;
