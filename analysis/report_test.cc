@@ -106,6 +106,31 @@ TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   EXPECT_EQ(md.find("plots/speedup.png"), std::string::npos);  // not made
 }
 
+// A baseline entry with a label of its own ("ring", algorithm allreduce_sgd) is never compared
+// with itself in the crossover table nor given a speed-up column; the PS entry whose family had no
+// baseline is compared with the common one the runner wrote.
+TEST_F(ReportTest, ALabelledBaselineIsNotComparedWithItself) {
+  std::string csv =
+      "point,bw,name,algorithm,family,status,iterations,total_bits,final_loss,mean_iter_time_s,"
+      "baseline\n";
+  for (int k = 0; k < 2; ++k) {
+    csv += fmt::format(
+        "{0},{1},ring,allreduce_sgd,collective,ok,10,100,0.5,1,ring\n"
+        "{0},{1},dore,dore,parameter_server,ok,10,10,0.5,{2},ring\n",
+        k, k == 0 ? 1e8 : 1e9, k == 0 ? 0.5 : 2.0);
+  }
+  WriteFileAtomic((dir_ / "sweep.csv").string(), csv);
+  WriteFileAtomic((dir_ / "axes.csv").string(),
+                  "name,pointer,unit,scale\nbw,/network/bandwidth,bit/s,log\n");
+  const std::string md = SweepReport(dir_.string());
+  const std::string crossover = md.substr(md.find("## Crossover"));
+  EXPECT_EQ(crossover.find("| ring |"), std::string::npos) << md;
+  EXPECT_NE(crossover.find("| dore | slower above "), std::string::npos) << md;
+  const std::string speedup = md.substr(md.find("## Speed-up over ring"));
+  EXPECT_NE(speedup.find("| bw | dore |"), std::string::npos) << md;
+  EXPECT_NE(speedup.find("| 100 Mbit/s | 2x |"), std::string::npos) << md;
+}
+
 // Each row is compared with the baseline its `baseline` cell names (the runner writes its
 // family's: dpsgd for decentralized entries, sgd for parameter-server ones).
 TEST_F(ReportTest, SweepSpeedupIsOverEachFamilysBaseline) {

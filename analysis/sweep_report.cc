@@ -21,9 +21,8 @@ namespace fs = std::filesystem;
 // One table per metric: rows (group, x) in curve order, columns the entry names.
 class SweepGrid {
  public:
-  SweepGrid(const SweepView& view, std::vector<std::string> names,
-            std::map<std::string, std::string> algorithm_of)
-      : view_(view), names_(std::move(names)), algorithm_of_(std::move(algorithm_of)) {
+  SweepGrid(const SweepView& view, std::vector<std::string> names)
+      : view_(view), names_(std::move(names)) {
     for (const SweepCurve& c : view.curves()) {
       group_text_[c.group] = c.label.substr(c.name.size());
       for (const size_t r : c.rows) {
@@ -41,7 +40,7 @@ class SweepGrid {
   std::string Render(const std::function<std::string(size_t)>& value, bool skip_baseline) const {
     std::vector<std::string> header = {view_.x_name()};
     for (const std::string& n : names_) {
-      if (skip_baseline && algorithm_of_.at(n) == view_.baseline()) continue;
+      if (skip_baseline && view_.IsBaseline(n)) continue;
       header.push_back(n);
     }
     std::vector<std::vector<std::string>> rows;
@@ -64,7 +63,6 @@ class SweepGrid {
 
   const SweepView& view_;
   std::vector<std::string> names_;
-  std::map<std::string, std::string> algorithm_of_;
   std::vector<std::pair<int, double>> keys_;
   std::map<std::pair<int, std::string>, std::map<double, size_t>>
       cell_row_;  // (group,name)->x->row
@@ -77,7 +75,7 @@ std::string CrossoverSection(const SweepView& view) {
   out += "## Crossover: where compression stops paying off\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const SweepCurve& c : view.curves()) {
-    if (c.algorithm == view.baseline()) continue;
+    if (c.rows.empty() || view.BaselineOf(c.rows.front()) == c.name) continue;  // not with itself
     std::optional<double> first, last;
     for (const size_t r : c.rows) {
       if (const std::optional<double> s = view.Speedup(r)) {
@@ -140,18 +138,16 @@ std::string FirstPointSection(const SweepView& view) {
   return out;
 }
 
-// The sweep's points, and its entry names in first-seen order with their algorithms.
+// The sweep's points, and its entry names in first-seen order.
 struct SweepEntries {
   std::set<std::string> points;
   std::vector<std::string> names;
-  std::map<std::string, std::string> algorithm_of;
 };
 
 SweepEntries EntriesOf(const CsvTable& t) {
   SweepEntries e;
   for (size_t r = 0; r < t.size(); ++r) {
     e.points.insert(t.Cell(r, "point"));
-    e.algorithm_of[t.Cell(r, "name")] = t.Cell(r, "algorithm");
     if (std::find(e.names.begin(), e.names.end(), t.Cell(r, "name")) == e.names.end()) {
       e.names.push_back(t.Cell(r, "name"));
     }
@@ -169,7 +165,7 @@ std::string TimeTable(const SweepView& view, const SweepGrid& grid) {
 std::string SweepTimeTable(const std::string& dir) {
   const SweepView view = SweepView::Load(dir);
   SweepEntries e = EntriesOf(view.table());
-  return TimeTable(view, SweepGrid(view, std::move(e.names), std::move(e.algorithm_of)));
+  return TimeTable(view, SweepGrid(view, std::move(e.names)));
 }
 
 std::string SweepReport(const std::string& dir) {
@@ -178,14 +174,13 @@ std::string SweepReport(const std::string& dir) {
   SweepEntries entries = EntriesOf(t);
   const std::set<std::string>& points = entries.points;
   std::vector<std::string>& names = entries.names;
-  std::map<std::string, std::string>& algorithm_of = entries.algorithm_of;
   std::string out = fmt::format("# Sweep report: {}\n\n", ReportName(dir));
   out += fmt::format("{} points x {} algorithm entries; x axis: {}.", points.size(), names.size(),
                      view.XLabel());
   if (!view.baseline().empty()) out += fmt::format(" Baseline: {}.", view.BaselineTitle());
   out += "\n\n";
 
-  const SweepGrid grid(view, names, algorithm_of);
+  const SweepGrid grid(view, names);
   out += "## Mean time per iteration\n\n";
   out += TimeTable(view, grid);
   if (!view.baseline().empty()) {

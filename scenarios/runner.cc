@@ -177,26 +177,33 @@ ProblemInfo DescribeProblem(const Objective& objective, int64_t batch) {
   return p;
 }
 
-// Every entry's bits relative to its family's full-precision baseline: the first entry of an
-// algorithm registered as its family's baseline that ran and sent bits.
+// Every entry's bits relative to a baseline: its family's full-precision one (the first entry of
+// an algorithm registered as its family's baseline that ran and sent bits); without one in the
+// scenario, the first such baseline of any family; without any, the first entry that ran and sent
+// bits. So every entry has a comparison whenever one entry sent bits.
 void SetBaselines(const SharedWorld& world, RunResult& result) {
   const size_t entries = world.algorithms.size();
   std::map<Family, const RunSummary*> base_of;
+  const RunSummary* any_base = nullptr;
+  const RunSummary* first_sent = nullptr;
   for (size_t i = 0; i < entries; ++i) {
     const RunSummary& b = result.summaries[i];
-    if (world.algorithms[i]->info().baseline && b.iterations > 0 && b.total_bits > 0) {
-      base_of.emplace(world.algorithms[i]->family(), &b);  // keeps the first
-    }
+    if (b.iterations <= 0 || b.total_bits <= 0) continue;
+    if (first_sent == nullptr) first_sent = &b;
+    if (!world.algorithms[i]->info().baseline) continue;
+    base_of.emplace(world.algorithms[i]->family(), &b);  // keeps the first
+    if (any_base == nullptr) any_base = &b;
   }
+  const RunSummary* common = any_base != nullptr ? any_base : first_sent;
   for (size_t i = 0; i < entries; ++i) {
     const auto it = base_of.find(world.algorithms[i]->family());
-    if (it == base_of.end()) continue;
-    const RunSummary& base = *it->second;
+    const RunSummary* base = it != base_of.end() ? it->second : common;
+    if (base == nullptr) continue;
     RunSummary& summary = result.summaries[i];
-    summary.baseline = base.name;
+    summary.baseline = base->name;
     if (summary.iterations <= 0) continue;
     const double base_per_iter =
-        static_cast<double>(base.total_bits) / static_cast<double>(base.iterations);
+        static_cast<double>(base->total_bits) / static_cast<double>(base->iterations);
     const double per_iter =
         static_cast<double>(summary.total_bits) / static_cast<double>(summary.iterations);
     summary.bits_fraction_of_baseline = per_iter / base_per_iter;

@@ -92,6 +92,41 @@ TEST(RunnerTest, EveryFamilyReportsItsEventsEveryNEvents) {
   }
 }
 
+// The newcomer's comparison: PS dore, qsgd and memsgd without PS sgd, beside ring all-reduce and a
+// compressed all-gather. Every entry is compared with a baseline: the collective ones with
+// allreduce_sgd (their family's), the PS ones with the same common baseline; bits per iteration
+// against it.
+TEST(RunnerTest, EntriesWithoutTheirFamilysBaselineUseTheCommonOne) {
+  const Scenario s = ParseScenario(nlohmann::json::parse(R"({
+      "workers": 4, "iterations": 3,
+      "data": {"name": "synthetic_regression", "samples": 200, "features": 20},
+      "algorithms": ["dore", "qsgd", "memsgd", {"name": "allreduce_sgd", "label": "ring"},
+                     "allgather_compressed"]})"),
+                                   "s.json", "");
+  const RunResult r = RunScenario(s, RunOptions{});
+  const RunSummary& ring = r.summaries[3];
+  ASSERT_EQ(ring.name, "ring");
+  const double ring_per_iter = static_cast<double>(ring.total_bits) / ring.iterations;
+  for (const RunSummary& e : r.summaries) {
+    ASSERT_EQ(e.status, "ok") << e.name << ": " << e.message;
+    EXPECT_EQ(e.baseline, "ring") << e.name;
+    ASSERT_TRUE(e.bits_fraction_of_baseline.has_value()) << e.name;
+    EXPECT_DOUBLE_EQ(*e.bits_fraction_of_baseline,
+                     static_cast<double>(e.total_bits) / e.iterations / ring_per_iter)
+        << e.name;
+  }
+  // No baseline-registered entry at all: the first entry that sent bits.
+  const Scenario none = ParseScenario(nlohmann::json::parse(R"({
+      "workers": 4, "iterations": 2,
+      "data": {"name": "synthetic_regression", "samples": 200, "features": 20},
+      "algorithms": ["dore", "qsgd"]})"),
+                                      "s.json", "");
+  const RunResult n = RunScenario(none, RunOptions{});
+  EXPECT_EQ(n.summaries[0].baseline, "dore");
+  EXPECT_EQ(n.summaries[1].baseline, "dore");
+  EXPECT_DOUBLE_EQ(*n.summaries[0].bits_fraction_of_baseline, 1.0);
+}
+
 TEST(RunnerTest, AnEntryThatThrowsIsAnErrorAndTheOthersComplete) {
   for (int jobs : {1, 3}) {
     const RunResult r = RunScenario(ThreeEntries(), WithBoom(jobs));

@@ -127,7 +127,7 @@ struct RunSummary {
   // Comparison with the full-precision baseline of the entry's family: the `sgd` entry for
   // parameter-server entries, the `dpsgd` entry for decentralized ones (label in `baseline`).
   std::string baseline;                             // "" when the scenario has no such entry
-  std::optional<double> bits_fraction_of_baseline;  // total_bits / the baseline's total_bits
+  std::optional<double> bits_fraction_of_baseline;  // bits per iteration / the baseline's
   // Time to target (analysis/targets.h): simulated time and wire bits at the first recorded
   // iteration that reaches the run's target; empty when not reached or when no target applies.
   std::optional<double> time_to_target_s;
