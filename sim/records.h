@@ -124,9 +124,10 @@ struct RunSummary {
   // reproducible)" — a measured run's times differ from run to run.
   std::string codec = "none";
   std::string message;  // why the status is not "ok" (divergence reason, error text); else ""
-  // Comparison with the full-precision baseline of the entry's family: the `sgd` entry for
-  // parameter-server entries, the `dpsgd` entry for decentralized ones (label in `baseline`).
-  std::string baseline;                             // "" when the scenario has no such entry
+  // Comparison with a baseline (label in `baseline`): the full-precision entry of the entry's
+  // family (`sgd`, `dpsgd`, `allreduce_sgd`), else the first such entry of any family, else the
+  // first entry that sent bits (scenarios/runner.cc).
+  std::string baseline;                             // "" when no entry sent bits
   std::optional<double> bits_fraction_of_baseline;  // bits per iteration / the baseline's
   // Time to target (analysis/targets.h): simulated time and wire bits at the first recorded
   // iteration that reaches the run's target; empty when not reached or when no target applies.
