@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 std::string TimeToTargetSection(const CsvTable& s) {
   if (s.size() == 0 || !s.HasNumbers("target_value")) return "";
   std::string out = fmt::format("## Time to target: {}\n\n{}\n\n", TargetText(s), kTargetRule);
+  out += FewIterationsWarning(s);
   std::vector<std::vector<std::string>> rows;
   for (size_t r = 0; r < s.size(); ++r) {
     const bool reached = !s.Cell(r, "time_to_target_s").empty();

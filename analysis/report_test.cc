@@ -77,6 +77,26 @@ TEST_F(ReportTest, RunReportShowsTheTimeBreakdownFigureInMarkdownAndHtml) {
             std::string::npos);
 }
 
+// A time to target read from a handful of iterations is flagged; from 10 or more it is not.
+TEST_F(ReportTest, ATimeToTargetFromFewIterationsIsFlagged) {
+  for (const int64_t iterations : {3, 10}) {
+    RunResult run;
+    run.summaries.push_back(test_records::BitsSummary("sgd", "sgd", iterations, 100, 100));
+    run.summaries.push_back(test_records::BitsSummary("dore", "dore", 12, 10, 10));
+    run.target = RunTarget{"loss", 0.5, "the scenario's target_loss"};
+    run.summaries[0].time_to_target_s = 1.0;
+    WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+    WriteMarker(dir_.string(), OutputKind::kRun);
+    const std::string md = test_files::Read(WriteReport(dir_.string()));
+    const bool flagged =
+        md.find(
+            "**Few iterations**: some entries ran only 3 iterations. A time to target read "
+            "from fewer than 10 is a rough indication") != std::string::npos;
+    EXPECT_EQ(flagged, iterations == 3) << md;
+    EXPECT_EQ(md.find("**Few iterations**") != std::string::npos, iterations == 3) << md;
+  }
+}
+
 TEST_F(ReportTest, SweepReportGivesSpeedupsAndTheCrossover) {
   // SGD 1 s per iteration; dore (x / 1e9)^0.5 s: faster below 1 Gbit/s, slower above.
   std::string csv =

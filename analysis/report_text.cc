@@ -79,4 +79,17 @@ const char* const kTargetRule =
     "loss among the entries that did not diverge, so each of them reaches it; with fewer than two "
     "such entries, or fewer than two recorded iterations, there is none.";
 
+std::string FewIterationsWarning(const CsvTable& t) {
+  std::optional<double> fewest;
+  for (size_t r = 0; r < t.size(); ++r) {
+    const std::optional<double> n = t.Number(r, "iterations");
+    if (n && (!fewest || *n < *fewest)) fewest = n;
+  }
+  if (!fewest || *fewest >= kFewIterations) return "";
+  return fmt::format(
+      "**Few iterations**: some entries ran only {} iterations. A time to target read from fewer "
+      "than {} is a rough indication, not a result: run more iterations before comparing.\n\n",
+      MdNum(fewest), kFewIterations);
+}
+
 }  // namespace commsim

@@ -29,6 +29,10 @@ std::string MdFigures(const std::string& dir,
 std::string TargetText(const CsvTable& t);
 // How an entry reaches the target and how the target is chosen, in words.
 extern const char* const kTargetRule;
+// Below kFewIterations iterations a time to target says little: a line saying so when some row
+// of `t` (a summary or sweep table with an `iterations` column) ran fewer, else "".
+inline constexpr int kFewIterations = 10;
+std::string FewIterationsWarning(const CsvTable& t);
 
 }  // namespace commsim
 

@@ -199,6 +199,7 @@ std::string SweepReport(const std::string& dir) {
   out += FirstPointSection(view);
   if (t.HasNumbers("time_to_target_s")) {
     out += fmt::format("## Simulated time to reach {}\n\n{}\n\n", TargetText(t), kTargetRule);
+    out += FewIterationsWarning(t);
     out += grid.Render([&](size_t r) { return MdSi(t.Number(r, "time_to_target_s"), "s"); }, false);
   }
   out += MdFigures(dir, {{"time_per_iteration", "mean time per iteration"},
