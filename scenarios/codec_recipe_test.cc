@@ -8,6 +8,7 @@
 
 #include "scenarios/codec_profile_file.h"
 #include "sim/error.h"
+#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {
@@ -19,12 +20,7 @@ std::shared_ptr<const CodecProfile> RecipeProfile(const std::string& text) {
 }
 
 std::string RecipeErrorOf(const std::string& text) {
-  try {
-    RecipeProfile(text);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+  return test_errors::ErrorOf<UserError>([&text] { RecipeProfile(text); });
 }
 
 constexpr const char* kTwoClasses = R"("operations": {
