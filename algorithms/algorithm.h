@@ -32,9 +32,9 @@
 #include "algorithms/framework.h"
 #include "algorithms/run_keys.h"
 #include "algorithms/step_schedule.h"
-#include "sim/limits.h"
+#include "base/limits.h"
+#include "records/records.h"
 #include "sim/network.h"
-#include "sim/records.h"
 
 namespace commsim {
 

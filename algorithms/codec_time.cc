@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 
 namespace commsim {
 

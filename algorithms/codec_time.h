@@ -6,8 +6,8 @@
 //   model     deterministic: per compressor and direction,
 //               seconds = c0 + elem x elements + nnz x nonzeros + bit x payload_bits
 //             with the coefficients of a device profile (CodecProfile; nonzeros = the values the
-//             format carries explicitly, sim/message.h). A message sent in parts (buckets) costs
-//             the sum over its parts, each with its own c0;
+//             format carries explicitly, compression/message.h). A message sent in parts (buckets)
+//             costs the sum over its parts, each with its own c0;
 //   measured  the real wall time the party's code took (the rule's call that encodes or decodes,
 //             with its arithmetic), split over a message's parts in proportion to their elements.
 //             Not reproducible: two runs give different times.
@@ -15,7 +15,7 @@
 // order the jobs become known; a worker or node has one lane, the server `server_threads`.
 // Critical path: a Stamp is a time plus the codec time on the chain of events that led to it
 // (a job that waits for its lane inherits the lane's chain, else the chain of what made it
-// ready). The round's last party's stamp gives the iteration's codec_time_s (sim/records.h).
+// ready). The round's last party's stamp gives the iteration's codec_time_s (records/records.h).
 #ifndef COMMSIM_ALGORITHMS_CODEC_TIME_H_
 #define COMMSIM_ALGORITHMS_CODEC_TIME_H_
 
@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/message.h"
+#include "compression/message.h"
 #include "sim/time.h"
 
 namespace commsim {

@@ -5,13 +5,6 @@
 #include "algorithms/collective/allreduce_sgd.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/powersgd.h"
-#include "algorithms/compressors/block_ternary.h"
-#include "algorithms/compressors/dithered.h"
-#include "algorithms/compressors/identity.h"
-#include "algorithms/compressors/qsgd.h"
-#include "algorithms/compressors/rand_k.h"
-#include "algorithms/compressors/scaled_sign.h"
-#include "algorithms/compressors/top_k.h"
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/ps/diana.h"
@@ -22,23 +15,6 @@
 #include "algorithms/ps/sgd.h"
 
 namespace commsim {
-
-const Registry<Compressor>& CompressorRegistry() {
-  static const Registry<Compressor> registry = [] {
-    Registry<Compressor> r;
-    r.Add<Identity, IdentityConfig>("identity", "full precision (fp32 or fp64 values)");
-    r.Add<BlockTernary, BlockTernaryConfig>(
-        "block_ternary", "DIANA/DORE block p-quantization to {-1,0,+1} x block norm (unbiased)");
-    r.Add<Qsgd, QsgdConfig>("qsgd", "QSGD stochastic s-level quantization per bucket (unbiased)");
-    r.Add<TopK, TopKConfig>("top_k", "keep the k largest magnitudes (biased, contractive)");
-    r.Add<RandK, RandKConfig>("rand_k", "keep k uniformly random coordinates (shared seed)");
-    r.Add<ScaledSign, ScaledSignConfig>("scaled_sign", "per-block mean magnitude x sign (1 bit)");
-    r.Add<Dithered, DitheredConfig>(
-        "dithered", "MALCOM dithered quantization + vector source code [recon] (unbiased)");
-    return r;
-  }();
-  return registry;
-}
 
 namespace {
 
@@ -148,10 +124,6 @@ std::unique_ptr<Algorithm> MakeAlgorithm(std::string_view name, const Config& co
   const Registry<Algorithm>::Entry* entry = AlgorithmRegistry().Find(name);
   COMMSIM_CHECK(entry != nullptr, "no algorithm named {}", name);
   return entry->make(config);
-}
-
-ComponentSpec CompressorSpec(std::string_view name) {
-  return CompressorRegistry().DefaultSpec(kCompressorKind, name);
 }
 
 }  // namespace commsim

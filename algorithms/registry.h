@@ -3,8 +3,7 @@
 //
 // AlgorithmRegistry(): every learning algorithm, one AddAlgorithm line each carrying its
 // metadata (AlgorithmInfo: family, baseline, plot colour, help).
-// CompressorRegistry(): every Compressor, built from its typed config (one header per compressor
-// under algorithms/compressors/ holds the Config struct and the class).
+// The compressors have their own registry (compression/registry.h).
 #ifndef COMMSIM_ALGORITHMS_REGISTRY_H_
 #define COMMSIM_ALGORITHMS_REGISTRY_H_
 
@@ -13,13 +12,12 @@
 #include <utility>
 
 #include "algorithms/algorithm.h"
-#include "algorithms/compressors/compressor.h"
-#include "sim/params.h"
-#include "sim/registry.h"
+#include "base/params.h"
+#include "base/registry.h"
+#include "compression/registry.h"
 
 namespace commsim {
 
-inline constexpr std::string_view kCompressorKind = "compressor";
 inline constexpr std::string_view kAlgorithmKind = "algorithm";
 
 const Registry<Algorithm>& AlgorithmRegistry();
@@ -51,13 +49,6 @@ void AddAlgorithm(Registry<Algorithm>& registry, AlgorithmInfo info,
 // The registered algorithm `name` built from `config` (tests, tools).
 // REQUIRES: name is registered and config has its config type.
 std::unique_ptr<Algorithm> MakeAlgorithm(std::string_view name, const Config& config);
-
-const Registry<Compressor>& CompressorRegistry();
-
-// The default spec (kind "compressor") of a registered compressor; callers may then adjust the
-// typed config, e.g. static_cast<BlockTernaryConfig&>(*spec.config).block = 256.
-// REQUIRES: name is registered.
-ComponentSpec CompressorSpec(std::string_view name);
 
 }  // namespace commsim
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "algorithms/compressors/block_ternary.h"
+#include "compression/compressors/block_ternary.h"
 
 namespace commsim {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "sim/limits.h"
+#include "base/limits.h"
 
 namespace commsim {
 
@@ -20,7 +20,7 @@ struct RunKeys {
   int64_t metrics_every = 1;
   double divergence_loss = 1e12;
   double divergence_factor = 1e3;  // diverged when loss > factor x the initial loss (if > 0)
-  SimLimits limits;                // events per run, packets per message (sim/limits.h)
+  SimLimits limits;                // events per run, packets per message (base/limits.h)
 };
 
 }  // namespace commsim

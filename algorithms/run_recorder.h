@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "records/records.h"
 #include "sim/engine.h"
-#include "sim/records.h"
 #include "sim/time.h"
 
 namespace commsim {
@@ -28,8 +28,8 @@ struct IterationTiming {
   SimTime start;
   SimTime end;
   SimTime compute;            // the slowest worker's compute time
-  SimTime codec = SimTime();  // codec time on the critical path (sim/records.h codec_time_s)
-  SimTime overlap_saved = SimTime();  // sim/records.h overlap_saved_s
+  SimTime codec = SimTime();  // codec time on the critical path (records/records.h codec_time_s)
+  SimTime overlap_saved = SimTime();  // records/records.h overlap_saved_s
   int64_t bits_up = 0;
   int64_t bits_down = 0;
 };

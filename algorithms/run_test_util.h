@@ -11,7 +11,7 @@
 #include "algorithms/decentralized/test_support.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
-#include "sim/records.h"
+#include "records/records.h"
 #include "sim/topology.h"
 #include "sim/topology_regular.h"
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

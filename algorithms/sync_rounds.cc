@@ -7,10 +7,10 @@
 #include <string>
 #include <utility>
 
-#include "algorithms/compressors/compressor.h"
+#include "base/check.h"
+#include "base/error.h"
+#include "compression/compressors/compressor.h"
 #include "models/objective.h"
-#include "sim/check.h"
-#include "sim/error.h"
 
 namespace commsim {
 

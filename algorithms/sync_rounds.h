@@ -23,8 +23,8 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/run_recorder.h"
+#include "base/rng.h"
 #include "sim/engine.h"
-#include "sim/rng.h"
 
 namespace commsim {
 

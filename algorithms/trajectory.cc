@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 namespace {

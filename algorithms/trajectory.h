@@ -25,8 +25,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/message.h"
-#include "sim/records.h"
+#include "compression/message.h"
+#include "records/records.h"
 
 namespace commsim {
 

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/csv_reader.h"
-#include "sim/error.h"
-#include "sim/input_file.h"
+#include "base/csv_reader.h"
+#include "base/error.h"
+#include "base/input_file.h"
 
 namespace commsim {
 

@@ -1,7 +1,7 @@
 // A small strict CSV reader and cell formatter for the files commsim writes (metrics.csv,
 // summary.csv, sweep.csv, axes.csv). Plots and reports read these, never JSON.
 //
-// Format: RFC 4180 subset, tokenized by sim/csv_reader.h. The first line is the header; every row
+// Format: RFC 4180 subset, tokenized by base/csv_reader.h. The first line is the header; every row
 // must have as many cells as the header. Cells may be quoted ("a,b", "say ""hi"""); a trailing
 // newline is optional; CR-LF is accepted; an empty line is an error. Empty cells mean "no value".
 // Numbers are read with strtod, so "nan" and "inf" parse. Cells escaped against formula injection

@@ -19,9 +19,9 @@
 #include "analysis/subprocess.h"
 #include "analysis/sweep_view.h"
 #include "analysis/writers.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
-#include "sim/error.h"
-#include "sim/owned_folder.h"
-#include "sim/private_folder.h"
+#include "base/error.h"
+#include "base/owned_folder.h"
+#include "base/private_folder.h"
 
 namespace commsim {
 namespace {

@@ -134,7 +134,7 @@ class PlotSet {
   FigureSize size() const { return size_; }
   // Runs gnuplot on every script in a private folder of its own (no shell: that folder is the
   // child's working directory), then writes the scripts, data and images into `folder`/plots
-  // through OwnedFolder (sim/owned_folder.h): never through a link, never over a file commsim
+  // through OwnedFolder (base/owned_folder.h): never through a link, never over a file commsim
   // does not own. Without gnuplot, writes the scripts and data only and returns false (after one
   // line on options.log). Throws UserError with gnuplot's message when a script fails, naming the
   // image when one was not written or is empty, or naming a plots entry commsim may not replace.

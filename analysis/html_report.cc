@@ -11,8 +11,8 @@
 
 #include "analysis/gnuplot.h"
 #include "analysis/markdown_html.h"
-#include "sim/error.h"
-#include "sim/input_file.h"
+#include "base/error.h"
+#include "base/input_file.h"
 
 namespace commsim {
 namespace {
@@ -43,7 +43,7 @@ pre { background: #f6f8fa; padding: 1em; overflow: auto; max-height: 40em; }
 )";
 
 // The file's bytes, or nullopt when it is missing, not a regular file, or larger than `limit`
-// (checked on the opened file, sim/input_file.h).
+// (checked on the opened file, base/input_file.h).
 std::optional<std::string> ReadSmallFile(const fs::path& path, size_t limit) {
   try {
     return ReadInputFile(path.string(), {.noun = "file", .max_bytes = limit, .max_shown = ""});

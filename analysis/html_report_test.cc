@@ -15,7 +15,7 @@
 #include "analysis/report.h"
 #include "analysis/text_test_util.h"
 #include "analysis/writers.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

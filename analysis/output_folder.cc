@@ -13,9 +13,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/atomic_file.h"
-#include "sim/error.h"
-#include "sim/output_journal.h"
+#include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/output_journal.h"
 
 namespace commsim {
 namespace {

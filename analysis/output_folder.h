@@ -11,7 +11,7 @@
 //   - absent (it is created, with its parents), or
 //   - an empty folder, unless it is `/`, the current folder, $HOME or an ancestor of either, or
 //   - a folder holding a marker of the same kind: a sweep folder is reused; a run folder is
-//     replaced, but only when everything in it is commsim's own (sim/owned_folder.h: recorded in
+//     replaced, but only when everything in it is commsim's own (base/owned_folder.h: recorded in
 //     its `.commsim-owned` and unchanged since). A run folder holding anything else (a file the
 //     user added, an output the user edited, a link) is refused, naming those entries, before any
 //     work starts and again just before publishing.
@@ -33,7 +33,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/owned_folder.h"
+#include "base/owned_folder.h"
 
 namespace commsim {
 

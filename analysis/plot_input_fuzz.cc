@@ -9,7 +9,7 @@
 #include "analysis/output_folder.h"
 #include "analysis/plot.h"
 #include "analysis/report.h"
-#include "sim/fuzz_support.h"
+#include "base/fuzz_support.h"
 
 namespace {
 

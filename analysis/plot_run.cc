@@ -11,7 +11,7 @@
 #include "analysis/csv.h"
 #include "analysis/output_folder.h"
 #include "analysis/plot.h"
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

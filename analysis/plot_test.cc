@@ -15,8 +15,8 @@
 #include "analysis/sweep_view.h"
 #include "analysis/text_test_util.h"
 #include "analysis/writers.h"
-#include "sim/error.h"
-#include "sim/file_test_util.h"
+#include "base/error.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

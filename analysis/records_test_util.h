@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/records.h"
+#include "records/records.h"
 
 // Not commsim::testing: inside namespace commsim that name would hide gtest's ::testing.
 namespace commsim::test_records {

@@ -11,8 +11,8 @@
 #include "analysis/output_folder.h"
 #include "analysis/report_text.h"
 #include "analysis/writers.h"
-#include "sim/error.h"
-#include "sim/owned_folder.h"
+#include "base/error.h"
+#include "base/owned_folder.h"
 
 namespace commsim {
 namespace {

@@ -13,8 +13,8 @@
 #include "analysis/output_folder.h"
 #include "analysis/records_test_util.h"
 #include "analysis/writers.h"
-#include "sim/error.h"
-#include "sim/file_test_util.h"
+#include "base/error.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 extern char** environ;
 

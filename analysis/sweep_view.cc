@@ -10,7 +10,7 @@
 #include <string_view>
 #include <utility>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/records.h"
+#include "records/records.h"
 
 namespace commsim {
 

@@ -8,7 +8,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/version.h"
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -1,8 +1,8 @@
-// Output files of a run. Files are written with WriteFileAtomic (sim/atomic_file.h, included here
+// Output files of a run. Files are written with WriteFileAtomic (base/atomic_file.h, included here
 // for the callers that write them); a run folder is published whole with StagedFolder
 // (analysis/output_folder.h).
 //
-// Columns: the Visit lists of sim/records.h, in that order, then the union of the `extra`
+// Columns: the Visit lists of records/records.h, in that order, then the union of the `extra`
 // keys in sorted order (docs/outputs.md describes each column). Optional values are empty cells
 // and JSON null. Numbers use the shortest text that round-trips, so the same run gives
 // byte-identical files.
@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/atomic_file.h"
-#include "sim/records.h"
+#include "base/atomic_file.h"
+#include "records/records.h"
 
 namespace commsim {
 

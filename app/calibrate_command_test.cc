@@ -10,7 +10,7 @@
 
 #include "algorithms/registry.h"
 #include "app/binary_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

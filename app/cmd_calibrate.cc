@@ -15,11 +15,11 @@
 #include <thread>
 
 #include "app/commands.h"
+#include "base/atomic_file.h"
+#include "base/error.h"
 #include "scenarios/codec_calibrate.h"
 #include "scenarios/codec_profile_file.h"
 #include "scenarios/json_config.h"
-#include "sim/atomic_file.h"
-#include "sim/error.h"
 
 namespace commsim::app {
 namespace {

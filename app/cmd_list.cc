@@ -6,10 +6,10 @@
 
 #include "algorithms/registry.h"
 #include "app/commands.h"
+#include "base/params_text.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "models/registry.h"
-#include "sim/params_text.h"
 #include "sim/topology_registry.h"
 
 namespace commsim::app {

@@ -13,6 +13,7 @@
 #include "analysis/progress.h"
 #include "app/commands.h"
 #include "app/home.h"
+#include "base/error.h"
 #include "scenarios/json_config.h"
 #include "scenarios/runner.h"
 #include "scenarios/sweep.h"
@@ -20,7 +21,6 @@
 #include "scenarios/table.h"
 #include "scenarios/trace_file.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/error.h"
 
 namespace commsim::app {
 namespace {

@@ -13,13 +13,13 @@
 #include "analysis/version.h"
 #include "app/commands.h"
 #include "app/mpi_sweep.h"
+#include "base/error.h"
 #include "mpi/mpi_world.h"
+#include "records/records.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/sweep_runner.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/error.h"
-#include "sim/records.h"
 
 namespace commsim::app {
 namespace {

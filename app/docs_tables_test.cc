@@ -18,13 +18,13 @@
 #include "algorithms/registry.h"
 #include "algorithms/step_schedule.h"
 #include "app/repo_text_test_util.h"
+#include "base/params_text.h"
 #include "models/compute_time.h"
 #include "models/registry.h"
 #include "scenarios/framework_keys.h"
 #include "scenarios/json_config.h"
 #include "scenarios/net_spec.h"
 #include "scenarios/scenario.h"
-#include "sim/params_text.h"
 #include "sim/topology_registry.h"
 
 namespace commsim {

@@ -19,10 +19,10 @@
 #include "analysis/plot.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
+#include "base/file_test_util.h"
 #include "scenarios/runner.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_runner.h"
-#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {

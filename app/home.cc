@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim::app {
 namespace {

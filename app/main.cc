@@ -12,11 +12,11 @@
 #include "app/commands.h"
 #include "app/home.h"
 #include "app/mpi_sweep.h"
-#include "sim/error.h"
-#include "sim/process_memory.h"
+#include "base/error.h"
+#include "base/process_memory.h"
 
 int main(int argc, char** argv) {
-  commsim::SetUpProcessMemory(argv);  // may re-execute the program once (sim/process_memory.h)
+  commsim::SetUpProcessMemory(argv);  // may re-execute the program once (base/process_memory.h)
   // Past a file-size limit (ulimit -f), fail the write with EFBIG and report it like any other
   // write error, instead of being killed by SIGXFSZ with a half-written temporary.
   std::signal(SIGXFSZ, SIG_IGN);

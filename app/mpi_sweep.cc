@@ -9,12 +9,12 @@
 #include <optional>
 #include <thread>
 
+#include "base/error.h"
+#include "base/owned_folder.h"
 #include "mpi/abort_note.h"
 #include "mpi/task_farm.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/error.h"
-#include "sim/owned_folder.h"
 
 namespace commsim::app {
 namespace {

@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "app/binary_test_util.h"
+#include "base/file_test_util.h"
 #include "mpi/mpi_world.h"
-#include "sim/file_test_util.h"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "app/binary_test_util.h"
+#include "base/file_test_util.h"
+#include "base/hash.h"
 #include "mpi/mpi_world.h"
-#include "sim/file_test_util.h"
-#include "sim/hash.h"
 
 namespace commsim {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

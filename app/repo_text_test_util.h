@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim::testing {
 

@@ -13,7 +13,7 @@
 #include "analysis/html_report.h"
 #include "analysis/subprocess.h"
 #include "analysis/writers.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

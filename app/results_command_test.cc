@@ -15,7 +15,7 @@
 
 #include "analysis/csv.h"
 #include "app/binary_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "app/binary_test_util.h"
+#include "base/file_test_util.h"
 #include "scenarios/trace_file.h"
-#include "sim/file_test_util.h"
 
 namespace {
 

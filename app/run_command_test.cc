@@ -8,7 +8,7 @@
 #include <string>
 
 #include "app/binary_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "app/binary_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "app/binary_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "app/binary_test_util.h"
-#include "sim/file_test_util.h"
+#include "base/file_test_util.h"
 
 namespace {
 

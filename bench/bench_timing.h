@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "sim/process_memory.h"
+#include "base/process_memory.h"
 
 namespace bench {
 
@@ -54,7 +54,7 @@ Timing Time(F&& f) {
   return {Seconds(start), CpuNow() - cpu};
 }
 
-// The allocator as the commsim program sets it up (sim/process_memory.h: large buffers kept in
+// The allocator as the commsim program sets it up (base/process_memory.h: large buffers kept in
 // the heap, on huge pages where the kernel gives them on request; may re-execute the program
 // once); COMMSIM_MMAP=1 in the environment leaves glibc's defaults.
 inline void UseCommsimAllocator(char** argv) { commsim::SetUpProcessMemory(argv); }

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
+#include "base/rng.h"
 #include "bench/bench_flags.h"
+#include "compression/codec/link_compressor.h"
 #include "scenarios/codec_calibrate.h"
 #include "scenarios/codec_profile_file.h"
-#include "sim/rng.h"
 
 namespace commsim {
 namespace {

@@ -25,12 +25,12 @@
 #include <vector>
 
 #include "algorithms/registry.h"
+#include "base/rng.h"
 #include "bench/bench_flags.h"
 #include "bench/bench_timing.h"
 #include "bench/memory_floor.h"
 #include "scenarios/codec_calibrate.h"
 #include "scenarios/compress_report.h"
-#include "sim/rng.h"
 
 namespace commsim {
 namespace {

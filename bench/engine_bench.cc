@@ -16,8 +16,8 @@
 #include <queue>
 #include <vector>
 
+#include "base/rng.h"
 #include "sim/engine.h"
-#include "sim/rng.h"
 
 namespace commsim {
 namespace {

@@ -13,10 +13,10 @@
 #include <functional>
 #include <vector>
 
+#include "base/error.h"
 #include "models/problem.h"
 #include "models/registry.h"
 #include "models/synthetic_quadratic.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

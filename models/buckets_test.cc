@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

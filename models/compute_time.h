@@ -37,8 +37,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/params.h"
-#include "sim/rng.h"
+#include "base/params.h"
+#include "base/rng.h"
 #include "sim/time.h"
 
 namespace commsim {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -3,12 +3,12 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "base/error.h"
 #include "models/linear_models.h"
 #include "models/problem.h"
 #include "models/registry.h"
 #include "models/synthetic_quadratic.h"
 #include "models/test_util.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/params.h"
 #include "models/dataset.h"
-#include "sim/params.h"
 
 namespace commsim {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 
 namespace commsim {
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/limits.h"
-#include "sim/rng.h"
+#include "base/limits.h"
+#include "base/rng.h"
 
 namespace commsim {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

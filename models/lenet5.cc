@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "base/error.h"
 #include "models/profiles.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -13,9 +13,9 @@
 
 #include <vector>
 
+#include "base/params.h"
 #include "models/layered_objective.h"
 #include "models/nn_ops.h"
-#include "sim/params.h"
 
 namespace commsim {
 

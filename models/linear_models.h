@@ -14,8 +14,8 @@
 
 #include <string_view>
 
+#include "base/params.h"
 #include "models/data_objective.h"
-#include "sim/params.h"
 
 namespace commsim {
 

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "models/data/cache.h"
 #include "models/data/raw_sources.h"
 #include "models/data/text_formats.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {

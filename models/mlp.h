@@ -9,8 +9,8 @@
 
 #include <vector>
 
+#include "base/params.h"
 #include "models/layered_objective.h"
-#include "sim/params.h"
 
 namespace commsim {
 

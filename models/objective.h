@@ -29,8 +29,8 @@
 #include <span>
 #include <string_view>
 
+#include "base/rng.h"
 #include "models/layer_profile.h"
-#include "sim/rng.h"
 
 namespace commsim {
 

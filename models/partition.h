@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/params.h"
+#include "base/rng.h"
 #include "models/dataset.h"
-#include "sim/params.h"
-#include "sim/rng.h"
 
 namespace commsim {
 

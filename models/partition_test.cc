@@ -5,8 +5,8 @@
 #include <numeric>
 #include <set>
 
+#include "base/error.h"
 #include "models/test_util.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

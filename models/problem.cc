@@ -6,9 +6,9 @@
 #include <new>
 #include <numeric>
 
+#include "base/check.h"
+#include "base/error.h"
 #include "models/registry.h"
-#include "sim/check.h"
-#include "sim/error.h"
 
 namespace commsim {
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <utility>
 
+#include "base/error.h"
+#include "base/limits.h"
+#include "base/params.h"
 #include "models/objective.h"
 #include "models/problem_data.h"
-#include "sim/error.h"
-#include "sim/limits.h"
-#include "sim/params.h"
 
 namespace commsim {
 

@@ -1,6 +1,6 @@
 #include "models/problem_data.h"
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

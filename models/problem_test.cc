@@ -2,12 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "models/data_objective.h"
 #include "models/registry.h"
 #include "models/synthetic_quadratic.h"
 #include "models/test_util.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {

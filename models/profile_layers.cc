@@ -3,9 +3,9 @@
 
 #include <utility>
 
+#include "base/check.h"
 #include "models/nn_ops.h"
 #include "models/profiles.h"
-#include "sim/check.h"
 
 namespace commsim {
 

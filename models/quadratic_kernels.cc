@@ -2,8 +2,8 @@
 
 #include <bit>
 
-#include "sim/finite.h"
-#include "sim/target_clones.h"
+#include "base/finite.h"
+#include "base/target_clones.h"
 
 namespace commsim::quadratic_kernels {
 namespace {

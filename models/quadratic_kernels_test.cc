@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "sim/rng.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

@@ -8,10 +8,10 @@
 #ifndef COMMSIM_MODELS_REGISTRY_H_
 #define COMMSIM_MODELS_REGISTRY_H_
 
+#include "base/registry.h"
 #include "models/data_source.h"
 #include "models/model_factory.h"
 #include "models/partition.h"
-#include "sim/registry.h"
 
 namespace commsim {
 

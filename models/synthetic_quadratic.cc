@@ -9,10 +9,10 @@
 #include <cmath>
 #include <cstdint>
 
+#include "base/check.h"
+#include "base/finite.h"
 #include "models/dataset.h"
 #include "models/quadratic_kernels.h"
-#include "sim/check.h"
-#include "sim/finite.h"
 
 namespace commsim {
 namespace {

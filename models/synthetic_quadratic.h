@@ -30,9 +30,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/params.h"
 #include "models/model_factory.h"
 #include "models/objective.h"
-#include "sim/params.h"
 
 namespace commsim {
 

@@ -5,8 +5,8 @@
 #include <span>
 #include <vector>
 
+#include "base/check.h"
 #include "models/synthetic_quadratic.h"
-#include "sim/check.h"
 
 namespace commsim {
 

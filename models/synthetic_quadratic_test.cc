@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/rng.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "base/params.h"
+#include "base/rng.h"
 #include "models/objective.h"
 #include "models/partition.h"
 #include "models/problem_data.h"
-#include "sim/params.h"
-#include "sim/rng.h"
 
 namespace commsim::testing {
 

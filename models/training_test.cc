@@ -3,11 +3,11 @@
 // with the message naming that command.
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "models/mlp.h"
 #include "models/problem.h"
 #include "models/registry.h"
 #include "models/test_util.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

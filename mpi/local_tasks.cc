@@ -1,6 +1,6 @@
 #include "mpi/local_tasks.h"
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim::mpi {
 

@@ -5,9 +5,9 @@
 
 #include <cstdlib>
 
-#include "sim/check.h"
-#include "sim/error.h"
-#include "sim/output_journal.h"
+#include "base/check.h"
+#include "base/error.h"
+#include "base/output_journal.h"
 
 #if COMMSIM_HAVE_MPI
 #include <mpi.h>

@@ -7,9 +7,9 @@
 #include <new>
 #include <stdexcept>
 
+#include "base/check.h"
+#include "base/error.h"
 #include "mpi/local_tasks.h"
-#include "sim/check.h"
-#include "sim/error.h"
 
 namespace commsim::mpi {
 namespace {

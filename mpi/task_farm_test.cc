@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim::mpi {
 namespace {

@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "algorithms/registry.h"
+#include "base/rng.h"
 #include "scenarios/compress_report.h"
-#include "sim/rng.h"
 
 namespace commsim {
 namespace {

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "scenarios/codec_profile_file.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -17,8 +17,8 @@
 #include <string>
 
 #include "algorithms/codec_time.h"
+#include "base/params.h"
 #include "scenarios/json_config.h"
-#include "sim/params.h"
 
 namespace commsim {
 

@@ -6,10 +6,10 @@
 #include <mutex>
 #include <optional>
 
+#include "base/error.h"
 #include "scenarios/codec_devices.h"
 #include "scenarios/codec_recipe.h"
 #include "scenarios/json_config.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <string_view>
 
+#include "base/fuzz_support.h"
 #include "scenarios/codec_profile_file.h"
 #include "scenarios/json_config.h"
-#include "sim/fuzz_support.h"
 
 namespace {
 

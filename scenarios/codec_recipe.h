@@ -9,7 +9,7 @@
 // A class costs call_s per call (kernel launch and framework dispatch) and item_s per item it
 // processes. A step is "[N x ]<class>[ per element| per nonzero]": N calls (default 1) of the
 // class over every element of the message (the default) or over its coded values (nonzeros,
-// sim/message.h). A recipe compiles to CodecCost:
+// compression/message.h). A recipe compiles to CodecCost:
 //   c0_s = sum of N x call_s;  elem_s (nnz_s) = sum of N x item_s over the per-element
 //   (per-nonzero) steps;  bit_s = 0.
 // The class names are the profile's own: the shipped GPU profiles use elementwise, reduction,

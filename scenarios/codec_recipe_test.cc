@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "scenarios/codec_profile_file.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {

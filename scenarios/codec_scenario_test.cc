@@ -6,10 +6,10 @@
 #include <fstream>
 #include <string>
 
+#include "base/error.h"
 #include "scenarios/codec_profile_file.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/params.h"
-#include "sim/registry.h"
+#include "base/params.h"
+#include "base/registry.h"
 
 namespace commsim {
 

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "algorithms/registry.h"
+#include "base/error.h"
+#include "base/input_file.h"
+#include "base/rng.h"
 #include "scenarios/json_config.h"
-#include "sim/error.h"
-#include "sim/input_file.h"
-#include "sim/rng.h"
 
 namespace commsim {
 

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <string>
 
-#include "algorithms/compressors/compressor.h"
-#include "sim/params.h"
+#include "base/params.h"
+#include "compression/compressors/compressor.h"
 
 namespace commsim {
 
@@ -42,7 +42,7 @@ struct CompressReport {
 ComponentSpec ParseCompressorArg(const std::string& text);
 
 // Reads whitespace- or comma-separated numbers from a regular file of at most 1 GiB
-// (sim/input_file.h). Throws UserError "path:line: ..." on bad input.
+// (base/input_file.h). Throws UserError "path:line: ..." on bad input.
 Eigen::VectorXd ReadVectorFile(const std::string& path);
 
 // Generates or loads the input. Throws UserError on bad options.

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <string>
 
-#include "algorithms/compressors/block_ternary.h"
-#include "algorithms/compressors/qsgd.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
+#include "compression/compressors/block_ternary.h"
+#include "compression/compressors/qsgd.h"
 
 namespace commsim {
 namespace {

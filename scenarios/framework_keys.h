@@ -18,8 +18,8 @@
 #include <string>
 
 #include "algorithms/framework.h"
+#include "base/params.h"
 #include "scenarios/json_config.h"
-#include "sim/params.h"
 
 namespace commsim {
 

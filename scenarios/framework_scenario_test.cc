@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "base/error.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

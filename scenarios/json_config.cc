@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -17,8 +17,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/params.h"
 #include "scenarios/component_kinds.h"
-#include "sim/params.h"
 
 namespace commsim {
 

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
 
 namespace commsim {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "scenarios/json_config.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

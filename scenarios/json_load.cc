@@ -6,9 +6,9 @@
 // refuses those three with a message naming the JSON pointer or the line and column.
 #include <fmt/format.h>
 
+#include "base/error.h"
+#include "base/input_file.h"
 #include "scenarios/json_config.h"
-#include "sim/error.h"
-#include "sim/input_file.h"
 
 namespace commsim {
 namespace {

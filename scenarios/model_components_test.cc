@@ -2,11 +2,11 @@
 // strict JSON reader: every registered default round-trips, and a JSON spec builds a problem.
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "models/compute_time.h"
 #include "models/problem.h"
 #include "models/registry.h"
 #include "scenarios/json_config.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -5,9 +5,9 @@
 #include <limits>
 #include <utility>
 
+#include "base/error.h"
 #include "scenarios/json_config.h"
 #include "scenarios/runner.h"
-#include "sim/error.h"
 #include "sim/topology_registry.h"
 
 namespace commsim {

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "base/params.h"
 #include "scenarios/network_keys.h"
 #include "sim/network.h"
-#include "sim/params.h"
 #include "sim/topology.h"
 #include "sim/traffic.h"
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "sim/topology_star.h"
 
 namespace commsim {

@@ -21,9 +21,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/params.h"
 #include "scenarios/json_config.h"
 #include "sim/network.h"
-#include "sim/params.h"
 
 namespace commsim {
 

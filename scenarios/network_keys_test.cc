@@ -4,11 +4,11 @@
 
 #include <string>
 
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "scenarios/net_spec.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/fuzz_support.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_runner.h"
-#include "sim/fuzz_support.h"
 
 namespace {
 

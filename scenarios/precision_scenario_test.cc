@@ -7,9 +7,9 @@
 #include <string>
 
 #include "analysis/records_test_util.h"
+#include "base/error.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

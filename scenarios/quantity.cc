@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "base/params_text.h"
 #include "scenarios/json_config.h"
-#include "sim/params_text.h"
 
 namespace commsim {
 namespace {

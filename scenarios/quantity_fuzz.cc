@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "base/fuzz_support.h"
 #include "scenarios/json_config.h"
-#include "sim/fuzz_support.h"
 
 namespace {
 

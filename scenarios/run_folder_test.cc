@@ -9,10 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/file_test_util.h"
 #include "scenarios/runner.h"
-#include "sim/atomic_file.h"
-#include "sim/error.h"
-#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "records/records.h"
 #include "scenarios/scenario.h"
-#include "sim/records.h"
 
 namespace commsim {
 

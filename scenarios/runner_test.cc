@@ -7,9 +7,9 @@
 
 #include "algorithms/registry.h"
 #include "analysis/csv.h"
+#include "base/error_test_util.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
-#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {

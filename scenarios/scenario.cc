@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "scenarios/json_config.h"
 #include "scenarios/network_keys.h"
 #include "scenarios/output_name.h"
 #include "scenarios/scenario_checks.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -37,12 +37,12 @@
 
 #include "algorithms/run_keys.h"
 #include "algorithms/step_schedule.h"
+#include "base/limits.h"
+#include "base/params.h"
 #include "models/compute_time.h"
 #include "scenarios/codec_keys.h"
 #include "scenarios/framework_keys.h"
-#include "sim/limits.h"
 #include "sim/network.h"
-#include "sim/params.h"
 
 namespace commsim {
 

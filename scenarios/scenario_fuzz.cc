@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/fuzz_support.h"
 #include "scenarios/runner.h"
-#include "sim/fuzz_support.h"
 
 namespace commsim {
 namespace {

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <optional>
 
+#include "base/error.h"
 #include "scenarios/json_config.h"
 #include "scenarios/runner.h"
-#include "sim/error.h"
 
 namespace commsim {
 

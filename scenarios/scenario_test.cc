@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "base/fuzz_support.h"
 #include "scenarios/json_config.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
-#include "sim/fuzz_support.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <string>
 
+#include "base/error_test_util.h"
 #include "scenarios/runner.h"
 #include "scenarios/timing_scenario_test_util.h"
-#include "sim/error_test_util.h"
 #include "sim/network_test_util.h"
 
 namespace commsim {

@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <set>
 
+#include "base/check.h"
+#include "base/error.h"
+#include "base/hash.h"
 #include "scenarios/json_config.h"
 #include "scenarios/output_name.h"
 #include "scenarios/sweep_axis.h"
-#include "sim/check.h"
-#include "sim/error.h"
-#include "sim/hash.h"
 
 namespace commsim {
 namespace {

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

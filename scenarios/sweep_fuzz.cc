@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "base/fuzz_support.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
-#include "sim/fuzz_support.h"
 
 namespace {
 constexpr size_t kMaxValidatedPoints = 8;

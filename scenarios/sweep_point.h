@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "analysis/progress.h"
+#include "records/records.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_runner.h"
-#include "sim/records.h"
 
 namespace commsim {
 

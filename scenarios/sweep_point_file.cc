@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
+#include "base/error.h"
 #include "scenarios/checksum.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
+#include "base/error.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/error.h"
 
 namespace commsim {
 

@@ -14,12 +14,12 @@
 #include "analysis/csv.h"
 #include "analysis/output_folder.h"
 #include "analysis/writers.h"
+#include "base/error.h"
+#include "base/output_journal.h"
+#include "base/owned_folder.h"
+#include "base/params_text.h"
 #include "scenarios/sweep_point_file.h"
 #include "scenarios/sweep_running.h"
-#include "sim/error.h"
-#include "sim/output_journal.h"
-#include "sim/owned_folder.h"
-#include "sim/params_text.h"
 
 namespace commsim {
 namespace {

@@ -3,7 +3,7 @@
 // Sweep folder layout (DIR = --out; a commsim output folder, analysis/output_folder.h):
 //   .commsim               marker (kind=sweep): DIR is commsim's; an unmarked, non-empty DIR is
 //                          refused
-//   .commsim-journal       temporaries being written (sim/output_journal.h)
+//   .commsim-journal       temporaries being written (base/output_journal.h)
 //   .lock                  held by the running `commsim sweep`
 //   sweep.fingerprint      the sweep's fingerprint; a different sweep is refused unless restarting
 //   sweep.resolved.json    the canonical sweep (base scenario after `set`, axes with their values)

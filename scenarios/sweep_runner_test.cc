@@ -16,12 +16,12 @@
 
 #include "analysis/csv.h"
 #include "analysis/output_folder.h"
-#include "sim/atomic_file.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
-#include "sim/file_test_util.h"
-#include "sim/output_journal.h"
-#include "sim/owned_folder.h"
+#include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
+#include "base/file_test_util.h"
+#include "base/output_journal.h"
+#include "base/owned_folder.h"
 
 namespace commsim {
 namespace {

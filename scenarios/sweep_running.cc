@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-#include "sim/error.h"
-#include "sim/output_journal.h"
-#include "sim/owned_folder.h"
+#include "base/error.h"
+#include "base/output_journal.h"
+#include "base/owned_folder.h"
 
 namespace commsim {
 

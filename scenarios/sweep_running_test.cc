@@ -12,10 +12,10 @@
 #include <mutex>
 #include <sstream>
 
+#include "base/error.h"
+#include "base/file_test_util.h"
+#include "base/output_journal.h"
 #include "scenarios/sweep_runner.h"
-#include "sim/error.h"
-#include "sim/file_test_util.h"
-#include "sim/output_journal.h"
 
 namespace commsim {
 namespace {

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
 
 namespace commsim {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "sim/records.h"
+#include "records/records.h"
 
 namespace commsim {
 

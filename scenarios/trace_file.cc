@@ -9,10 +9,10 @@
 #include <optional>
 #include <sstream>
 
+#include "base/check.h"
+#include "base/error.h"
+#include "base/input_file.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/check.h"
-#include "sim/error.h"
-#include "sim/input_file.h"
 
 namespace commsim {
 namespace {

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "base/error.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

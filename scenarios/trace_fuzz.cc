@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
+#include "base/fuzz_support.h"
 #include "scenarios/trace_file.h"
 #include "scenarios/trajectory_reuse.h"
-#include "sim/error.h"
-#include "sim/fuzz_support.h"
 
 namespace {
 

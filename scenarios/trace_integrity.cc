@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include "base/error.h"
 #include "scenarios/checksum.h"
 #include "scenarios/trace_file.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

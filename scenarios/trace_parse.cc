@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "algorithms/registry.h"
+#include "base/error.h"
 #include "scenarios/trace_file.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

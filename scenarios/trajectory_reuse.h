@@ -34,7 +34,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/trajectory.h"
 #include "models/objective.h"
-#include "sim/records.h"
+#include "records/records.h"
 
 namespace commsim {
 

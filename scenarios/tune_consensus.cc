@@ -10,8 +10,8 @@
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/decentralized_run.h"
 #include "algorithms/registry.h"
+#include "base/error.h"
 #include "scenarios/json_config.h"
-#include "sim/error.h"
 #include "sim/topology_registry.h"
 
 namespace commsim {

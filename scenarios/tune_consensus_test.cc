@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
 
 namespace commsim {
 namespace {

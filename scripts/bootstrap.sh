@@ -9,7 +9,7 @@ source "$root/scripts/lib.sh"
 # reports): the sanitizer and fuzzing stage, scripts/fuzz.sh.
 packages=(cmake g++ ninja-build libboost-graph-dev libeigen3-dev nlohmann-json3-dev libfmt-dev
           libcli11-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox ca-certificates
-          librandom123-dev  # Philox4x32 oracle of sim/counter_rng_test.cc
+          librandom123-dev  # Philox4x32 oracle of base/counter_rng_test.cc
           chromium fonts-dejavu-core  # chromium: the report.html browser test
           clang libclang-rt-dev llvm
           clang-format  # scripts/format_check.sh, the ctest clang_format

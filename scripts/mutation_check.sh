@@ -88,7 +88,7 @@ build_all() { cmake --build "$build" -j "$jobs" "$@" >>"$log" 2>&1; }
 # The fast suite, run binary by binary (one process per test binary, as `ctest -LE slow` selects
 # tests but without a process per test): each binary with a filter leaving out the tests CTest
 # labels slow. Prints the first failing test ("" when all pass); the module's binary goes first.
-binaries=(sim algorithms models analysis scenarios app)
+binaries=(base compression sim algorithms models analysis scenarios app)
 slow_filter() {
   ctest --test-dir "$build" -N -L slow | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*/\1/p' | paste -sd: -
 }

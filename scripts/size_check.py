@@ -23,7 +23,7 @@ import sys
 
 FILE_LIMIT_LINES = 350
 FUNCTION_LIMIT_LINES = 60
-MODULES = ("sim", "algorithms", "models", "analysis", "scenarios", "app")
+MODULES = ("base", "compression", "sim", "records", "algorithms", "models", "analysis", "scenarios", "app")
 SCOPE_KEYWORDS = ("namespace", "class", "struct", "union", "enum", "extern")
 CONTROL_KEYWORDS = ("if", "for", "while", "switch", "catch", "do", "else", "try", "return")
 ACCESS_LABEL = re.compile(r"\s*(public|private|protected)\s*:(?!:)")

@@ -6,8 +6,8 @@
 #include <new>
 #include <utility>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 
 namespace commsim {
 

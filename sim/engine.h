@@ -29,9 +29,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/check.h"
+#include "base/check.h"
+#include "base/limits.h"
 #include "sim/handler.h"
-#include "sim/limits.h"
 #include "sim/time.h"
 
 namespace commsim {

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
-#include "sim/rng.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

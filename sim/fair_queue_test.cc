@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "sim/hash.h"
+#include "base/hash.h"
+#include "base/rng.h"
 #include "sim/network.h"
 #include "sim/network_test_util.h"
-#include "sim/rng.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"

@@ -10,9 +10,9 @@
 #include <tuple>
 #include <vector>
 
+#include "base/rng.h"
 #include "sim/engine.h"
 #include "sim/network.h"
-#include "sim/rng.h"
 #include "sim/topology.h"
 
 namespace commsim {

@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

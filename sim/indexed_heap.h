@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

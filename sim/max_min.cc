@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 void MaxMinProblem::Clear() {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "sim/rng.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

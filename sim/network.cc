@@ -7,8 +7,8 @@
 #include <optional>
 #include <utility>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 
 namespace commsim {
 

@@ -35,7 +35,7 @@
 //     A send to oneself delivers at Now(), through the engine, and crosses no link.
 //   - Multicast sends one copy over each link of the union of the routes (a tree: routes from one
 //     source share their prefixes), replicating where the routes split, e.g. at the switch.
-//   - Only sizes travel here; SendMessage and MulticastMessage (sim/message_send.h) carry a
+//   - Only sizes travel here; SendMessage and MulticastMessage (algorithms/message_send.h) carry a
 //     Message's payload with the send and hand it to the delivery handler.
 // TCP start-up (protocol kTcp): tcp_handshake delays every message by one round trip (twice its
 // longest route latency) in every model; tcp_slow_start (kFlow only; other models ignore it)
@@ -66,10 +66,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/limits.h"
 #include "sim/engine.h"
 #include "sim/handler.h"
 #include "sim/indexed_heap.h"
-#include "sim/limits.h"
 #include "sim/max_min.h"
 #include "sim/protocol.h"
 #include "sim/time.h"

@@ -10,7 +10,7 @@
 // their first packet.
 #include <fmt/format.h>
 
-#include "sim/check.h"
+#include "base/check.h"
 #include "sim/network.h"
 
 namespace commsim {

@@ -17,8 +17,8 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 #include "sim/network.h"
 
 namespace commsim {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.h"
+#include "base/error.h"
+#include "base/rng.h"
 #include "sim/network_test_util.h"
-#include "sim/rng.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"

@@ -8,9 +8,9 @@
 #include <functional>
 #include <vector>
 
+#include "base/rng.h"
 #include "sim/engine.h"
 #include "sim/network.h"
-#include "sim/rng.h"
 #include "sim/time.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_star.h"

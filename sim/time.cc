@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim::internal {
 

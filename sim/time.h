@@ -2,7 +2,7 @@
 //
 // int64 picoseconds span +-106 days (kMaxSeconds = 9.22e6 s); one picosecond resolves one bit on
 // a 1 Tbit/s link. The arithmetic is checked: a conversion from seconds, a transmit time, a sum,
-// a difference or a product that would leave that range throws SimulationLimitError (sim/error.h)
+// a difference or a product that would leave that range throws SimulationLimitError (base/error.h)
 // naming the duration, never wraps around. Conversions from seconds round to the nearest
 // picosecond. Transmit times are computed with TransmitTime(), which rounds up, so a link is
 // never shown faster than its rate.

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

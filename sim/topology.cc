@@ -9,8 +9,8 @@
 #include <limits>
 #include <utility>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 #include "sim/time.h"
 
 namespace commsim {

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <utility>
 
-#include "sim/rng.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/topology.h"
 #include "sim/topology_links.h"
 

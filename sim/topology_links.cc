@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/error.h"
+#include "base/error.h"
 
 namespace commsim {
 

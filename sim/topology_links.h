@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/time.h"
 #include "sim/topology.h"
 

@@ -5,8 +5,8 @@
 #ifndef COMMSIM_SIM_TOPOLOGY_REGISTRY_H_
 #define COMMSIM_SIM_TOPOLOGY_REGISTRY_H_
 
-#include "sim/params.h"
-#include "sim/registry.h"
+#include "base/params.h"
+#include "base/registry.h"
 #include "sim/topology.h"
 
 namespace commsim {

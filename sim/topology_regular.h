@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/topology.h"
 #include "sim/topology_links.h"
 

@@ -10,8 +10,8 @@
 #include <limits>
 #include <vector>
 
-#include "sim/error_test_util.h"
-#include "sim/rng.h"
+#include "base/error_test_util.h"
+#include "base/rng.h"
 #include "sim/time.h"
 #include "sim/topology.h"
 #include "sim/topology_fat_tree.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/error_test_util.h"
+#include "base/error_test_util.h"
 #include "sim/topology_star.h"
 #include "sim/topology_test_util.h"
 

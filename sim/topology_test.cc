@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "sim/topology_graph.h"
 #include "sim/topology_registry.h"
 #include "sim/topology_regular.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.h"
-#include "sim/error_test_util.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "sim/topology.h"
 
 namespace commsim::testing {

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/topology.h"
 #include "sim/topology_fabric.h"
 #include "sim/topology_links.h"

@@ -6,7 +6,7 @@
 #include <functional>
 #include <utility>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 namespace {

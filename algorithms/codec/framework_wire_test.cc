@@ -1,7 +1,7 @@
 // Framework wire formats: the layout's size against the frameworks' formats written out here,
 // the exact encoding recovered bit for bit, corrupt length words rejected, and an all-gather run
 // that ships GRACE's layout with the same iterates as the exact encoding.
-#include "algorithms/codec/framework_wire.h"
+#include "compression/codec/framework_wire.h"
 
 #include <gtest/gtest.h>
 
@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "algorithms/collective/allgather_compressed.h"
-#include "algorithms/compressors/top_k.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_test_util.h"
+#include "base/error.h"
+#include "base/rng.h"
+#include "compression/compressors/top_k.h"
 #include "models/compute_time.h"
-#include "sim/error.h"
-#include "sim/rng.h"
 #include "sim/topology_regular.h"
 
 namespace commsim {

@@ -7,11 +7,11 @@
 #include <string_view>
 #include <utility>
 
-#include "algorithms/codec/framework_wire.h"
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/registry.h"
+#include "base/thread_pool.h"
+#include "compression/codec/framework_wire.h"
+#include "compression/codec/link_compressor.h"
 #include "models/objective.h"
-#include "sim/thread_pool.h"
 
 namespace commsim {
 namespace {

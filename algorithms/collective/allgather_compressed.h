@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
 #include "algorithms/collective/compressed_mean_rule.h"
-#include "sim/params.h"
+#include "base/params.h"
+#include "compression/codec/link_compressor.h"
 
 namespace commsim {
 
@@ -34,7 +34,7 @@ struct AllGatherCompressedConfig final : ConfigBase<AllGatherCompressedConfig> {
   ComponentSpec compressor;  // default qsgd
   bool error_feedback = false;
   bool shared_seed = false;
-  std::string wire = "exact";  // or "framework" (algorithms/codec/framework_wire.h)
+  std::string wire = "exact";  // or "framework" (compression/codec/framework_wire.h)
   AllGatherCompressedConfig();
   void Describe(ParamVisitor& v) override;
   void Validate(ParamProblems& problems) const override;

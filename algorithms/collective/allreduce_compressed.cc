@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "algorithms/registry.h"
+#include "base/check.h"
 #include "models/objective.h"
-#include "sim/check.h"
 
 namespace commsim {
 namespace {

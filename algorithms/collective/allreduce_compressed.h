@@ -20,12 +20,12 @@
 #include <memory>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
 #include "algorithms/collective/compressed_mean_rule.h"
-#include "algorithms/compressors/rand_k.h"
-#include "sim/params.h"
+#include "base/params.h"
+#include "compression/codec/link_compressor.h"
+#include "compression/compressors/rand_k.h"
 
 namespace commsim {
 

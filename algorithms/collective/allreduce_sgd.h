@@ -10,7 +10,7 @@
 
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

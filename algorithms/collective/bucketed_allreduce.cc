@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

@@ -39,8 +39,8 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/collective_rule.h"
-#include "sim/params.h"
-#include "sim/records.h"
+#include "base/params.h"
+#include "records/records.h"
 
 namespace commsim {
 

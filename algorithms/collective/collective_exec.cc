@@ -2,9 +2,9 @@
 
 #include <utility>
 
+#include "algorithms/message_send.h"
 #include "algorithms/trajectory.h"
-#include "sim/check.h"
-#include "sim/message_send.h"
+#include "base/check.h"
 
 namespace commsim {
 

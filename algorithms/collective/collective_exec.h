@@ -24,13 +24,13 @@
 #include <vector>
 
 #include "algorithms/collective/schedule.h"
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/framework.h"
+#include "algorithms/message_send.h"
+#include "base/rng.h"
+#include "compression/compressors/compressor.h"
+#include "compression/message.h"
 #include "sim/engine.h"
-#include "sim/message.h"
-#include "sim/message_send.h"
 #include "sim/network.h"
-#include "sim/rng.h"
 
 namespace commsim {
 

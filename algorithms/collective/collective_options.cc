@@ -6,9 +6,9 @@
 
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/schedule.h"
+#include "base/check.h"
+#include "base/error.h"
 #include "models/objective.h"
-#include "sim/check.h"
-#include "sim/error.h"
 #include "sim/topology.h"
 
 namespace commsim {

@@ -3,7 +3,7 @@
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/framework_plan.h"
 #include "algorithms/replay_objective.h"
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

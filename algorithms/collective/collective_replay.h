@@ -16,7 +16,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/collective/collective_rule.h"
 #include "algorithms/trajectory.h"
-#include "sim/records.h"
+#include "records/records.h"
 
 namespace commsim {
 

@@ -31,10 +31,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
-#include "algorithms/compressors/compressor.h"
-#include "sim/message.h"
-#include "sim/rng.h"
+#include "base/rng.h"
+#include "compression/codec/link_compressor.h"
+#include "compression/compressors/compressor.h"
+#include "compression/message.h"
 
 namespace commsim {
 
@@ -89,8 +89,8 @@ class CollectiveRule {
   // A framework's parts (algorithms/framework.h: unit tensor or bucket), set once after Init and
   // before Phases (which may depend on them; a replay sets them without Init):
   // segments of the gradient in send order, each compressed on its own, so an all-gather
-  // phase's message carries one `part` per segment (sim/message.h) and the driver all-gathers
-  // them one by one. Default: ignored (one message).
+  // phase's message carries one `part` per segment (compression/message.h) and the driver
+  // all-gathers them one by one. Default: ignored (one message).
   virtual void SetParts(std::vector<Segment> parts) { (void)parts; }
   // The compressed message behind worker w's all-reduce input of `phase` this round, when the
   // phase all-reduces compressed values (allreduce_compressed): the driver charges its encode
@@ -100,7 +100,7 @@ class CollectiveRule {
     (void)w, (void)phase;
     return nullptr;
   }
-  // The run's thread pool (sim/thread_pool.h), set after Init; outlives the rounds. Default:
+  // The run's thread pool (base/thread_pool.h), set after Init; outlives the rounds. Default:
   // unused.
   virtual void UsePool(ThreadPool& pool) { (void)pool; }
   virtual void EndRound(double step) = 0;

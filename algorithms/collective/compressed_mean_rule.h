@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "algorithms/collective/collective_rule.h"
-#include "sim/rng.h"
+#include "base/rng.h"
 
 namespace commsim {
 

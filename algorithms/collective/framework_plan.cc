@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/check.h"
 #include "models/compute_time.h"
-#include "sim/check.h"
 
 namespace commsim {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/collective/collective_rule.h"
+#include "compression/codec/link_compressor.h"
 #include "models/buckets.h"
 #include "sim/time.h"
 

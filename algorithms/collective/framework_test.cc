@@ -11,10 +11,10 @@
 
 #include "algorithms/collective/allgather_compressed.h"
 #include "algorithms/collective/allreduce_sgd.h"
-#include "algorithms/compressors/identity.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_test_util.h"
+#include "compression/compressors/identity.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/network_test_util.h"

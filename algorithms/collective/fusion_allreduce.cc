@@ -5,7 +5,7 @@
 
 #include "algorithms/collective/framework_plan.h"
 #include "algorithms/sync_rounds.h"
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

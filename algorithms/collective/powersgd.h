@@ -23,8 +23,8 @@
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/collective_rule.h"
 #include "algorithms/collective/powersgd_layout.h"
-#include "sim/params.h"
-#include "sim/rng.h"
+#include "base/params.h"
+#include "base/rng.h"
 
 namespace commsim {
 

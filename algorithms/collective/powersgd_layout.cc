@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "base/check.h"
 #include "models/layer_profile.h"
-#include "sim/check.h"
 
 namespace commsim {
 

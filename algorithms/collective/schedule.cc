@@ -4,7 +4,7 @@
 #include <array>
 #include <bit>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "algorithms/collective/collective_exec.h"
-#include "algorithms/compressors/identity.h"
+#include "compression/compressors/identity.h"
 #include "sim/engine.h"
 #include "sim/network.h"
 #include "sim/topology_regular.h"

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/sync_rounds.h"
+#include "base/check.h"
+#include "compression/compressors/compressor.h"
 #include "models/objective.h"
-#include "sim/check.h"
 
 namespace commsim {
 WorkerGradients::WorkerGradients(const RunSetup& setup, const CollectiveRule& rule,

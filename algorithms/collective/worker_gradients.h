@@ -1,6 +1,6 @@
 // WorkerGradients: the workers' gradients and first-phase work of a collective round
 // (collective_driver.h), computed for all workers at the round's start on RunSetup::threads
-// threads (sim/thread_pool.h).
+// threads (base/thread_pool.h).
 //
 // Every worker's gradient is taken at the round's model, which changes only in the rule's
 // EndRound, with the worker's own batch stream (seed, w, "batch"); so Compute(first) computes
@@ -28,9 +28,9 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/collective/collective_rule.h"
-#include "sim/message.h"
-#include "sim/rng.h"
-#include "sim/thread_pool.h"
+#include "base/rng.h"
+#include "base/thread_pool.h"
+#include "compression/message.h"
 
 namespace commsim {
 

@@ -2,10 +2,10 @@
 
 #include <array>
 
-#include "algorithms/compressors/qsgd.h"
 #include "algorithms/registry.h"
+#include "base/check.h"
+#include "compression/compressors/qsgd.h"
 #include "models/objective.h"
-#include "sim/check.h"
 
 namespace commsim {
 

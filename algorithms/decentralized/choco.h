@@ -33,8 +33,8 @@
 
 #include "algorithms/decentralized/decentralized_run.h"
 #include "algorithms/decentralized/node_rule.h"
-#include "sim/params.h"
-#include "sim/rng.h"
+#include "base/params.h"
+#include "base/rng.h"
 
 namespace commsim {
 

@@ -4,7 +4,6 @@
 
 #include <array>
 
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/node_replay.h"
 #include "algorithms/decentralized/node_work.h"
@@ -12,9 +11,10 @@
 #include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
+#include "base/check.h"
+#include "base/error.h"
+#include "compression/codec/link_compressor.h"
 #include "models/objective.h"
-#include "sim/check.h"
-#include "sim/error.h"
 #include "sim/topology.h"
 
 namespace commsim {

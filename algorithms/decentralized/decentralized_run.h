@@ -31,7 +31,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/node_rule.h"
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/topology.h"
 
 namespace commsim {

@@ -9,9 +9,6 @@
 #include <cstring>
 #include <memory>
 
-#include "algorithms/compressors/identity.h"
-#include "algorithms/compressors/qsgd.h"
-#include "algorithms/compressors/top_k.h"
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/mixing.h"
@@ -19,9 +16,12 @@
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
+#include "compression/compressors/identity.h"
+#include "compression/compressors/qsgd.h"
+#include "compression/compressors/top_k.h"
 #include "models/compute_time.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
 #include "sim/topology_tree.h"

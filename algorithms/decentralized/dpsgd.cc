@@ -1,8 +1,8 @@
 #include "algorithms/decentralized/dpsgd.h"
 
 #include "algorithms/registry.h"
+#include "base/check.h"
 #include "models/objective.h"
-#include "sim/check.h"
 
 namespace commsim {
 

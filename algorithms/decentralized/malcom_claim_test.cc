@@ -5,9 +5,9 @@
 // dithered 0.2) and the same step. The full-size runs are scenarios/malcom_vs_choco*.json.
 #include <gtest/gtest.h>
 
-#include "algorithms/compressors/qsgd.h"
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/registry.h"
+#include "compression/compressors/qsgd.h"
 #include "models/data_source.h"
 #include "models/linear_models.h"
 #include "models/problem.h"

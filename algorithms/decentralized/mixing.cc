@@ -8,8 +8,8 @@
 #include <array>
 #include <cmath>
 
-#include "sim/check.h"
-#include "sim/error.h"
+#include "base/check.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {

@@ -8,9 +8,9 @@
 #include <numbers>
 
 #include "algorithms/decentralized/test_support.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
-#include "sim/rng.h"
+#include "base/error.h"
+#include "base/error_test_util.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

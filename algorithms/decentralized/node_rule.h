@@ -27,11 +27,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/step_schedule.h"
-#include "sim/check.h"
-#include "sim/rng.h"
+#include "base/check.h"
+#include "base/rng.h"
+#include "compression/compressors/compressor.h"
 
 namespace commsim {
 

@@ -5,7 +5,7 @@
 
 #include "algorithms/codec_time.h"
 #include "algorithms/sync_rounds.h"
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

@@ -3,7 +3,7 @@
 //
 // In a synchronous round every node's Step inputs (its model, its state, its Rng streams) are
 // final when the round starts, so Steps(t) runs every node's Step(i, t, slot) at once, in
-// parallel (sim/thread_pool.h); the driver's events then only take the messages (Take) at the
+// parallel (base/thread_pool.h); the driver's events then only take the messages (Take) at the
 // simulated times they always had. Deliveries and combines are kept for Settle, which runs each
 // node's deliveries (in neighbour-slot order) then its Combine, the nodes in parallel. This gives
 // the models, bit for bit, of a driver that decodes at each arrival and combines at each node's
@@ -27,8 +27,8 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/node_rule.h"
-#include "sim/message.h"
-#include "sim/thread_pool.h"
+#include "base/thread_pool.h"
+#include "compression/message.h"
 
 namespace commsim {
 

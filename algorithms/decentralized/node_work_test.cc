@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
 #include "algorithms/sync_rounds.h"
+#include "compression/codec/link_compressor.h"
 #include "models/compute_time.h"
 #include "sim/topology_regular.h"
 

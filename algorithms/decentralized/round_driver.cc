@@ -8,15 +8,15 @@
 
 #include "algorithms/codec_time.h"
 #include "algorithms/decentralized/node_work.h"
+#include "algorithms/message_send.h"
 #include "algorithms/sync_rounds.h"
 #include "algorithms/trajectory.h"
+#include "base/check.h"
+#include "base/rng.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
-#include "sim/check.h"
 #include "sim/engine.h"
-#include "sim/message_send.h"
 #include "sim/network.h"
-#include "sim/rng.h"
 #include "sim/topology.h"
 
 namespace commsim {

@@ -12,13 +12,13 @@
 #include <memory>
 #include <string>
 
-#include "algorithms/compressors/block_ternary.h"
-#include "algorithms/compressors/dithered.h"
-#include "algorithms/compressors/qsgd.h"
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
 #include "algorithms/decentralized/test_support.h"
 #include "algorithms/registry.h"
+#include "compression/compressors/block_ternary.h"
+#include "compression/compressors/dithered.h"
+#include "compression/compressors/qsgd.h"
 
 namespace commsim {
 namespace {

@@ -10,11 +10,11 @@
 #include <numeric>
 #include <vector>
 
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/test_objective.h"
+#include "base/rng.h"
+#include "compression/compressors/compressor.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
-#include "sim/rng.h"
 
 namespace commsim::testing {
 

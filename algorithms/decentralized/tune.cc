@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "algorithms/decentralized/choco.h"
-#include "sim/check.h"
-#include "sim/rng.h"
+#include "base/check.h"
+#include "base/rng.h"
 
 namespace commsim {
 namespace {

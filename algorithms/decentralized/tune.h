@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/decentralized/mixing.h"
+#include "compression/compressors/compressor.h"
 
 namespace commsim {
 

@@ -12,7 +12,7 @@
 
 #include "algorithms/ps/model_broadcast_rule.h"
 #include "algorithms/ps/worker_vectors.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

@@ -21,7 +21,7 @@
 #include "algorithms/ps/replicas.h"
 #include "algorithms/ps/two_way_rule.h"
 #include "algorithms/ps/worker_vectors.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/compressors/block_ternary.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
+#include "compression/compressors/block_ternary.h"
 
 namespace commsim::testing {
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/compressors/identity.h"
 #include "algorithms/ps/sgd.h"
 #include "algorithms/ps/worker_uplinks.h"
 #include "algorithms/test_objective.h"
+#include "compression/compressors/identity.h"
 #include "models/synthetic_quadratic.h"
 
 namespace commsim {

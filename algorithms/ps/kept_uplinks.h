@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "algorithms/compressors/compressor.h"
+#include "compression/compressors/compressor.h"
 
 namespace commsim {
 

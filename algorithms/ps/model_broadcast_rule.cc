@@ -4,11 +4,11 @@
 #include <optional>
 #include <utility>
 
-#include "algorithms/compressors/fp32_stores.h"
-#include "algorithms/compressors/identity.h"
+#include "base/finite.h"
+#include "base/target_clones.h"
+#include "compression/compressors/fp32_stores.h"
+#include "compression/compressors/identity.h"
 #include "models/objective.h"
-#include "sim/finite.h"
-#include "sim/target_clones.h"
 
 namespace commsim {
 namespace {

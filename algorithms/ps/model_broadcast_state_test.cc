@@ -6,15 +6,15 @@
 #include <bit>
 #include <cstring>
 
-#include "algorithms/compressors/identity.h"
-#include "algorithms/compressors/qsgd.h"
-#include "algorithms/compressors/scaled_sign.h"
-#include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
+#include "compression/compressors/identity.h"
+#include "compression/compressors/qsgd.h"
+#include "compression/compressors/scaled_sign.h"
+#include "compression/compressors/top_k.h"
 
 // In the namespace of the rule-test helpers (rule_test_util.h), which the tests use unqualified.
 namespace commsim::testing {

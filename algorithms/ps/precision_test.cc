@@ -7,7 +7,6 @@
 
 #include <functional>
 
-#include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/dore_formulas_test_util.h"
@@ -15,6 +14,7 @@
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
+#include "compression/compressors/top_k.h"
 
 // In the namespace of the rule-test helpers (rule_test_util.h), which the tests use unqualified.
 namespace commsim::testing {

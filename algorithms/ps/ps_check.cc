@@ -3,9 +3,9 @@
 
 #include "algorithms/ps/ps_driver.h"
 #include "algorithms/sync_rounds.h"
+#include "base/check.h"
+#include "base/error.h"
 #include "models/objective.h"
-#include "sim/check.h"
-#include "sim/error.h"
 #include "sim/topology.h"
 
 namespace commsim {

@@ -7,18 +7,18 @@
 #include <utility>
 
 #include "algorithms/codec_time.h"
+#include "algorithms/message_send.h"
 #include "algorithms/ps/ps_parts.h"
 #include "algorithms/ps/ps_replay.h"
 #include "algorithms/ps/worker_uplinks.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
 #include "algorithms/trajectory.h"
+#include "base/check.h"
+#include "base/error.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
-#include "sim/check.h"
 #include "sim/engine.h"
-#include "sim/error.h"
-#include "sim/message_send.h"
 #include "sim/network.h"
 #include "sim/topology.h"
 

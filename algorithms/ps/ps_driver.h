@@ -49,7 +49,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/ps/ps_replay.h"
 #include "algorithms/ps/ps_rule.h"
-#include "sim/records.h"
+#include "records/records.h"
 
 namespace commsim {
 

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "algorithms/registry.h"
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

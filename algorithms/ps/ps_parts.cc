@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
+#include "compression/codec/link_compressor.h"
 #include "models/buckets.h"
 
 namespace commsim {

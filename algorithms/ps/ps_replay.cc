@@ -2,7 +2,7 @@
 
 #include "algorithms/ps/ps_driver.h"
 #include "algorithms/replay_objective.h"
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

@@ -11,7 +11,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/ps/ps_rule.h"
 #include "algorithms/trajectory.h"
-#include "sim/records.h"
+#include "records/records.h"
 
 namespace commsim {
 

@@ -20,7 +20,7 @@
 // other method runs on the driver's thread, one at a time.
 // Compressors: a rule builds every compressor it sends with through MakeLink(spec), so the driver
 // can stamp messages for the codec time model and, with layer-wise overlap, make every link
-// compress bucket by bucket (SetBuckets; algorithms/codec/link_compressor.h). The rule's
+// compress bucket by bucket (SetBuckets; compression/codec/link_compressor.h). The rule's
 // mathematics is unchanged: it encodes and decodes whole vectors as before.
 // Contract: deterministic given the Rng streams passed in; messages are real encodings and every
 // party uses decoded values only, so replicas agree bit for bit.
@@ -34,9 +34,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/codec/link_compressor.h"
-#include "algorithms/compressors/compressor.h"
-#include "sim/rng.h"
+#include "base/rng.h"
+#include "compression/codec/link_compressor.h"
+#include "compression/compressors/compressor.h"
 
 namespace commsim {
 

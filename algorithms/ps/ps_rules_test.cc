@@ -7,7 +7,6 @@
 #include <memory>
 #include <vector>
 
-#include "algorithms/compressors/identity.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/doublesqueeze.h"
@@ -15,6 +14,7 @@
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
 #include "algorithms/test_objective.h"
+#include "compression/compressors/identity.h"
 #include "models/objective.h"
 
 namespace commsim {

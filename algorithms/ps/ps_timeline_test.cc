@@ -10,10 +10,10 @@
 #include "algorithms/ps/sgd.h"
 #include "algorithms/registry.h"
 #include "algorithms/run_test_util.h"
+#include "base/rng.h"
 #include "models/compute_time.h"
 #include "models/layer_profile.h"
 #include "sim/network_test_util.h"
-#include "sim/rng.h"
 #include "sim/topology_star.h"
 
 namespace commsim {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <utility>
 
-#include "sim/check.h"
+#include "base/check.h"
 
 namespace commsim {
 

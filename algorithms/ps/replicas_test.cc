@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/compressors/compressor_test_util.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/ps/sgd.h"
+#include "compression/compressors/compressor_test_util.h"
 
 namespace commsim {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "algorithms/ps/model_broadcast_rule.h"
 #include "algorithms/ps/ps_keys.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 namespace commsim {
 

@@ -9,13 +9,13 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/compressors/scaled_sign.h"
-#include "algorithms/compressors/top_k.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/dore_formulas_test_util.h"
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/rule_test_util.h"
 #include "algorithms/registry.h"
+#include "compression/compressors/scaled_sign.h"
+#include "compression/compressors/top_k.h"
 
 // In the namespace of the rule-test helpers (rule_test_util.h), which the tests use unqualified.
 namespace commsim::testing {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "algorithms/codec_time.h"
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/sync_rounds.h"
+#include "base/check.h"
+#include "compression/compressors/compressor.h"
 #include "models/objective.h"
-#include "sim/check.h"
 
 namespace commsim {
 

@@ -4,7 +4,7 @@
 // In a synchronous round every worker's inputs (its point, its state, its Rng streams) are final
 // when the round starts, so Compute(step) computes each worker's gradient at
 // rule.WorkerPoint(w) and its uplink rule.WorkerEncode(w, ...) right away, in parallel
-// (sim/thread_pool.h); the driver's events then only take the results (Take), at the simulated
+// (base/thread_pool.h); the driver's events then only take the results (Take), at the simulated
 // times they always had. Results do not depend on the thread count: each worker uses its own
 // Rng streams ((seed, w, "batch") and (seed, w, "uplink")) and its own rule state, and the rule
 // may overwrite the gradient buffer it is given (ps_rule.h says what else it may touch).
@@ -29,9 +29,9 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/ps/ps_rule.h"
+#include "base/rng.h"
+#include "base/thread_pool.h"
 #include "models/objective.h"
-#include "sim/rng.h"
-#include "sim/thread_pool.h"
 
 namespace commsim {
 

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/compressors/block_ternary.h"
-#include "algorithms/compressors/compressor.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
 #include "algorithms/ps/sgd.h"
 #include "algorithms/test_objective.h"
+#include "compression/compressors/block_ternary.h"
+#include "compression/compressors/compressor.h"
 #include "models/objective.h"
 #include "models/problem.h"
 #include "models/registry.h"

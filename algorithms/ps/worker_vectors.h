@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/compressors/compressor.h"
+#include "compression/compressors/compressor.h"
 
 namespace commsim {
 

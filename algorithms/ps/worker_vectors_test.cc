@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "algorithms/compressors/identity.h"
-#include "sim/rng.h"
+#include "base/rng.h"
+#include "compression/compressors/identity.h"
 
 namespace commsim {
 namespace {

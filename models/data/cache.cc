@@ -15,9 +15,9 @@
 #include <functional>
 #include <vector>
 
+#include "base/atomic_file.h"
+#include "base/error.h"
 #include "models/data/text_formats.h"
-#include "sim/atomic_file.h"
-#include "sim/error.h"
 
 #ifndef COMMSIM_DEFAULT_DATA_DIR
 #define COMMSIM_DEFAULT_DATA_DIR "data"

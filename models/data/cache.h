@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "models/dataset.h"
-#include "sim/error.h"
 
 namespace commsim {
 

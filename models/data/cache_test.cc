@@ -10,8 +10,8 @@
 #include <functional>
 #include <string>
 
+#include "base/error.h"
 #include "models/data/raw_sources.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

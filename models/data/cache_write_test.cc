@@ -9,11 +9,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/file_test_util.h"
 #include "models/data/cache.h"
 #include "models/data/raw_sources.h"
-#include "sim/atomic_file.h"
-#include "sim/error.h"
-#include "sim/file_test_util.h"
 
 namespace commsim {
 namespace {

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "base/fuzz_support.h"
 #include "models/data_source.h"
 #include "models/problem.h"
 #include "models/registry.h"
-#include "sim/fuzz_support.h"
 
 namespace commsim::fuzz {
 

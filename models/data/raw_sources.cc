@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/error.h"
 #include "models/data/cache.h"
 #include "models/data/text_formats.h"
-#include "sim/error.h"
 
 namespace commsim {
 namespace {

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/csv_reader.h"
-#include "sim/error.h"
-#include "sim/input_file.h"
+#include "base/csv_reader.h"
+#include "base/error.h"
+#include "base/input_file.h"
 
 namespace commsim {
 namespace {

@@ -15,7 +15,7 @@
 // Sizes: a feature index or column count above kMaxFeatures, more than kMaxDataValues values in
 // all, or more than max_memory_bytes at kDataBytesPerValue (CheckedDataValues, dataset.h) is an
 // error before the dense matrix is allocated; CSV rows are checked as they are read.
-// Files are read whole through sim/input_file.h: a regular file of at most kMaxDataFileBytes.
+// Files are read whole through base/input_file.h: a regular file of at most kMaxDataFileBytes.
 #ifndef COMMSIM_MODELS_DATA_TEXT_FORMATS_H_
 #define COMMSIM_MODELS_DATA_TEXT_FORMATS_H_
 
@@ -24,8 +24,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/input_file.h"
 #include "models/dataset.h"
-#include "sim/input_file.h"
 
 namespace commsim {
 
@@ -48,7 +48,7 @@ struct CsvOptions {
   int64_t max_memory_bytes = SimLimits::kDefaultMaxMemoryBytes;
 };
 
-// The data-file rule of sim/input_file.h (a regular file, not a device, FIFO or folder, of at most
+// The data-file rule of base/input_file.h (a regular file, not a device, FIFO or folder, of at most
 // kMaxDataFileBytes): CheckDataFile returns its size, OpenDataFile the opened file, ReadDataFile
 // its whole content. Each throws UserError naming the file otherwise.
 uintmax_t CheckDataFile(const std::string& path);

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.h"
+#include "base/error_test_util.h"
 #include "models/data/text_formats.h"
-#include "sim/error.h"
-#include "sim/error_test_util.h"
 
 namespace commsim {
 namespace {

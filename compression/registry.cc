@@ -1,0 +1,34 @@
+#include "compression/registry.h"
+
+#include "compression/compressors/block_ternary.h"
+#include "compression/compressors/dithered.h"
+#include "compression/compressors/identity.h"
+#include "compression/compressors/qsgd.h"
+#include "compression/compressors/rand_k.h"
+#include "compression/compressors/scaled_sign.h"
+#include "compression/compressors/top_k.h"
+
+namespace commsim {
+
+const Registry<Compressor>& CompressorRegistry() {
+  static const Registry<Compressor> registry = [] {
+    Registry<Compressor> r;
+    r.Add<Identity, IdentityConfig>("identity", "full precision (fp32 or fp64 values)");
+    r.Add<BlockTernary, BlockTernaryConfig>(
+        "block_ternary", "DIANA/DORE block p-quantization to {-1,0,+1} x block norm (unbiased)");
+    r.Add<Qsgd, QsgdConfig>("qsgd", "QSGD stochastic s-level quantization per bucket (unbiased)");
+    r.Add<TopK, TopKConfig>("top_k", "keep the k largest magnitudes (biased, contractive)");
+    r.Add<RandK, RandKConfig>("rand_k", "keep k uniformly random coordinates (shared seed)");
+    r.Add<ScaledSign, ScaledSignConfig>("scaled_sign", "per-block mean magnitude x sign (1 bit)");
+    r.Add<Dithered, DitheredConfig>(
+        "dithered", "MALCOM dithered quantization + vector source code [recon] (unbiased)");
+    return r;
+  }();
+  return registry;
+}
+
+ComponentSpec CompressorSpec(std::string_view name) {
+  return CompressorRegistry().DefaultSpec(kCompressorKind, name);
+}
+
+}  // namespace commsim
