@@ -45,7 +45,7 @@ targets() {
 # The repository corpus of a target: <module>/fuzz_corpus/<target>, found from its driver.
 repo_corpus() {
   local driver
-  driver="$(cd "$root" && find algorithms analysis app models scenarios sim -name "$1_fuzz.cc" | head -1)"
+  driver="$(cd "$root" && find algorithms analysis app base compression models scenarios sim -name "$1_fuzz.cc" | head -1)"
   [[ -n "$driver" ]] || { echo "fuzz.sh: no driver $1_fuzz.cc" >&2; exit 1; }
   echo "$root/${driver%%/*}/fuzz_corpus/$1"
 }
