@@ -136,23 +136,38 @@ class Algorithm {
 //   static void Check(const Rule::Config&, const RunSetup&, std::string_view name);  // UserError
 //   template <class Rule> static void Run(const Rule::Config&, const RunSetup&,
 //       std::string_view name, std::vector<IterationRecord>*, RunSummary*);
+//   using RuleFactory = ...;  // what builds the family's rules (a std::function)
+//   template <class Rule> static RuleFactory Factory(const Rule::Config&);
 // (PsFamily in ps/ps_driver.h, DecentralizedFamily in decentralized/decentralized_run.h,
 // CollectiveFamily in collective/collective_driver.h). Every driver records and replays
 // trajectories, so can_replay() is true.
+// FamilyAlgorithm<FamilyDriver> is what the registered algorithms of one family share: the factory
+// of their rule, built from the algorithm's config, so that a suite that checks every rule of a
+// family (the threading suites) finds them in the registry instead of in a list of its own.
+template <class FamilyDriver>
+class FamilyAlgorithm : public Algorithm {
+ public:
+  using Algorithm::Algorithm;
+  virtual typename FamilyDriver::RuleFactory rule_factory() const = 0;
+};
+
 template <class Rule, class FamilyDriver>
-class RuleAlgorithm final : public Algorithm {
+class RuleAlgorithm final : public FamilyAlgorithm<FamilyDriver> {
  public:
   using Config = typename Rule::Config;
   static constexpr Family kFamily = FamilyDriver::kFamily;
   RuleAlgorithm(const Config& config, AlgorithmInfo info)
-      : Algorithm(std::move(info)), config_(config) {}
+      : FamilyAlgorithm<FamilyDriver>(std::move(info)), config_(config) {}
+  typename FamilyDriver::RuleFactory rule_factory() const override {
+    return FamilyDriver::template Factory<Rule>(config_);
+  }
   void Check(const RunSetup& setup) const override {
-    FamilyDriver::Check(config_, setup, info().name);
+    FamilyDriver::Check(config_, setup, this->info().name);
   }
   bool can_replay() const override { return true; }
   void Run(const RunSetup& setup, std::vector<IterationRecord>* records,
            RunSummary* summary) const override {
-    FamilyDriver::template Run<Rule>(config_, setup, info().name, records, summary);
+    FamilyDriver::template Run<Rule>(config_, setup, this->info().name, records, summary);
   }
 
  private:

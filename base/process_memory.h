@@ -4,7 +4,7 @@
 // freed every round. SetUpProcessMemory, called first thing in main():
 // - keeps freed memory in the heap instead of returning it to the kernel (no mmap for large
 //   blocks, a 1 GiB trim threshold, one arena for every thread), so a round does not page-fault
-//   its buffers in again (3x faster rounds at ResNet-18 size when it was introduced);
+//   its buffers in again (docs/performance_log.md has the measurement);
 // - backs the heap with transparent huge pages where the kernel offers them on request (THP mode
 //   "madvise", as on the machines measured): glibc advises the kernel for its heap only when
 //   the tunable glibc.malloc.hugetlb=1 is in the environment at start-up, so the process

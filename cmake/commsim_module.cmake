@@ -258,9 +258,8 @@ endfunction()
 # commsim_test_optimisation(TARGET): a test binary's own code compiles at -O1 in the Release build
 # and -O0 in the sanitizer build, while the library code it tests keeps the build's flags (-O3,
 # or -O1 under the sanitizers). Most of a test file's compile time is the optimiser's work on
-# test bodies that run once; the time they run is spent in the library. (Measured on one unity
-# batch of algorithms_tests: g++ -O3 24 s, -O1 16 s; clang with the sanitizers -O1 28 s, -O0
-# 14 s.) Other build types (Debug, RelWithDebInfo) keep their own flags.
+# test bodies that run once; the time they run is spent in the library (docs/performance_log.md,
+# "Test optimisation levels"). Other build types (Debug, RelWithDebInfo) keep their own flags.
 function(commsim_test_optimisation TARGET)
   if(COMMSIM_FUZZ)
     target_compile_options(${TARGET} PRIVATE $<$<CONFIG:Release>:-O0>)

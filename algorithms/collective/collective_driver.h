@@ -32,6 +32,8 @@
 #ifndef COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_DRIVER_H_
 #define COMMSIM_ALGORITHMS_COLLECTIVE_COLLECTIVE_DRIVER_H_
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +69,11 @@ void RunCollective(const RunSetup& setup, const CollectiveOptions& options, Coll
 // Rule(const Rule::Config&) builds it.
 struct CollectiveFamily {
   static constexpr Family kFamily = Family::kCollective;
+  using RuleFactory = std::function<std::unique_ptr<CollectiveRule>()>;
+  template <class Rule>
+  static RuleFactory Factory(const typename Rule::Config& config) {
+    return [config] { return std::make_unique<Rule>(config); };
+  }
   template <class Config>
   static void Check(const Config& config, const RunSetup& setup, std::string_view) {
     CheckCollective(setup, config.common);

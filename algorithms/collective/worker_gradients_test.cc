@@ -34,27 +34,29 @@ struct GradCase {
   bool layerwise = false;
 };
 
+// Every registered collective algorithm with its default config, then variants worth a look.
 std::vector<GradCase> GradCases() {
   std::vector<GradCase> cases;
+  for (const Registry<Algorithm>::Entry& entry : AlgorithmRegistry().entries()) {
+    const std::unique_ptr<Config> config = entry.make_config();
+    std::unique_ptr<Algorithm> algorithm = entry.make(*config);
+    if (algorithm->family() == Family::kCollective)
+      cases.push_back({entry.name, std::move(algorithm)});
+  }
   AllReduceSgdConfig ring;
   AllReduceSgdConfig tree;
   tree.common.collective = "tree";
   tree.momentum = 0.5;
-  AllGatherCompressedConfig plain;
   AllGatherCompressedConfig ef;
   ef.error_feedback = true;
   AllGatherCompressedConfig ef_top_k;
   ef_top_k.error_feedback = true;
   ef_top_k.compressor = CompressorSpec("top_k");
-  PowerSgdConfig power;
-  cases.push_back({"allreduce_sgd ring", MakeAlgorithm("allreduce_sgd", ring)});
   cases.push_back({"allreduce_sgd tree momentum", MakeAlgorithm("allreduce_sgd", tree)});
   cases.push_back({"allreduce_sgd bucketed", MakeAlgorithm("allreduce_sgd", ring), true});
-  cases.push_back({"allgather_compressed", MakeAlgorithm("allgather_compressed", plain)});
   cases.push_back({"allgather_compressed ef", MakeAlgorithm("allgather_compressed", ef)});
   cases.push_back(
       {"allgather_compressed ef top_k", MakeAlgorithm("allgather_compressed", ef_top_k)});
-  cases.push_back({"powersgd", MakeAlgorithm("powersgd", power)});
   return cases;
 }
 

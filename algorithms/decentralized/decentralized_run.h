@@ -68,6 +68,13 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
 // NodeRuleContext&, x0) builds the rule of every node.
 struct DecentralizedFamily {
   static constexpr Family kFamily = Family::kDecentralized;
+  using RuleFactory = commsim::RuleFactory;
+  template <class Rule>
+  static RuleFactory Factory(const typename Rule::Config& config) {
+    return [config](const NodeRuleContext& context, const Eigen::Ref<const Eigen::VectorXd>& x0) {
+      return std::make_unique<Rule>(config, context, x0);
+    };
+  }
   template <class Config>
   static void Check(const Config& config, const RunSetup& setup, std::string_view name) {
     (void)CheckDecentralized(setup, name, config.common);

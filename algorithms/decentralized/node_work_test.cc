@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/decentralized/choco.h"
-#include "algorithms/decentralized/dpsgd.h"
+#include "algorithms/decentralized/decentralized_run.h"
 #include "algorithms/decentralized/round_driver.h"
 #include "algorithms/decentralized/test_support.h"
+#include "algorithms/registered_rules_test_util.h"
 #include "algorithms/registry.h"
 #include "algorithms/sync_rounds.h"
 #include "compression/codec/link_compressor.h"
@@ -42,18 +42,24 @@ struct WorkCase {
   MakeRule make;
 };
 
+// Every registered decentralized rule (its default config) with each of these compressors.
 std::vector<WorkCase> WorkCases() {
-  const MakeRule dpsgd = [](const NodeRuleContext& c, const Eigen::VectorXd& x0) {
-    return std::make_unique<DpsgdRule>(c, x0);
+  struct Link {
+    std::string compressor;
+    double prox_l1;
   };
-  const MakeRule choco = [](const NodeRuleContext& c, const Eigen::VectorXd& x0) {
-    return std::make_unique<ChocoRule>(c, 0.4, x0, ChocoScale("auto", *c.compressor, c.dim));
-  };
-  return {{"dpsgd", "identity", 0.0, dpsgd},
-          {"dpsgd qsgd", "qsgd", 0.0, dpsgd},
-          {"choco", "qsgd", 0.0, choco},
-          {"choco top_k", "top_k", 0.0, choco},
-          {"malcom", "dithered", 0.01, choco}};
+  const std::vector<Link> links = {
+      {"identity", 0.0}, {"qsgd", 0.0}, {"top_k", 0.0}, {"dithered", 0.01}};
+  std::vector<WorkCase> cases;
+  for (const auto& rule : testing::RegisteredRules<DecentralizedFamily>()) {
+    for (const Link& link : links) {
+      const RuleFactory make = rule.make;
+      cases.push_back(
+          {rule.name + " " + link.compressor, link.compressor, link.prox_l1,
+           [make](const NodeRuleContext& c, const Eigen::VectorXd& x0) { return make(c, x0); }});
+    }
+  }
+  return cases;
 }
 
 bool WorkSameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {

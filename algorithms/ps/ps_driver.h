@@ -42,6 +42,8 @@
 #ifndef COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 #define COMMSIM_ALGORITHMS_PS_PS_DRIVER_H_
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +68,11 @@ void CheckParameterServer(const RunSetup& setup);
 // PsRule with a typed Rule::Config, and Rule(const Rule::Config&) builds it.
 struct PsFamily {
   static constexpr Family kFamily = Family::kParameterServer;
+  using RuleFactory = std::function<std::unique_ptr<PsRule>()>;
+  template <class Rule>
+  static RuleFactory Factory(const typename Rule::Config& config) {
+    return [config] { return std::make_unique<Rule>(config); };
+  }
   template <class Config>
   static void Check(const Config&, const RunSetup& setup, std::string_view) {
     CheckParameterServer(setup);

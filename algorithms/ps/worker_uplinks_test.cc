@@ -1,8 +1,8 @@
 // WorkerUplinks on several threads against the plain sequential loop (each worker's gradient and
 // WorkerEncode in worker order, one shared gradient buffer): the same uplinks bit for bit, the
-// same models and metrics after every round, for every PS rule, with and without buckets; the
-// streamed paths (SGD's uplink, DORE's worker) the same as the stored gradient's, failures
-// included; and a worker's failure kept for that worker alone.
+// same models and metrics after every round, for every registered PS rule (and float32 variants),
+// with and without buckets; the streamed paths (SGD's uplink, DORE's worker) the same as the stored
+// gradient's, failures included; and a worker's failure kept for that worker alone.
 #include "algorithms/ps/worker_uplinks.h"
 
 #include <gtest/gtest.h>
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
-#include "algorithms/ps/doublesqueeze.h"
 #include "algorithms/ps/memsgd.h"
+#include "algorithms/ps/ps_driver.h"
 #include "algorithms/ps/sgd.h"
+#include "algorithms/registered_rules_test_util.h"
 #include "algorithms/test_objective.h"
 #include "compression/compressors/block_ternary.h"
 #include "compression/compressors/compressor.h"
@@ -58,23 +58,18 @@ struct UplinkRuleCase {
   std::function<std::unique_ptr<PsRule>()> make;
 };
 
+// Every registered parameter-server rule with its default config, then variants worth a look.
 std::vector<UplinkRuleCase> UplinkRuleCases() {
-  SgdConfig qsgd;
-  SgdConfig::QsgdDefaults(qsgd);
+  std::vector<UplinkRuleCase> cases;
+  for (auto& rule : testing::RegisteredRules<PsFamily>()) cases.push_back({rule.name, rule.make});
   DoreConfig dore32;
   dore32.precision = "float32";
   MemSgdConfig memsgd32;
   memsgd32.precision = "float32";
-  return {
-      {"dore float32", [dore32] { return std::make_unique<DoreRule>(dore32); }},
-      {"memsgd float32", [memsgd32] { return std::make_unique<MemSgdRule>(memsgd32); }},
-      {"sgd", [] { return std::make_unique<SgdRule>(SgdConfig{}); }},
-      {"qsgd", [qsgd] { return std::make_unique<SgdRule>(qsgd); }},
-      {"memsgd", [] { return std::make_unique<MemSgdRule>(MemSgdConfig{}); }},
-      {"diana", [] { return std::make_unique<DianaRule>(DianaConfig{}); }},
-      {"dore", [] { return std::make_unique<DoreRule>(DoreConfig{}); }},
-      {"doublesqueeze", [] { return std::make_unique<DoubleSqueezeRule>(DoubleSqueezeConfig{}); }},
-  };
+  cases.push_back({"dore float32", [dore32] { return std::make_unique<DoreRule>(dore32); }});
+  cases.push_back(
+      {"memsgd float32", [memsgd32] { return std::make_unique<MemSgdRule>(memsgd32); }});
+  return cases;
 }
 
 bool UplinksSameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
