@@ -1,156 +1,26 @@
 // The plug-in recipe of CONTRIBUTING.md, proven: a toy compressor, a toy parameter-server
 // algorithm, a toy decentralized one and a toy collective one, each a config plus one class,
-// registered with one line in a test registry and run through the shared drivers.
+// registered with one line in a test registry (compression/compressors/raw_f64_test_util.h,
+// algorithms/toy_rules_test_util.h) and run through the shared drivers here. The contract suite
+// (compressor_contract_test.cc) and the three drivers' threading suites
+// (registered_rules_test_util.h) cover the toys as they cover every shipped component.
 #include <gtest/gtest.h>
 
-#include <bit>
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "algorithms/collective/collective_driver.h"
-#include "algorithms/decentralized/decentralized_run.h"
 #include "algorithms/decentralized/test_support.h"
-#include "algorithms/ps/ps_driver.h"
-#include "algorithms/registry.h"
+#include "algorithms/registered_rules_test_util.h"
+#include "algorithms/toy_rules_test_util.h"
 #include "models/compute_time.h"
 #include "sim/topology_regular.h"
 #include "sim/topology_star.h"
 
 namespace commsim {
 namespace {
-
-// Toy compressor: every value as its 64 raw bits (exact; 64d bits).
-struct RawF64Config final : ConfigBase<RawF64Config> {
-  void Describe(ParamVisitor&) override {}
-};
-class RawF64 final : public Compressor {
- public:
-  explicit RawF64(const RawF64Config&) : Compressor("raw_f64", /*unbiased=*/true) {}
-  COMMSIM_COMPRESSOR_MEMBERS;
-  Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng&,
-                     const DecodeTarget* target) const override {
-    Message m{.payload_bits = 64 * x.size(), .words = {}};
-    for (Eigen::Index j = 0; j < x.size(); ++j) m.words.push_back(std::bit_cast<uint64_t>(x[j]));
-    DeliverDecoded(m, target);
-    return m;
-  }
-};
-void RawF64::DecodeInto(const Message& m, const DecodeTarget& target) const {
-  testing::DecodeF64Words(m, target);
-}
-double RawF64::ErrorFactor(int64_t) const { return 0.0; }
-Expectation RawF64::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
-  return {64.0 * static_cast<double>(x.size()), "64d (exact)", 0.0, static_cast<double>(x.size())};
-}
-
-const RawF64 kRaw{RawF64Config{}};
-
-// Toy PS algorithm: gradients up, model down, both raw: plain gradient descent on the mean.
-struct ToyPsConfig final : ConfigBase<ToyPsConfig> {
-  void Describe(ParamVisitor&) override {}
-};
-class ToyPsRule final : public PsRule {
- public:
-  using Config = ToyPsConfig;
-  explicit ToyPsRule(const ToyPsConfig&) {}
-  void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>& x0, const Objective&) override {
-    x_ = x0;
-    sum_ = x0;
-    replicas_.assign(workers, x0);
-  }
-  const Eigen::VectorXd& WorkerPoint(int w) const override { return replicas_[w]; }
-  Message WorkerEncode(int, Eigen::Ref<Eigen::VectorXd> g, double, Rng& r) override {
-    return kRaw.Encode(g, r);
-  }
-  void ServerReceive(int w, const Message& uplink) override {
-    Eigen::VectorXd g(x_.size());
-    kRaw.Decode(uplink, g);
-    sum_ = w == 0 ? g : Eigen::VectorXd(sum_ + g);
-  }
-  Message ServerRound(double step, Rng& rng) override {
-    x_ -= step * sum_ / static_cast<double>(replicas_.size());
-    return kRaw.Encode(x_, rng);
-  }
-  void WorkerReceive(int w, const Message& downlink, double) override {
-    kRaw.Decode(downlink, replicas_[w]);
-  }
-  const Eigen::VectorXd& Model() const override { return x_; }
-
- private:
-  Eigen::VectorXd x_, sum_;
-  std::vector<Eigen::VectorXd> replicas_;
-};
-
-// Toy decentralized algorithm: gossip the models with the configured compressor, no gradient.
-struct ToyGossipConfig final : ConfigBase<ToyGossipConfig> {
-  ToyGossipConfig() : compressor(CompressorSpec("identity")) {}
-  ComponentSpec compressor;
-  DecentralizedOptions common;
-  void Describe(ParamVisitor& v) override {
-    v.Component("compressor", compressor, "how models are sent");
-    common.Describe(v);
-  }
-};
-class ToyGossipRule final : public NodeRule {
- public:
-  using Config = ToyGossipConfig;
-  ToyGossipRule(const ToyGossipConfig&, const NodeRuleContext& context,
-                const Eigen::Ref<const Eigen::VectorXd>& x0)
-      : context_(context), x_(context.mixing->num_nodes(), x0), rng_(1) {
-    for (int i = 0; i < num_nodes(); ++i) {
-      x_[i].setConstant(static_cast<double>(i));  // node i starts at (i, ..., i)
-      got_.emplace_back(context.mixing->neighbours(i).size(), Eigen::VectorXd(x0.size()));
-    }
-  }
-  int num_nodes() const override { return static_cast<int>(x_.size()); }
-  bool sends_before_compute() const override { return true; }
-  Message Step(int node, int64_t, int) override {
-    return context_.compressor->Encode(x_[node], rng_);
-  }
-  void Deliver(int node, int slot, const Message& m) override {
-    context_.compressor->Decode(m, got_[node][slot]);
-  }
-  void Combine(int node, int64_t) override {
-    const MixingMatrix& w = *context_.mixing;
-    x_[node] *= w.self_weight(node);
-    for (size_t k = 0; k < got_[node].size(); ++k) {
-      x_[node] += w.weight(node, static_cast<int>(k)) * got_[node][k];
-    }
-  }
-  const Eigen::VectorXd& x(int node) const override { return x_[node]; }
-  void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) override { x_[node] = x; }
-
- private:
-  NodeRuleContext context_;
-  std::vector<Eigen::VectorXd> x_;
-  std::vector<std::vector<Eigen::VectorXd>> got_;
-  Rng rng_;
-};
-
-// Toy collective algorithm: all-reduce the gradients (the collective options say how), then
-// gradient descent on the mean.
-struct ToyAllReduceConfig final : ConfigBase<ToyAllReduceConfig> {
-  CollectiveOptions common;
-  void Describe(ParamVisitor& v) override { common.Describe(v); }
-};
-class ToyAllReduceRule final : public SharedModelRule {
- public:
-  using Config = ToyAllReduceConfig;
-  explicit ToyAllReduceRule(const ToyAllReduceConfig&) {}
-  std::vector<CollectivePhase> Phases(int64_t dim, const LayerProfile*) const override {
-    return {{.kind = PhaseKind::kAllReduce, .length = dim}};
-  }
-  void Input(int, int, const Eigen::Ref<const Eigen::VectorXd>& grad, double,
-             Eigen::Ref<Eigen::VectorXd> out) override {
-    out = grad;
-  }
-  void AllReduced(int, int, const Eigen::Ref<const Eigen::VectorXd>& sum) override { sum_ = sum; }
-  void EndRound(double step) override { x_ -= step * sum_ / static_cast<double>(workers_); }
-
- private:
-  Eigen::VectorXd sum_;
-};
 
 struct RecipeOutcome {
   std::vector<IterationRecord> records;
@@ -195,8 +65,7 @@ void ExpectGradientDescentAtRateThreeQuarters(const RecipeOutcome& out, int64_t 
 }
 
 TEST(PluginRecipeTest, AToyCompressorIsOneRegistryLine) {
-  Registry<Compressor> compressors;
-  compressors.Add<RawF64, RawF64Config>("raw_f64", "every value as 64 raw bits");
+  const Registry<Compressor>& compressors = testing::ToyCompressorRegistry();
   const std::unique_ptr<Compressor> q =
       compressors.Make(compressors.DefaultSpec("compressor", "raw_f64"));
   const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(5, -1.0, 1.0 / 3.0);
@@ -209,9 +78,7 @@ TEST(PluginRecipeTest, AToyCompressorIsOneRegistryLine) {
 }
 
 TEST(PluginRecipeTest, AToyPsAlgorithmIsOneRegistryLineAndRunsThroughTheDriver) {
-  Registry<Algorithm> registry;
-  AddAlgorithm<PsAlgorithm<ToyPsRule>>(
-      registry, {.name = "toy_ps", .color = "#123456", .help = "gradient descent, raw messages"});
+  const Registry<Algorithm>& registry = testing::ToyAlgorithmRegistry();
   const int n = 3, dim = 4;
   const RecipeOutcome out =
       RunToy(registry, "toy_ps", "parameter_server", StarBuilder(StarConfig{}).Build(n), n, dim, 6);
@@ -223,9 +90,7 @@ TEST(PluginRecipeTest, AToyPsAlgorithmIsOneRegistryLineAndRunsThroughTheDriver) 
 }
 
 TEST(PluginRecipeTest, AToyDecentralizedAlgorithmIsOneRegistryLineAndRunsThroughTheDriver) {
-  Registry<Algorithm> registry;
-  AddAlgorithm<DecentralizedAlgorithm<ToyGossipRule>>(
-      registry, {.name = "toy_gossip", .baseline = true, .color = "#654321", .help = "gossip"});
+  const Registry<Algorithm>& registry = testing::ToyAlgorithmRegistry();
   const int n = 4, dim = 2;
   const RecipeOutcome out = RunToy(registry, "toy_gossip", "decentralized",
                                    RingBuilder(RingConfig{}).Build(n), n, dim, 2);
@@ -242,9 +107,7 @@ TEST(PluginRecipeTest, AToyDecentralizedAlgorithmIsOneRegistryLineAndRunsThrough
 }
 
 TEST(PluginRecipeTest, AToyCollectiveAlgorithmIsOneRegistryLineAndRunsThroughTheDriver) {
-  Registry<Algorithm> registry;
-  AddAlgorithm<CollectiveAlgorithm<ToyAllReduceRule>>(
-      registry, {.name = "toy_allreduce", .color = "#abcdef", .help = "all-reduce, then a step"});
+  const Registry<Algorithm>& registry = testing::ToyAlgorithmRegistry();
   const int n = 3, dim = 4;
   const RecipeOutcome out = RunToy(registry, "toy_allreduce", "collective",
                                    RingBuilder(RingConfig{}).Build(n), n, dim, 6);
@@ -253,6 +116,22 @@ TEST(PluginRecipeTest, AToyCollectiveAlgorithmIsOneRegistryLineAndRunsThroughThe
   // Ring of 3: every worker sends 2 (n - 1) = 4 chunks of d/n values (4 values: 2, 1, 1) at 32
   // bits: over the workers 2 (n - 1) x 32 d bits.
   EXPECT_EQ(out.records[1].bits_up, 2 * (n - 1) * 32 * dim);
+}
+
+// The suites that cover every registered rule find the toys as they find the shipped rules.
+TEST(PluginRecipeTest, TheThreadingSuitesFindEveryToyRule) {
+  auto names = [](const auto& rules) {
+    std::vector<std::string> out;
+    for (const auto& rule : rules) out.push_back(rule.name);
+    return out;
+  };
+  auto has = [](const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  EXPECT_TRUE(has(names(testing::RegisteredRules<PsFamily>()), "toy_ps"));
+  EXPECT_TRUE(has(names(testing::RegisteredRules<DecentralizedFamily>()), "toy_gossip"));
+  EXPECT_TRUE(has(names(testing::RegisteredRules<CollectiveFamily>()), "toy_allreduce"));
+  EXPECT_FALSE(has(names(testing::RegisteredRules<PsFamily>()), "toy_gossip"));
 }
 
 }  // namespace

@@ -44,9 +44,10 @@ IterationRecord RunRecorder::Account(int64_t iteration, const IterationTiming& t
   const double compute_s = timing.compute.seconds();
   const double codec_s = timing.codec.seconds();
   const double saved_s = timing.overlap_saved.seconds();
-  cum_bits_ += timing.bits_up + timing.bits_down;
-  summary_.bits_up += timing.bits_up;
-  summary_.bits_down += timing.bits_down;
+  cum_bits_ += timing.up.bits + timing.down.bits;
+  summary_.bits_up += timing.up.bits;
+  summary_.bits_down += timing.down.bits;
+  summary_.wire_bytes += timing.up.bytes + timing.down.bytes;
   sum_iter_s_ += iter_s;
   sum_compute_s_ += compute_s;
   sum_codec_s_ += codec_s;
@@ -62,8 +63,9 @@ IterationRecord RunRecorder::Account(int64_t iteration, const IterationTiming& t
   r.codec_time_s = codec_s;
   r.comm_time_s = iter_s - compute_s - codec_s;
   r.overlap_saved_s = saved_s;
-  r.bits_up = timing.bits_up;
-  r.bits_down = timing.bits_down;
+  r.bits_up = timing.up.bits;
+  r.bits_down = timing.down.bits;
+  r.wire_bytes = timing.up.bytes + timing.down.bytes;
   r.cum_bits = cum_bits_;
   return r;
 }

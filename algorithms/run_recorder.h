@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/message_send.h"
 #include "records/records.h"
 #include "sim/engine.h"
 #include "sim/time.h"
@@ -30,8 +31,8 @@ struct IterationTiming {
   SimTime compute;            // the slowest worker's compute time
   SimTime codec = SimTime();  // codec time on the critical path (records/records.h codec_time_s)
   SimTime overlap_saved = SimTime();  // records/records.h overlap_saved_s
-  int64_t bits_up = 0;
-  int64_t bits_down = 0;
+  WireTally up;    // worker -> server, node -> neighbour, or every collective step
+  WireTally down;  // server -> workers
 };
 
 class RunRecorder {

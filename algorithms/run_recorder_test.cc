@@ -33,8 +33,7 @@ Driven Drive(const RunSetup& setup, const std::vector<double>& losses) {
     const IterationTiming t{.start = SimTime::FromNs((k - 1) * 1'000'000),
                             .end = SimTime::FromNs(k * 1'000'000),
                             .compute = SimTime(),
-                            .bits_up = 10,
-                            .bits_down = 0};
+                            .up = {.bits = 10, .bytes = 2}};
     if (!recorder.EndIteration(k, t, evaluate)) break;
   }
   Driven d;
@@ -55,6 +54,7 @@ TEST(RunRecorderTest, LossAboveTheFactorTimesTheInitialLossIsDivergence) {
   EXPECT_EQ(d.summary.message,
             "at iteration 3: loss 2001 > divergence_factor 1000 x initial loss 2");
   EXPECT_EQ(d.summary.total_bits, 30);
+  EXPECT_EQ(d.summary.wire_bytes, 6);
 }
 
 TEST(RunRecorderTest, AbsoluteBoundAndNonFiniteLossAreDivergence) {
@@ -78,7 +78,8 @@ TEST(RunRecorderTest, StopRecordsTheIterationItHappenedIn) {
   const RunRecorder::Evaluate throwing = [](IterationRecord&) { throw std::runtime_error("x"); };
   recorder.Start(evaluate);
   IterationTiming t;
-  t.bits_up = 7;
+  t.up = {.bits = 7, .bytes = 1};
+  t.down = {.bits = 3, .bytes = 5};
   for (int64_t k = 1; k <= 6; ++k) ASSERT_TRUE(recorder.EndIteration(k, t, evaluate));
   recorder.Stop(7, t, kStatusError, "time overflow", throwing);
   std::vector<IterationRecord> records;
@@ -88,7 +89,9 @@ TEST(RunRecorderTest, StopRecordsTheIterationItHappenedIn) {
   EXPECT_EQ(records[1].iteration, 7);
   EXPECT_EQ(records[1].status, kStatusError);
   EXPECT_TRUE(std::isnan(records[1].loss));
-  EXPECT_EQ(records[1].cum_bits, 49);
+  EXPECT_EQ(records[1].cum_bits, 70);
+  EXPECT_EQ(records[1].wire_bytes, 6);  // the stopped iteration's own bytes
+  EXPECT_EQ(summary.wire_bytes, 7 * 6);
   EXPECT_EQ(summary.status, kStatusError);
   EXPECT_EQ(summary.message, "at iteration 7: time overflow");
 }
@@ -101,13 +104,14 @@ void ExpectSummaryOfRecords(const std::vector<IterationRecord>& records, const R
   ASSERT_GE(records.size(), 2u);
   const int64_t iterations = static_cast<int64_t>(records.size()) - 1;
   double iter_s = 0, compute_s = 0;
-  int64_t up = 0, down = 0;
+  int64_t up = 0, down = 0, bytes = 0;
   for (size_t k = 1; k < records.size(); ++k) {
     ASSERT_EQ(records[k].iteration, static_cast<int64_t>(k));
     iter_s += records[k].iter_time_s;
     compute_s += records[k].compute_time_s;
     up += records[k].bits_up;
     down += records[k].bits_down;
+    bytes += records[k].wire_bytes;
   }
   EXPECT_EQ(s.status, kStatusOk);
   EXPECT_EQ(s.iterations, iterations);
@@ -123,6 +127,7 @@ void ExpectSummaryOfRecords(const std::vector<IterationRecord>& records, const R
   EXPECT_EQ(s.bits_down, down);
   EXPECT_EQ(s.total_bits, up + down);
   EXPECT_EQ(s.total_bits, records.back().cum_bits);
+  EXPECT_EQ(s.wire_bytes, bytes);
   EXPECT_EQ(s.final_loss, records.back().loss);
   EXPECT_EQ(s.final_dist_to_opt_sq, records.back().dist_to_opt_sq);
 }

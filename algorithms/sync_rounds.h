@@ -13,6 +13,20 @@
 // ("out of memory" for std::bad_alloc). A run whose iteration 0 already diverged runs no round.
 // A driver with several steps per round (e.g. a collective) counts its parties when the last
 // step of each finishes.
+//
+// The round vocabulary. The three drivers (ps/ps_driver.cc, decentralized/round_driver.cc,
+// collective/collective_driver.cc) name the events of a round alike; a suffix says which message
+// when a family has several (Uplink, Downlink, Bucket, Reduce, Gather, Part, Phase):
+//   StartRound(k)  the round's start: compute times drawn, every party's first event scheduled
+//   ComputeDone    a party's gradient (or local step) is ready; its message goes to its codec lane
+//   Encode         an encode job on the sender's codec lane
+//   Send           a message handed to the network (algorithms/message_send.h counts it there)
+//   Arrive         a message reached its receiver
+//   Decode         a decode job on the receiver's codec lane (Decoded: the job has ended)
+//   Aggregate      a party combines what it received: the server's bucket, a node's combine, a
+//                  worker's reduced gradient
+//   PartyDone      (here) a party finished its round; the last one ends it
+//   EndRound       the round's end check (a non-finite model stops the run)
 #ifndef COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
 #define COMMSIM_ALGORITHMS_SYNC_ROUNDS_H_
 

@@ -22,6 +22,7 @@ RunResult Sample() {
   a.bits_up = 64;
   a.bits_down = 32;
   a.cum_bits = 96;
+  a.wire_bytes = 14;
   IterationRecord b = a;
   b.algorithm = "dore";
   b.dist_to_opt_sq.reset();
@@ -44,9 +45,9 @@ TEST(WritersTest, CsvHasFixedColumnsEmptyOptionalsAndExtraColumns) {
   EXPECT_EQ(header,
             "algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,codec_time_s,comm_time_s,"
             "overlap_saved_s,loss,dist_to_opt_sq,test_accuracy,consensus_dist,density,bits_up,"
-            "bits_down,cum_bits,status,model_residual_sq");
-  EXPECT_EQ(row1, "sgd,1,0.5,0.5,0.25,0,0.25,0,0.3333333333333333,2,,,,64,32,96,ok,");
-  EXPECT_EQ(row2, "dore,1,0.5,0.5,0.25,0,0.25,0,0.3333333333333333,,,,,64,32,96,ok,0.125");
+            "bits_down,cum_bits,wire_bytes,status,model_residual_sq");
+  EXPECT_EQ(row1, "sgd,1,0.5,0.5,0.25,0,0.25,0,0.3333333333333333,2,,,,64,32,96,14,ok,");
+  EXPECT_EQ(row2, "dore,1,0.5,0.5,0.25,0,0.25,0,0.3333333333333333,,,,,64,32,96,14,ok,0.125");
 }
 
 TEST(WritersTest, SummaryJsonUsesNullForMissing) {
@@ -68,6 +69,7 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
   a.name = "choco";
   a.algorithm = "choco";
   a.total_bits = 100;
+  a.wire_bytes = 21;
   a.extra["spectral_gap"] = 0.25;
   RunSummary b;
   b.name = "sgd";
@@ -80,15 +82,15 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "name,algorithm,family,color,status,message,iterations,final_loss,final_dist_to_opt_sq,"
             "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
-            "mean_iter_time_s,mean_compute_time_s,mean_codec_time_s,mean_comm_time_s,"
+            "wire_bytes,mean_iter_time_s,mean_compute_time_s,mean_codec_time_s,mean_comm_time_s,"
             "mean_overlap_saved_s,codec,sim_time_s,baseline,bits_fraction_of_baseline,"
             "target_metric,target_value,time_to_target_s,bits_to_target,spectral_gap");
-  EXPECT_NE(csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,0,0,0,0,0,none,0,,,,,,,0.25\n"),
+  EXPECT_NE(csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,21,0,0,0,0,0,none,0,,,,,,,0.25\n"),
             std::string::npos)
       << csv;
   // A message with a comma and quotes is one quoted cell.
   EXPECT_NE(csv.find("\nsgd,,,,diverged,\"at iteration 3: loss is nan, \"\"x\"\"\",0,0,,,,,0,0,"
-                     "0,0,0,0,0,0,none,0,sgd,1,,,,,\n"),
+                     "0,0,0,0,0,0,0,none,0,sgd,1,,,,,\n"),
             std::string::npos)
       << csv;
 }
@@ -142,13 +144,14 @@ TEST(WritersTest, TargetColumnsAreCsvOnlyAndEmptyBaselineIsJsonNull) {
                                          "sim_time_s",
                                          "status",
                                          "time_to_target_s",
-                                         "total_bits"};
+                                         "total_bits",
+                                         "wire_bytes"};
   std::vector<std::string> got;
   for (const auto& [key, value] : entry.items()) got.push_back(key);
   EXPECT_EQ(got, keys);
 }
 
-// A label with a comma must stay one cell of metrics.csv (it used to be written unquoted).
+// A label with a comma stays one cell of metrics.csv.
 TEST(WritersTest, MetricsCsvQuotesLabelsWithCommas) {
   RunResult r;
   IterationRecord a;
@@ -157,7 +160,7 @@ TEST(WritersTest, MetricsCsvQuotesLabelsWithCommas) {
   a.loss = std::nan("");
   r.records = {{a}};
   const std::string csv = MetricsCsv(r);
-  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "\"top_k, 1%\",2,0,0,0,0,0,0,nan,,,,,0,0,0,ok\n");
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1), "\"top_k, 1%\",2,0,0,0,0,0,0,nan,,,,,0,0,0,0,ok\n");
 }
 
 TEST(WritersTest, ReportShowsTheOptionalQualityColumnsWithTitles) {

@@ -34,7 +34,7 @@ TEST_F(RunCommandTest, WritesTheRunFolderAndIsDeterministic) {
       Read(dir_ / "a" / "metrics.csv")
           .rfind("algorithm,iteration,sim_time_s,iter_time_s,compute_time_s,codec_time_s,"
                  "comm_time_s,overlap_saved_s,loss,dist_to_opt_sq,test_accuracy,consensus_dist,"
-                 "density,bits_up,bits_down,cum_bits,status",
+                 "density,bits_up,bits_down,cum_bits,wire_bytes,status",
                  0),
       0u);
   // The resolved scenario runs to the same results.

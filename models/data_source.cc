@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "models/data/cache.h"
@@ -102,15 +104,30 @@ void CsvDataConfig::Validate(ParamProblems& problems) const {
   if (path.empty()) problems.Add("path", "a data file path is required");
 }
 
+namespace {
+
+// A synthetic data set's start: its size checked against the memory budget, its name, and
+// features of d rows by n samples (values to be filled); its draws come from `rng`, a stream of
+// its own named after it.
+Dataset SyntheticStart(std::string_view name, int64_t samples, int64_t features,
+                       int64_t seed_offset, uint64_t seed, int64_t max_memory_bytes, Rng* rng) {
+  CheckedDataValues(name, samples, features, max_memory_bytes);
+  *rng = Rng(seed, static_cast<uint64_t>(seed_offset), name);
+  Dataset data;
+  data.name = std::string(name);
+  data.features.resize(static_cast<Eigen::Index>(features), static_cast<Eigen::Index>(samples));
+  return data;
+}
+
+}  // namespace
+
 Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t seed,
                                 int64_t max_memory_bytes) {
-  CheckedDataValues("synthetic_regression", c.samples, c.features, max_memory_bytes);
-  Rng rng(seed, static_cast<uint64_t>(c.seed_offset), "synthetic_regression");
-  Dataset data;
-  data.name = "synthetic_regression";
+  Rng rng(0);
+  Dataset data = SyntheticStart("synthetic_regression", c.samples, c.features, c.seed_offset, seed,
+                                max_memory_bytes, &rng);
   const auto n = static_cast<Eigen::Index>(c.samples);
   const auto d = static_cast<Eigen::Index>(c.features);
-  data.features.resize(d, n);
   for (Eigen::Index i = 0; i < data.features.size(); ++i) data.features.data()[i] = rng.Normal();
   Eigen::VectorXd x_true(d);
   for (Eigen::Index j = 0; j < d; ++j) x_true[j] = rng.Normal();
@@ -121,16 +138,14 @@ Dataset LoadSyntheticRegression(const SyntheticRegressionConfig& c, uint64_t see
 
 Dataset LoadSyntheticClassification(const SyntheticClassificationConfig& c, uint64_t seed,
                                     int64_t max_memory_bytes) {
-  CheckedDataValues("synthetic_classification", c.samples, c.features, max_memory_bytes);
-  Rng rng(seed, static_cast<uint64_t>(c.seed_offset), "synthetic_classification");
-  Dataset data;
-  data.name = "synthetic_classification";
+  Rng rng(0);
+  Dataset data = SyntheticStart("synthetic_classification", c.samples, c.features, c.seed_offset,
+                                seed, max_memory_bytes, &rng);
   data.num_classes = static_cast<int>(c.classes);
   const auto n = static_cast<Eigen::Index>(c.samples);
   const auto d = static_cast<Eigen::Index>(c.features);
   Eigen::MatrixXd means(d, c.classes);
   for (Eigen::Index i = 0; i < means.size(); ++i) means.data()[i] = c.separation * rng.Normal();
-  data.features.resize(d, n);
   data.targets.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto label = static_cast<Eigen::Index>(i % c.classes);

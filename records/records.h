@@ -73,6 +73,9 @@ struct IterationRecord {
                           // node -> neighbour for decentralized), every unicast copy counted
   int64_t bits_down = 0;  // server -> workers in this iteration
   int64_t cum_bits = 0;   // all wire bits since the start, this iteration included
+  // bits_up + bits_down as the network's protocol carries them: packets with their protocol
+  // headers and framing, in bytes (each message rounded up to whole bytes)
+  int64_t wire_bytes = 0;
   std::string status = kStatusOk;
   std::map<std::string, double> extra;  // algorithm-specific columns, e.g. DORE residual norms
 
@@ -95,6 +98,7 @@ struct IterationRecord {
     v("bits_up", bits_up);
     v("bits_down", bits_down);
     v("cum_bits", cum_bits);
+    v("wire_bytes", wire_bytes);
     v("status", status);
   }
 };
@@ -114,6 +118,7 @@ struct RunSummary {
   int64_t total_bits = 0;
   int64_t bits_up = 0;
   int64_t bits_down = 0;
+  int64_t wire_bytes = 0;  // the sum of the iterations' wire_bytes
   double mean_iter_time_s = 0;
   double mean_compute_time_s = 0;
   double mean_codec_time_s = 0;  // mean of codec_time_s
@@ -156,6 +161,7 @@ struct RunSummary {
     v("total_bits", total_bits);
     v("bits_up", bits_up);
     v("bits_down", bits_down);
+    v("wire_bytes", wire_bytes);
     v("mean_iter_time_s", mean_iter_time_s);
     v("mean_compute_time_s", mean_compute_time_s);
     v("mean_codec_time_s", mean_codec_time_s);

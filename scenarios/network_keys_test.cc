@@ -9,6 +9,7 @@
 #include "scenarios/net_spec.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
+#include "scenarios/timing_scenario_test_util.h"
 
 namespace commsim {
 namespace {
@@ -110,12 +111,7 @@ TEST(NetworkKeysTest, FlowModelPsIterationTimeMatchesTheClosedForm) {
                       {"iterations", 2},
                       {"model", {{"name", "synthetic_quadratic"}, {"dim", 100000}}},
                       {"network",
-                       {{"topology",
-                         {{"name", "star"},
-                          {"worker_bandwidth", bw},
-                          {"server_bandwidth", bw},
-                          {"worker_latency", lat},
-                          {"server_latency", lat}}},
+                       {{"topology", test_scenarios::UniformStar(bw, lat)},
                         {"model", "flow"},
                         {"protocol", c.protocol},
                         {"downlink", c.downlink}}},

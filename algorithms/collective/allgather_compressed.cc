@@ -7,10 +7,10 @@
 #include <string_view>
 #include <utility>
 
-#include "algorithms/registry.h"
 #include "base/thread_pool.h"
 #include "compression/codec/framework_wire.h"
 #include "compression/codec/link_compressor.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 
 namespace commsim {

@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "algorithms/registry.h"
 #include "base/check.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 
 namespace commsim {

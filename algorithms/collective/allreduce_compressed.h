@@ -47,7 +47,7 @@ class AllReduceCompressedRule final : public CompressedMeanRule {
   void SetParts(std::vector<Segment> parts) override;
   void Input(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& grad, double step,
              Eigen::Ref<Eigen::VectorXd> out) override;
-  const Message* Coded(int w, int phase) const override { return &messages_[w]; }
+  const Message* Coded(int w, int /*phase*/) const override { return &messages_[w]; }
   void AllReduced(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>& sum) override;
   // The step, then the next round's indices.
   void EndRound(double step) override;

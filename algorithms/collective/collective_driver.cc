@@ -52,7 +52,7 @@ class CollectiveDriver {
     wire_ = {.network = &network_,
              .hosts = setup.topology->WorkerHosts(),
              .header_bits = setup.header_bits,
-             .bits = &rounds_.timing().bits_up,
+             .tally = &rounds_.timing().up,
              .timing_only = setup.replay != nullptr,
              .call = setup.framework.call,
              .transport = setup.framework.transport};
@@ -91,7 +91,7 @@ class CollectiveDriver {
       return MakeAllReduce(options_.collective, workers_, length, group);
     };
     for (size_t p = 0; p < phases_.size(); ++p) {
-      const auto done = [this, p](int w) { PhaseDone(w, static_cast<int>(p)); };
+      const auto done = [this, p](int w) { DecodePhase(w, static_cast<int>(p)); };
       gather_.emplace_back();
       own_.emplace_back(workers_);
       const FrameworkSetup& f = setup_.framework;
@@ -99,13 +99,13 @@ class CollectiveDriver {
         fusion_ = std::make_unique<FusionAllReduce>(
             wire_, TensorBuckets(setup_.layers, phases_[0].length),
             f.fusion_bytes > 0 ? BufferValues(f.fusion_bytes, options_.ValueBytes()) : 1, f.cycle,
-            schedule, codec_, [this](int w) { GradientReduced(w); });
+            schedule, codec_, [this](int w) { Aggregate(w); });
         reduce_.emplace_back();
       } else if (p == 0 && phases_[0].gradient &&
                  (setup_.compute->config().layerwise() || f.unit == FrameworkUnit::kBucket)) {
         bucketed_ = std::make_unique<BucketedAllReduce>(
             wire_, GradientBuckets(setup_, phases_[0].length, options_.ValueBytes()), schedule,
-            codec_, [this](int w) { GradientReduced(w); });
+            codec_, [this](int w) { Aggregate(w); });
         reduce_.emplace_back();
       } else if (phases_[p].kind == PhaseKind::kAllReduce) {
         reduce_.push_back(
@@ -143,7 +143,7 @@ class CollectiveDriver {
       compute_[w] = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
       timing.compute = std::max(timing.compute, compute_[w]);
       first_send = std::min(first_send, ReadyAt(w, 0));
-      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { StartFirstPhase(w, gradients_->Take(w)); });
+      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { ComputeDone(w, gradients_->Take(w)); });
     }
     // Every worker's gradient and phase-0 work, on the run's threads; taken at the events above.
     gradients_->Compute(
@@ -182,7 +182,7 @@ class CollectiveDriver {
   }
 
   // At the end of worker w's compute: phase 0 joins its collective.
-  void StartFirstPhase(int w, Message message) {
+  void ComputeDone(int w, Message message) {
     if (phases_.empty()) {
       rounds_.PartyDone(stamp_[w].codec);
     } else if (fusion_) {  // its cycles started with the round (BeginFusion)
@@ -192,9 +192,9 @@ class CollectiveDriver {
         RunAt(engine_, ReadyAt(w, b), [this, w, b] { bucketed_->Ready(w, b); });
       }
     } else if (reduce_[0]) {
-      JoinReduce(w, 0);
+      SendReduce(w, 0);
     } else {
-      JoinGather(w, 0, std::move(message));
+      SendGather(w, 0, std::move(message));
     }
   }
 
@@ -207,15 +207,15 @@ class CollectiveDriver {
     const Eigen::VectorXd none;
     if (reduce_[p]) {
       rule_.Input(w, p, none, step_, reduce_[p]->buffer(w));
-      JoinReduce(w, p);
+      SendReduce(w, p);
       return;
     }
-    JoinGather(w, p, rule_.Encode(w, p, none, step_, encode_rngs_[w]));
+    SendGather(w, p, rule_.Encode(w, p, none, step_, encode_rngs_[w]));
   }
 
   // The worker joins phase p's all-reduce (after encoding, when it all-reduces compressed values)
   // at the framework's next cycle.
-  void JoinReduce(int w, int p) {
+  void SendReduce(int w, int p) {
     const Message* coded = rule_.Coded(w, p);
     if (coded != nullptr && setup_.record != nullptr) {
       setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *coded);
@@ -229,7 +229,7 @@ class CollectiveDriver {
   // The worker's own message joins the all-gather once its encode job is done; a message with
   // parts (a framework's tensors or buckets) is all-gathered part by part, one collective after
   // the other.
-  void JoinGather(int w, int p, Message own) {
+  void SendGather(int w, int p, Message own) {
     SharedMessage message = Share(std::move(own));
     if (setup_.record != nullptr) {
       setup_.record->AddMessage(rounds_.round(), CollectiveSlot(workers_, p, w), *message);
@@ -237,7 +237,7 @@ class CollectiveDriver {
     std::vector<std::unique_ptr<AllGatherExec>>& execs = gather_[p];
     for (size_t i = execs.size(); i < PartCount(*message); ++i) {
       execs.push_back(
-          std::make_unique<AllGatherExec>(wire_, [this, p, i](int v) { PartGathered(v, p, i); }));
+          std::make_unique<AllGatherExec>(wire_, [this, p, i](int v) { ArrivePart(v, p, i); }));
     }
     own_[p][w] = std::move(message);
     AfterCodec(w, CodecTime(*own_[p][w], true), [this, w, p] {
@@ -245,12 +245,12 @@ class CollectiveDriver {
     });
   }
 
-  void PartGathered(int w, int p, size_t i) {
+  void ArrivePart(int w, int p, size_t i) {
     if (i + 1 < PartCount(*own_[p][w])) {
       gather_[p][i + 1]->Start(w, PartOf(own_[p][w], i + 1));
       return;
     }
-    PhaseDone(w, p);
+    DecodePhase(w, p);
   }
 
   // Encoding (decoding) a message on the codec lane: each part's time and the framework's cost
@@ -267,7 +267,7 @@ class CollectiveDriver {
   }
 
   // After an all-gather the worker decodes the n messages one after the other on its lane.
-  void PhaseDone(int w, int p) {
+  void DecodePhase(int w, int p) {
     SimTime decode;
     if (reduce_[p]) {
       if (const Message* coded = rule_.Coded(w, p)) decode = CodecTime(*coded, false);
@@ -280,7 +280,7 @@ class CollectiveDriver {
     AfterCodec(w, decode, [this, w, p] { StartPhase(w, p + 1); });
   }
 
-  void GradientReduced(int w) {
+  void Aggregate(int w) {
     if (bucketed_) bucketed_->Sum(w, sum_);
     if (fusion_) fusion_->Sum(w, sum_);
     rule_.AllReduced(w, 0, sum_);

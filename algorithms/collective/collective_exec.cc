@@ -11,7 +11,7 @@ namespace commsim {
 AllReduceExec::AllReduceExec(const CollectiveWire& wire, Schedule schedule, const Compressor& codec,
                              std::function<void(int rank)> on_done)
     : wire_(wire), schedule_(std::move(schedule)), codec_(codec), on_done_(std::move(on_done)) {
-  COMMSIM_CHECK(wire_.network != nullptr && wire_.bits != nullptr &&
+  COMMSIM_CHECK(wire_.network != nullptr && wire_.tally != nullptr &&
                     static_cast<int>(wire_.hosts.size()) == schedule_.num_ranks(),
                 "collective wiring: {} hosts for {} ranks", wire_.hosts.size(),
                 schedule_.num_ranks());
@@ -113,7 +113,7 @@ void AllReduceExec::Advance(int rank) {
 
 AllGatherExec::AllGatherExec(const CollectiveWire& wire, std::function<void(int rank)> on_done)
     : wire_(wire), on_done_(std::move(on_done)) {
-  COMMSIM_CHECK(wire_.network != nullptr && wire_.bits != nullptr && !wire_.hosts.empty(),
+  COMMSIM_CHECK(wire_.network != nullptr && wire_.tally != nullptr && !wire_.hosts.empty(),
                 "collective wiring");
   ranks_.resize(wire_.hosts.size());
   Reset();

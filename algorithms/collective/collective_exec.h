@@ -8,7 +8,7 @@
 // AllGatherExec: each rank contributes one message of its own (any size); ring all-gather over
 // the ranks in order: n - 1 steps, in step s rank i forwards the message of rank (i - s) mod n,
 // as it was received, to rank i + 1. On completion rank r holds all n messages in rank order.
-// Both: wire bits of a message = payload_bits + header_bits, added to *bits as it is sent.
+// Both: wire bits of a message = payload_bits + header_bits, counted into *tally as it is sent.
 // The framework's costs (algorithms/framework.h): Start(r) joins `call` later, and every message
 // is used transport.Delay(wire bits) after the network delivered it. Both zero: no event added.
 // Reset() prepares the next round (every rank must have finished the previous one).
@@ -38,7 +38,7 @@ struct CollectiveWire {
   Network* network = nullptr;
   std::vector<int> hosts;  // rank -> host
   int64_t header_bits = 0;
-  int64_t* bits = nullptr;  // wire bits sent (added to)
+  WireTally* tally = nullptr;  // what the messages carried (added to)
   // A replay (collective_replay.h): all-reduce messages carry their shape only (the value codec's
   // encoding of that many zeros, without its words); no values are kept, sent or combined, and
   // buffer(rank) is empty.
@@ -51,14 +51,13 @@ struct CollectiveWire {
   template <class F>
   void Send(int from, int to, SharedMessage message, F deliver) const {
     const int64_t wire_bits = message->payload_bits + header_bits;
-    *bits += wire_bits;
     if (transport.zero()) {
-      SendMessage(*network, hosts[from], hosts[to], std::move(message), header_bits,
+      SendMessage(*network, hosts[from], hosts[to], std::move(message), header_bits, *tally,
                   std::move(deliver));
       return;
     }
     SendMessage(
-        *network, hosts[from], hosts[to], std::move(message), header_bits,
+        *network, hosts[from], hosts[to], std::move(message), header_bits, *tally,
         [engine = &network->engine(), delay = transport.Delay(wire_bits), f = std::move(deliver)](
             const SharedMessage& m) { engine->Schedule(delay, [f, m] { f(m); }); });
   }

@@ -37,7 +37,7 @@ Identity Codec(int64_t bits) {
 struct ScheduleOutcome {
   std::vector<Eigen::VectorXd> result;  // per rank
   int64_t end_ps = 0;                   // the last rank's completion
-  int64_t bits = 0;
+  WireTally tally;
 };
 
 // Plays `schedule` with rank r starting at time 0 with inputs[r], ranks on hosts 0..n-1.
@@ -48,7 +48,7 @@ ScheduleOutcome Play(const Topology& topology, const Schedule& schedule,
   Network network(engine, topology, NetworkOptions{});
   const Identity codec = Codec(value_bits);
   ScheduleOutcome out;
-  CollectiveWire wire{.network = &network, .hosts = {}, .header_bits = header, .bits = &out.bits};
+  CollectiveWire wire{.network = &network, .hosts = {}, .header_bits = header, .tally = &out.tally};
   for (int r = 0; r < schedule.num_ranks(); ++r) wire.hosts.push_back(r);
   int done = 0;
   AllReduceExec exec(wire, schedule, codec, [&](int) {
@@ -148,7 +148,7 @@ TEST(ScheduleTest, RingOnARingTopologyTakesTwoNMinusOneStepsOfOneChunk) {
   const int64_t chunk_bits = 64 * d / n + 100;
   EXPECT_EQ(out.end_ps, 2 * (n - 1) * (kScheduleLatencyPs + chunk_bits * kSchedulePsPerBit));
   // Every rank sends one chunk per step: 2(n-1) n messages of M/n + header.
-  EXPECT_EQ(out.bits, 2 * (n - 1) * n * chunk_bits);
+  EXPECT_EQ(out.tally.bits, 2 * (n - 1) * n * chunk_bits);
 }
 
 // Through one switch every step crosses two links, each paying transmit and latency (whole
@@ -179,7 +179,7 @@ TEST(ScheduleTest, HalvingDoublingMatchesRabenseifnersClosedForm) {
   const int64_t m_bits = 64 * d;
   EXPECT_EQ(out.end_ps, 2 * 3 * kScheduleLatencyPs + 2 * (n - 1) * m_bits / n * kSchedulePsPerBit);
   // Halving sends M/2 + M/4 + M/8 per rank, doubling the same.
-  EXPECT_EQ(out.bits, n * 2 * (m_bits / 2 + m_bits / 4 + m_bits / 8));
+  EXPECT_EQ(out.tally.bits, n * 2 * (m_bits / 2 + m_bits / 4 + m_bits / 8));
 }
 
 // Non-power of two: rank 4 folds into rank 0 (one whole-vector transfer) before and after.
@@ -200,7 +200,7 @@ TEST(ScheduleTest, TreeTakesTwiceItsDepthInWholeMessages) {
     const int64_t d = 10;
     const ScheduleOutcome out = Play(Complete(n), TreeAllReduce(n, d), Inputs(n, d), 64);
     EXPECT_EQ(out.end_ps, 2 * 2 * (kScheduleLatencyPs + 64 * d * kSchedulePsPerBit)) << n;
-    EXPECT_EQ(out.bits, 2 * (n - 1) * 64 * d) << n;  // every edge once up, once down
+    EXPECT_EQ(out.tally.bits, 2 * (n - 1) * 64 * d) << n;  // every edge once up, once down
   }
 }
 
@@ -216,7 +216,7 @@ TEST(ScheduleTest, HierarchicalIsTheSumOfItsThreePhases) {
   EXPECT_EQ(out.end_ps, 2 * in_group + across);
   // Bits: each group's reduce-scatter and all-gather move (g-1) M; the g rings across groups
   // move 2 (G-1) M/g each.
-  EXPECT_EQ(out.bits, 2 * groups * (g - 1) * m_bits + 2 * (groups - 1) * m_bits);
+  EXPECT_EQ(out.tally.bits, 2 * groups * (g - 1) * m_bits + 2 * (groups - 1) * m_bits);
 }
 
 TEST(ScheduleTest, AllGatherForwardsEachMessageAroundTheRingAsItIs) {
@@ -227,8 +227,9 @@ TEST(ScheduleTest, AllGatherForwardsEachMessageAroundTheRingAsItIs) {
   const Topology ring = RingBuilder(c).Build(n);
   Engine engine;
   Network network(engine, ring, NetworkOptions{});
-  int64_t bits = 0;
-  CollectiveWire wire{.network = &network, .hosts = {0, 1, 2, 3}, .header_bits = 8, .bits = &bits};
+  WireTally tally;
+  CollectiveWire wire{
+      .network = &network, .hosts = {0, 1, 2, 3}, .header_bits = 8, .tally = &tally};
   int64_t end_ps = 0;
   AllGatherExec exec(wire, [&](int) { end_ps = std::max(end_ps, engine.Now().ps()); });
   const std::vector<int64_t> sizes = {100, 300, 200, 50};  // rank r's message
@@ -243,7 +244,7 @@ TEST(ScheduleTest, AllGatherForwardsEachMessageAroundTheRingAsItIs) {
     }
   }
   // Each message crosses n-1 links: bits = (n-1) sum (size + header).
-  EXPECT_EQ(bits, (n - 1) * (100 + 300 + 200 + 50 + 4 * 8));
+  EXPECT_EQ(tally.bits, (n - 1) * (100 + 300 + 200 + 50 + 4 * 8));
   // Latency (3 us) exceeds every transmit (<= 308 ns), so no message waits for a link: origin o
   // reaches its last rank after n-1 hops of (its wire bits x 1000 ps + l); the slowest is rank
   // 1's 308-bit message.

@@ -2,9 +2,9 @@
 
 #include <array>
 
-#include "algorithms/registry.h"
 #include "base/check.h"
 #include "compression/compressors/qsgd.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 
 namespace commsim {

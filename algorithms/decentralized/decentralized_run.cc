@@ -8,12 +8,12 @@
 #include "algorithms/decentralized/node_replay.h"
 #include "algorithms/decentralized/node_work.h"
 #include "algorithms/decentralized/round_driver.h"
-#include "algorithms/registry.h"
 #include "algorithms/run_recorder.h"
 #include "algorithms/sync_rounds.h"
 #include "base/check.h"
 #include "base/error.h"
 #include "compression/codec/link_compressor.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 #include "sim/topology.h"
 

@@ -1,7 +1,7 @@
 #include "algorithms/decentralized/dpsgd.h"
 
-#include "algorithms/registry.h"
 #include "base/check.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 
 namespace commsim {

@@ -104,20 +104,17 @@ class RoundDriver {
   }
 
   void Send(int from, const SharedMessage& message, SimTime codec) {
-    const int64_t wire_bits = message->payload_bits + setup_.header_bits;
     const std::vector<int>& nb = mixing_.neighbours(from);
-    int64_t& bits = rounds_.timing().bits_up;
+    WireTally& tally = rounds_.timing().up;
     if (setup_.broadcast) {
-      bits += wire_bits;
       MulticastMessage(
-          network_, from, nb, message, setup_.header_bits,
-          [this, from, codec](int to, const SharedMessage& m) { Receive(to, from, *m, codec); });
+          network_, from, nb, message, setup_.header_bits, tally,
+          [this, from, codec](int to, const SharedMessage& m) { Arrive(to, from, *m, codec); });
     } else {
       for (int to : nb) {
-        bits += wire_bits;
         SendMessage(
-            network_, from, to, message, setup_.header_bits,
-            [this, from, to, codec](const SharedMessage& m) { Receive(to, from, *m, codec); });
+            network_, from, to, message, setup_.header_bits, tally,
+            [this, from, to, codec](const SharedMessage& m) { Arrive(to, from, *m, codec); });
       }
     }
   }
@@ -125,21 +122,21 @@ class RoundDriver {
   void ComputeDone(int node) {
     computed_[node] = 1;
     ready_[node] = Later(ready_[node], Stamp{engine_.Now(), SimTime()});
-    MaybeCombine(node);
+    Aggregate(node);
   }
   // Node `to` decodes a neighbour's message on arrival (its rule's Deliver, applied now or when
   // the round settles), on its codec lane.
-  void Receive(int to, int from, const Message& message, SimTime codec) {
+  void Arrive(int to, int from, const Message& message, SimTime codec) {
     const double wall_s = work_.Receive(to, from, message);
     const SimTime duration = clock_.Decode(message, wall_s, message.elements);
     const Stamp end = lanes_[to].Run(Stamp{engine_.Now(), codec}, duration);
     At(end.at, [this, to, end] {
       ready_[to] = Later(ready_[to], end);
       --pending_[to];
-      MaybeCombine(to);
+      Aggregate(to);
     });
   }
-  void MaybeCombine(int node) {
+  void Aggregate(int node) {
     if (!computed_[node] || pending_[node] != 0) return;
     work_.Due(node);  // its Combine runs when the round settles
     rounds_.PartyDone(ready_[node].codec);

@@ -10,15 +10,15 @@
 //     rule sends_before_compute() (D-PSGD: communication overlaps the compute);
 //   - one unicast copy per neighbour over the network (bits counted per copy), or with
 //     setup.broadcast one multicast per node (bits counted once: a shared medium);
-//     wire bits = payload bits + setup.header_bits;
+//     wire bits = payload bits + setup.header_bits, counted where it is sent (message_send.h);
 //   - each message is decoded at its delivery event (on the receiver's codec lane); node i
 //     combines when its compute is done and all its neighbours' messages have arrived; the round
 //     ends at the last combine.
 // The computation behind those events runs on setup.threads threads (node_work.h): every node's
 // Step at the round's start, every node's decodes and Combine when the round ends; the results
 // are those of computing each at its event, for any thread count.
-// Records: IterationTiming{round start, round end, slowest compute, bits_up = round's wire bits,
-// bits_down = 0} through the RunRecorder, which stops the run on divergence.
+// Records: IterationTiming{round start, round end, slowest compute, up = the round's messages,
+// down empty} through the RunRecorder, which stops the run on divergence.
 // Divergence, checked every round: a NonFiniteError from an encoder, or a node whose model holds a
 // NaN/Inf after the round, stops the run with status "diverged" in that round (recorder.Stop);
 // any other exception stops it with status "error".

@@ -1,7 +1,7 @@
 #include "algorithms/ps/diana.h"
 
 #include "algorithms/ps/sgd.h"
-#include "algorithms/registry.h"
+#include "compression/registry.h"
 
 namespace commsim {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "algorithms/ps/sgd.h"
-#include "algorithms/registry.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 
 namespace commsim {

@@ -1,7 +1,7 @@
 #include "algorithms/ps/doublesqueeze.h"
 
 #include "algorithms/ps/sgd.h"
-#include "algorithms/registry.h"
+#include "compression/registry.h"
 #include "models/objective.h"
 
 namespace commsim {

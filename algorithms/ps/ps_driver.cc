@@ -33,15 +33,10 @@ class PsDriver {
         objective_(*setup.objective),
         network_(engine_, *setup.topology, setup.network),
         recorder_(setup, "", Family::kParameterServer),
-        rounds_(setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
-                objective_.num_workers(),
-                {.start = [this](int64_t k) { StartRound(k); },
-                 .end_check =
-                     [this] {
-                       if (!rule_.ModelKnownFinite() && !rule_.Model().allFinite()) {
-                         throw NonFiniteError("the model has a non-finite value");
-                       }
-                     }}),
+        rounds_(
+            setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
+            objective_.num_workers(),
+            {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
         clock_(setup.codec),
         uplinks_(setup, rule),
         servers_(setup.topology->servers()),
@@ -133,7 +128,7 @@ class PsDriver {
       worker_lanes_[w].Reset(start_);
       w_[w].compute = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
       timing.compute = std::max(timing.compute, w_[w].compute);
-      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { WorkerEncode(w); });
+      engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { ComputeDone(w); });
     }
     uplinks_.Compute(step_);
   }
@@ -141,7 +136,7 @@ class PsDriver {
   // At its first bucket's ready time worker w takes its gradient and uplink (the whole message,
   // computed at the round's start with every worker's: worker_uplinks.h; the mathematics does
   // not depend on when); each part leaves after its encode job.
-  void WorkerEncode(int w) {
+  void ComputeDone(int w) {
     WorkerRound& wr = w_[w];
     wr.uplink = Share(uplinks_.Take(w, &wr.encode_wall_s));
     if (setup_.record != nullptr) setup_.record->AddMessage(rounds_.round(), w, *wr.uplink);
@@ -153,14 +148,14 @@ class PsDriver {
     }
   }
 
-  // Sends worker w's part b from host `from` to host `to`, adding its wire bits to `*bits`; a part
+  // Sends worker w's part b from host `from` to host `to`, counted into `tally`; a part
   // between a worker and a colocated server (the same host) crosses no link and counts no bits.
   // At its delivery, `Arrived(w, b, {delivery time, codec})` runs (a template argument, so the
   // delivery handler holds no member pointer and stays within the engine's inline storage).
   template <void (PsDriver::*Arrived)(int, int, const Stamp&)>
-  void SendPart(int from, int to, int w, int b, SimTime codec, SharedMessage part, int64_t* bits) {
-    if (from != to) *bits += part->payload_bits + setup_.header_bits;
-    SendMessage(network_, from, to, std::move(part), setup_.header_bits,
+  void SendPart(int from, int to, int w, int b, SimTime codec, SharedMessage part,
+                WireTally& tally) {
+    SendMessage(network_, from, to, std::move(part), setup_.header_bits, tally,
                 [this, w, b, codec](const SharedMessage&) {
                   (this->*Arrived)(w, b, Stamp{engine_.Now(), codec});
                 });
@@ -168,16 +163,16 @@ class PsDriver {
 
   void SendUplink(int w, int b, SimTime codec) {
     first_send_ = std::min(first_send_, engine_.Now());
-    SendPart<&PsDriver::UplinkArrived>(worker_hosts_[w], ServerOf(b), w, b, codec,
-                                       PartOf(w_[w].uplink, static_cast<size_t>(b)),
-                                       &rounds_.timing().bits_up);
+    SendPart<&PsDriver::ArriveUplink>(worker_hosts_[w], ServerOf(b), w, b, codec,
+                                      PartOf(w_[w].uplink, static_cast<size_t>(b)),
+                                      rounds_.timing().up);
   }
 
   // The server's rule takes each uplink, in worker order, once the first of its parts has arrived
   // (TakeArrivedUplinks); one that arrives early waits, still encoded. After the last it computes
   // the downlink. Decode jobs run as the parts arrive (measured mode: once the
   // rule has taken the uplink, whose wall time they charge).
-  void UplinkArrived(int w, int b, const Stamp& arrival) {
+  void ArriveUplink(int w, int b, const Stamp& arrival) {
     WorkerRound& wr = w_[w];
     if (!wr.arrived) {
       wr.arrived = true;
@@ -195,7 +190,7 @@ class PsDriver {
       wr.waiting.emplace_back(b, arrival);
       return;
     }
-    ServerDecode(w, b, arrival);
+    DecodeUplink(w, b, arrival);
   }
 
   // The rule takes the uplinks in worker order: in the measured codec mode each once it and every
@@ -222,22 +217,22 @@ class PsDriver {
       taken.receive_wall_s = timer.Seconds();
       taken.received = true;
       for (const auto& [part, stamp] : taken.waiting) {
-        ServerDecode(v, part, Stamp{engine_.Now(), stamp.codec});
+        DecodeUplink(v, part, Stamp{engine_.Now(), stamp.codec});
       }
       taken.waiting.clear();
     }
   }
 
-  void ServerDecode(int w, int b, const Stamp& ready) {
+  void DecodeUplink(int w, int b, const Stamp& ready) {
     const WorkerRound& wr = w_[w];
     const SimTime duration = clock_.Decode(*PartOf(wr.uplink, static_cast<size_t>(b)),
                                            wr.receive_wall_s, wr.uplink->elements);
     const Stamp end = LanesOf(b).Run(ready, duration);
-    At(end.at, [this, b, end] { BucketDecoded(b, end); });
+    At(end.at, [this, b, end] { AggregateBucket(b, end); });
   }
 
   // When every worker's part b is decoded, its server encodes part b of the downlink.
-  void BucketDecoded(int b, const Stamp& end) {
+  void AggregateBucket(int b, const Stamp& end) {
     PartRound& part = part_[static_cast<size_t>(b)];
     part.complete = Later(part.complete, end);
     if (++part.decoded < workers_) return;
@@ -250,25 +245,23 @@ class PsDriver {
 
   void SendDownlink(int b, SimTime codec) {
     const SharedMessage part = PartOf(downlink_, static_cast<size_t>(b));
-    const int64_t bits = part->payload_bits + setup_.header_bits;
     const int server = ServerOf(b);
     if (setup_.multicast_downlink) {
-      rounds_.timing().bits_down += bits;
       MulticastMessage(network_, server, worker_hosts_, part, setup_.header_bits,
-                       [this, b, codec](int host, const SharedMessage&) {
-                         DownlinkArrived(worker_of_host_[host], b, Stamp{engine_.Now(), codec});
+                       rounds_.timing().down, [this, b, codec](int host, const SharedMessage&) {
+                         ArriveDownlink(worker_of_host_[host], b, Stamp{engine_.Now(), codec});
                        });
     } else {
       for (int w = 0; w < workers_; ++w) {
-        SendPart<&PsDriver::DownlinkArrived>(server, worker_hosts_[w], w, b, codec, part,
-                                             &rounds_.timing().bits_down);
+        SendPart<&PsDriver::ArriveDownlink>(server, worker_hosts_[w], w, b, codec, part,
+                                            rounds_.timing().down);
       }
     }
   }
 
   // Worker w applies the downlink (its rule decodes it) when its first part arrives; each part's
   // decode job runs on the worker's lane; the worker is done after the last.
-  void DownlinkArrived(int w, int b, const Stamp& arrival) {
+  void ArriveDownlink(int w, int b, const Stamp& arrival) {
     WorkerRound& wr = w_[w];
     if (!wr.applied) {
       wr.applied = true;
@@ -280,10 +273,10 @@ class PsDriver {
     const SimTime duration = clock_.Decode(*PartOf(downlink_, static_cast<size_t>(b)),
                                            wr.apply_wall_s, downlink_->elements);
     const Stamp end = worker_lanes_[w].Run(arrival, duration);
-    At(end.at, [this, w, end] { WorkerDecoded(w, end); });
+    At(end.at, [this, w, end] { DecodedDownlink(w, end); });
   }
 
-  void WorkerDecoded(int w, const Stamp& end) {
+  void DecodedDownlink(int w, const Stamp& end) {
     WorkerRound& wr = w_[w];
     wr.done = Later(wr.done, end);
     if (--wr.parts_left > 0) return;
@@ -293,6 +286,12 @@ class PsDriver {
           first_send_ < compute_end ? compute_end - first_send_ : SimTime();
     }
     rounds_.PartyDone(wr.done.codec);
+  }
+
+  void EndRound() const {
+    if (!rule_.ModelKnownFinite() && !rule_.Model().allFinite()) {
+      throw NonFiniteError("the model has a non-finite value");
+    }
   }
 
   void Evaluate(IterationRecord& r) const {

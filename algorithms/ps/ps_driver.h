@@ -31,9 +31,9 @@
 // is done when it has decoded every downlink bucket. The mathematics is computed at the first
 // event that needs it and never depends on arrival times.
 // Iteration time, compute time (the slowest worker's) and bits come from the events.
-// Bits: bits_up = sum of uplink wire bits; bits_down = downlink wire bits times the copies the
-// server sends (n for unicast, 1 for multicast), part by part; a part a colocated server
-// exchanges with its own host counts none.
+// Bits (counted where messages are sent: message_send.h): bits_up = sum of uplink wire bits;
+// bits_down = downlink wire bits times the copies the server sends (n for unicast, 1 for
+// multicast), part by part; a part a colocated server exchanges with its own host counts none.
 // Divergence, checked every round: a worker's gradient with a NaN/Inf (before it is encoded), an
 // encoder's NonFiniteError (uplink or downlink), or a non-finite server model after the round
 // stops the run with status "diverged" in that round; any other exception with status "error".

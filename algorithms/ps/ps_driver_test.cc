@@ -158,6 +158,9 @@ TEST(PsDriverTest, UnicastRoundIsComputeIncastAndSerialisedCopiesWithHeaders) {
   for (size_t k = 1; k < p.records.size(); ++k) {
     EXPECT_EQ(p.records[k].bits_up, n * (up + header));
     EXPECT_EQ(p.records[k].bits_down, n * (down + header));  // one count per copy sent
+    // No protocol: the wire carries each message's bits, rounded up to whole bytes (596 bits
+    // are 75 bytes).
+    EXPECT_EQ(p.records[k].wire_bytes, n * ((up + header) / 8 + (down + header + 7) / 8));
     EXPECT_EQ(p.records[k].comm_time_s, Seconds(end) - Seconds(compute_ps));
   }
   EXPECT_EQ(p.summary.bits_up, 2 * n * (up + header));
@@ -177,6 +180,7 @@ TEST(PsDriverTest, MulticastDownlinkCrossesTheServerLinkOnce) {
   ExpectEveryIteration(p, end, compute_ps);
   EXPECT_EQ(p.records.back().bits_up, n * (up + header));
   EXPECT_EQ(p.records.back().bits_down, down + header);  // one copy leaves the server
+  EXPECT_EQ(p.records.back().wire_bytes, n * (up + header) / 8 + (down + header + 7) / 8);
 }
 
 TEST(PsDriverTest, ZeroPayloadRoundStillPaysTheHeaderOnEveryMessage) {

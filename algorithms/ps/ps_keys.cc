@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include "algorithms/registry.h"
 #include "base/check.h"
+#include "compression/registry.h"
 
 namespace commsim {
 

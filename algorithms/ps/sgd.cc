@@ -1,6 +1,6 @@
 #include "algorithms/ps/sgd.h"
 
-#include "algorithms/registry.h"
+#include "compression/registry.h"
 
 namespace commsim {
 

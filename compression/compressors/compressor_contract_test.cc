@@ -1,5 +1,6 @@
 // The contract suite: runs over every registered compressor (default config) plus the variants
-// listed in Variants(); adding a compressor to the registry adds it here automatically.
+// listed in Variants(); adding a compressor to the registry adds it here automatically. The toy
+// compressor of the plug-in recipe (raw_f64_test_util.h, a registry of its own) runs here too.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -16,6 +17,7 @@
 #include "compression/compressors/identity.h"
 #include "compression/compressors/qsgd.h"
 #include "compression/compressors/rand_k.h"
+#include "compression/compressors/raw_f64_test_util.h"
 #include "compression/compressors/scaled_sign.h"
 #include "compression/compressors/top_k.h"
 #include "compression/registry.h"
@@ -27,18 +29,22 @@ using compressor_test::Gaussian;
 
 struct Variant {
   std::string label;
+  const Registry<Compressor>* registry;  // the one that builds `spec`
   ComponentSpec spec;
 };
 
 std::vector<Variant> Variants() {
   std::vector<Variant> out;
-  for (const std::string& name : CompressorRegistry().names()) {
-    out.push_back({name, CompressorSpec(name)});
+  for (const Registry<Compressor>* registry :
+       {&CompressorRegistry(), &testing::ToyCompressorRegistry()}) {
+    for (const std::string& name : registry->names()) {
+      out.push_back({name, registry, registry->DefaultSpec(kCompressorKind, name)});
+    }
   }
   auto add = [&](const std::string& label, const std::string& name, auto tweak) {
     ComponentSpec spec = CompressorSpec(name);
     tweak(*spec.config);
-    out.push_back({label, std::move(spec)});
+    out.push_back({label, &CompressorRegistry(), std::move(spec)});
   };
   for (const char* p : {"2", "inf"}) {
     for (const char* coding : {"fixed2", "packed", "sparse", "entropy"}) {
@@ -120,7 +126,7 @@ class ContractTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
     variant_ = &AllVariants()[static_cast<size_t>(GetParam())];
-    compressor_ = CompressorRegistry().Make(variant_->spec);
+    compressor_ = variant_->registry->Make(variant_->spec);
   }
   static const std::vector<Variant>& AllVariants() {
     static const std::vector<Variant> v = Variants();
@@ -290,7 +296,7 @@ TEST_P(ContractTest, EncodeWithDecodedGivesTheSameMessageAndDecodeOfItBitForBit)
 }
 
 TEST_P(ContractTest, BucketedLinkDeliversTheDecodedBucketsBitForBit) {
-  LinkCompressor link(CompressorRegistry().Make(variant_->spec));
+  LinkCompressor link(variant_->registry->Make(variant_->spec));
   link.set_buckets({Segment{0, 90}, Segment{90, 1}, Segment{91, 209}});
   const Eigen::VectorXd x = WithZeros(300, 22);
   Rng rng(23), again(23);
