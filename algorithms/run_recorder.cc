@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "algorithms/trajectory.h"
+#include "models/objective.h"
 
 namespace commsim {
 
@@ -131,6 +132,15 @@ void RunRecorder::Finish(std::vector<IterationRecord>* records, RunSummary* summ
     summary_.mean_comm_time_s =
         summary_.mean_iter_time_s - summary_.mean_compute_time_s - summary_.mean_codec_time_s;
     summary_.mean_overlap_saved_s = sum_saved_s_ / static_cast<double>(completed_);
+    const auto iterations = static_cast<double>(completed_);
+    summary_.bits_per_iteration = static_cast<double>(cum_bits_) / iterations;
+    if (setup_.objective != nullptr) {
+      const double worker_iterations = iterations * setup_.objective->num_workers();
+      summary_.bits_up_per_worker = static_cast<double>(summary_.bits_up) / worker_iterations;
+      summary_.bits_down_per_worker = static_cast<double>(summary_.bits_down) / worker_iterations;
+      summary_.bits_per_parameter =
+          summary_.bits_up_per_worker / static_cast<double>(setup_.objective->dim());
+    }
   }
   summary_.sim_time_s = now_.seconds();
   *records = std::move(records_);

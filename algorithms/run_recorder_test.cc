@@ -100,7 +100,8 @@ TEST(RunRecorderTest, StopRecordsTheIterationItHappenedIn) {
 // iteration with metrics_every = 1): iterations, mean times, totals, last values. The compute
 // time has jitter and the links differ, so iterations differ and a wrong divisor or a skipped
 // iteration shows.
-void ExpectSummaryOfRecords(const std::vector<IterationRecord>& records, const RunSummary& s) {
+void ExpectSummaryOfRecords(const std::vector<IterationRecord>& records, const RunSummary& s,
+                            int workers, int64_t dim) {
   ASSERT_GE(records.size(), 2u);
   const int64_t iterations = static_cast<int64_t>(records.size()) - 1;
   double iter_s = 0, compute_s = 0;
@@ -128,6 +129,11 @@ void ExpectSummaryOfRecords(const std::vector<IterationRecord>& records, const R
   EXPECT_EQ(s.total_bits, up + down);
   EXPECT_EQ(s.total_bits, records.back().cum_bits);
   EXPECT_EQ(s.wire_bytes, bytes);
+  const auto k = static_cast<double>(iterations);
+  EXPECT_DOUBLE_EQ(s.bits_per_iteration, static_cast<double>(up + down) / k);
+  EXPECT_DOUBLE_EQ(s.bits_up_per_worker, static_cast<double>(up) / (k * workers));
+  EXPECT_DOUBLE_EQ(s.bits_down_per_worker, static_cast<double>(down) / (k * workers));
+  EXPECT_DOUBLE_EQ(s.bits_per_parameter, static_cast<double>(up) / (k * workers * dim));
   EXPECT_EQ(s.final_loss, records.back().loss);
   EXPECT_EQ(s.final_dist_to_opt_sq, records.back().dist_to_opt_sq);
 }
@@ -164,7 +170,7 @@ TEST(RunRecorderTest, SummaryOfAParameterServerRunIsComputedFromItsRecords) {
   c.workers.worker_bandwidths_bps = {1e6, 3e6, 7e6};
   const Topology star = StarBuilder(c).Build(3);
   const RealRun r = RunRegistered("qsgd", star, 3);
-  ExpectSummaryOfRecords(r.records, r.summary);
+  ExpectSummaryOfRecords(r.records, r.summary, 3, 6);
   EXPECT_GT(r.summary.bits_down, 0);
 }
 
@@ -173,7 +179,7 @@ TEST(RunRecorderTest, SummaryOfADecentralizedRunIsComputedFromItsRecords) {
   c.links.bandwidth_bps = 3e6;
   const Topology ring = RingBuilder(c).Build(4);
   const RealRun r = RunRegistered("choco", ring, 4);
-  ExpectSummaryOfRecords(r.records, r.summary);
+  ExpectSummaryOfRecords(r.records, r.summary, 4, 6);
   EXPECT_EQ(r.summary.bits_down, 0);
 }
 

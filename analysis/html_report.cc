@@ -166,6 +166,15 @@ std::string ReportName(const std::string& dir) {
   return SanitizeText(fs::path(dir).filename().string());
 }
 
+std::string ReportTimeModel(const std::string& dir) {
+  const std::optional<std::string> text =
+      ReadSmallFile(fs::path(dir) / "summary.json", kMaxScenarioBytes);
+  if (!text) return "";
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("time_model") || !doc["time_model"].is_string()) return "";
+  return SanitizeText(doc["time_model"].get<std::string>());
+}
+
 namespace {
 
 std::string Title(const std::string& markdown) {

@@ -25,6 +25,8 @@ inline constexpr const char* kReportCsp =
 // The name a report is titled with: the `name` of DIR's scenario.resolved.json or
 // sweep.resolved.json (sanitized), else DIR's folder name.
 std::string ReportName(const std::string& dir);
+// The `time_model` line of DIR's summary.json (sanitized; scenarios/time_model_line.h), or "".
+std::string ReportTimeModel(const std::string& dir);
 
 std::string HtmlReport(const std::string& dir, const std::string& markdown,
                        const std::string& generator);

@@ -113,6 +113,9 @@ std::string TimeAndQualitySection(const CsvTable& s) {
 std::string RunReport(const std::string& dir) {
   const CsvTable s = ReadCsvFile((fs::path(dir) / "summary.csv").string());
   std::string out = fmt::format("# Run report: {}\n\n", ReportName(dir));
+  if (const std::string model = ReportTimeModel(dir); !model.empty()) {
+    out += fmt::format("Time model: {}.\n\n", model);
+  }
   out += CommunicationSection(s);
   out += TimeAndQualitySection(s);
   out += TimeToTargetSection(s);

@@ -77,6 +77,22 @@ TEST_F(ReportTest, RunReportShowsTheTimeBreakdownFigureInMarkdownAndHtml) {
             std::string::npos);
 }
 
+// The report states the run's time model, read from summary.json, under its title.
+TEST_F(ReportTest, RunReportStatesTheTimeModelOfSummaryJson) {
+  RunResult run;
+  run.summaries.push_back(test_records::BitsSummary("sgd", "sgd", 2, 10, 10));
+  run.time_model = "network flow, protocol none; codec none";
+  WriteFileAtomic((dir_ / "summary.csv").string(), SummaryCsv(run));
+  WriteFileAtomic((dir_ / "summary.json").string(), SummaryJson(run).dump(2));
+  WriteMarker(dir_.string(), OutputKind::kRun);
+  const std::string md = test_files::Read(WriteReport(dir_.string()));
+  EXPECT_NE(md.find("\n\nTime model: network flow, protocol none; codec none.\n\n## "),
+            std::string::npos)
+      << md;
+  fs::remove(dir_ / "summary.json");  // an older folder: no line
+  EXPECT_EQ(test_files::Read(WriteReport(dir_.string())).find("Time model:"), std::string::npos);
+}
+
 // A time to target read from a handful of iterations is flagged; from 10 or more it is not.
 TEST_F(ReportTest, ATimeToTargetFromFewIterationsIsFlagged) {
   for (const int64_t iterations : {3, 10}) {

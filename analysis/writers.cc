@@ -156,6 +156,7 @@ nlohmann::json SummaryJson(const RunResult& result) {
   }
   return nlohmann::json{{"commsim_version", CommsimVersion()},
                         {"problem", ProblemJson(result.problem)},
+                        {"time_model", result.time_model},
                         {"target", std::move(target)},
                         {"algorithms", std::move(algorithms)}};
 }

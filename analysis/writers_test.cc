@@ -79,18 +79,21 @@ TEST(WritersTest, SummaryCsvHasOneRowPerAlgorithmWithExtras) {
   b.message = "at iteration 3: loss is nan, \"x\"";
   r.summaries = {a, b};
   const std::string csv = SummaryCsv(r);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "name,algorithm,family,color,status,message,iterations,final_loss,final_dist_to_opt_sq,"
-            "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
-            "wire_bytes,mean_iter_time_s,mean_compute_time_s,mean_codec_time_s,mean_comm_time_s,"
-            "mean_overlap_saved_s,codec,sim_time_s,baseline,bits_fraction_of_baseline,"
-            "target_metric,target_value,time_to_target_s,bits_to_target,spectral_gap");
-  EXPECT_NE(csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,21,0,0,0,0,0,none,0,,,,,,,0.25\n"),
-            std::string::npos)
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')),
+      "name,algorithm,family,color,status,message,iterations,final_loss,final_dist_to_opt_sq,"
+      "final_test_accuracy,final_consensus_dist,final_density,total_bits,bits_up,bits_down,"
+      "wire_bytes,bits_per_iteration,bits_up_per_worker,bits_down_per_worker,bits_per_parameter,"
+      "mean_iter_time_s,mean_compute_time_s,mean_codec_time_s,mean_comm_time_s,"
+      "mean_overlap_saved_s,codec,sim_time_s,baseline,bits_fraction_of_baseline,"
+      "target_metric,target_value,time_to_target_s,bits_to_target,spectral_gap");
+  EXPECT_NE(
+      csv.find("\nchoco,choco,,,ok,,0,0,,,,,100,0,0,21,0,0,0,0,0,0,0,0,0,none,0,,,,,,,0.25\n"),
+      std::string::npos)
       << csv;
   // A message with a comma and quotes is one quoted cell.
   EXPECT_NE(csv.find("\nsgd,,,,diverged,\"at iteration 3: loss is nan, \"\"x\"\"\",0,0,,,,,0,0,"
-                     "0,0,0,0,0,0,0,none,0,sgd,1,,,,,\n"),
+                     "0,0,0,0,0,0,0,0,0,0,0,none,0,sgd,1,,,,,\n"),
             std::string::npos)
       << csv;
 }
@@ -122,9 +125,13 @@ TEST(WritersTest, TargetColumnsAreCsvOnlyAndEmptyBaselineIsJsonNull) {
   const std::vector<std::string> keys = {"algorithm",
                                          "baseline",
                                          "bits_down",
+                                         "bits_down_per_worker",
                                          "bits_fraction_of_baseline",
+                                         "bits_per_iteration",
+                                         "bits_per_parameter",
                                          "bits_to_target",
                                          "bits_up",
+                                         "bits_up_per_worker",
                                          "codec",
                                          "color",
                                          "family",

@@ -119,6 +119,13 @@ struct RunSummary {
   int64_t bits_up = 0;
   int64_t bits_down = 0;
   int64_t wire_bytes = 0;  // the sum of the iterations' wire_bytes
+  // The same bits per iteration (means over the iterations completed; 0 when none):
+  double bits_per_iteration = 0;    // total_bits / iterations: every message of an iteration
+  double bits_up_per_worker = 0;    // bits_up / (iterations x workers): one worker's (or
+                                    // node's) messages of one iteration
+  double bits_down_per_worker = 0;  // bits_down / (iterations x workers): what one worker
+                                    // is sent by the server(s) in one iteration
+  double bits_per_parameter = 0;    // bits_up_per_worker / d
   double mean_iter_time_s = 0;
   double mean_compute_time_s = 0;
   double mean_codec_time_s = 0;  // mean of codec_time_s
@@ -162,6 +169,10 @@ struct RunSummary {
     v("bits_up", bits_up);
     v("bits_down", bits_down);
     v("wire_bytes", wire_bytes);
+    v("bits_per_iteration", bits_per_iteration);
+    v("bits_up_per_worker", bits_up_per_worker);
+    v("bits_down_per_worker", bits_down_per_worker);
+    v("bits_per_parameter", bits_per_parameter);
     v("mean_iter_time_s", mean_iter_time_s);
     v("mean_compute_time_s", mean_compute_time_s);
     v("mean_codec_time_s", mean_codec_time_s);
@@ -196,6 +207,9 @@ struct RunResult {
   std::optional<RunTarget> target;  // absent when time to target is not meaningful
   std::string target_omitted;       // why `target` is absent ("" when present)
   ProblemInfo problem;
+  // Which parts of the time model are on, in one line (scenarios/time_model_line.h); "" when
+  // not stated.
+  std::string time_model;
   // Wall-clock seconds (whole run and per entry): the only non-deterministic outputs; written to
   // run.json alone, so every other file stays byte-identical across runs.
   double wall_time_s = 0;

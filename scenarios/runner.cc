@@ -25,6 +25,7 @@
 #include "models/problem.h"
 #include "scenarios/json_config.h"
 #include "scenarios/scenario_checks.h"
+#include "scenarios/time_model_line.h"
 #include "scenarios/trajectory_reuse.h"
 #include "sim/topology.h"
 #include "sim/topology_registry.h"
@@ -258,6 +259,7 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   result.summaries.resize(entries);
   result.entry_wall_time_s.resize(entries);
   result.problem = DescribeProblem(*world.objective, s.batch);
+  result.time_model = TimeModelLine(s);
   std::vector<RunSetup> setups;
   for (size_t i = 0; i < entries; ++i) {
     setups.push_back(MakeSetup(s, world, i, options.threads));
