@@ -171,7 +171,7 @@ void DoRetime(const RunArgs& args) {
 void ValidateSweepFile(const std::string& file, const std::vector<std::string>& sets) {
   if (!sets.empty()) throw UserError(fmt::format("{}: --set applies to scenario files", file));
   const Sweep sweep = LoadSweep(file);
-  ValidateSweepPoints(sweep);
+  for (const std::string& note : ValidateSweepPoints(sweep)) fmt::print(stderr, "note: {}\n", note);
   for (size_t k = 0; k < sweep.size(); ++k) {
     try {
       CheckScenario(ParseScenario(sweep.PointScenario(k), "scenario", sweep.base_dir));

@@ -49,7 +49,7 @@ void ExitIfEntryErrors(const std::string &dir) {
 void RunSweepHere(const SweepArgs &args, RankZeroPoints *ranks, const std::string &who) {
   const Sweep sweep = LoadSweep(args.file);
   const std::string out = SweepOutFolder(sweep, args.out);
-  ValidateSweepPoints(sweep);
+  for (const std::string &note : ValidateSweepPoints(sweep)) fmt::print(stderr, "note: {}\n", note);
   Progress progress("sweep", "points", stderr, Progress::ModeFor(stderr, args.quiet),
                     Progress::SteadyClock(), /*line_interval_s=*/10.0, /*tick_s=*/1.0);
   SweepOptions options;

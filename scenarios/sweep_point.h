@@ -21,9 +21,10 @@ class TrajectoryStore;
 // The point's summary CSV (see above).
 std::string PointSummaryCsv(const RunResult& result, std::optional<double> target_loss);
 
-// Parses every point's scenario before anything runs, so a bad value fails fast. Throws UserError
-// naming the point.
-void ValidateSweepPoints(const Sweep& sweep);
+// Parses every point's scenario before anything runs, so a bad value fails fast, and checks that
+// every axis changes what some entry runs (sweep_axis_check.h). Throws UserError naming the point
+// or the axis; returns the notes on axes that leave some entries unchanged.
+std::vector<std::string> ValidateSweepPoints(const Sweep& sweep);
 
 // Runs a point's scenario with ParseScenario + RunScenario (jobs = 1) and, when asked, writes its
 // run folder with WriteRunFolder. With `progress`, reports the point's own progress (iterations

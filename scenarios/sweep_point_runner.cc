@@ -7,12 +7,13 @@
 #include "base/error.h"
 #include "scenarios/runner.h"
 #include "scenarios/scenario.h"
+#include "scenarios/sweep_axis_check.h"
 #include "scenarios/sweep_point.h"
 #include "scenarios/trajectory_reuse.h"
 
 namespace commsim {
 
-void ValidateSweepPoints(const Sweep& sweep) {
+std::vector<std::string> ValidateSweepPoints(const Sweep& sweep) {
   for (size_t k = 0; k < sweep.size(); ++k) {
     try {
       ParseScenario(sweep.PointScenario(k), "scenario", sweep.base_dir);
@@ -21,6 +22,7 @@ void ValidateSweepPoints(const Sweep& sweep) {
           fmt::format("{}: point {} ({}): {}", sweep.file, k, sweep.DescribePoint(k), e.what()));
     }
   }
+  return SweepAxisNotes(sweep);
 }
 
 std::string SweepReuseBlocker(const Sweep& sweep) {
