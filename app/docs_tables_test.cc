@@ -100,6 +100,15 @@ std::string ConfigTable(std::string_view name, Config& config) {
          MarkdownRows(config);
 }
 
+// Which topologies each family runs on: the same phrases the errors give.
+std::string TopologyFamilies() {
+  return fmt::format(
+      "Parameter-server algorithms need a topology with a server: {}. Decentralized ones gossip "
+      "over a graph topology's links ({}), or over a logical `graph` routed through any "
+      "topology. Collective ones run on any topology.\n",
+      ServerTopologyList(), GraphTopologyList());
+}
+
 // The generated blocks of docs/scenarios.md, by name.
 std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
   ComputeTimeConfig compute;
@@ -115,7 +124,8 @@ std::vector<std::pair<std::string, std::string>> GeneratedBlocks() {
           {"compute", ConfigTable("compute", compute)},
           {"step", ConfigTable("step", step)},
           {"codec", ConfigTable("codec", codec)},
-          {"framework", ConfigTable("framework", framework)}};
+          {"framework", ConfigTable("framework", framework)},
+          {"topology families", TopologyFamilies()}};
 }
 
 std::string BeginMarker(const std::string& name) {

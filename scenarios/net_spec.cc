@@ -43,10 +43,8 @@ NetSpec ParseNetSpec(const nlohmann::json& doc, const std::string& origin) {
   try {
     const Topology t = BuildNetTopology(spec);
     if (NeedsServer(spec.pattern) && !t.server()) {
-      errors.Add("/pattern", fmt::format("\"{}\" needs a topology with a server (star, "
-                                         "star_direct, tree, fat_tree, dumbbell, or explicit "
-                                         "with \"server\"), got {}",
-                                         config.pattern, spec.topology.name));
+      errors.Add("/pattern", fmt::format("\"{}\" needs a topology with a server ({}), got {}",
+                                         config.pattern, ServerTopologyList(), spec.topology.name));
     }
   } catch (const UserError& e) {
     errors.Add("/topology", e.what());

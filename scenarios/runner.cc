@@ -69,17 +69,15 @@ std::string FamilyMismatch(const Algorithm& algorithm, const Topology& topology,
   }
   if (algorithm.family() == Family::kParameterServer && !topology.server().has_value()) {
     return fmt::format(
-        "\"{}\" is a parameter-server algorithm and needs a topology with a server (star, "
-        "star_direct, tree, fat_tree, dumbbell, or explicit with \"server\"); give the "
-        "scenario's network one, or this entry its own \"topology\" with a server",
-        name);
+        "\"{}\" is a parameter-server algorithm and needs a topology with a server ({}); give "
+        "the scenario's network one, or this entry its own \"topology\" with a server",
+        name, ServerTopologyList());
   }
   if (algorithm.family() == Family::kDecentralized && topology.server().has_value()) {
     return fmt::format(
-        "\"{}\" is decentralized and needs a graph topology (ring, torus, complete, "
-        "erdos_renyi, explicit, or tree, fat_tree, dumbbell with \"server\": \"none\"), not "
-        "one with a server; give this entry its own \"topology\"",
-        name);
+        "\"{}\" is decentralized and needs a graph topology ({}), not one with a server; give "
+        "this entry its own \"topology\"",
+        name, GraphTopologyList());
   }
   return "";
 }
