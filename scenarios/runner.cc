@@ -176,11 +176,12 @@ ProblemInfo DescribeProblem(const Objective& objective, int64_t batch) {
   return p;
 }
 
-// Every entry's bits relative to a baseline: its family's full-precision one (the first entry of
-// an algorithm registered as its family's baseline that ran and sent bits); without one in the
-// scenario, the first such baseline of any family; without any, the first entry that ran and sent
-// bits. So every entry has a comparison whenever one entry sent bits.
-void SetBaselines(const SharedWorld& world, RunResult& result) {
+// Every entry's bits relative to a baseline: the entry the scenario's `baseline` names when it
+// names one; else its family's full-precision one (the first entry of an algorithm registered as
+// its family's baseline that ran and sent bits); without one in the scenario, the first such
+// baseline of any family; without any, the first entry that ran and sent bits. So every entry has
+// a comparison whenever one entry sent bits.
+void SetBaselines(const SharedWorld& world, const std::string& chosen, RunResult& result) {
   const size_t entries = world.algorithms.size();
   std::map<Family, const RunSummary*> base_of;
   const RunSummary* any_base = nullptr;
@@ -194,6 +195,13 @@ void SetBaselines(const SharedWorld& world, RunResult& result) {
     if (any_base == nullptr) any_base = &b;
   }
   const RunSummary* common = any_base != nullptr ? any_base : first_sent;
+  if (!chosen.empty()) {
+    base_of.clear();
+    common = nullptr;
+    for (const RunSummary& b : result.summaries) {
+      if (b.name == chosen && b.iterations > 0 && b.total_bits > 0) common = &b;
+    }
+  }
   for (size_t i = 0; i < entries; ++i) {
     const auto it = base_of.find(world.algorithms[i]->family());
     const RunSummary* base = it != base_of.end() ? it->second : common;
@@ -295,7 +303,7 @@ RunResult RunScenario(const Scenario& s, const RunOptions& options) {
   if (const Optimum* optimum = world.objective->optimum()) {
     for (RunSummary& summary : result.summaries) summary.extra["optimal_loss"] = optimum->loss;
   }
-  SetBaselines(world, result);
+  SetBaselines(world, s.baseline, result);
   ApplyTargets(result, TargetOptions{s.target_loss, s.target_accuracy});
   result.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

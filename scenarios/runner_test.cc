@@ -127,6 +127,39 @@ TEST(RunnerTest, EntriesWithoutTheirFamilysBaselineUseTheCommonOne) {
   EXPECT_DOUBLE_EQ(*n.summaries[0].bits_fraction_of_baseline, 1.0);
 }
 
+// The scenario's `baseline` names the entry every entry is compared with, across families, in
+// place of each family's own.
+TEST(RunnerTest, TheScenariosBaselineKeyIsEveryEntrysBaseline) {
+  const Scenario s = ParseScenario(nlohmann::json::parse(R"({
+      "workers": 4, "iterations": 3, "baseline": "q",
+      "data": {"name": "synthetic_regression", "samples": 200, "features": 20},
+      "algorithms": ["sgd", {"name": "qsgd", "label": "q"}, "allreduce_sgd"]})"),
+                                   "s.json", "");
+  const RunResult r = RunScenario(s, RunOptions{});
+  const RunSummary& q = r.summaries[1];
+  const double q_per_iter = static_cast<double>(q.total_bits) / q.iterations;
+  for (const RunSummary& e : r.summaries) {
+    EXPECT_EQ(e.baseline, "q") << e.name;
+    ASSERT_TRUE(e.bits_fraction_of_baseline.has_value()) << e.name;
+    EXPECT_DOUBLE_EQ(*e.bits_fraction_of_baseline,
+                     static_cast<double>(e.total_bits) / e.iterations / q_per_iter)
+        << e.name;
+  }
+  EXPECT_GT(*r.summaries[0].bits_fraction_of_baseline, 1.0);  // sgd sends more than qsgd
+}
+
+TEST(RunnerTest, ABaselineThatNamesNoEntryIsAnErrorListingTheLabels) {
+  const std::string error = test_errors::ErrorOf([] {
+    ParseScenario(nlohmann::json::parse(R"({"baseline": "sgdd",
+        "algorithms": ["sgd", {"name": "qsgd", "label": "q"}]})"),
+                  "s.json", "");
+  });
+  EXPECT_NE(error.find("s.json: /baseline: expected the label of an entry (\"sgd\", \"q\"), "
+                       "got \"sgdd\""),
+            std::string::npos)
+      << error;
+}
+
 TEST(RunnerTest, AnEntryThatThrowsIsAnErrorAndTheOthersComplete) {
   for (int jobs : {1, 3}) {
     const RunResult r = RunScenario(ThreeEntries(), WithBoom(jobs));

@@ -51,6 +51,9 @@ struct TopLevel final : ConfigBase<TopLevel> {
            "time to target: the test accuracy to reach instead of a loss");
     v.Int("header_bits", s->header_bits, Range::AtLeast(0), "bits added to every message",
           Unit::kBits);
+    v.Text("baseline", s->baseline, {},
+           "the label of the entry every entry's bits and speed are compared with (default: the "
+           "entry's family's full-precision entry)");
     v.Component("model", s->model, "objective (see `commsim list`)");
     v.Component("data", s->data, "data set");
     v.Component("partition", s->partition, "how samples are split over workers");
@@ -167,6 +170,18 @@ void ReadAlgorithms(const json& doc, const std::string& base_dir, bool codec_giv
   }
 }
 
+// A `baseline` must name an entry.
+void CheckBaselineLabel(const Scenario& s, ErrorList& errors) {
+  if (s.baseline.empty()) return;
+  std::vector<std::string> labels;
+  for (const AlgorithmEntry& e : s.algorithms) {
+    if (e.label == s.baseline) return;
+    labels.push_back(fmt::format("\"{}\"", e.label));
+  }
+  errors.Add("/baseline", fmt::format("expected the label of an entry ({}), got \"{}\"",
+                                      fmt::join(labels, ", "), s.baseline));
+}
+
 json Resolved(Scenario& s, const NetworkKeys& keys) {
   json out = json::object();
   TopLevel top(&s);
@@ -176,6 +191,7 @@ json Resolved(Scenario& s, const NetworkKeys& keys) {
   out.erase("target_accuracy");
   if (s.target_loss) out["target_loss"] = *s.target_loss;
   if (s.target_accuracy) out["target_accuracy"] = *s.target_accuracy;
+  if (s.baseline.empty()) out.erase("baseline");
   NetworkSection net(&s);
   net.downlink = s.multicast_downlink ? "multicast" : "unicast";
   net.keys = keys;
@@ -296,6 +312,7 @@ Scenario ParseScenario(const json& original, const std::string& origin,
     ReadFrameworkKeys(*it, "/framework", s.framework, errors);
   }
   ReadAlgorithms(doc, base_dir, codec_it != doc.end(), s, errors);
+  CheckBaselineLabel(s, errors);
   if (s.metrics_every >= 1 && s.iterations / s.metrics_every > kMaxRecordedIterations) {
     errors.Add("/metrics_every",
                fmt::format("{} iterations recorded every {} is more than the {} records an entry "

@@ -72,6 +72,9 @@ struct Scenario : RunKeys {
   int64_t workers = 8;
   std::optional<double> target_loss;
   std::optional<double> target_accuracy;
+  // The label of the entry every entry is compared with ("": each entry's family baseline,
+  // scenarios/runner.cc).
+  std::string baseline;
   ComponentSpec model;      // kind "model"
   ComponentSpec data;       // kind "dataset"
   ComponentSpec partition;  // kind "partition"
