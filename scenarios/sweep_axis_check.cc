@@ -11,8 +11,10 @@ namespace {
 
 using nlohmann::json;
 
-// What each entry of `doc` runs, as text (equal text: the same run).
-std::vector<std::string> EntryRuns(const Sweep& sweep, const json& doc) {
+// What each entry of `doc` runs, as text (equal text: the same run); with `labels`, also the
+// entries' labels.
+std::vector<std::string> EntryRuns(const Sweep& sweep, const json& doc,
+                                   std::vector<std::string>* labels = nullptr) {
   const Scenario s = ParseScenario(doc, "scenario", sweep.base_dir);
   json common = s.resolved;
   common.erase("name");
@@ -21,6 +23,9 @@ std::vector<std::string> EntryRuns(const Sweep& sweep, const json& doc) {
   json without_topology = common;
   if (without_topology.contains("network")) without_topology["network"].erase("topology");
   std::vector<std::string> out;
+  for (const AlgorithmEntry& e : s.algorithms) {
+    if (labels != nullptr) labels->push_back(e.label);
+  }
   for (const json& entry : s.resolved["algorithms"]) {
     const json& shared = entry.contains("topology") ? without_topology : common;
     out.push_back(shared.dump() + entry.dump());
@@ -34,11 +39,8 @@ std::vector<std::string> SweepAxisNotes(const Sweep& sweep) {
   std::vector<std::string> notes;
   if (sweep.size() == 0) return notes;
   const json first = sweep.PointScenario(0);
-  const std::vector<std::string> at_first = EntryRuns(sweep, first);
   std::vector<std::string> labels;
-  for (const AlgorithmEntry& e : ParseScenario(first, "scenario", sweep.base_dir).algorithms) {
-    labels.push_back(e.label);
-  }
+  const std::vector<std::string> at_first = EntryRuns(sweep, first, &labels);
   for (size_t a = 0; a < sweep.axes.size(); ++a) {
     const SweepAxis& axis = sweep.axes[a];
     if (axis.values.size() < 2) continue;
