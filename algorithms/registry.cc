@@ -3,6 +3,7 @@
 #include "algorithms/collective/allgather_compressed.h"
 #include "algorithms/collective/allreduce_compressed.h"
 #include "algorithms/collective/allreduce_sgd.h"
+#include "algorithms/collective/cocod_sgd.h"
 #include "algorithms/collective/collective_driver.h"
 #include "algorithms/collective/powersgd.h"
 #include "algorithms/decentralized/choco.h"
@@ -53,6 +54,14 @@ void AddParameterServer(Registry<Algorithm>& r) {
           .color = "#d62728",
           .learning_ignores_time = true,
           .help = "parameter server: gradient and model residuals compressed both ways"});
+  AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
+      r,
+      {.name = "ef_blocksgd",
+       .color = "#8c6d31",
+       .learning_ignores_time = true,
+       .help = "dist-EF-blockSGD: per-tensor scaled sign both ways, error feedback on "
+               "workers and server, Nesterov momentum"},
+      &DoubleSqueezeConfig::EfBlockSgdDefaults);
 }
 
 // The decentralized family (algorithms/decentralized/).
@@ -105,6 +114,12 @@ void AddCollective(Registry<Algorithm>& r) {
           .color = "#393b79",
           .learning_ignores_time = true,
           .help = "collective: rank-r PowerSGD, P and Q all-reduced, error feedback"});
+  AddAlgorithm<CollectiveAlgorithm<CocodSgdRule>>(
+      r, {.name = "cocod_sgd",
+          .color = "#637939",
+          .learning_ignores_time = true,
+          .help = "collective: CoCoD-SGD, the models all-reduced while each worker takes its "
+                  "local steps"});
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ TEST(InputLimitsTest, SizesAreBoundedBeforeAnythingIsAllocated) {
   ExpectRefused(
       {"block",
        Scenario("", R"([{"name": "sgd", "uplink": {"name": "scaled_sign", "block": 1e13}}])"),
-       ": /algorithms/0/uplink/block: must be in [1, 1000000000000], got 10000000000000.0", ""});
+       ": /algorithms/0/uplink/block: must be in [0, 1000000000000], got 10000000000000.0", ""});
   ExpectRefused({"switches",
                  Scenario(R"("network": {"topology": {"name": "explicit", "edges": [0, 1],
                                                       "switches": 1e9}})"),

@@ -14,12 +14,14 @@
 #include "app/mpi_sweep.h"
 #include "base/error.h"
 #include "base/process_memory.h"
+#include "models/eigen_blocking.h"
 
 int main(int argc, char** argv) {
   commsim::SetUpProcessMemory(argv);  // may re-execute the program once (base/process_memory.h)
   // Past a file-size limit (ulimit -f), fail the write with EFBIG and report it like any other
   // write error, instead of being killed by SIGXFSZ with a half-written temporary.
   std::signal(SIGXFSZ, SIG_IGN);
+  commsim::FixEigenBlocking();  // the same bits on every machine (models/eigen_blocking.h)
   CLI::App app{"commsim: discrete-event network simulator for communication-compressed learning"};
   app.set_version_flag("--version", std::string("commsim ") + commsim::CommsimVersion());
   app.require_subcommand(0, 1);

@@ -93,4 +93,10 @@ SimTime ComputeTimeModel::Sample(int worker, int64_t batch, Rng& rng) const {
   }
 }
 
+SimTime ComputeTimeModel::SampleSteps(int worker, int64_t batch, Rng& rng, int steps) const {
+  SimTime total;
+  for (int s = 0; s < steps; ++s) total += Sample(worker, batch, rng);
+  return total;
+}
+
 }  // namespace commsim

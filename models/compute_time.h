@@ -71,6 +71,8 @@ class ComputeTimeModel {
                    uint64_t seed);
   // Time of one local step of `worker` on `batch` samples. REQUIRES: batch >= 1 in flops mode.
   SimTime Sample(int worker, int64_t batch, Rng& rng) const;
+  // Time of `steps` local steps: the sum of `steps` Sample() draws in turn.
+  SimTime SampleSteps(int worker, int64_t batch, Rng& rng, int steps) const;
   // The jitter-free time, in seconds.
   double MeanSeconds(int worker, int64_t batch) const;
   // The rate the model uses: peak (or custom) x efficiency.

@@ -7,6 +7,7 @@
 
 #include "base/check.h"
 #include "base/error.h"
+#include "models/eigen_blocking.h"
 
 namespace commsim {
 namespace {
@@ -32,6 +33,7 @@ std::vector<int64_t> SampleWithoutReplacement(int64_t n, int64_t count, Rng& rng
 DataObjective::DataObjective(std::shared_ptr<const ProblemData> data, double l2, double l1)
     : data_(std::move(data)), l2_(l2), l1_(l1) {
   COMMSIM_CHECK(data_ != nullptr && data_->workers() >= 1, "objective without data");
+  FixEigenBlocking();
 }
 
 void DataObjective::InitialPoint(Rng& /*rng*/, Eigen::Ref<Eigen::VectorXd> x0) const {

@@ -16,7 +16,6 @@
 #include "algorithms/trajectory.h"
 #include "base/check.h"
 #include "base/error.h"
-#include "compression/compressors/identity.h"
 #include "models/buckets.h"
 #include "models/compute_time.h"
 #include "models/objective.h"
@@ -26,12 +25,6 @@
 
 namespace commsim {
 namespace {
-
-IdentityConfig CodecConfig(const CollectiveOptions& options) {
-  IdentityConfig config;
-  config.precision = options.value_bits == "64" ? 64 : 32;
-  return config;
-}
 
 class CollectiveDriver {
  public:
@@ -46,7 +39,7 @@ class CollectiveDriver {
             setup, engine_, recorder_, [this](IterationRecord& r) { Evaluate(r); },
             objective_.num_workers(),
             {.start = [this](int64_t k) { StartRound(k); }, .end_check = [this] { EndRound(); }}),
-        codec_(CodecConfig(options)),
+        codec_(options.WireCodec()),
         clock_(setup.codec) {
     ConfigureEngine(engine_, setup);
     wire_ = {.network = &network_,
@@ -86,6 +79,7 @@ class CollectiveDriver {
   void BuildPhases() {
     UseFrameworkParts(setup_, objective_.dim(), options_.ValueBytes(), rule_);
     phases_ = rule_.Phases(objective_.dim(), setup_.layers);
+    at_start_ = !phases_.empty() && phases_[0].at_round_start;
     const int group = options_.GroupSize(workers_);
     const auto schedule = [this, group](int64_t length) {
       return MakeAllReduce(options_.collective, workers_, length, group);
@@ -140,7 +134,8 @@ class CollectiveDriver {
     for (int w = 0; w < workers_; ++w) {
       lanes_[w].Reset(start_);
       stamp_[w] = Stamp{start_, SimTime()};
-      compute_[w] = setup_.compute->Sample(w, BatchFor(w), compute_rngs_[w]);
+      compute_[w] =
+          setup_.compute->SampleSteps(w, BatchFor(w), compute_rngs_[w], rule_.LocalSteps());
       timing.compute = std::max(timing.compute, compute_[w]);
       first_send = std::min(first_send, ReadyAt(w, 0));
       engine_.ScheduleAt(ReadyAt(w, 0), [this, w] { ComputeDone(w, gradients_->Take(w)); });
@@ -148,7 +143,8 @@ class CollectiveDriver {
     // Every worker's gradient and phase-0 work, on the run's threads; taken at the events above.
     gradients_->Compute(
         [this](int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
-               Eigen::Ref<Eigen::VectorXd> scratch) { return FirstPhaseWork(w, grad, scratch); });
+               Eigen::Ref<Eigen::VectorXd> scratch) { return FirstPhaseWork(w, grad, scratch); },
+        [this](int w, const auto& grad) { rule_.LocalStep(w, grad, step_); });
     if (fusion_) first_send = fusion_->Begin(start_, compute_);
     if ((bucketed_ || fusion_) && first_send < start_ + timing.compute) {
       timing.overlap_saved = start_ + timing.compute - first_send;
@@ -156,9 +152,10 @@ class CollectiveDriver {
   }
 
   // When worker w's gradients of bucket b are ready: its compute time's ready fraction; without
-  // buckets, the end of its compute (the fusion runs its own cycles).
+  // buckets, the end of its compute (the fusion runs its own cycles); the round's start when
+  // phase 0 works on the round-start state.
   SimTime ReadyAt(int w, int b) const {
-    if (!bucketed_) return start_ + compute_[w];
+    if (!bucketed_) return start_ + (at_start_ ? SimTime() : compute_[w]);
     return start_ +
            ReadyAfter(compute_[w], bucketed_->buckets()[static_cast<size_t>(b)].ready_fraction);
   }
@@ -201,7 +198,9 @@ class CollectiveDriver {
   // Phase p >= 1 (no gradient: later phases work on the rule's state).
   void StartPhase(int w, int p) {
     if (p == static_cast<int>(phases_.size())) {
-      rounds_.PartyDone(stamp_[w].codec);
+      // once its compute is done too (a phase 0 at the round's start runs while it computes)
+      RunAt(engine_, std::max(engine_.Now(), start_ + compute_[w]),
+            [this, w] { rounds_.PartyDone(stamp_[w].codec); });
       return;
     }
     const Eigen::VectorXd none;
@@ -334,6 +333,7 @@ class CollectiveDriver {
   std::unique_ptr<WorkerGradients> gradients_;   // built once the phases are known
   std::vector<SimTime> compute_;                 // per worker, this round
   SimTime start_;
+  bool at_start_ = false;  // phase 0 joins at the round's start (CollectivePhase::at_round_start)
   std::vector<Rng> encode_rngs_, compute_rngs_;
   double step_ = 0;
 };

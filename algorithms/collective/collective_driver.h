@@ -42,6 +42,7 @@
 #include "algorithms/collective/collective_replay.h"
 #include "algorithms/collective/collective_rule.h"
 #include "base/params.h"
+#include "compression/compressors/identity.h"
 #include "records/records.h"
 
 namespace commsim {
@@ -55,6 +56,8 @@ struct CollectiveOptions {
   // The group size used for n workers (resolves 0).
   int GroupSize(int n) const;
   int64_t ValueBytes() const { return value_bits == "64" ? 8 : 4; }
+  // The identity codec of the values on the wire (value_bits).
+  IdentityConfig WireCodec() const;
 };
 
 // Throws UserError unless the topology's hosts but the server are as many as the scenario's

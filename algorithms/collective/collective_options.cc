@@ -59,4 +59,10 @@ void CheckCollective(const RunSetup& setup, const CollectiveOptions& options) {
   }
 }
 
+IdentityConfig CollectiveOptions::WireCodec() const {
+  IdentityConfig config;
+  config.precision = value_bits == "64" ? 64 : 32;
+  return config;
+}
+
 }  // namespace commsim

@@ -12,7 +12,8 @@ void ReplayCollective(const RunSetup& setup, const CollectiveOptions& options, C
   COMMSIM_CHECK(setup.replay != nullptr && setup.objective != nullptr, "nothing to replay");
   const ReplayObjective objective(*setup.objective);
   UseFrameworkParts(setup, objective.dim(), options.ValueBytes(), rule);
-  ReplayCollectiveRule replay_rule(*setup.replay, rule.Phases(objective.dim(), setup.layers));
+  ReplayCollectiveRule replay_rule(*setup.replay, rule.Phases(objective.dim(), setup.layers),
+                                   rule.LocalSteps());
   RunCollective(ReplaySetup(setup, objective), options, replay_rule, records, summary);
 }
 

@@ -26,9 +26,10 @@ inline int CollectiveSlot(int workers, int phase, int w) { return phase * worker
 
 class ReplayCollectiveRule final : public CollectiveRule {
  public:
-  // `trajectory` outlives the rule; `phases` are the real rule's.
-  ReplayCollectiveRule(const Trajectory& trajectory, std::vector<CollectivePhase> phases)
-      : trajectory_(trajectory), phases_(std::move(phases)) {}
+  // `trajectory` outlives the rule; `phases` and `local_steps` are the real rule's.
+  ReplayCollectiveRule(const Trajectory& trajectory, std::vector<CollectivePhase> phases,
+                       int local_steps)
+      : trajectory_(trajectory), phases_(std::move(phases)), local_steps_(local_steps) {}
   void Init(int workers, const Eigen::Ref<const Eigen::VectorXd>&, const Objective&,
             const LayerProfile*, uint64_t) override {
     workers_ = workers;
@@ -36,6 +37,7 @@ class ReplayCollectiveRule final : public CollectiveRule {
   std::vector<CollectivePhase> Phases(int64_t, const LayerProfile*) const override {
     return phases_;
   }
+  int LocalSteps() const override { return local_steps_; }
   // Input: the base's no-op (a replay's all-reduces carry no values: CollectiveWire::timing_only).
   Message Encode(int w, int phase, const Eigen::Ref<const Eigen::VectorXd>&, double,
                  Rng&) override {
@@ -57,6 +59,7 @@ class ReplayCollectiveRule final : public CollectiveRule {
  private:
   const Trajectory& trajectory_;
   std::vector<CollectivePhase> phases_;
+  int local_steps_;
   int workers_ = 0;
   int64_t round_ = 0;                   // rounds ended
   mutable std::vector<Message> coded_;  // Coded's answer, per worker

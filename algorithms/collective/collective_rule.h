@@ -1,7 +1,8 @@
 // CollectiveRule: the mathematics of one collective algorithm, kept apart from timing.
 //
-// Every worker holds the model. A round, as the driver (collective_driver.h) plays it:
-//   1. each worker w computes its gradient at Model();
+// Every worker holds the model (a rule with local steps keeps one per worker: WorkerPoint). A
+// round, as the driver (collective_driver.h) plays it:
+//   1. each worker w computes its gradient at WorkerPoint(w) (LocalSteps() of them);
 //   2. it runs the rule's phases in order, each a collective over all workers:
 //        all-reduce of `length` values: Input(w, p, ...) writes w's contribution; after the
 //        collective, AllReduced(w, p, sum) gets the sum over the workers (the same bits on
@@ -51,6 +52,10 @@ struct CollectivePhase {
   // layer-wise overlap the driver all-reduces it bucket by bucket as the backward pass releases
   // the gradients (bucketed_allreduce.h).
   bool gradient = false;
+  // Phase 0 only: an all-reduce whose Input is the worker's round-start state, not its gradient
+  // (CoCoD-SGD's models): the worker joins it at the round's start, so it runs while the worker
+  // computes, and the worker's round ends when both its compute and its phases have.
+  bool at_round_start = false;
   // The floating-point operations a worker computes for the rule before it joins the phase, and
   // after it (before the next phase or the step), charged at the compute device's rate on its
   // codec lane (not in codec mode none): PowerSGD's matrix products.
@@ -105,6 +110,18 @@ class CollectiveRule {
   virtual void UsePool(ThreadPool& pool) { (void)pool; }
   virtual void EndRound(double step) = 0;
   virtual const Eigen::VectorXd& Model() const = 0;
+  // Where worker w takes its gradients. Default: Model() (every worker holds the model).
+  virtual const Eigen::VectorXd& WorkerPoint(int w) const {
+    (void)w;
+    return Model();
+  }
+  // Gradients a worker computes per round (its compute time is that many samples): the first
+  // LocalSteps() - 1 go to LocalStep in turn, the last to the phase-0 Input or Encode. A
+  // function of the config only. LocalStep follows Input's threading rules (worker w's state).
+  virtual int LocalSteps() const { return 1; }
+  virtual void LocalStep(int w, const Eigen::Ref<const Eigen::VectorXd>& grad, double step) {
+    (void)w, (void)grad, (void)step;
+  }
   virtual void Extra(std::map<std::string, double>& /*out*/) const {}
 };
 

@@ -22,18 +22,23 @@ WorkerGradients::WorkerGradients(const RunSetup& setup, const CollectiveRule& ru
   results_.resize(static_cast<size_t>(workers));
 }
 
-void WorkerGradients::Compute(const First& first) {
-  pool_.ForEach(static_cast<int64_t>(results_.size()), [this, &first](int64_t w, int slot) {
-    ComputeOne(static_cast<int>(w), slot, first);
+void WorkerGradients::Compute(const First& first, const Local& local) {
+  pool_.ForEach(static_cast<int64_t>(results_.size()), [this, &first, &local](int64_t w, int slot) {
+    ComputeOne(static_cast<int>(w), slot, first, local);
   });
 }
 
-void WorkerGradients::ComputeOne(int w, int slot, const First& first) {
+void WorkerGradients::ComputeOne(int w, int slot, const First& first, const Local& local) {
   Result& r = results_[static_cast<size_t>(w)];
   r = Result{};
   try {
     Eigen::VectorXd& grad = grads_[static_cast<size_t>(slot)];
-    WorkerGradient(setup_, w, rule_.Model(), batch_rngs_[static_cast<size_t>(w)], grad);
+    Rng& batches = batch_rngs_[static_cast<size_t>(w)];
+    for (int s = 1; s < rule_.LocalSteps(); ++s) {
+      WorkerGradient(setup_, w, rule_.WorkerPoint(w), batches, grad);
+      local(w, grad);
+    }
+    WorkerGradient(setup_, w, rule_.WorkerPoint(w), batches, grad);
     r.message = first(w, grad, scratch_[static_cast<size_t>(slot)]);
   } catch (...) {
     r.error = std::current_exception();

@@ -40,11 +40,15 @@ class WorkerGradients {
   // carrying nothing between calls). Returns its message (all-gather) or an empty one.
   using First = std::function<Message(int w, const Eigen::Ref<const Eigen::VectorXd>& grad,
                                       Eigen::Ref<Eigen::VectorXd> scratch)>;
+  // Worker w's local step on one of its first LocalSteps() - 1 gradients (the rule's LocalStep).
+  using Local = std::function<void(int w, const Eigen::Ref<const Eigen::VectorXd>& grad)>;
 
   // REQUIRES: setup.objective is set, setup.threads >= 1; `rule` outlives this.
   WorkerGradients(const RunSetup& setup, const CollectiveRule& rule, int64_t scratch_dim);
 
-  void Compute(const First& first);
+  // Each worker's LocalSteps() gradients at rule.WorkerPoint(w), the first ones to `local`
+  // (needed when LocalSteps() > 1), the last to `first`.
+  void Compute(const First& first, const Local& local = nullptr);
   // Worker w's first-phase message (moved out); rethrows worker w's exception.
   Message Take(int w);
   // The pool, free outside Compute (e.g. for the rule's own work, CollectiveRule::UsePool).
@@ -55,7 +59,7 @@ class WorkerGradients {
     Message message;
     std::exception_ptr error;
   };
-  void ComputeOne(int w, int slot, const First& first);
+  void ComputeOne(int w, int slot, const First& first, const Local& local);
 
   const RunSetup& setup_;
   const CollectiveRule& rule_;

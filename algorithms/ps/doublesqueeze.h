@@ -4,8 +4,14 @@
 // Error feedback needs a contractive compressor (top_k by default); with an unbiased compressor
 // whose variance constant C >= 1 (block_ternary) set `contractive_scale` = 1/(1+C): both ends
 // then use Q(x) * contractive_scale (a shared hyper-parameter, never sent).
-// The workers' delta_i are stored in float with `precision: "float32"` (worker_vectors.h); the
-// server's delta stays double.
+// Options that make the same round other published methods (their registry defaults):
+//   momentum mu > 0: the worker compresses its momentum m_i <- mu m_i + g_i (heavy ball) or
+//     g_i + mu m_i (`nesterov`) instead of g_i; m_i is never sent (dist-EF-blockSGD, Signum);
+//   error_feedback false: no delta_i, no delta: workers send Q(g_i), the server Q(mean)
+//     (FO-SGD; Signum, whose server Q = sign of the mean of signs is the majority vote);
+//   per_tensor: every tensor of the layer profile is its own message (PsRule::per_tensor).
+// The workers' delta_i and m_i are stored in float with `precision: "float32"`
+// (worker_vectors.h); the server's delta stays double.
 #ifndef COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_
 #define COMMSIM_ALGORITHMS_PS_DOUBLESQUEEZE_H_
 
@@ -25,9 +31,16 @@ class Objective;
 // Links default to top_k (1%) both ways; `precision` stores the workers' delta_i.
 struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig>, PsStateKeys {
   double contractive_scale = 1.0;
+  double momentum = 0.0;
+  bool nesterov = false;
+  bool error_feedback = true;
+  bool per_tensor = false;
 
   DoubleSqueezeConfig() : PsStateKeys("top_k", "top_k") {}
   void Describe(ParamVisitor& v) override;
+  // dist-EF-blockSGD: scaled_sign with one block per message both ways, per tensor, Nesterov
+  // momentum 0.9, error feedback.
+  static void EfBlockSgdDefaults(DoubleSqueezeConfig& c);
 };
 
 class DoubleSqueezeRule final : public TwoWayRule {
@@ -41,6 +54,7 @@ class DoubleSqueezeRule final : public TwoWayRule {
   void ServerReceiveRun(int w, std::span<const Message* const> uplinks) override;
   Message ServerRound(double step, Rng& rng) override;
   void Extra(std::map<std::string, double>& out) const override;
+  bool per_tensor() const override { return per_tensor_; }
 
   // The error memories, read by tests: worker w's delta_w (a copy, in double) and the server's.
   Eigen::VectorXd worker_error(int w) const { return worker_errors_.Get(w); }
@@ -54,7 +68,11 @@ class DoubleSqueezeRule final : public TwoWayRule {
   void ApplyDownlink(const Message& downlink, double step, Eigen::VectorXd& x) override;
 
   double scale_;
-  WorkerVectors worker_errors_;   // delta_i
+  double momentum_;
+  int workers_ = 0;
+  bool nesterov_, error_feedback_, per_tensor_;
+  WorkerVectors momenta_;         // m_i (momentum > 0)
+  WorkerVectors worker_errors_;   // delta_i (error feedback)
   Eigen::VectorXd server_error_;  // delta
   Eigen::VectorXd v_;             // the server's v, accumulating the round's
   Eigen::VectorXd* ServerScratch() override { return &v_; }  // v_ is dead between rounds

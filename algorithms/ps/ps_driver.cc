@@ -87,12 +87,14 @@ class PsDriver {
     Stamp complete;   // the latest of them
   };
 
-  // The parts (ps_parts.h): buckets with layer-wise overlap (else the whole vector) cut at the
-  // shards. Every link compresses part by part unless there is one part without overlap.
+  // The parts (ps_parts.h): the tensors of a per-tensor rule, buckets with layer-wise overlap
+  // (else the whole vector), cut at the shards. Every link compresses part by part unless there is
+  // one part without overlap.
   void PlanTheParts() {
     layerwise_ = setup_.compute != nullptr && setup_.compute->config().layerwise();
     const int64_t cap = layerwise_ ? setup_.compute->config().bucket_params() : 0;
-    parts_ = PlanParts(setup_.layers, objective_.dim(), cap, static_cast<int>(servers_.size()));
+    parts_ = PlanParts(setup_.layers, objective_.dim(), cap, static_cast<int>(servers_.size()),
+                       rule_.per_tensor());
     if (layerwise_ || parts_.size() > 1) rule_.SetBuckets(SegmentsOf(parts_));
   }
 

@@ -34,7 +34,14 @@ std::vector<PsPart> SplitOverServers(const std::vector<Bucket>& buckets, int ser
 }
 
 std::vector<PsPart> PlanParts(const LayerProfile* layers, int64_t d, int64_t bucket_params,
-                              int shards) {
+                              int shards, bool per_tensor) {
+  if (per_tensor && layers != nullptr) {
+    std::vector<Bucket> tensors = TensorBuckets(layers, d);
+    if (bucket_params <= 0) {
+      for (Bucket& t : tensors) t.ready_fraction = 1.0;
+    }
+    return SplitOverServers(tensors, shards);
+  }
   const std::vector<Bucket> buckets =
       bucket_params > 0
           ? PlanBuckets(layers, d, bucket_params)

@@ -33,10 +33,12 @@ std::vector<Segment> ShardSegments(int64_t d, int shards);
 // after bucket. REQUIRES: servers >= 1.
 std::vector<PsPart> SplitOverServers(const std::vector<Bucket>& buckets, int servers);
 
-// A round's parts: the buckets of PlanBuckets(layers, d, bucket_params) when bucket_params > 0
-// (layer-wise overlap), else the whole vector, cut over the servers. Throws as PlanBuckets.
+// A round's parts: with `per_tensor` and a layer profile, its tensors (TensorBuckets; ready
+// fractions kept only with layer-wise overlap, bucket_params > 0); else the buckets of
+// PlanBuckets(layers, d, bucket_params) when bucket_params > 0 (layer-wise overlap), else the
+// whole vector; then cut over the servers. Throws as PlanBuckets.
 std::vector<PsPart> PlanParts(const LayerProfile* layers, int64_t d, int64_t bucket_params,
-                              int shards);
+                              int shards, bool per_tensor = false);
 // The parts' segments, in the same order.
 std::vector<Segment> SegmentsOf(const std::vector<PsPart>& parts);
 

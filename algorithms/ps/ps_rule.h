@@ -109,6 +109,10 @@ class PsRule {
   // both. The rule's Init must read x0 before writing the scratch, and WorkerPoint and
   // WorkerEncode must not touch it. Called before Init; the vector may be empty until then.
   virtual Eigen::VectorXd* ServerScratch() { return nullptr; }
+  // True when every parameter tensor of the layer profile is its own message, compressed on its
+  // own (a per-key push and pull, as MXNet's KVStore does), instead of the whole vector (or the
+  // layer-wise buckets). Without a layer profile: the whole vector.
+  virtual bool per_tensor() const { return false; }
 
   // Every link compressor built by MakeLink compresses bucket by bucket from now on (empty: the
   // whole vector). Called by the driver before Init.

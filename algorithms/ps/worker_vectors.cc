@@ -1,6 +1,7 @@
 #include "algorithms/ps/worker_vectors.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace commsim {
 
@@ -29,6 +30,34 @@ void WorkerVectors::AddTo(int w, Vec x, bool subtract) const {
     x -= v;
   } else {
     x += v;
+  }
+}
+
+void WorkerVectors::Momentum(int w, Vec g, double mu, bool nesterov) {
+  const auto step = [&](auto& v) {
+    for (Eigen::Index j = 0; j < g.size(); ++j) {
+      const double m = mu * static_cast<double>(v[j]) + g[j];
+      v[j] = static_cast<typename std::decay_t<decltype(v)>::Scalar>(m);
+      g[j] = nesterov ? g[j] + mu * m : m;
+    }
+  };
+  if (single_) {
+    step(floats_[static_cast<size_t>(w)]);
+  } else {
+    step(doubles_[static_cast<size_t>(w)]);
+  }
+}
+
+void WorkerVectors::ZeroWhere(int w, const ConstVec& sent) {
+  const auto mask = [&](auto& v) {
+    for (Eigen::Index j = 0; j < sent.size(); ++j) {
+      if (sent[j] != 0.0) v[j] = 0;
+    }
+  };
+  if (single_) {
+    mask(floats_[static_cast<size_t>(w)]);
+  } else {
+    mask(doubles_[static_cast<size_t>(w)]);
   }
 }
 

@@ -103,6 +103,11 @@ class WorkerVectors {
   // element 0 on in order: AddToSquaredNorm's value once every chunk is in).
   void SubtractChunk(int w, int64_t offset, const double* g, int64_t n, double* out,
                      PairedSquaredNorm& norm) const;
+  // Momentum on a worker's gradient g, with v_w as the momentum buffer: v_w <- mu v_w + g, then
+  // g <- v_w (heavy ball) or g + mu v_w (Nesterov), with v_w's new value in double.
+  void Momentum(int w, Vec g, double mu, bool nesterov);
+  // v_w[j] <- 0 wherever sent[j] != 0 (Deep Gradient Compression's factor masking).
+  void ZeroWhere(int w, const ConstVec& sent);
   // ||v_w||^2 in double.
   double SquaredNorm(int w) const;
   // A double copy of v_w (tests and metrics).

@@ -112,5 +112,38 @@ TEST(WorkerVectorsTest, SubtractChunksSumTheSquaredNormInEigensOrder) {
   }
 }
 
+// m <- mu m + g, then the direction m (heavy ball) or g + mu m (Nesterov), by hand: mu = 0.5,
+// g = (2, -4) twice: m1 = (2, -4), m2 = (3, -6); Nesterov's second direction is g + 0.5 m2.
+TEST(WorkerVectorsTest, MomentumKeepsTheBufferAndGivesTheHeavyBallOrNesterovDirection) {
+  for (const bool single : {false, true}) {
+    for (const bool nesterov : {false, true}) {
+      WorkerVectors m(single);
+      m.Init(2, 2);
+      Eigen::VectorXd g(2);
+      g << 2.0, -4.0;
+      m.Momentum(1, g, 0.5, nesterov);
+      Eigen::VectorXd first(2), second(2);
+      first << (nesterov ? 3.0 : 2.0), (nesterov ? -6.0 : -4.0);
+      EXPECT_EQ(g, first) << single << nesterov;
+      g << 2.0, -4.0;
+      m.Momentum(1, g, 0.5, nesterov);
+      second << (nesterov ? 3.5 : 3.0), (nesterov ? -7.0 : -6.0);
+      EXPECT_EQ(g, second) << single << nesterov;
+      EXPECT_EQ(m.Get(1), Eigen::Vector2d(3.0, -6.0)) << single << nesterov;
+      EXPECT_EQ(m.Get(0), Eigen::Vector2d::Zero()) << single << nesterov;
+    }
+  }
+}
+
+TEST(WorkerVectorsTest, ZeroWhereClearsTheSentCoordinatesOnly) {
+  WorkerVectors m(false);
+  m.Init(1, 3);
+  Eigen::VectorXd g(3);
+  g << 1.0, 2.0, 3.0;
+  m.Momentum(0, g, 0.0, false);
+  m.ZeroWhere(0, Eigen::Vector3d(0.0, -7.0, 0.0));
+  EXPECT_EQ(m.Get(0), Eigen::Vector3d(1.0, 0.0, 3.0));
+}
+
 }  // namespace
 }  // namespace commsim

@@ -113,6 +113,8 @@ std::vector<Variant> Variants() {
     cfg.scale = "l2";
     cfg.block = 8;
   });
+  add("scaled_sign_whole", "scaled_sign",
+      [](Config& c) { static_cast<ScaledSignConfig&>(c).block = 0; });
   add("dithered_subtractive", "dithered", [](Config& c) {
     auto& cfg = static_cast<DitheredConfig&>(c);
     cfg.subtractive = true;

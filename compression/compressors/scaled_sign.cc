@@ -14,7 +14,8 @@ constexpr std::string_view kScales[] = {"l1", "l2"};
 }  // namespace
 
 void ScaledSignConfig::Describe(ParamVisitor& v) {
-  v.Int("block", block, Range::Closed(1, 1e12), "block size (elements per scale)");
+  v.Int("block", block, Range::Closed(0, 1e12),
+        "block size (elements per scale); 0: the whole vector is one block");
   v.Text("scale", scale, kScales, "l1: mean |x| per block; l2: ||x_B||_2 / sqrt|B|");
 }
 

@@ -1,6 +1,7 @@
 // scaled_sign: per block, the block's mean magnitude times the sign of each element.
 //
-// Per block B (size `block`, the last may be shorter): sigma = ||x_B||_1 / |B| (scale "l1") or
+// Per block B (size `block`, the last may be shorter; `block` 0: the whole vector is one block):
+// sigma = ||x_B||_1 / |B| (scale "l1") or
 // ||x_B||_2 / sqrt(|B|) (scale "l2"), rounded to the nearest fp32; Q(x)_j = sigma * sign(x_j),
 // where the sign bit decides (+0 -> +sigma, -0 -> -sigma). Biased, deterministic.
 // Payload: exactly 32 + |B| bits per block.
@@ -27,12 +28,14 @@ class ScaledSign final : public Compressor {
  public:
   explicit ScaledSign(const ScaledSignConfig& config)
       : Compressor("scaled_sign", /*unbiased=*/false),
-        block_(config.block),
+        block_(config.block == 0 ? kWholeVector : config.block),
         l2_(config.scale == "l2") {}
   COMMSIM_COMPRESSOR_MEMBERS;
   float BlockScale(const double* x, int64_t n) const;
 
  private:
+  // One block of any vector (NumBlocks(d, kWholeVector) = 1 for every d < 2^62).
+  static constexpr int64_t kWholeVector = int64_t{1} << 62;
   float CheckedBlockScale(const double* xb, int64_t n,
                           const Eigen::Ref<const Eigen::VectorXd>& x) const;
   Message EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& rng,

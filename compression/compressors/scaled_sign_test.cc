@@ -24,6 +24,22 @@ TEST(ScaledSignTest, DecodesBlockMeanMagnitudeTimesSign) {
   EXPECT_EQ(out, expected);
 }
 
+TEST(ScaledSignTest, BlockZeroIsOneScaleForTheWholeVector) {
+  Eigen::VectorXd x(5);
+  x << 1.0, -2.0, 3.0, -4.0, 5.0;
+  ScaledSignConfig cfg;
+  cfg.block = 0;
+  const ScaledSign c(cfg);
+  Rng rng(1);
+  const Message m = c.Encode(x, rng);
+  EXPECT_EQ(m.payload_bits, 32 + 5);
+  Eigen::VectorXd out(5);
+  c.Decode(m, out);
+  Eigen::VectorXd expected(5);
+  expected << 3.0, -3.0, 3.0, -3.0, 3.0;  // mean |x| = 15 / 5
+  EXPECT_EQ(out, expected);
+}
+
 TEST(ScaledSignTest, L2ScaleAndClosedFormErrors) {
   Eigen::VectorXd x(4);
   x << 3.0, -4.0, 0.0, 0.0;
