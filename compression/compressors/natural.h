@@ -1,6 +1,6 @@
 // natural: natural compression (Horvath, Ho, Horvath, Sahu, Canini, Richtarik, "Natural
-// Compression for Distributed Deep Learning", 2019): each value randomly rounded to one of the two
-// powers of two that bracket it, keeping its sign.
+// Compression for Distributed Deep Learning", arXiv:1905.10988, 2019; MSML 2022): each value
+// randomly rounded to one of the two powers of two that bracket it, keeping its sign.
 //
 // For 2^a <= |x_j| < 2^(a+1): Q(x)_j = sign(x_j) 2^(a+1) with probability p_j = (|x_j| - 2^a) /
 // 2^a, else sign(x_j) 2^a; an exact power of two stays itself; zero stays zero (with its sign).

@@ -1,5 +1,6 @@
 // terngrad: TernGrad (Wen et al., "TernGrad: Ternary Gradients to Reduce Communication in
-// Distributed Deep Learning", NeurIPS 2017): stochastic ternarization with a max-norm scale.
+// Distributed Deep Learning", NeurIPS 2017, arXiv:1705.07878): stochastic ternarization with a
+// max-norm scale.
 //
 // Per block B of `block` = b elements (0, the default: one block, the whole vector; else the last
 // block may be shorter):
