@@ -292,6 +292,37 @@ TEST(Int8Test, StochasticRoundingIsUnbiasedBetweenTheTwoNeighbouringLevels) {
   }
 }
 
+// Stochastic int8 by its definition with the stream draws: per block M = max |x| rounded up to
+// fp32; for every element of a block with M > 0, one draw u = NextU64() >> 11, level
+// floor(t) + [u < (t - floor(t)) 2^53] with t = |x| / M * 127, decoded level * M / 127.
+Eigen::VectorXd CastsInt8Reference(const Eigen::VectorXd& x, int64_t block, Rng& rng) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(x.size());
+  for (int64_t begin = 0; begin < x.size(); begin += block) {
+    const int64_t n = std::min(block, x.size() - begin);
+    const double m = compressor_test::NormUp(x.segment(begin, n), /*inf=*/true);
+    if (m == 0.0) continue;
+    for (int64_t j = begin; j < begin + n; ++j) {
+      const double u = static_cast<double>(rng.NextU64() >> 11);
+      const double t = std::abs(x[j]) / m * 127;
+      const double level = std::floor(t) + (u < (t - std::floor(t)) * 0x1p53 ? 1 : 0);
+      q[j] = (std::signbit(x[j]) ? -level : level) * m / 127;
+    }
+  }
+  return q;
+}
+
+// Short inputs and inputs long enough for the stream draws to come from vectorised lanes, with a
+// zero block (draws nothing): the same values, and the caller's stream left in the same state.
+TEST(Int8Test, StochasticIsTheReferenceOperatorAndTheStreamEndsWhereItShould) {
+  const Int8 c = CastsInt8(100, true);
+  for (const Eigen::VectorXd& x : compressor_test::ShortAndLongInputs(500, 100)) {
+    Rng rng(3), ref_rng(3);
+    const Eigen::VectorXd q = CastsDecode(c, c.Encode(x, rng), x.size());
+    EXPECT_EQ(q, CastsInt8Reference(x, 100, ref_rng)) << x.size();
+    EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << x.size();
+  }
+}
+
 TEST(Int8Test, OutOfRangeInputAndCorruptCodes) {
   const Int8 c = CastsInt8(4);
   Eigen::VectorXd x = Gaussian(8, 2);

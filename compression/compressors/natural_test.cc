@@ -42,6 +42,35 @@ uint64_t NaturalSymbol(const Message& m, int64_t j) {
   return v & 511;
 }
 
+// natural by its definition with the stream draws: one 53-bit draw u = NextU64() >> 11 per
+// element in order; up when u < p 2^53, p = |x| / 2^a - 1 (|x| / 2^-126 below 2^-126).
+Eigen::VectorXd NaturalReference(const Eigen::VectorXd& x, Rng& rng) {
+  Eigen::VectorXd q(x.size());
+  for (int64_t j = 0; j < x.size(); ++j) {
+    const double u = static_cast<double>(rng.NextU64() >> 11);
+    const double a = std::abs(x[j]);
+    const double lo = a < 0x1p-126 ? 0.0 : std::ldexp(1.0, std::ilogb(a));
+    const double p = lo == 0.0 ? a / 0x1p-126 : a / lo - 1.0;
+    const double v = u < p * 0x1p53 ? (lo == 0.0 ? 0x1p-126 : 2 * lo) : lo;
+    q[j] = std::signbit(x[j]) ? -v : v;
+  }
+  return q;
+}
+
+// Short inputs and inputs long enough for the stream draws to come from vectorised lanes
+// (stream_lanes.h): the same values, and the caller's stream left in the same state.
+TEST(NaturalTest, DecodedIsTheReferenceOperatorAndTheStreamEndsWhereItShould) {
+  const Natural c = NaturalOf();
+  for (Eigen::VectorXd x : compressor_test::ShortAndLongInputs(500, 100)) {
+    x[3] = 1e-40;
+    x[7] = -0x1p-140;
+    Rng rng(9), ref_rng(9);
+    const Eigen::VectorXd q = NaturalRoundTrip(c, x, rng);
+    EXPECT_EQ(q, NaturalReference(x, ref_rng)) << x.size();
+    EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << x.size();
+  }
+}
+
 // Powers of two and zeros are kept whatever the draws; their symbols are sign + (exponent + 127).
 TEST(NaturalTest, PowersOfTwoAndZerosAreExactWithTheirSymbols) {
   Eigen::VectorXd x(8);

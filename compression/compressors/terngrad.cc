@@ -125,7 +125,9 @@ Expectation TernGrad::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const
     const double* xb = x.data() + begin;
     float scale_f = 0.0f;
     const double* c = BlockValues(xb, n, x, clipped.data(), &scale_f);
-    for (int64_t j = 0; j < n && c != xb; ++j) e.squared_error += (c[j] - xb[j]) * (c[j] - xb[j]);
+    if (c != xb) {  // clipped: the bias part, ||c_B - x_B||^2
+      for (int64_t j = 0; j < n; ++j) e.squared_error += (c[j] - xb[j]) * (c[j] - xb[j]);
+    }
     const double scale = scale_f;
     if (scale == 0.0) continue;
     double l1 = 0.0, l2sq = 0.0;

@@ -43,20 +43,23 @@ Eigen::VectorXd TernGradReference(const Eigen::VectorXd& x, int64_t block, Rng& 
   return q;
 }
 
+// Short inputs and inputs long enough for the stream draws to come from vectorised lanes
+// (stream_lanes.h), with a zero block (block 100) that draws nothing.
 TEST(TernGradTest, DecodedIsTheReferenceOperatorAndTheStreamEndsWhereItShould) {
-  Eigen::VectorXd x = Gaussian(1000, 3);
-  x.segment(200, 100).setZero();  // a zero block (block 100) draws nothing
-  for (const int64_t block : {0, 100, 7}) {
-    const TernGrad c = TernGradOf(block);
-    Rng rng(4), ref_rng(4);
-    const Message m = c.Encode(x, rng);
-    Eigen::VectorXd q(1000);
-    c.Decode(m, q);
-    EXPECT_EQ(q, TernGradReference(x, block == 0 ? 1000 : block, ref_rng)) << block;
-    EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << block;
-    const int64_t blocks = block == 0 ? 1 : (1000 + block - 1) / block;
-    EXPECT_EQ(m.payload_bits, 32 * blocks + 2 * 1000) << block;
-    EXPECT_EQ(c.Expected(x).payload_bits, static_cast<double>(m.payload_bits)) << block;
+  for (const Eigen::VectorXd& x : compressor_test::ShortAndLongInputs(200, 100)) {
+    const int64_t d = x.size();
+    for (const int64_t block : {0, 100, 7}) {
+      const TernGrad c = TernGradOf(block);
+      Rng rng(4), ref_rng(4);
+      const Message m = c.Encode(x, rng);
+      Eigen::VectorXd q(d);
+      c.Decode(m, q);
+      EXPECT_EQ(q, TernGradReference(x, block == 0 ? d : block, ref_rng)) << block;
+      EXPECT_EQ(rng.NextU64(), ref_rng.NextU64()) << block;
+      const int64_t blocks = block == 0 ? 1 : (d + block - 1) / block;
+      EXPECT_EQ(m.payload_bits, 32 * blocks + 2 * d) << block;
+      EXPECT_EQ(c.Expected(x).payload_bits, static_cast<double>(m.payload_bits)) << block;
+    }
   }
 }
 
