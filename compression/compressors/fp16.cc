@@ -22,15 +22,6 @@ constexpr double Pow2(int e) {
   return std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52);
 }
 
-// The nearest integer to a (0 <= a < 2^31), ties to even, whatever the rounding mode.
-uint32_t RoundToEven(double a) {
-  const double whole = std::floor(a);
-  const double rest = a - whole;  // exact
-  auto n = static_cast<uint32_t>(whole);
-  if (rest > 0.5 || (rest == 0.5 && (n & 1) != 0)) ++n;
-  return n;
-}
-
 // Per exponent code: the weight of one unit of the 11-bit significand (code 0: subnormals, whose
 // significand has no leading one).
 struct HalfScales {
@@ -48,23 +39,34 @@ constexpr int kPerWord = 4;  // 16-bit values per 64-bit field
 
 }  // namespace
 
+// On the double's bits, in integers (exact, and no call to floor): a = m 2^(e - 52) with the
+// 53-bit significand m. A normal half (e >= -14) keeps m's top 11 bits; a subnormal one counts
+// units of 2^-24, m >> (28 - e). The bits shifted out round the kept ones to nearest, ties to
+// even; a carry out of the kept bits moves into the exponent field (or, from the largest
+// subnormal, to the smallest normal), as the pattern's layout makes it.
 uint16_t HalfBits(double v) {
-  const uint32_t sign = std::signbit(v) ? 0x8000u : 0u;
-  const double a = std::abs(v);
-  // Subnormal: a multiple of 2^-24; rounding up to 1024 units gives the smallest normal's pattern.
-  if (a < 0x1p-14) return static_cast<uint16_t>(sign | RoundToEven(a * 0x1p24));
-  // 2^e <= a < 2^(e+1), e in [-14, 15]: an 11-bit significand in [1024, 2048] after rounding;
-  // 2048 carries into the exponent field.
-  const int e = static_cast<int>(std::bit_cast<uint64_t>(a) >> 52) - 1023;
-  const uint32_t significand = RoundToEven(a * Pow2(10 - e));
-  return static_cast<uint16_t>(sign | ((static_cast<uint32_t>(e + 15) << 10) + significand - 1024));
+  const uint64_t bits = std::bit_cast<uint64_t>(v);
+  const auto sign = static_cast<uint16_t>((bits >> 48) & 0x8000);
+  const int e = static_cast<int>((bits >> 52) & 0x7FF) - 1023;
+  if (e < -25) return sign;  // |v| < 2^-25: rounds to zero (2^-25 itself ties to zero, below)
+  const uint64_t m = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
+  const int shift = e >= -14 ? 42 : 28 - e;  // in [42, 53]
+  uint64_t kept = m >> shift;
+  const uint64_t rest = m & ((uint64_t{1} << shift) - 1);
+  const uint64_t half = uint64_t{1} << (shift - 1);
+  kept += static_cast<uint64_t>(rest > half) | (static_cast<uint64_t>(rest == half) & kept & 1);
+  // normal: exponent code e + 15, the kept bits' leading one adding the last 1 (kept >= 1024)
+  const uint64_t exponent = e >= -14 ? static_cast<uint64_t>(e + 14) << 10 : 0;
+  return static_cast<uint16_t>(sign | (exponent + kept));
 }
 
 double HalfValue(uint16_t bits) {
   const unsigned code = (bits >> 10) & 31;
   const double significand = static_cast<double>((bits & 1023u) | (code != 0 ? 1024u : 0u));
   const double magnitude = significand * kHalfScales.unit[code];
-  return (bits & 0x8000u) != 0 ? -magnitude : magnitude;
+  // the sign bit moved into the double's (branch-free: signs are unpredictable)
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(magnitude) |
+                               (static_cast<uint64_t>(bits & 0x8000u) << 48));
 }
 
 void Fp16::ThrowOutOfRange(const Eigen::Ref<const Eigen::VectorXd>& x) const {
@@ -113,6 +115,7 @@ Message Fp16::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*
 void Fp16::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
+  double* plain = out.plain() ? out.out().data() : nullptr;  // direct stores: no Put per value
   for (int64_t j = 0; j < d; j += kPerWord) {
     const int m = static_cast<int>(std::min<int64_t>(kPerWord, d - j));
     const uint64_t word = r.Get(16 * m);
@@ -122,7 +125,11 @@ void Fp16::DecodeInto(const Message& message, const DecodeTarget& out) const {
         throw DecodeError(
             fmt::format("corrupted message: fp16 pattern {:#06x} (Inf/NaN) at value {}", h, j + k));
       }
-      out.Put(j + k, HalfValue(h));
+      if (plain != nullptr) {
+        plain[j + k] = HalfValue(h);
+      } else {
+        out.Put(j + k, HalfValue(h));
+      }
     }
   }
   r.ExpectEnd();

@@ -43,10 +43,14 @@ void Commit(NoDraws& /*src*/, const NoDraws& /*local*/) {}
 // t = |x| / m * 127, in [0, 127] when |x| <= m (division and product are monotone).
 inline double LevelPosition(double x, double m) { return std::abs(x) / m * Int8::kLevels; }
 
+// floor(t) for t in [0, 127]: truncation (a conversion, where floor would be a library call on
+// baseline x86-64).
+inline int Whole(double t) { return static_cast<int>(t); }
+
 // The nearest level to t >= 0, halves up.
 inline int NearestLevel(double t) {
-  const double whole = std::floor(t);
-  return static_cast<int>(whole) + (t - whole >= 0.5 ? 1 : 0);
+  const int whole = Whole(t);
+  return whole + (t - whole >= 0.5 ? 1 : 0);
 }
 
 // The decoded value of level q in a block of scale m (the decoder's expression).
@@ -71,9 +75,9 @@ void PutCodes(const double* xb, int64_t first, int64_t n, double m, Src& src, Bi
         if constexpr (std::is_same_v<Src, NoDraws>) {
           q = NearestLevel(t);
         } else {
-          const double whole = std::floor(t);
+          const int whole = Whole(t);
           const bool up = static_cast<double>(local.Next(j + k)) < (t - whole) * Src::kOne;
-          q = static_cast<int>(whole) + (up ? 1 : 0);
+          q = whole + (up ? 1 : 0);
         }
         if (std::signbit(v)) q = -q;
         word |= static_cast<uint64_t>(static_cast<uint8_t>(static_cast<int8_t>(q))) << (8 * k);
@@ -163,9 +167,8 @@ Expectation Int8::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
         e.nonzeros += q != 0 ? 1.0 : 0.0;
         continue;
       }
-      const double whole = std::floor(t);
-      const double p = t - whole;  // probability of the level above
-      const int lo = static_cast<int>(whole);
+      const int lo = Whole(t);
+      const double p = t - lo;  // probability of the level above
       const double err_lo = LevelValue(sign * lo, m) - xb[j];
       const double err_hi = LevelValue(sign * (lo + 1), m) - xb[j];
       e.squared_error += (1.0 - p) * err_lo * err_lo + p * err_hi * err_hi;

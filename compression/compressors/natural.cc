@@ -41,7 +41,8 @@ constexpr CodeValues kCodeValues = MakeCodeValues();
 // The value of a 9-bit symbol: sign bit (lowest), then the exponent code.
 inline double SymbolValue(uint64_t symbol) {
   const double magnitude = kCodeValues.value[(symbol >> 1) & 255];
-  return (symbol & 1) != 0 ? -magnitude : magnitude;
+  // the sign bit moved into the double's (branch-free: signs are unpredictable)
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(magnitude) | ((symbol & 1) << 63));
 }
 
 // The code of the lower power bracketing a (0 for zero, below 2^-126) and the probability of the
@@ -124,10 +125,15 @@ Message Natural::EncodeWith(const Eigen::Ref<const Eigen::VectorXd>& x, Src& src
 void Natural::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
+  double* plain = out.plain() ? out.out().data() : nullptr;  // direct stores: no Put per value
   for (int64_t j = 0; j < d; j += kPerWord) {
     const int fields = static_cast<int>(std::min<int64_t>(kPerWord, d - j));
     const uint64_t word = r.Get(9 * fields);
-    for (int k = 0; k < fields; ++k) out.Put(j + k, SymbolValue(word >> (9 * k)));
+    if (plain != nullptr) {
+      for (int k = 0; k < fields; ++k) plain[j + k] = SymbolValue(word >> (9 * k));
+    } else {
+      for (int k = 0; k < fields; ++k) out.Put(j + k, SymbolValue(word >> (9 * k)));
+    }
   }
   r.ExpectEnd();
 }
