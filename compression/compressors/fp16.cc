@@ -55,7 +55,7 @@ uint16_t HalfBits(double v) {
   const uint64_t rest = m & ((uint64_t{1} << shift) - 1);
   const uint64_t half = uint64_t{1} << (shift - 1);
   kept += static_cast<uint64_t>(rest > half) | (static_cast<uint64_t>(rest == half) & kept & 1);
-  // normal: exponent code e + 15, the kept bits' leading one adding the last 1 (kept >= 1024)
+  // normal: exponent code e + 15, of which kept's leading one (kept >= 1024) adds the last 1
   const uint64_t exponent = e >= -14 ? static_cast<uint64_t>(e + 14) << 10 : 0;
   return static_cast<uint16_t>(sign | (exponent + kept));
 }
