@@ -2,10 +2,14 @@
 
 #include "compression/compressors/block_ternary.h"
 #include "compression/compressors/dithered.h"
+#include "compression/compressors/fp16.h"
 #include "compression/compressors/identity.h"
+#include "compression/compressors/int8.h"
+#include "compression/compressors/natural.h"
 #include "compression/compressors/qsgd.h"
 #include "compression/compressors/rand_k.h"
 #include "compression/compressors/scaled_sign.h"
+#include "compression/compressors/terngrad.h"
 #include "compression/compressors/top_k.h"
 
 namespace commsim {
@@ -22,6 +26,12 @@ const Registry<Compressor>& CompressorRegistry() {
     r.Add<ScaledSign, ScaledSignConfig>("scaled_sign", "per-block mean magnitude x sign (1 bit)");
     r.Add<Dithered, DitheredConfig>(
         "dithered", "MALCOM dithered quantization + vector source code [recon] (unbiased)");
+    r.Add<Fp16, Fp16Config>("fp16", "every value as IEEE half precision (16 bits, nearest)");
+    r.Add<Int8, Int8Config>("int8", "linear 8-bit quantization per block (fp32 max + 8 bits each)");
+    r.Add<TernGrad, TernGradConfig>(
+        "terngrad", "TernGrad: {-1,0,+1} x max-norm scale, optional clipping (unbiased without)");
+    r.Add<Natural, NaturalConfig>(
+        "natural", "natural compression: random rounding to a power of two (9 bits, unbiased)");
     return r;
   }();
   return registry;
