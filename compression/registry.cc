@@ -1,11 +1,15 @@
 #include "compression/registry.h"
 
 #include "compression/compressors/block_ternary.h"
+#include "compression/compressors/dgc.h"
 #include "compression/compressors/dithered.h"
+#include "compression/compressors/hadamard.h"
 #include "compression/compressors/identity.h"
+#include "compression/compressors/onebit.h"
 #include "compression/compressors/qsgd.h"
 #include "compression/compressors/rand_k.h"
 #include "compression/compressors/scaled_sign.h"
+#include "compression/compressors/sign.h"
 #include "compression/compressors/top_k.h"
 
 namespace commsim {
@@ -22,6 +26,12 @@ const Registry<Compressor>& CompressorRegistry() {
     r.Add<ScaledSign, ScaledSignConfig>("scaled_sign", "per-block mean magnitude x sign (1 bit)");
     r.Add<Dithered, DitheredConfig>(
         "dithered", "MALCOM dithered quantization + vector source code [recon] (unbiased)");
+    r.Add<Sign, SignConfig>("sign", "signSGD: one bit per element, decoded +-scale (biased)");
+    r.Add<OneBit, OneBitConfig>("onebit", "FO-SGD dithered one-bit quantizer, fp32 lambda + 1 bit");
+    r.Add<Hadamard, HadamardConfig>("hadamard",
+                                    "random Hadamard rotation, then the inner compressor (FO-SGD)");
+    r.Add<Dgc, DgcConfig>("dgc",
+                          "Deep Gradient Compression: sampled threshold, at most k kept [recon]");
     return r;
   }();
   return registry;
