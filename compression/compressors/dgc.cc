@@ -124,13 +124,19 @@ Expectation Dgc::Expected(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   for (int64_t t = 0; t < draws; ++t) {
     const TopKSelection s = Select(x, rng.NextU64());
     const auto kept = static_cast<int64_t>(s.idx.size());
-    double error = x.squaredNorm();
-    for (double v : s.values) {
-      const double q = static_cast<float>(v);
-      error += (q - v) * (q - v) - v * v;
-      e.nonzeros += q != 0.0;
+    // The dropped entries' squares plus the kept ones' fp32 rounding (no cancellation).
+    size_t next = 0;
+    for (int64_t j = 0; j < d; ++j) {
+      const double v = x[j];
+      if (next < s.idx.size() && s.idx[next] == j) {
+        const double q = static_cast<float>(v);
+        e.squared_error += (q - v) * (q - v);
+        e.nonzeros += q != 0.0;
+        ++next;
+      } else {
+        e.squared_error += v * v;
+      }
     }
-    e.squared_error += std::max(error, 0.0);
     double index_bits = static_cast<double>(kept) * CeilLog2(static_cast<uint64_t>(d));
     if (golomb_ && kept > 0) {
       const GolombCode code(GolombParameterFor(static_cast<double>(kept) / d));
