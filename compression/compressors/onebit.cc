@@ -10,8 +10,7 @@
 namespace commsim {
 
 void OneBitConfig::Describe(ParamVisitor& v) {
-  v.Real("c", c, Range::NonNegative(),
-         "lambda = c ||z|| / sqrt(n); 0: sqrt(2 ln(2n)), the paper's choice");
+  v.Real("c", c, Range::NonNegative(), "lambda = c ||z|| / sqrt(n); 0: sqrt(2 ln(2n))");
 }
 
 double OneBit::CFor(int64_t n) const {

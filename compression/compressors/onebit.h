@@ -2,7 +2,7 @@
 // stochastic gradient descent", arXiv:2405.11095, 2024).
 //
 // For z of dimension n: lambda = c ||z||_2 / sqrt(n), rounded up to fp32 (c = `c`, or
-// sqrt(2 ln(2n)) when `c` is 0, the paper's choice); per element a dither tau_j ~ U[-lambda,
+// sqrt(2 ln(2n)) when `c` is 0, the default); per element a dither tau_j ~ U[-lambda,
 // lambda] from the Rng (one 53-bit draw u_j per element, in order: tau_j = lambda (2 u_j - 1)) and
 // q_j = sign(z_j + tau_j) (+1 when z_j + tau_j >= 0). Decoded value: lambda q_j (so a zero z
 // decodes to zeros).
