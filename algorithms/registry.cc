@@ -54,6 +54,10 @@ void AddParameterServer(Registry<Algorithm>& r) {
           .color = "#d62728",
           .learning_ignores_time = true,
           .help = "parameter server: gradient and model residuals compressed both ways"});
+}
+
+// The related methods that are options of the rounds above, with their papers' defaults.
+void AddParameterServerRelated(Registry<Algorithm>& r) {
   AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
       r,
       {.name = "ef_blocksgd",
@@ -62,6 +66,28 @@ void AddParameterServer(Registry<Algorithm>& r) {
        .help = "dist-EF-blockSGD: per-tensor scaled sign both ways, error feedback on "
                "workers and server, Nesterov momentum"},
       &DoubleSqueezeConfig::EfBlockSgdDefaults);
+  AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
+      r,
+      {.name = "fo_sgd",
+       .color = "#6b6ecf",
+       .learning_ignores_time = true,
+       .help = "FO-SGD: randomized Hadamard rotation + dithered one-bit quantization both ways"},
+      &DoubleSqueezeConfig::FoSgdDefaults);
+  AddAlgorithm<PsAlgorithm<DoubleSqueezeRule>>(
+      r,
+      {.name = "signum",
+       .color = "#e7969c",
+       .learning_ignores_time = true,
+       .help = "Signum: sign of the momentum up, majority vote (sign of the summed signs) down"},
+      &DoubleSqueezeConfig::SignumDefaults);
+  AddAlgorithm<PsAlgorithm<MemSgdRule>>(
+      r,
+      {.name = "dgc",
+       .color = "#ad494a",
+       .learning_ignores_time = true,
+       .help = "Deep Gradient Compression: sampled-threshold sparsification, momentum "
+               "correction, factor masking"},
+      &MemSgdConfig::DgcDefaults);
 }
 
 // The decentralized family (algorithms/decentralized/).
@@ -128,6 +154,7 @@ const Registry<Algorithm>& AlgorithmRegistry() {
   static const Registry<Algorithm> registry = [] {
     Registry<Algorithm> r;
     AddParameterServer(r);
+    AddParameterServerRelated(r);
     AddDecentralized(r);
     AddCollective(r);
     return r;

@@ -1,14 +1,18 @@
 #include "compression/registry.h"
 
 #include "compression/compressors/block_ternary.h"
+#include "compression/compressors/dgc.h"
 #include "compression/compressors/dithered.h"
 #include "compression/compressors/fp16.h"
+#include "compression/compressors/hadamard.h"
 #include "compression/compressors/identity.h"
 #include "compression/compressors/int8.h"
 #include "compression/compressors/natural.h"
+#include "compression/compressors/onebit.h"
 #include "compression/compressors/qsgd.h"
 #include "compression/compressors/rand_k.h"
 #include "compression/compressors/scaled_sign.h"
+#include "compression/compressors/sign.h"
 #include "compression/compressors/terngrad.h"
 #include "compression/compressors/top_k.h"
 
@@ -32,6 +36,12 @@ const Registry<Compressor>& CompressorRegistry() {
         "terngrad", "TernGrad: {-1,0,+1} x max-norm scale, optional clipping (unbiased without)");
     r.Add<Natural, NaturalConfig>(
         "natural", "natural compression: random rounding to a power of two (9 bits, unbiased)");
+    r.Add<Sign, SignConfig>("sign", "signSGD: one bit per element, decoded +-scale (biased)");
+    r.Add<OneBit, OneBitConfig>("onebit", "FO-SGD dithered one-bit quantizer, fp32 lambda + 1 bit");
+    r.Add<Hadamard, HadamardConfig>("hadamard",
+                                    "random Hadamard rotation, then the inner compressor (FO-SGD)");
+    r.Add<Dgc, DgcConfig>("dgc",
+                          "Deep Gradient Compression: sampled threshold, at most k kept [recon]");
     return r;
   }();
   return registry;

@@ -31,6 +31,19 @@ void DoubleSqueezeConfig::EfBlockSgdDefaults(DoubleSqueezeConfig& c) {
   c.per_tensor = true;
 }
 
+void DoubleSqueezeConfig::FoSgdDefaults(DoubleSqueezeConfig& c) {
+  c.uplink = CompressorSpec("hadamard");
+  c.downlink = CompressorSpec("hadamard");
+  c.error_feedback = false;
+}
+
+void DoubleSqueezeConfig::SignumDefaults(DoubleSqueezeConfig& c) {
+  c.uplink = CompressorSpec("sign");
+  c.downlink = CompressorSpec("sign");
+  c.momentum = 0.9;
+  c.error_feedback = false;
+}
+
 DoubleSqueezeRule::DoubleSqueezeRule(const DoubleSqueezeConfig& config)
     : TwoWayRule(config),
       scale_(config.contractive_scale),

@@ -41,6 +41,12 @@ struct DoubleSqueezeConfig final : ConfigBase<DoubleSqueezeConfig>, PsStateKeys 
   // dist-EF-blockSGD: scaled_sign with one block per message both ways, per tensor, Nesterov
   // momentum 0.9, error feedback.
   static void EfBlockSgdDefaults(DoubleSqueezeConfig& c);
+  // FO-SGD: the Hadamard rotation then the dithered one-bit quantizer both ways, no error
+  // feedback.
+  static void FoSgdDefaults(DoubleSqueezeConfig& c);
+  // Signum with a majority vote: sign of the momentum up, sign of the mean of the signs down,
+  // momentum 0.9, no error feedback.
+  static void SignumDefaults(DoubleSqueezeConfig& c);
 };
 
 class DoubleSqueezeRule final : public TwoWayRule {

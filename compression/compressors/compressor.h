@@ -37,6 +37,9 @@
 //   - ErrorFactor(d) is a constant C with E||Q(x) - x||^2 <= C ||x||^2 for every x of dimension d
 //     (omega for unbiased compressors, 1 - delta for contractive ones), ignoring the fp32 rounding
 //     of values on the wire. Algorithms use it for theory defaults (DIANA: alpha <= 1/(omega+1)).
+//     It is +infinity for a compressor whose error has no such bound (sign: Q(x) is +-scale
+//     however small x is), which then owes neither Q(0) = 0 nor a relative error independent of
+//     the scale of x; a caller that needs a finite C must check std::isfinite.
 //   - Expected(x) gives closed forms for one input (expected payload bits, expected squared error,
 //     expected nonzeros), printed by `commsim compress` next to the measured values.
 #ifndef COMMSIM_COMPRESSION_COMPRESSORS_COMPRESSOR_H_

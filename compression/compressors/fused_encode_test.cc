@@ -72,6 +72,7 @@ TEST(FusedEncodeTest, AFiniteValueBeyondFp32IsAnError) {
   for (const auto& [label, spec] : FusedEncodeSpecs()) {
     const std::unique_ptr<Compressor> c = CompressorRegistry().Make(spec);
     if (c->Name() == "top_k" || c->Name() == "rand_k") continue;  // may not send x[2]
+    if (c->Name() == "sign") continue;                            // sends no values
     Rng rng(1);
     EXPECT_THROW(c->Encode(x, rng), NonFiniteError) << label;
   }
