@@ -123,6 +123,8 @@ std::string_view OutputKindName(OutputKind kind) {
       return "run";
     case OutputKind::kSweep:
       return "sweep";
+    case OutputKind::kReproduction:
+      return "reproduction";
     case OutputKind::kFigures:
       break;
   }
@@ -139,7 +141,8 @@ bool ReadMarker(const std::string& dir, OutputKind* kind) {
   std::string line;
   if (!std::getline(in, line) || line != kMarkerTitle) return false;
   while (std::getline(in, line)) {
-    for (const OutputKind k : {OutputKind::kRun, OutputKind::kSweep, OutputKind::kFigures}) {
+    for (const OutputKind k :
+         {OutputKind::kRun, OutputKind::kSweep, OutputKind::kReproduction, OutputKind::kFigures}) {
       if (line == fmt::format("kind={}", OutputKindName(k))) {
         *kind = k;
         return true;

@@ -37,9 +37,12 @@
 
 namespace commsim {
 
-// kFigures: a folder made by `plot --out` or `report --out` for another folder's figures.
-enum class OutputKind { kRun, kSweep, kFigures };
-std::string_view OutputKindName(OutputKind kind);  // "run", "sweep", "figures"
+// kFigures: a folder made by `plot --out` or `report --out` for another folder's figures;
+// kReproduction: `commsim reproduce`'s folder (a run folder per reproduction, reproduction.md),
+// written in place like a sweep folder.
+enum class OutputKind { kRun, kSweep, kReproduction, kFigures };
+// "run", "sweep", "reproduction", "figures"
+std::string_view OutputKindName(OutputKind kind);
 
 enum class OutputState { kAbsent, kEmptyFolder, kMarked };
 

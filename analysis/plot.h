@@ -5,7 +5,9 @@
 //   loss_vs_iteration, loss_vs_bits, loss_vs_time: the suboptimality F(x) − F* when summary.csv
 //     has the optimum's loss (column optimal_loss), else the training loss F(x);
 //   dist_vs_iteration (when ‖x − x*‖² is known), accuracy_vs_bits (when test accuracy is known),
-//   consensus_vs_iteration (decentralized), bits_per_iteration (bars per entry, uplink solid,
+//   consensus_vs_iteration (decentralized), grad_residual_vs_iteration and
+//   model_residual_vs_iteration (when recorded: DIANA's and DORE's residual norms),
+//   bits_per_iteration (bars per entry, uplink solid,
 //   downlink hatched), time_breakdown (stacked bars per entry of the mean time per iteration:
 //   compute, codec, communication from summary.csv's mean_compute_time_s, mean_codec_time_s and
 //   mean_comm_time_s; a missing column counts as 0). Decentralized runs are evaluated at the mean

@@ -270,6 +270,12 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
   AddCurves(set, run, "loss_vs_time", time, quality, what + " vs simulated time", quality_of);
   AddCurves(set, run, "accuracy_vs_bits", bits, {"test_accuracy", "test accuracy"},
             "Test accuracy vs wire bits");
+  AddCurves(set, run, "grad_residual_vs_iteration", iteration,
+            {"grad_residual_sq", "gradient residual (1/n) Σᵢ ‖gᵢ − hᵢ‖²"},
+            "Gradient residual vs iteration (DIANA, DORE)");
+  AddCurves(set, run, "model_residual_vs_iteration", iteration,
+            {"model_residual_sq", "model residual ‖x − x̂ + ηe‖²"},
+            "Model residual vs iteration (DORE)");
   AddCurves(set, run, "consensus_vs_iteration", iteration,
             {"consensus_dist", "consensus distance (1/n) Σᵢ ‖xᵢ − x̄‖²"},
             "Consensus distance vs iteration");

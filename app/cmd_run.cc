@@ -15,6 +15,7 @@
 #include "app/home.h"
 #include "base/error.h"
 #include "scenarios/json_config.h"
+#include "scenarios/reproductions.h"
 #include "scenarios/runner.h"
 #include "scenarios/sweep.h"
 #include "scenarios/sweep_point.h"
@@ -183,10 +184,24 @@ void ValidateSweepFile(const std::string& file, const std::vector<std::string>& 
   fmt::print("{}: ok (sweep of {} points)\n", file, sweep.size());
 }
 
+// A reproductions manifest (scenarios/reproductions.h): the manifest and every scenario it names.
+void ValidateReproductions(const std::string& file, const std::vector<std::string>& sets) {
+  if (!sets.empty()) throw UserError(fmt::format("{}: --set applies to scenario files", file));
+  const std::vector<Reproduction> all = LoadReproductions(file);
+  size_t claims = 0;
+  for (const Reproduction& r : all) {
+    CheckScenario(LoadScenario(r.scenario));
+    claims += r.claims.size();
+  }
+  fmt::print("{}: ok ({} reproductions, {} claims)\n", file, all.size(), claims);
+}
+
 void DoValidate(const RunArgs& args) {
   const std::string file = ScenarioFile(args);
   const nlohmann::json doc = LoadJsonFile(file);
   if (doc.is_object() && doc.contains("axes")) return ValidateSweepFile(file, args.sets);
+  if (doc.is_object() && doc.contains("reproductions"))
+    return ValidateReproductions(file, args.sets);
   const Scenario scenario = LoadScenario(file, args.sets);
   CheckScenario(scenario);
   PrintNotes(scenario);

@@ -30,6 +30,7 @@ void AddDataCommand(CLI::App& app);
 void AddCompressCommand(CLI::App& app);
 void AddCalibrateCommand(CLI::App& app);  // app/cmd_calibrate.cc
 void AddTuneConsensusCommand(CLI::App& app);
+void AddReproduceCommand(CLI::App& app);  // app/cmd_reproduce.cc
 
 // Adds `--size page|column` (figure size of the plots) to `cmd`, stored into `size`.
 CLI::Option* AddFigureSizeOption(CLI::App& cmd, FigureSize& size);  // app/cmd_plot.cc

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   commsim::app::AddCompressCommand(app);
   commsim::app::AddCalibrateCommand(app);
   commsim::app::AddTuneConsensusCommand(app);
+  commsim::app::AddReproduceCommand(app);
   try {
     commsim::app::UseHomeDataDir();
     commsim::app::RefuseOtherCommandsOnSeveralRanks(argc, argv);
