@@ -1,6 +1,8 @@
 // Gradient throughput of the models (plain timers, one process, figures and ratios printed):
 //   - mlp (784-64-10) and lenet5 on MNIST mini-batches of 32 and 128: samples/s and GFLOP/s
-//     (FLOPs from the model's own flops_per_sample, i.e. what the compute-time model charges);
+//     (FLOPs from the model's own flops_per_sample, i.e. what the compute-time model charges),
+//     and the evaluation on the test set per 64 images (bench/lenet_peer_compare.sh sets these
+//     next to PyTorch's);
 //   - synthetic_quadratic at d = 11,173,962 (ResNet-18), full and noisy gradients, next to a
 //     memcpy of the same d doubles measured in the same run (the quadratic streams 5 vectors,
 //     memcpy 2, so memory speed means a time ratio near 2.5 and a similar GB/s).
@@ -52,6 +54,12 @@ void BenchNetwork(const std::string& model, double budget_s) {
         "{:<8} d={:<8} batch {:>4}: {:>9.3f} ms/gradient {:>10.0f} samples/s {:>6.2f} GFLOP/s\n",
         model, f->dim(), batch, s * 1e3, samples_per_s,
         samples_per_s * f->flops_per_sample() * 1e-9);
+  }
+  if (f->TestAccuracy(x)) {
+    const double s = TimePerCall([&] { f->TestAccuracy(x); }, budget_s);
+    const double images = static_cast<double>(f->test_samples());
+    fmt::print("{:<8} evaluation: {:>9.3f} ms per 64 test images ({:.0f} images)\n", model,
+               s * 64e3 / images, images);
   }
 }
 

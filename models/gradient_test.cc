@@ -1,7 +1,9 @@
 // Every model's gradient against central finite differences of its own loss.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/lenet5.h"
@@ -86,10 +88,16 @@ TEST(GradientTest, MlpWithTwoHiddenLayers) {
   EXPECT_LT(GradientError(f, x, {}), 1e-6);
 }
 
+LeNet5Config LeNetIn(const char* precision) {
+  LeNet5Config c;
+  c.precision = precision;
+  return c;
+}
+
 TEST(GradientTest, LeNet5OnRandomImages) {
   Dataset images = RandomDataset(28 * 28, 3, 10, 10);
   images.image_shape = {1, 28, 28};
-  LeNet5 f(LeNet5Config{}, Partitioned(images, 1));
+  LeNet5 f(LeNetIn("float64"), Partitioned(images, 1));
   EXPECT_EQ(f.dim(), 61706);
   Eigen::VectorXd x(f.dim());
   Rng init(11);
@@ -116,6 +124,63 @@ TEST(GradientTest, SyntheticQuadratic) {
   c.lambda_max = 50;
   SyntheticQuadratic f(c, 3, 14);
   EXPECT_LT(GradientError(f, RandomPoint(25, 1.0, 15), {}), 1e-6);
+}
+
+// The single-precision pass (the default) against the double one, which the test above checks
+// against finite differences: the same gradient to float's rounding over a few layers.
+TEST(GradientTest, LeNet5InFloat32FollowsTheDoublePass) {
+  Dataset images = RandomDataset(28 * 28, 4, 10, 14);
+  images.image_shape = {1, 28, 28};
+  const LeNet5 single(LeNet5Config{}, Partitioned(images, 1));
+  const LeNet5 twice(LeNetIn("float64"), Partitioned(images, 1));
+  Eigen::VectorXd x(single.dim());
+  Rng init(15);
+  single.InitialPoint(init, x);
+  Eigen::VectorXd g32(single.dim()), g64(single.dim());
+  Rng r32(1), r64(1);
+  const double f32 = single.Gradient(0, x, 0, r32, g32);
+  const double f64 = twice.Gradient(0, x, 0, r64, g64);
+  EXPECT_NEAR(f32, f64, 1e-5 * std::abs(f64));
+  EXPECT_LT((g32 - g64).norm(), 1e-4 * g64.norm());
+  EXPECT_GT((g32 - g64).norm(), 0.0);  // it is a single-precision pass
+}
+
+// A case by hand: every weight 0, fc2's biases 1, fc3's biases b_i = 0.1 i. Then every sample's
+// logits are b and fc3's input is (1, ..., 1), so d loss / d b_i = softmax(b)_i - (share of the
+// samples labelled i) and d loss / d W3(i, j) is the same for every j; the other layers' weights
+// get none (the gradient flowing down meets fc3's zero weights).
+TEST(GradientTest, LeNet5ByHandWithZeroWeights) {
+  Dataset images = RandomDataset(28 * 28, 5, 10, 16);
+  images.image_shape = {1, 28, 28};
+  for (const char* precision : {"float32", "float64"}) {
+    const LeNet5 f(LeNetIn(precision), Partitioned(images, 1));
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(f.dim());
+    const int64_t fc2_bias = 60856 - 84, fc3_w = 60856, fc3_bias = 61706 - 10;
+    for (int64_t j = 0; j < 84; ++j) x[fc2_bias + j] = 1.0;
+    Eigen::VectorXd b(10);
+    for (int i = 0; i < 10; ++i) b[i] = x[fc3_bias + i] = 0.1 * i;
+    const Eigen::VectorXd softmax = b.array().exp() / b.array().exp().sum();
+    Eigen::VectorXd share = Eigen::VectorXd::Zero(10);
+    for (Eigen::Index s = 0; s < images.targets.size(); ++s) {
+      share[static_cast<Eigen::Index>(images.targets[s])] += 1.0 / 5.0;
+    }
+    Eigen::VectorXd g(f.dim());
+    Rng rng(1);
+    const double loss = f.Gradient(0, x, 0, rng, g);
+    double expected_loss = 0;
+    for (Eigen::Index s = 0; s < 5; ++s) {
+      expected_loss -= std::log(softmax[static_cast<Eigen::Index>(images.targets[s])]) / 5.0;
+    }
+    const double tol = std::string(precision) == "float32" ? 1e-6 : 1e-14;
+    EXPECT_NEAR(loss, expected_loss, tol) << precision;
+    for (int i = 0; i < 10; ++i) {
+      EXPECT_NEAR(g[fc3_bias + i], softmax[i] - share[i], tol) << precision << " " << i;
+      for (const int64_t j : {0, 41, 83}) {  // W3 is 10 x 84, column-major
+        EXPECT_NEAR(g[fc3_w + j * 10 + i], softmax[i] - share[i], tol) << precision;
+      }
+    }
+    EXPECT_EQ(g.head(fc3_w).cwiseAbs().maxCoeff(), 0.0) << precision;
+  }
 }
 
 }  // namespace

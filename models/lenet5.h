@@ -5,12 +5,16 @@
 // per layer and direction over the whole batch (see nn_ops.h for the tensor layout; images
 // must be stored pixel-major, channels fastest, which single-channel data is trivially).
 // Parameter order: conv1 W (6 x 25C), b; conv2 W (16 x 150), b; fc1 W (120 x 400), b; fc2; fc3.
+// `precision`: "float32" (default) computes the forward and backward passes in single precision,
+// as PyTorch trains (the parameters are rounded to float for the pass, the gradient widened to
+// double; the loss is summed in double); "float64" in double, for gradient checks.
 // A LayeredObjective (models/layered_objective.h): He initialisation; layers() and FLOPs per
 // sample from LeNet5Profile (models/profiles.h) of the data's image shape, 6 x the multiply-adds
 // of the weights (forward 2, backward 4).
 #ifndef COMMSIM_MODELS_LENET5_H_
 #define COMMSIM_MODELS_LENET5_H_
 
+#include <string>
 #include <vector>
 
 #include "base/params.h"
@@ -21,9 +25,8 @@ namespace commsim {
 
 struct LeNet5Config final : ConfigBase<LeNet5Config> {
   double l2 = 0.0;
-  void Describe(ParamVisitor& v) override {
-    v.Real("l2", l2, Range::NonNegative(), "weight decay: adds (l2/2)||x||^2");
-  }
+  std::string precision = "float32";
+  void Describe(ParamVisitor& v) override;
 };
 
 class LeNet5 final : public LayeredObjective {
@@ -39,26 +42,38 @@ class LeNet5 final : public LayeredObjective {
 
  private:
   static constexpr int kLayers = 5;
+  template <class S>
+  using Matrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
   // One convolution stage's forward values, kept for the backward pass.
+  template <class S>
   struct ConvStage {
-    Eigen::MatrixXd col;     // Im2Col of the stage's input
-    Eigen::MatrixXd z;       // W col + b after ReLU
-    Eigen::MatrixXd pooled;  // 2x2 max-pool of z
+    Matrix<S> col;     // Im2Col of the stage's input
+    Matrix<S> z;       // W col + b after ReLU
+    Matrix<S> pooled;  // 2x2 max-pool of z
     std::vector<int32_t> argmax;
   };
+  template <class S>
   struct Activations {
-    ConvStage conv1, conv2;
-    std::vector<Eigen::MatrixXd> fc;  // fc[l] = input of layer l (l >= 2); fc[kLayers] = logits
+    ConvStage<S> conv1, conv2;
+    std::vector<Matrix<S>> fc;  // fc[l] = input of layer l (l >= 2); fc[kLayers] = logits
   };
-  double Run(const ConstVec& x, const ConstMat& features, const ConstVec* targets,
-             Eigen::VectorXd* grad, Eigen::VectorXi* predicted) const;
-  void ConvForward(const ConstVec& x, const WeightLayer& layer, const ConvShape& shape,
-                   const double* input, int batch, ConvStage& stage) const;
-  void Forward(const ConstVec& x, const ConstMat& features, Activations& act) const;
+  // The pass in scalar S; `w` is x (S = double) or x rounded to float.
+  template <class S>
+  double Run(const S* w, const ConstMat& features, const ConstVec* targets, Eigen::VectorXd* grad,
+             Eigen::VectorXi* predicted) const;
+  template <class S>
+  void ConvForward(const S* w, const WeightLayer& layer, const ConvShape& shape, const S* input,
+                   int batch, ConvStage<S>& stage) const;
+  template <class S>
+  void Forward(const S* w, const ConstMat& features, Activations<S>& act) const;
   // Fills grad from delta = d loss / d logits.
-  void Backward(const ConstVec& x, Eigen::MatrixXd delta, const Activations& act,
+  template <class S>
+  void Backward(const S* w, Matrix<S> delta, const Activations<S>& act,
                 Eigen::VectorXd& grad) const;
+  double RunIn(const ConstVec& x, const ConstMat& features, const ConstVec* targets,
+               Eigen::VectorXd* grad, Eigen::VectorXi* predicted) const;
 
+  bool single_;
   ConvShape conv1_{}, conv2_{};
 };
 

@@ -6,30 +6,39 @@
 
 namespace commsim {
 
-double SoftmaxCrossEntropy(const Eigen::Ref<const Eigen::MatrixXd>& logits,
-                           const Eigen::Ref<const Eigen::VectorXd>& labels,
-                           Eigen::MatrixXd* dlogits) {
+namespace {
+
+template <class S>
+using Matrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+
+template <class S>
+double SoftmaxCrossEntropyT(const Eigen::Ref<const Matrix<S>>& logits,
+                            const Eigen::Ref<const Eigen::VectorXd>& labels, Matrix<S>* dlogits) {
   const Eigen::Index k = logits.rows();
   const Eigen::Index b = logits.cols();
   COMMSIM_CHECK(labels.size() == b, "labels {} vs batch {}", labels.size(), b);
   if (dlogits != nullptr) dlogits->resize(k, b);
   double total = 0.0;
   for (Eigen::Index j = 0; j < b; ++j) {
-    const double max = logits.col(j).maxCoeff();
+    const auto at = [&](Eigen::Index i) { return static_cast<double>(logits(i, j)); };
+    const double max = static_cast<double>(logits.col(j).maxCoeff());
     double sum = 0.0;
-    for (Eigen::Index i = 0; i < k; ++i) sum += std::exp(logits(i, j) - max);
+    for (Eigen::Index i = 0; i < k; ++i) sum += std::exp(at(i) - max);
     const auto label = static_cast<Eigen::Index>(labels[j]);
-    total += max + std::log(sum) - logits(label, j);
+    total += max + std::log(sum) - at(label);
     if (dlogits != nullptr) {
       const double inv = 1.0 / (sum * static_cast<double>(b));
-      for (Eigen::Index i = 0; i < k; ++i) (*dlogits)(i, j) = std::exp(logits(i, j) - max) * inv;
-      (*dlogits)(label, j) -= 1.0 / static_cast<double>(b);
+      for (Eigen::Index i = 0; i < k; ++i) {
+        (*dlogits)(i, j) = static_cast<S>(std::exp(at(i) - max) * inv);
+      }
+      (*dlogits)(label, j) -= static_cast<S>(1.0 / static_cast<double>(b));
     }
   }
   return total / static_cast<double>(b);
 }
 
-Eigen::VectorXi ArgmaxColumns(const Eigen::Ref<const Eigen::MatrixXd>& scores) {
+template <class S>
+Eigen::VectorXi ArgmaxColumnsT(const Eigen::Ref<const Matrix<S>>& scores) {
   Eigen::VectorXi out(scores.cols());
   for (Eigen::Index j = 0; j < scores.cols(); ++j) {
     Eigen::Index best = 0;
@@ -39,22 +48,23 @@ Eigen::VectorXi ArgmaxColumns(const Eigen::Ref<const Eigen::MatrixXd>& scores) {
   return out;
 }
 
-void Im2Col(const double* input, const ConvShape& s, int batch, Eigen::MatrixXd& col) {
+template <class S>
+void Im2ColT(const S* input, const ConvShape& s, int batch, Matrix<S>& col) {
   const int ho = s.out_height(), wo = s.out_width(), c = s.channels, k = s.kernel;
   col.resize(s.patch(), static_cast<Eigen::Index>(batch) * ho * wo);
   for (int b = 0; b < batch; ++b) {
-    const double* image = input + static_cast<int64_t>(b) * s.height * s.width * c;
+    const S* image = input + static_cast<int64_t>(b) * s.height * s.width * c;
     for (int oy = 0; oy < ho; ++oy) {
       for (int ox = 0; ox < wo; ++ox) {
-        double* dst = col.data() + (static_cast<int64_t>(b) * ho * wo + oy * wo + ox) * s.patch();
+        S* dst = col.data() + (static_cast<int64_t>(b) * ho * wo + oy * wo + ox) * s.patch();
         for (int ky = 0; ky < k; ++ky) {
           const int iy = oy + ky - s.pad;
           for (int kx = 0; kx < k; ++kx, dst += c) {
             const int ix = ox + kx - s.pad;
             if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width) {
-              for (int ch = 0; ch < c; ++ch) dst[ch] = 0.0;
+              for (int ch = 0; ch < c; ++ch) dst[ch] = S(0);
             } else {
-              const double* src = image + (static_cast<int64_t>(iy) * s.width + ix) * c;
+              const S* src = image + (static_cast<int64_t>(iy) * s.width + ix) * c;
               for (int ch = 0; ch < c; ++ch) dst[ch] = src[ch];
             }
           }
@@ -64,20 +74,21 @@ void Im2Col(const double* input, const ConvShape& s, int batch, Eigen::MatrixXd&
   }
 }
 
-void Col2ImAdd(const Eigen::MatrixXd& col_grad, const ConvShape& s, int batch, double* input_grad) {
+template <class S>
+void Col2ImAddT(const Matrix<S>& col_grad, const ConvShape& s, int batch, S* input_grad) {
   const int ho = s.out_height(), wo = s.out_width(), c = s.channels, k = s.kernel;
   for (int b = 0; b < batch; ++b) {
-    double* image = input_grad + static_cast<int64_t>(b) * s.height * s.width * c;
+    S* image = input_grad + static_cast<int64_t>(b) * s.height * s.width * c;
     for (int oy = 0; oy < ho; ++oy) {
       for (int ox = 0; ox < wo; ++ox) {
-        const double* src =
+        const S* src =
             col_grad.data() + (static_cast<int64_t>(b) * ho * wo + oy * wo + ox) * s.patch();
         for (int ky = 0; ky < k; ++ky) {
           const int iy = oy + ky - s.pad;
           for (int kx = 0; kx < k; ++kx, src += c) {
             const int ix = ox + kx - s.pad;
             if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width) continue;
-            double* dst = image + (static_cast<int64_t>(iy) * s.width + ix) * c;
+            S* dst = image + (static_cast<int64_t>(iy) * s.width + ix) * c;
             for (int ch = 0; ch < c; ++ch) dst[ch] += src[ch];
           }
         }
@@ -86,8 +97,9 @@ void Col2ImAdd(const Eigen::MatrixXd& col_grad, const ConvShape& s, int batch, d
   }
 }
 
-void MaxPool2x2(const Eigen::Ref<const Eigen::MatrixXd>& in, int height, int width, int batch,
-                Eigen::MatrixXd& out, std::vector<int32_t>& argmax) {
+template <class S>
+void MaxPool2x2T(const Eigen::Ref<const Matrix<S>>& in, int height, int width, int batch,
+                 Matrix<S>& out, std::vector<int32_t>& argmax) {
   const Eigen::Index c = in.rows();
   const int ho = height / 2, wo = width / 2;
   out.resize(c, static_cast<Eigen::Index>(batch) * ho * wo);
@@ -113,8 +125,9 @@ void MaxPool2x2(const Eigen::Ref<const Eigen::MatrixXd>& in, int height, int wid
   }
 }
 
-void MaxPool2x2Backward(const Eigen::MatrixXd& out_grad, const std::vector<int32_t>& argmax,
-                        Eigen::Index in_cols, Eigen::MatrixXd& in_grad) {
+template <class S>
+void MaxPool2x2BackwardT(const Matrix<S>& out_grad, const std::vector<int32_t>& argmax,
+                         Eigen::Index in_cols, Matrix<S>& in_grad) {
   const Eigen::Index c = out_grad.rows();
   in_grad.setZero(c, in_cols);
   for (Eigen::Index o = 0; o < out_grad.cols(); ++o) {
@@ -123,5 +136,35 @@ void MaxPool2x2Backward(const Eigen::MatrixXd& out_grad, const std::vector<int32
     }
   }
 }
+
+}  // namespace
+
+#define COMMSIM_NN_OPS(S)                                                                   \
+  double SoftmaxCrossEntropy(const Eigen::Ref<const Matrix<S>>& logits,                     \
+                             const Eigen::Ref<const Eigen::VectorXd>& labels,               \
+                             Matrix<S>* dlogits) {                                          \
+    return SoftmaxCrossEntropyT<S>(logits, labels, dlogits);                                \
+  }                                                                                         \
+  Eigen::VectorXi ArgmaxColumns(const Eigen::Ref<const Matrix<S>>& scores) {                \
+    return ArgmaxColumnsT<S>(scores);                                                       \
+  }                                                                                         \
+  void Im2Col(const S* input, const ConvShape& s, int batch, Matrix<S>& col) {              \
+    Im2ColT<S>(input, s, batch, col);                                                       \
+  }                                                                                         \
+  void Col2ImAdd(const Matrix<S>& col_grad, const ConvShape& s, int batch, S* input_grad) { \
+    Col2ImAddT<S>(col_grad, s, batch, input_grad);                                          \
+  }                                                                                         \
+  void MaxPool2x2(const Eigen::Ref<const Matrix<S>>& in, int height, int width, int batch,  \
+                  Matrix<S>& out, std::vector<int32_t>& argmax) {                           \
+    MaxPool2x2T<S>(in, height, width, batch, out, argmax);                                  \
+  }                                                                                         \
+  void MaxPool2x2Backward(const Matrix<S>& out_grad, const std::vector<int32_t>& argmax,    \
+                          Eigen::Index in_cols, Matrix<S>& in_grad) {                       \
+    MaxPool2x2BackwardT<S>(out_grad, argmax, in_cols, in_grad);                             \
+  }
+
+COMMSIM_NN_OPS(double)
+COMMSIM_NN_OPS(float)
+#undef COMMSIM_NN_OPS
 
 }  // namespace commsim

@@ -36,8 +36,7 @@ TEST(ZooAcceptanceTest, ConvexMethodsReachTheOptimumOrTheirStatedNeighbourhood) 
     EXPECT_LT(*SummaryNamed(r, name).final_dist_to_opt_sq, 1e-10) << name;
   }
   const std::pair<const char*, double> neighbourhoods[] = {
-      {"ef_blocksgd", 1e-3}, {"cocod_sgd", 1e-3},
-      {"signum", 0.1},       {"fo_sgd", 1.0},     {"dgc", 1.0}};
+      {"ef_blocksgd", 1e-3}, {"cocod_sgd", 1e-3}, {"signum", 0.1}, {"fo_sgd", 1.0}, {"dgc", 1.0}};
   for (const auto& [name, bound] : neighbourhoods) {
     const RunSummary& s = SummaryNamed(r, name);
     EXPECT_EQ(s.status, "ok") << name;
