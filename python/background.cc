@@ -45,7 +45,6 @@ void RunInBackground(const std::function<void()>& work, const std::function<void
   thread.join();
   if (python_error) throw *python_error;
   if (failure) std::rethrow_exception(failure);
-  poll();
 }
 
 }  // namespace commsim::python

@@ -13,6 +13,7 @@ namespace commsim::python {
 // for signals (Ctrl-C: KeyboardInterrupt) and calls `poll` (progress). On a Python exception (the
 // interrupt, or one raised by poll) it sets `cancel`, which `work` must watch, waits for `work`
 // to end and raises that exception; else an exception thrown by `work` is rethrown.
+// `poll` is not called after `work` has ended.
 // REQUIRES: the GIL is held.
 void RunInBackground(const std::function<void()>& work, const std::function<void()>& poll,
                      std::atomic<bool>& cancel);

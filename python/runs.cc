@@ -83,6 +83,8 @@ std::string RunScenarioTo(const Source& source, const std::vector<std::string>& 
                   },
                   cancel);
   WriteRunFolder(scenario, result, folder);
+  Report(progress, per_entry * static_cast<int64_t>(entries),
+         per_entry * static_cast<int64_t>(entries));  // entries that stopped early are done too
   return folder;
 }
 
@@ -111,6 +113,7 @@ std::string RunSweepTo(const Source& source, const std::string& out, int jobs, i
   const auto total = static_cast<int64_t>(sweep.size());
   RunInBackground([&] { RunSweep(sweep, folder, options, runner); },
                   [&] { Report(progress, points_done.load(), total); }, cancel);
+  Report(progress, total, total);  // points stored by an earlier call count as done
   return folder;
 }
 
