@@ -64,6 +64,19 @@ class Registry {
     return *this;
   }
 
+  // Adds `entry`, or replaces the entry of that name (a component defined while the program runs,
+  // redefined). The caller keeps readers away meanwhile: Find's pointers are invalidated.
+  Registry& Put(Entry entry) {
+    auto it = std::find_if(entries_.begin(), entries_.end(),
+                           [&](const Entry& e) { return e.name == entry.name; });
+    if (it == entries_.end()) {
+      entries_.push_back(std::move(entry));
+    } else {
+      *it = std::move(entry);
+    }
+    return *this;
+  }
+
   const Entry* Find(std::string_view name) const {
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const Entry& e) { return e.name == name; });

@@ -1,5 +1,12 @@
 #include "compression/registry.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
 #include "compression/compressors/block_ternary.h"
 #include "compression/compressors/dgc.h"
 #include "compression/compressors/dithered.h"
@@ -17,9 +24,10 @@
 #include "compression/compressors/top_k.h"
 
 namespace commsim {
+namespace {
 
-const Registry<Compressor>& CompressorRegistry() {
-  static const Registry<Compressor> registry = [] {
+Registry<Compressor>& Compressors() {
+  static Registry<Compressor> registry = [] {
     Registry<Compressor> r;
     r.Add<Identity, IdentityConfig>("identity", "full precision (fp32 or fp64 values)");
     r.Add<BlockTernary, BlockTernaryConfig>(
@@ -45,6 +53,26 @@ const Registry<Compressor>& CompressorRegistry() {
     return r;
   }();
   return registry;
+}
+
+// The names of the built-in compressors, which runtime ones may not take.
+const std::vector<std::string>& BuiltInNames() {
+  static const std::vector<std::string> names = Compressors().names();
+  return names;
+}
+
+}  // namespace
+
+const Registry<Compressor>& CompressorRegistry() { return Compressors(); }
+
+void AddRuntimeCompressor(Registry<Compressor>::Entry entry) {
+  const std::vector<std::string>& built_in = BuiltInNames();
+  if (std::find(built_in.begin(), built_in.end(), entry.name) != built_in.end()) {
+    throw UserError(
+        fmt::format("compressor name \"{}\" is taken by a built-in compressor: choose another name",
+                    entry.name));
+  }
+  Compressors().Put(std::move(entry));
 }
 
 ComponentSpec CompressorSpec(std::string_view name) {

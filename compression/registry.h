@@ -15,7 +15,15 @@ namespace commsim {
 
 inline constexpr std::string_view kCompressorKind = "compressor";
 
+// The built-in compressors, then those added by AddRuntimeCompressor.
 const Registry<Compressor>& CompressorRegistry();
+
+// Adds a compressor defined while the program runs (a class written in Python, python/), found by
+// name like a built-in one from then on; a second call with the same name replaces it. Its
+// factories must be thread-safe. Throws UserError when a built-in compressor has that name.
+// REQUIRES: nothing reads CompressorRegistry() meanwhile (no run in progress): the registry is
+// read without a lock.
+void AddRuntimeCompressor(Registry<Compressor>::Entry entry);
 
 // The default spec (kind "compressor") of a registered compressor; callers may then adjust the
 // typed config, e.g. static_cast<BlockTernaryConfig&>(*spec.config).block = 256.

@@ -13,7 +13,8 @@ packages=(cmake g++ ninja-build libboost-graph-dev libeigen3-dev nlohmann-json3-
           chromium fonts-dejavu-core  # chromium: the report.html browser test
           clang libclang-rt-dev llvm
           clang-format  # scripts/format_check.sh, the ctest clang_format
-          libopenmpi-dev openmpi-bin)  # `mpirun commsim sweep` (mpi/) and its tests
+          libopenmpi-dev openmpi-bin  # `mpirun commsim sweep` (mpi/) and its tests
+          pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest)  # python/, docs/python.md
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 install_missing bootstrap "${packages[@]}"
 

@@ -13,7 +13,7 @@ fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files '*.cc' '*.h')
 else
-  mapfile -t files < <(find algorithms analysis app base bench compression models mpi records scenarios sim \
+  mapfile -t files < <(find algorithms analysis app base bench compression models mpi python records scenarios sim \
     -name '*.cc' -o -name '*.h' | sort)
 fi
 # One clang-format for every file; each difference is reported as "FILE:LINE:COL: error: ...".

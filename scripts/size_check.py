@@ -6,7 +6,8 @@ Usage: scripts/size_check.py [ROOT]     check the modules below ROOT (default: t
 Exit 0 when everything fits; 1 with one line per offender (`file:line: function Name is 79 lines
 (limit 60)`); 2 on bad usage. Registered as the ctest `size_limits`.
 
-Scope: the *.h and *.cc files of the modules (sim, algorithms, models, analysis, scenarios, app).
+Scope: the *.h and *.cc files of the modules (sim, algorithms, models, analysis, scenarios, app,
+python).
 Left out: tests (*_test.cc), fuzz drivers (*_fuzz.cc), test utility headers (*_test_util.h),
 bench/, and files whose first line says `// Generated`.
 
@@ -23,7 +24,8 @@ import sys
 
 FILE_LIMIT_LINES = 350
 FUNCTION_LIMIT_LINES = 60
-MODULES = ("base", "compression", "sim", "records", "algorithms", "models", "analysis", "scenarios", "app")
+MODULES = ("base", "compression", "sim", "records", "algorithms", "models", "analysis", "scenarios", "app",
+           "python")
 SCOPE_KEYWORDS = ("namespace", "class", "struct", "union", "enum", "extern")
 CONTROL_KEYWORDS = ("if", "for", "while", "switch", "catch", "do", "else", "try", "return")
 ACCESS_LABEL = re.compile(r"\s*(public|private|protected)\s*:(?!:)")
