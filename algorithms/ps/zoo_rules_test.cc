@@ -166,5 +166,32 @@ TEST(ZooRulesTest, DgcMasksTheSentCoordinatesOfTheMemoryAndTheMomentum) {
   EXPECT_NEAR(rule.memory(0)[3], 0.145, 1e-15);
 }
 
+// Without error feedback the server compresses the plain mean every round, by hand with
+// scaled_sign (one block) both ways, 2 workers, step 0.1 and the same gradients twice:
+// Q(g1) = 2.5 sign(g1), Q(g2) = 1.5 (1, 1, 1, 1), mean (2, -0.5, 2, -0.5), Q(mean) = 1.25 sign;
+// x1 = -0.1 Q(mean) and x2 = 2 x1. (With error feedback the second round would send
+// Q(mean + (0.75, 0.75, 0.75, 0.75)) = 1.5 (1, 1, 1, 1) instead.)
+TEST(ZooRulesTest, WithoutErrorFeedbackTheServerCompressesThePlainMeanEveryRound) {
+  DoubleSqueezeConfig config;
+  DoubleSqueezeConfig::EfBlockSgdDefaults(config);
+  config.momentum = 0.0;
+  config.error_feedback = false;
+  DoubleSqueezeRule rule(config);
+  const QuadraticObjective objective(2, 4, 1);
+  rule.Init(2, Eigen::VectorXd::Zero(4), objective);
+  Rng rng(1);
+  for (int round = 1; round <= 2; ++round) {
+    const Eigen::Vector4d g[2] = {{1.0, -2.0, 3.0, -4.0}, {3.0, 2.0, 1.0, 0.0}};
+    for (int w = 0; w < 2; ++w) {
+      Eigen::VectorXd grad = g[w];
+      rule.ServerReceive(w, rule.WorkerEncode(w, grad, 0.1, rng));
+    }
+    rule.ServerRound(0.1, rng);
+    const double s = 0.125 * round;
+    EXPECT_EQ(rule.Model(), Eigen::Vector4d(-s, s, -s, s)) << round;
+    EXPECT_EQ(rule.server_error().norm(), 0.0) << round;
+  }
+}
+
 }  // namespace
 }  // namespace commsim
