@@ -4,7 +4,8 @@
 // Run folder (metrics.csv, summary.csv):
 //   loss_vs_iteration, loss_vs_bits, loss_vs_time: the suboptimality F(x) − F* when summary.csv
 //     has the optimum's loss (column optimal_loss), else the training loss F(x);
-//   dist_vs_iteration (when ‖x − x*‖² is known), accuracy_vs_bits (when test accuracy is known),
+//   dist_vs_iteration (when ‖x − x*‖² is known), accuracy_vs_bits and accuracy_vs_iteration
+//   (when test accuracy is known),
 //   consensus_vs_iteration (decentralized), grad_residual_vs_iteration and
 //   model_residual_vs_iteration (when recorded: DIANA's and DORE's residual norms),
 //   bits_per_iteration (bars per entry, uplink solid,

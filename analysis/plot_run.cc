@@ -270,6 +270,8 @@ bool PlotRunFolder(const std::string& dir, const PlotOptions& options) {
   AddCurves(set, run, "loss_vs_time", time, quality, what + " vs simulated time", quality_of);
   AddCurves(set, run, "accuracy_vs_bits", bits, {"test_accuracy", "test accuracy"},
             "Test accuracy vs wire bits");
+  AddCurves(set, run, "accuracy_vs_iteration", iteration, {"test_accuracy", "test accuracy"},
+            "Test accuracy vs iteration");
   AddCurves(set, run, "grad_residual_vs_iteration", iteration,
             {"grad_residual_sq", "gradient residual (1/n) Σᵢ ‖gᵢ − hᵢ‖²"},
             "Gradient residual vs iteration (DIANA, DORE)");

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,13 +59,18 @@ std::string Cell(std::string text) {
 }
 
 // One reproduction's section of reproduction.md; counts its claims and those that hold.
-std::string Section(const Reproduction& r, const RunResult& result,
-                    const std::vector<std::string>& labels, bool plots, int* claims, int* held) {
+// `shown_manifest`: the manifest's path as reproduction.md names it (scenario paths are shown
+// beside it).
+std::string Section(const Reproduction& r, const std::string& shown_manifest,
+                    const RunResult& result, const std::vector<std::string>& labels, bool plots,
+                    int* claims, int* held) {
   std::string md = fmt::format("## {} — {}\n\n", r.paper, r.figure);
-  md += fmt::format(
-      "Run: [`{0}/`]({0}/) from `{1}` (beside the manifest). Differs from the "
-      "paper: {2}\n\n",
-      r.name, r.scenario_as_written, r.differs);
+  const std::string scenario =
+      (std::filesystem::path(shown_manifest).parent_path() / r.scenario_as_written)
+          .lexically_normal()
+          .generic_string();
+  md += fmt::format("Run: [`{0}/`]({0}/) from `{1}`. Differs from the paper: {2}\n\n", r.name,
+                    scenario, r.differs);
   if (plots) {
     md += fmt::format(
         "Figures: [`{0}/plots/`]({0}/plots/) (loss, distance and accuracy against "
@@ -103,11 +109,13 @@ void DoReproduce(const ReproduceArgs& args) {
   for (const Reproduction& r : chosen) {
     CheckOutputWritable(out + "/" + r.name, OutputKind::kRun, origin + "/" + r.name);
   }
+  const std::string shown_manifest =
+      args.manifest.empty() ? "scenarios/papers/reproductions.json" : manifest;
   std::string md = fmt::format(
       "# Reproduction of the papers' claims\n\ncommsim {}. Every \"holds\" below is computed "
       "from the run by the check the manifest names (`{}`); the values in \"commsim\" are the "
       "ones it compared.\n\n",
-      CommsimVersion(), args.manifest.empty() ? "scenarios/papers/reproductions.json" : manifest);
+      CommsimVersion(), shown_manifest);
   int claims = 0, held = 0;
   for (size_t i = 0; i < chosen.size(); ++i) {
     const Reproduction& r = chosen[i];
@@ -122,7 +130,7 @@ void DoReproduce(const ReproduceArgs& args) {
     const bool plots = !args.run.no_plots && PlotRunFolder(dir, {.size = args.run.size});
     std::vector<std::string> labels;
     for (const AlgorithmEntry& e : scenarios[i].algorithms) labels.push_back(e.label);
-    md += Section(r, result, labels, plots, &claims, &held);
+    md += Section(r, shown_manifest, result, labels, plots, &claims, &held);
   }
   OwnedFolder(out).WriteFile("reproduction.md", md);
   fmt::print("reproduce: {} of {} claims hold; {}/reproduction.md\n", held, claims, out);
