@@ -11,7 +11,10 @@
 //   consensus_dist  (1/n) sum_i ||x_i - x-bar||^2
 //   density         fraction of nonzero entries of x-bar; extra "node_density": the mean over nodes
 //                   of the fraction of nonzeros of x_i
-// Summary extras: spectral_gap (1 - |lambda_2(W)|), rho (max(|lambda_2|, |lambda_n|)).
+// Summary extras: spectral_gap (1 - |lambda_2(W)|), rho (max(|lambda_2|, |lambda_n|)), and the
+// rule's own (NodeRule::SummaryExtras).
+// Starts: every node at the objective's InitialPoint, or at Objective::WorkerStart(i) when the
+// problem gives node i its own (the consensus problem).
 // Trajectories (algorithms/trajectory.h): with setup.record the round driver records every node's
 // message of every round; with setup.replay a ReplayNodeRule (node_replay.h) plays them.
 // Bad input (UserError, prefixed with the entry's label): a topology with a server or whose host
