@@ -124,14 +124,11 @@ QgadmmRule::QgadmmRule(const QgadmmConfig& config, const NodeRuleContext& contex
   COMMSIM_CHECK(context.objective != nullptr, "q-gadmm needs an objective");
   position_.assign(static_cast<size_t>(n), 0);
   for (int p = 0; p < n; ++p) position_[chain_[p]] = p;
-  int64_t total = 0;
-  for (int w = 0; w < n; ++w) total += context.objective->shard_size(w);
   for (int p = 0; p < n; ++p) {
     QgadmmNode& s = nodes_[chain_[p]];
     if (p > 0) s.slot[0] = context.mixing->SlotOf(chain_[p], chain_[p - 1]);
     if (p + 1 < n) s.slot[1] = context.mixing->SlotOf(chain_[p], chain_[p + 1]);
-    s.scale = static_cast<double>(context.objective->shard_size(chain_[p]) * n) /
-              static_cast<double>(total);
+    s.scale = static_cast<double>(context.objective->shard_size(chain_[p]));
     if (config.solver == "closed_form") Factor(s, chain_[p]);
   }
 }

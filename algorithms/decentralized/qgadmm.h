@@ -5,7 +5,8 @@
 // the smallest unvisited neighbour; a ring gives 0, 1, ..., n-1); position p's neighbours are
 // positions p - 1 and p + 1. Heads are the even positions (the paper's odd workers 1, 3, ...),
 // tails the odd ones. Problem: min sum_w f~_w(theta_w) s.t. theta_p = theta_{p+1}, with
-// f~_w = (m_w n / N) f_w (m_w: w's samples, N: all), so that the sum has the centralised optimum.
+// f~_w = m_w f_w (m_w: w's samples; f_w is the mean over them), the sum of its samples' losses as
+// in the paper, so that the sum has the centralised optimum and rho means what it does there.
 // Node p keeps theta_p (its model x), theta^_p (its public copy), replicas of its neighbours'
 // theta^ and the duals lambda_{p-1} (left edge) and lambda_p (right edge), all starting at 0.
 // A round is two exchanges; heads compute and send in exchange 0, tails in exchange 1:
@@ -69,7 +70,7 @@ struct QgadmmNode : GossipNode {
   Eigen::VectorXd next, hat, grad;
   std::array<Eigen::VectorXd, 2> replica, lambda;  // [0]: left neighbour / edge, [1]: right
   std::array<int, 2> slot = {-1, -1};              // their mixing slots (-1: chain end)
-  double scale = 1.0;                              // m_w n / N
+  double scale = 1.0;                              // m_w
   Eigen::LDLT<Eigen::MatrixXd> solve;              // closed_form: H + c rho I
   Eigen::VectorXd b;                               // closed_form: -grad f~(0)
 };

@@ -38,8 +38,7 @@ TEST(QgadmmTest, LinearRegressionReachesTheCentralisedOptimumWithTwoBitMessages)
   const std::unique_ptr<Compressor> unused = CompressorRegistry().Make(CompressorSpec("identity"));
   NodeRuleContext ctx{
       .mixing = &w, .compressor = unused.get(), .objective = f.get(), .dim = f->dim()};
-  QgadmmConfig config;  // closed form, b = 2
-  config.rho = 1.0;
+  const QgadmmConfig config;  // the paper's linear-regression set-up: closed form, b = 2, rho 24
   QgadmmRule rule(config, ctx, Eigen::VectorXd::Zero(f->dim()));
   for (int p = 0; p < kQgWorkers; ++p) EXPECT_EQ(rule.chain()[p], p);  // the ring's walk
   const int64_t per_message = 32 + 2 * kQgFeatures;
