@@ -23,6 +23,8 @@
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <memory>
 #include <span>
@@ -34,6 +36,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/node_rule.h"
+#include "base/error.h"
 #include "base/params.h"
 #include "sim/topology.h"
 
@@ -78,9 +81,17 @@ struct DecentralizedFamily {
       return std::make_unique<Rule>(config, context, x0);
     };
   }
+  // Also runs the config's own CheckSetup(setup, mixing) when it has one (throws UserError).
   template <class Config>
   static void Check(const Config& config, const RunSetup& setup, std::string_view name) {
-    (void)CheckDecentralized(setup, name, config.common);
+    const MixingMatrix mixing = CheckDecentralized(setup, name, config.common);
+    if constexpr (requires { config.CheckSetup(setup, mixing); }) {
+      try {
+        config.CheckSetup(setup, mixing);
+      } catch (const UserError& e) {
+        throw UserError(fmt::format("{} ({}): {}", setup.label, name, e.what()));
+      }
+    }
   }
   template <class Rule>
   static void Run(const typename Rule::Config& config, const RunSetup& setup, std::string_view name,

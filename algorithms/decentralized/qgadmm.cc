@@ -51,6 +51,41 @@ void QgadmmConfig::StochasticDefaults(QgadmmConfig& config) {
   config.alpha = 0.01;
 }
 
+void QgadmmConfig::CheckSetup(const RunSetup& setup, const MixingMatrix& mixing) const {
+  if (GreedyChain(mixing).empty()) {
+    throw UserError(
+        "a greedy walk from node 0 finds no path through every node of the gossip graph; set "
+        "\"graph\" to ring");
+  }
+  if (solver != "closed_form") return;
+  const Objective& f = *setup.objective;
+  if (f.dim() > kQgadmmMaxClosedFormDim) {
+    throw UserError(fmt::format(
+        "solver closed_form solves a d x d system per node, so it takes at most {} parameters; "
+        "the model has {} (use solver sgd: qsgadmm)",
+        kQgadmmMaxClosedFormDim, f.dim()));
+  }
+  for (int w = 0; w < f.num_workers(); ++w) {
+    if (const std::string why = NotQuadratic(f, w); !why.empty()) throw UserError(why);
+  }
+}
+
+std::string NotQuadratic(const Objective& f, int worker) {
+  const int64_t d = f.dim();
+  Rng unused(1);
+  Eigen::VectorXd v(d), g0(d), g1(d), g2(d);
+  for (int64_t j = 0; j < d; ++j) v[j] = 1.0 + 0.5 * std::sin(static_cast<double>(j));
+  f.Gradient(worker, Eigen::VectorXd::Zero(d), 0, unused, g0);
+  f.Gradient(worker, v, 0, unused, g1);
+  f.Gradient(worker, 2.0 * v, 0, unused, g2);
+  const double miss = (g2 - g0 - 2.0 * (g1 - g0)).norm();
+  if (miss <= 1e-8 * (g2.norm() + g1.norm() + g0.norm() + 1.0)) return "";
+  return fmt::format(
+      "solver closed_form needs a quadratic objective (linear_regression); {}'s gradient is not "
+      "affine (use solver sgd)",
+      f.Name());
+}
+
 std::vector<int> GreedyChain(const MixingMatrix& mixing) {
   const int n = mixing.num_nodes();
   std::vector<int> chain = {0};
@@ -129,7 +164,15 @@ QgadmmRule::QgadmmRule(const QgadmmConfig& config, const NodeRuleContext& contex
     if (p > 0) s.slot[0] = context.mixing->SlotOf(chain_[p], chain_[p - 1]);
     if (p + 1 < n) s.slot[1] = context.mixing->SlotOf(chain_[p], chain_[p + 1]);
     s.scale = static_cast<double>(context.objective->shard_size(chain_[p]));
-    if (config.solver == "closed_form") Factor(s, chain_[p]);
+    if (config.solver != "closed_form") continue;
+    if (context.dim > kQgadmmMaxClosedFormDim) {
+      throw UserError(fmt::format("q-gadmm: closed_form takes at most {} parameters, not {}",
+                                  kQgadmmMaxClosedFormDim, context.dim));
+    }
+    if (const std::string why = NotQuadratic(*context.objective, chain_[p]); !why.empty()) {
+      throw UserError("q-gadmm: " + why);
+    }
+    Factor(s, chain_[p]);
   }
 }
 

@@ -39,6 +39,10 @@
 #include "base/params.h"
 
 namespace commsim {
+class Objective;
+}  // namespace commsim
+
+namespace commsim {
 
 struct QgadmmConfig final : ConfigBase<QgadmmConfig> {
   QgadmmConfig();
@@ -50,10 +54,19 @@ struct QgadmmConfig final : ConfigBase<QgadmmConfig> {
   int64_t local_steps = 10;
   DecentralizedOptions common;
   void Describe(ParamVisitor& v) override;
+  // UserError when the gossip graph has no greedy chain, or closed_form meets an objective that
+  // is not quadratic or has more than kQgadmmMaxClosedFormDim parameters (a d x d solve per node).
+  void CheckSetup(const RunSetup& setup, const MixingMatrix& mixing) const;
   // The qsgadmm entry's defaults (the authors' DNN notebook): sgd, 10 local steps, 8 bits,
   // rho 20, alpha 0.01.
   static void StochasticDefaults(QgadmmConfig& config);
 };
+
+inline constexpr int64_t kQgadmmMaxClosedFormDim = 4096;
+
+// "" when worker w's full-batch gradient is affine at a few points (g(2v) - g(0) = 2 (g(v) -
+// g(0)) to 1e-8 relative), else why not.
+std::string NotQuadratic(const Objective& f, int worker);
 
 // The chain: a greedy walk over `mixing`'s graph from node 0; empty when it gets stuck.
 std::vector<int> GreedyChain(const MixingMatrix& mixing);
