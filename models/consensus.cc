@@ -5,6 +5,7 @@
 #include "base/check.h"
 #include "base/rng.h"
 #include "models/dataset.h"
+#include "models/eigen_blocking.h"
 
 namespace commsim {
 
@@ -22,6 +23,7 @@ void ConsensusConfig::Validate(ParamProblems& problems) const {
 
 Consensus::Consensus(const ConsensusConfig& config, int workers, uint64_t seed)
     : dim_(config.rows * config.cols) {
+  FixEigenBlocking();  // the products give the same bits on every machine
   COMMSIM_CHECK(workers >= 1, "consensus needs a worker");
   optimum_.x = Eigen::VectorXd::Zero(dim_);
   for (int w = 0; w < workers; ++w) {

@@ -5,6 +5,7 @@
 
 #include "base/check.h"
 #include "compression/registry.h"
+#include "models/eigen_blocking.h"
 #include "models/layer_profile.h"
 #include "models/objective.h"
 
@@ -108,6 +109,7 @@ PowerGossipRule::PowerGossipRule(const PowerGossipConfig& config, const NodeRule
                             context.objective != nullptr ? context.objective->layers() : nullptr)),
       scratch_(static_cast<size_t>(context.threads)),
       buffer_(static_cast<size_t>(context.threads)) {
+  FixEigenBlocking();  // the products give the same bits on every machine
   COMMSIM_CHECK(config.iterations >= 1 && config.rank >= 1, "bad PowerGossip config");
   for (const GossipBlock& b : blocks_) vector_values_ += b.matrix ? 0 : b.params;
   for (int i = 0; i < num_nodes(); ++i) InitEdges(i);

@@ -12,6 +12,7 @@
 #include "compression/coding/bit_reader.h"
 #include "compression/coding/bit_writer.h"
 #include "compression/registry.h"
+#include "models/eigen_blocking.h"
 #include "models/objective.h"
 
 namespace commsim {
@@ -150,6 +151,7 @@ QgadmmNode::QgadmmNode(const NodeRuleContext& context, int node,
 QgadmmRule::QgadmmRule(const QgadmmConfig& config, const NodeRuleContext& context,
                        const Eigen::Ref<const Eigen::VectorXd>& x0)
     : NodesRule(context, x0), config_(config), chain_(GreedyChain(*context.mixing)) {
+  FixEigenBlocking();  // the products give the same bits on every machine
   const int n = num_nodes();
   if (chain_.empty()) {
     throw UserError(
