@@ -124,7 +124,7 @@ void AddDecentralizedRelated(Registry<Algorithm>& r) {
       r, {.name = "gossip",
           .color = "#c7c7c7",
           .learning_ignores_time = true,
-          .help = "plain gossip x += gamma_c (W x - x), no gradient (consensus problem)"});
+          .help = "plain gossip x += gamma_c (W x - x), no gradient (needs the consensus problem)"});
   AddAlgorithm<DecentralizedAlgorithm<ChocoGossipRule>>(
       r, {.name = "choco_gossip",
           .color = "#9edae5",

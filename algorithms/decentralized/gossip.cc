@@ -1,10 +1,31 @@
 #include "algorithms/decentralized/gossip.h"
 
+#include <fmt/format.h>
+
 #include "base/check.h"
+#include "base/error.h"
 #include "compression/compressors/qsgd.h"
 #include "compression/registry.h"
+#include "models/objective.h"
 
 namespace commsim {
+
+void RequireWorkerStarts(const RunSetup& setup) {
+  if (setup.objective->WorkerStart(0) != nullptr) return;
+  throw UserError(fmt::format(
+      "gossip without gradients only averages the nodes' starting points, and on model '{}' "
+      "every node starts at the same point; use the model \"consensus\" (or dpsgd, choco to "
+      "learn)",
+      setup.objective->Name()));
+}
+
+void GossipConfig::CheckSetup(const RunSetup& setup, const MixingMatrix& /*mixing*/) const {
+  RequireWorkerStarts(setup);
+}
+
+void ChocoGossipConfig::CheckSetup(const RunSetup& setup, const MixingMatrix& /*mixing*/) const {
+  RequireWorkerStarts(setup);
+}
 
 NodeRuleContext GossipOnly(const NodeRuleContext& context) {
   NodeRuleContext out = context;

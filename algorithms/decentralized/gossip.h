@@ -1,6 +1,7 @@
 // gossip and choco_gossip: average consensus, no gradient step (the context's objective is
-// ignored, so on a learning problem the nodes only average their starting points: run them on the
-// `consensus` problem, whose workers start apart).
+// ignored). They run on a problem whose workers start apart (Objective::WorkerStart: the
+// `consensus` model); on any other every node starts at the same point and nothing would move, so
+// the run is refused (UserError).
 //
 // gossip (plain gossip, exact or through any compressor; default identity: 32d bits per copy):
 //   Step:    send Q(x_i)                     Deliver: y_ij = decoded x_j
@@ -26,10 +27,15 @@
 
 namespace commsim {
 
+// Throws UserError when setup.objective gives its workers no starting points of their own.
+void RequireWorkerStarts(const RunSetup& setup);
+
 // The context without its objective and proximal step: a gossip-only rule.
 NodeRuleContext GossipOnly(const NodeRuleContext& context);
 
 struct GossipConfig final : ConfigBase<GossipConfig> {
+  // UserError unless the problem's workers start apart (RequireWorkerStarts).
+  void CheckSetup(const RunSetup& setup, const MixingMatrix& mixing) const;
   GossipConfig();
   ComponentSpec compressor;  // default: identity (fp32)
   double gamma_c = 1.0;
@@ -52,6 +58,8 @@ class GossipRule final : public NodesRule<DpsgdNode> {
 };
 
 struct ChocoGossipConfig final : ConfigBase<ChocoGossipConfig> {
+  // UserError unless the problem's workers start apart (RequireWorkerStarts).
+  void CheckSetup(const RunSetup& setup, const MixingMatrix& mixing) const;
   ChocoGossipConfig();
   ComponentSpec compressor;  // default: qsgd, 15 levels (4 bits), fixed coding (as choco)
   double gamma_c = 0.3;
