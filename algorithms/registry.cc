@@ -121,10 +121,11 @@ void AddDecentralized(Registry<Algorithm>& r) {
 // The decentralized related work (algorithms/decentralized/), and gossip on its own.
 void AddDecentralizedRelated(Registry<Algorithm>& r) {
   AddAlgorithm<DecentralizedAlgorithm<GossipRule>>(
-      r, {.name = "gossip",
-          .color = "#c7c7c7",
-          .learning_ignores_time = true,
-          .help = "plain gossip x += gamma_c (W x - x), no gradient (needs the consensus problem)"});
+      r,
+      {.name = "gossip",
+       .color = "#c7c7c7",
+       .learning_ignores_time = true,
+       .help = "plain gossip x += gamma_c (W x - x), no gradient (needs the consensus problem)"});
   AddAlgorithm<DecentralizedAlgorithm<ChocoGossipRule>>(
       r, {.name = "choco_gossip",
           .color = "#9edae5",
