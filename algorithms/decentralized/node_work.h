@@ -9,8 +9,8 @@
 // CombineIn, the nodes in parallel. This gives
 // the models, bit for bit, of a driver that decodes at each arrival and combines at each node's
 // event: by the rule's contract a delivery touches only its slot, a combine only its node, and
-// nothing reads a node's model before the round ends, except the evaluation of a run that stops
-// inside the exchange. So the driver calls Due(i) where node i used to combine and settles
+// nothing reads a node's model before the exchange ends, except the evaluation of a run that stops
+// inside the exchange. So the driver calls Due(i) at the event where node i combines and settles
 //   - at the exchange's end (every node due), before the next exchange's Steps and, after the
 //     round's last exchange, before it checks the models (FirstNonFinite);
 //   - before a stop's evaluation: the nodes due by then, the ones that had combined.

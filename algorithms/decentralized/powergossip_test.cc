@@ -193,7 +193,7 @@ TEST(ChocoGossipTest, ConvergesAtItsTunedStepWithTopK) {
 }
 
 // Without warm start the factors are redrawn every half-iteration (from the edge's shared stream,
-// so the average is still kept), and the power iteration no longer accumulates: after the same
+// so the average is still kept), and the power iteration does not accumulate: after the same
 // steps the nodes agree less. Two half-iterations a step agree more than one.
 TEST(PowerGossipTest, WarmStartAndMoreIterationsAgreeFaster) {
   PgSetup s;
