@@ -127,6 +127,9 @@ Message QuantizeDifference(const Eigen::Ref<const Eigen::VectorXd>& v, int bits,
   }
   Message m = out.Finish();
   m.elements = v.size();
+  // The codec time model times it as qsgd's fixed coding: a scale, then b stochastically rounded
+  // bits per value, the same work.
+  m.codec = "qsgd";
   return m;
 }
 

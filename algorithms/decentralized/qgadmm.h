@@ -23,7 +23,8 @@
 //            and at both chain neighbours alike.
 //   duals    after exchange 1, at both ends of edge (p, p+1):
 //            lambda_p += alpha rho (theta^_p - theta^_{p+1}).
-// Messages: one per chain neighbour (unicast; the same encoded vector to both), 32 + b d bits.
+// Messages: one per chain neighbour (unicast; the same encoded vector to both), 32 + b d bits;
+// the codec time model charges them as `qsgd` messages of d elements (the same kind of work).
 // A graph edge outside the chain carries nothing.
 // Memory per node: 7 d doubles, plus the d x d factorisation for closed_form.
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_QGADMM_H_
