@@ -8,6 +8,10 @@
 #include "algorithms/collective/powersgd.h"
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/decentralized/dpsgd.h"
+#include "algorithms/decentralized/gossip.h"
+#include "algorithms/decentralized/powergossip.h"
+#include "algorithms/decentralized/qgadmm.h"
+#include "algorithms/decentralized/sdm_dsgd.h"
 #include "algorithms/ps/diana.h"
 #include "algorithms/ps/dore.h"
 #include "algorithms/ps/doublesqueeze.h"
@@ -114,6 +118,47 @@ void AddDecentralized(Registry<Algorithm>& r) {
       &SetMalcomDefaults);
 }
 
+// The decentralized related work (algorithms/decentralized/), and gossip on its own.
+void AddDecentralizedRelated(Registry<Algorithm>& r) {
+  AddAlgorithm<DecentralizedAlgorithm<GossipRule>>(
+      r,
+      {.name = "gossip",
+       .color = "#c7c7c7",
+       .learning_ignores_time = true,
+       .help = "plain gossip x += gamma_c (W x - x), no gradient (needs the consensus problem)"});
+  AddAlgorithm<DecentralizedAlgorithm<ChocoGossipRule>>(
+      r, {.name = "choco_gossip",
+          .color = "#9edae5",
+          .learning_ignores_time = true,
+          .help = "CHOCO-Gossip: compressed average consensus with error-compensated copies, no "
+                  "gradient"});
+  AddAlgorithm<DecentralizedAlgorithm<PowerGossipRule>>(
+      r, {.name = "powergossip",
+          .color = "#5254a3",
+          .learning_ignores_time = true,
+          .help = "PowerGossip: rank-r power-iteration projections of neighbour differences, "
+                  "per edge, unicast"});
+  AddAlgorithm<DecentralizedAlgorithm<QgadmmRule>>(
+      r, {.name = "qgadmm",
+          .color = "#843c39",
+          .learning_ignores_time = true,
+          .help = "Q-GADMM: group ADMM on a chain, heads then tails, b-bit stochastic "
+                  "quantized model differences (closed-form primal)"});
+  AddAlgorithm<DecentralizedAlgorithm<QgadmmRule>>(
+      r,
+      {.name = "qsgadmm",
+       .color = "#d6616b",
+       .learning_ignores_time = true,
+       .help = "Q-SGADMM: Q-GADMM with local SGD steps for the primal (non-convex models)"},
+      &QgadmmConfig::StochasticDefaults);
+  AddAlgorithm<DecentralizedAlgorithm<SdmDsgdRule>>(
+      r, {.name = "sdm_dsgd",
+          .color = "#7b4173",
+          .learning_ignores_time = true,
+          .help = "SDM-DSGD [recon]: DSGD on public copies, Gaussian-masked differences sent "
+                  "sparsified (rand_k)"});
+}
+
 // The collective family (algorithms/collective/).
 void AddCollective(Registry<Algorithm>& r) {
   AddAlgorithm<CollectiveAlgorithm<AllReduceSgdRule>>(
@@ -156,6 +201,7 @@ const Registry<Algorithm>& AlgorithmRegistry() {
     AddParameterServer(r);
     AddParameterServerRelated(r);
     AddDecentralized(r);
+    AddDecentralizedRelated(r);
     AddCollective(r);
     return r;
   }();

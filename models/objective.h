@@ -97,6 +97,13 @@ class Objective {
   virtual const LayerProfile* layers() const { return nullptr; }
   // Initial point x0 (zeros for convex models; seeded initialisation for networks).
   virtual void InitialPoint(Rng& rng, Eigen::Ref<Eigen::VectorXd> x0) const = 0;
+  // Worker w's own starting point, for problems whose workers start apart (the consensus
+  // problem); nullptr: every worker starts at InitialPoint. Decentralized runs start node w
+  // there; the parameter-server and collective families keep one shared model and ignore it.
+  virtual const Eigen::VectorXd* WorkerStart(int worker) const {
+    (void)worker;
+    return nullptr;
+  }
 
   // Non-smooth regulariser R (l1 weight; 0 = none) and its proximal operator:
   // x <- argmin_z R(z) + ||z - x||^2 / (2 step).

@@ -35,7 +35,7 @@ TEST(RegistryTest, EveryNameTheScenarioLayerUsesIsRegistered) {
   EXPECT_EQ(
       ModelRegistry().names(),
       (std::vector<std::string>{"linear_regression", "logistic_regression", "softmax_regression",
-                                "mlp", "lenet5", "synthetic_quadratic"}));
+                                "mlp", "lenet5", "synthetic_quadratic", "consensus"}));
 }
 
 TEST(ProblemTest, DefaultIsTheDoreConvexTest) {

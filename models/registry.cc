@@ -1,5 +1,6 @@
 #include "models/registry.h"
 
+#include "models/consensus.h"
 #include "models/lenet5.h"
 #include "models/linear_models.h"
 #include "models/mlp.h"
@@ -68,6 +69,8 @@ Registry<ModelFactory> MakeModelRegistry() {
       "lenet5", "LeNet-5 CNN for 28x28 images (61,706 parameters on MNIST)");
   r.Add<SyntheticQuadraticFactory, SyntheticQuadraticConfig>(
       "synthetic_quadratic", "per-worker quadratics of any dimension, O(d) gradients; knows x*");
+  r.Add<ConsensusFactory, ConsensusConfig>(
+      "consensus", "average consensus: each worker starts from its own random matrix, no gradient");
   return r;
 }
 

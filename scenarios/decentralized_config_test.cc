@@ -1,10 +1,14 @@
 // The decentralized algorithms' configs through the strict JSON reader: defaults, overrides and
-// the bad-input errors (gamma_c outside (0, 1], mu < 0, unknown mixing kind).
+// the bad-input errors (gamma_c outside (0, 1], mu < 0, unknown mixing kind, gossip on a problem
+// whose nodes start together).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "algorithms/decentralized/choco.h"
 #include "algorithms/registry.h"
+#include "base/error.h"
 #include "scenarios/json_config.h"
+#include "scenarios/runner.h"
 
 namespace commsim {
 namespace {
@@ -62,6 +66,30 @@ TEST_F(DecentralizedConfigTest, BadValuesNameTheirPointer) {
   EXPECT_NE(mu.find("/algorithms/0/mu: must be"), std::string::npos) << mu;
   const std::string mixing = Read(R"({"name": "dpsgd", "mixing": "metropolis_hastings"})", &spec);
   EXPECT_NE(mixing.find("/algorithms/0/mixing: expected one of"), std::string::npos) << mixing;
+}
+
+// gossip and choco_gossip only average the nodes' own starting points: on a problem whose nodes
+// all start at one point they are refused with the entry's pointer; on `consensus` they run.
+TEST(GossipOnlyTest, NeedsAProblemWhoseWorkersStartApart) {
+  const std::string file = std::string(COMMSIM_SOURCE_DIR) + "/scenarios/zoo_graphs.json";
+  for (const char* name : {"gossip", "choco_gossip"}) {
+    const Scenario s =
+        LoadScenario(file, {fmt::format(R"(/algorithms=[{{"name":"{}"}}])", name),
+                            fmt::format(R"(/baseline="{}")", name), "/iterations=2"});
+    try {
+      RunScenario(s, RunOptions());
+      ADD_FAILURE() << name << ": no error";
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format(
+                    "/algorithms/0: {} ({}): gossip without gradients only averages", name, name)),
+                std::string::npos)
+          << e.what();
+    }
+    const Scenario c =
+        LoadScenario(std::string(COMMSIM_SOURCE_DIR) + "/scenarios/zoo_consensus.json",
+                     {fmt::format(R"(/algorithms=[{{"name":"{}"}}])", name), "/iterations=2"});
+    EXPECT_EQ(RunScenario(c, RunOptions()).summaries.at(0).status, "ok") << name;
+  }
 }
 
 }  // namespace

@@ -120,6 +120,32 @@ TEST(TrajectoryReuseTest, DecentralizedReplayOnAnotherNetworkMatchesTheFullRunBy
   ExpectReplayMatchesFullRun(Gossip, 3);
 }
 
+// Rounds of several exchanges with per-neighbour messages: PowerGossip (2 half-iterations, its
+// message sizes alternating), Q-SGADMM (heads then tails, nothing on the ring's closing edge) and
+// SDM-DSGD, on the same problem and network.
+Scenario GossipExchanges(const std::string& bandwidth) {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "name": "reuse", "seed": 5, "workers": 6, "iterations": 6, "metrics_every": 2,
+    "model": {"name": "logistic_regression", "l2": 1e-3},
+    "data": {"name": "synthetic_classification", "samples": 240, "features": 30},
+    "batch": 8, "step": {"size": 0.05},
+    "network": {"model": "flow", "protocol": "tcp",
+                "topology": {"name": "ring", "latency": "20us"}},
+    "compute": {"mode": "flops", "device": "cpu_core", "jitter": 0.2},
+    "codec": {"mode": "model", "device": "cpu_core"},
+    "algorithms": [
+      {"name": "powergossip", "iterations": 2},
+      {"name": "qsgadmm", "local_steps": 2},
+      "sdm_dsgd"]
+  })");
+  doc["network"]["topology"]["bandwidth"] = bandwidth;
+  return ParseScenario(doc, "reuse.json", ".");
+}
+
+TEST(TrajectoryReuseTest, ExchangeRoundsReplayOnAnotherNetworkMatchTheFullRunByteForByte) {
+  ExpectReplayMatchesFullRun(GossipExchanges, 3);
+}
+
 TEST(TrajectoryReuseTest, ReplayTakesTheLearningFromTheTrajectory) {
   TrajectoryStore recorded;
   RunWith(Small("1Gbps"), &recorded);

@@ -57,7 +57,7 @@ struct ChocoNode : GossipNode {
   std::vector<Eigen::VectorXd> replicas;  // one per neighbour slot
 };
 
-class ChocoRule final : public NodesRule<ChocoNode> {
+class ChocoRule : public NodesRule<ChocoNode> {
  public:
   using Config = ChocoConfig;
   // The rule of a config: gamma_c, and tau = ChocoScale(rescale, compressor, dim).

@@ -117,9 +117,12 @@ void RunDecentralized(const RunSetup& setup, std::string_view algorithm,
                           .threads = RunThreads(setup, mixing.num_nodes())};
   std::unique_ptr<NodeRule> rule = make_rule(context, x0);
   const int n = rule->num_nodes();
+  for (int i = 0; i < n; ++i) {
+    if (const Eigen::VectorXd* start = objective.WorkerStart(i)) rule->SetX(i, *start);
+  }
+  for (const auto& [name, value] : rule->SummaryExtras()) recorder.SetSummaryExtra(name, value);
   if (setup.replay != nullptr) {  // the real rule only tells when its nodes send
-    const bool early = rule->sends_before_compute();
-    rule = std::make_unique<ReplayNodeRule>(*setup.replay, n, early);
+    rule = std::make_unique<ReplayNodeRule>(*setup.replay, mixing, *rule);
   }
 
   Eigen::VectorXd mean(dim);

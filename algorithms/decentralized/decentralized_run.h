@@ -11,7 +11,10 @@
 //   consensus_dist  (1/n) sum_i ||x_i - x-bar||^2
 //   density         fraction of nonzero entries of x-bar; extra "node_density": the mean over nodes
 //                   of the fraction of nonzeros of x_i
-// Summary extras: spectral_gap (1 - |lambda_2(W)|), rho (max(|lambda_2|, |lambda_n|)).
+// Summary extras: spectral_gap (1 - |lambda_2(W)|), rho (max(|lambda_2|, |lambda_n|)), and the
+// rule's own (NodeRule::SummaryExtras).
+// Starts: every node at the objective's InitialPoint, or at Objective::WorkerStart(i) when the
+// problem gives node i its own (the consensus problem).
 // Trajectories (algorithms/trajectory.h): with setup.record the round driver records every node's
 // message of every round; with setup.replay a ReplayNodeRule (node_replay.h) plays them.
 // Bad input (UserError, prefixed with the entry's label): a topology with a server or whose host
@@ -19,6 +22,8 @@
 // mixing kind whose degree requirement fails.
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_DECENTRALIZED_RUN_H_
+
+#include <fmt/format.h>
 
 #include <functional>
 #include <memory>
@@ -31,6 +36,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/decentralized/mixing.h"
 #include "algorithms/decentralized/node_rule.h"
+#include "base/error.h"
 #include "base/params.h"
 #include "sim/topology.h"
 
@@ -75,9 +81,17 @@ struct DecentralizedFamily {
       return std::make_unique<Rule>(config, context, x0);
     };
   }
+  // Also runs the config's own CheckSetup(setup, mixing) when it has one (throws UserError).
   template <class Config>
   static void Check(const Config& config, const RunSetup& setup, std::string_view name) {
-    (void)CheckDecentralized(setup, name, config.common);
+    const MixingMatrix mixing = CheckDecentralized(setup, name, config.common);
+    if constexpr (requires { config.CheckSetup(setup, mixing); }) {
+      try {
+        config.CheckSetup(setup, mixing);
+      } catch (const UserError& e) {
+        throw UserError(fmt::format("{} ({}): {}", setup.label, name, e.what()));
+      }
+    }
   }
   template <class Rule>
   static void Run(const typename Rule::Config& config, const RunSetup& setup, std::string_view name,

@@ -1,30 +1,47 @@
 // NodeRule: the per-node state and update rule of a decentralized algorithm, split into the
-// phases the round driver times. Round t (0-based) at node i:
-//   Step(i, t, slot)  local computation (stochastic gradient, local step) and encoding; returns the
-//                     message i sends to every neighbour this round (the driver sends it; it keeps
-//                     no copy). `slot` names the scratch memory the call may use (below).
-//   Deliver(i, k, m)  the round-t message of neighbours(i)[k] arrives at i; i decodes and applies
-//                     it (m is valid only during the call).
-//   Combine(i, t)     after Step(i, t) and all deg(i) deliveries: mix and finish the round.
+// phases the round driver times. A round is exchanges() network exchanges, one after the other
+// (exchange e + 1 starts when every node has finished exchange e). Exchange e of round t (0-based)
+// at node i:
+//   StepIn(i, t, e, slot)  local computation and encoding; returns what i sends this exchange
+//                     (Outbox: nothing, one message for every neighbour, or one message per
+//                     neighbour slot; the driver sends it and keeps no copy). `slot` names the
+//                     scratch memory the call may use (below).
+//   DeliverIn(i, e, k, m)  the exchange-e message of neighbours(i)[k] to i arrives; i decodes and
+//                     applies it (m is valid only during the call).
+//   CombineIn(i, t, e)  after StepIn(i, t, e) and the exchange's deliveries to i: mix and finish
+//                     the exchange (the round, after the last exchange).
+// Node i computes its gradient (the compute time the driver draws) in exchange
+// compute_exchange(i). A one-exchange rule that sends one message to every neighbour implements
+// only Step(i, t, slot), Deliver(i, k, m) and Combine(i, t): the default StepIn/DeliverIn/
+// CombineIn call them. A rule with several exchanges or per-neighbour messages overrides the
+// three ...In methods (and exchanges()) instead, and leaves Step/Deliver/Combine alone.
 // Contract for every implementation:
-//   - The result does not depend on the order of deliveries within a round (each neighbour's
-//     message touches only that neighbour's slot; Combine sums the slots in neighbour order), so
-//     the event-driven driver and RunSynchronousRound give bit-identical states.
-//   - Randomness only from per-node streams DeriveSeed(seed, node, "batch"/"compress").
-//   - The proximal step of an l1 weight lambda (soft threshold by gamma_t * lambda) ends Combine
-//     when lambda > 0.
-//   - Step does not change x(i) (a run stopped inside a round evaluates the models as they were
-//     before the nodes that had not combined yet).
-//   - Threads (RunSetup::threads, the driver's node_work.h): Step calls for different nodes may
-//     run at the same time, each with its own slot in [0, NodeRuleContext::threads); so may the
-//     calls Deliver(i, ..)... then Combine(i, t) of different nodes. Each call writes only node i's
-//     state and its slot's scratch (which carries nothing from one call to the next), and reads
-//     only those, the message and what no call writes (mixing, compressor, objective).
+//   - The result does not depend on the order of deliveries within an exchange (each
+//     neighbour's message touches only that neighbour's slot; Combine sums the slots in neighbour
+//     order), so the event-driven driver and RunSynchronousRound give bit-identical states.
+//   - Which neighbours a node sends to in an exchange depends only on (node, t, e), never on
+//     random draws (the driver counts the messages each node waits for from the outboxes).
+//   - Randomness only from per-node streams DeriveSeed(seed, node, "batch"/"compress") (a rule
+//     may add streams of its own derived from the context's seed: e.g. per-edge streams that
+//     both endpoints draw alike).
+//   - The proximal step of an l1 weight lambda (soft threshold by gamma_t * lambda) ends the
+//     round's last Combine when lambda > 0.
+//   - StepIn does not change x(i) (a run stopped inside an exchange evaluates the models as they
+//     were before the nodes that had not combined yet).
+//   - Threads (RunSetup::threads, the driver's node_work.h): StepIn calls for different nodes
+//     may run at the same time, each with its own slot in [0, NodeRuleContext::threads); so may
+//     the calls DeliverIn(i, ..)... then CombineIn(i, t, e) of different nodes. Each call writes
+//     only node i's state and its slot's scratch (which carries nothing from one call to the
+//     next), and reads only those, the message and what no call writes (mixing, compressor,
+//     objective).
 #ifndef COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_
 #define COMMSIM_ALGORITHMS_DECENTRALIZED_NODE_RULE_H_
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/decentralized/mixing.h"
@@ -50,20 +67,61 @@ struct NodeRuleContext {
   int threads = 1;  // Step's slots: [0, threads). REQUIRES: >= 1.
 };
 
+// What a node sends in one exchange: nothing (both empty), one message for every neighbour
+// (`all`), or one message per neighbour slot (`each`, deg(i) entries; nullopt: none to that
+// neighbour).
+struct Outbox {
+  std::optional<Message> all;
+  std::vector<std::optional<Message>> each;
+  static Outbox ToAll(Message message) { return Outbox{.all = std::move(message), .each = {}}; }
+  // Whether neighbour slot k receives a message.
+  bool Addresses(int k) const {
+    return all.has_value() || (static_cast<size_t>(k) < each.size() && each[k].has_value());
+  }
+};
+
 class NodeRule {
  public:
   virtual ~NodeRule() = default;
   virtual int num_nodes() const = 0;
-  // True when Step's message does not depend on the round's gradient (D-PSGD sends x_i^t), so the
-  // driver sends at the start of the round and overlaps communication with computation.
+  // True when the messages of node i's compute exchange do not depend on the round's gradient
+  // (D-PSGD sends x_i^t), so the driver sends them at the start of the exchange and overlaps
+  // communication with computation (the compute then only has to end before the round's last
+  // exchange ends).
   virtual bool sends_before_compute() const = 0;
-  virtual Message Step(int node, int64_t t, int slot) = 0;
-  virtual void Deliver(int node, int slot, const Message& message) = 0;
-  virtual void Combine(int node, int64_t t) = 0;
+  virtual int exchanges() const { return 1; }
+  virtual int compute_exchange(int node) const {
+    (void)node;
+    return 0;
+  }
+  virtual Outbox StepIn(int node, int64_t t, int exchange, int slot) {
+    COMMSIM_CHECK(exchange == 0, "a one-exchange rule has no exchange {}", exchange);
+    return Outbox::ToAll(Step(node, t, slot));
+  }
+  virtual void DeliverIn(int node, int exchange, int slot, const Message& message) {
+    (void)exchange;
+    Deliver(node, slot, message);
+  }
+  virtual void CombineIn(int node, int64_t t, int exchange) {
+    (void)exchange;
+    Combine(node, t);
+  }
+  // The one-exchange form (above); a rule that overrides the ...In methods never has them called.
+  virtual Message Step(int node, int64_t t, int slot);
+  virtual void Deliver(int node, int slot, const Message& message);
+  virtual void Combine(int node, int64_t t);
+  // Values the run's summary reports besides the family's own (e.g. a privacy parameter).
+  virtual std::vector<std::pair<std::string, double>> SummaryExtras() const { return {}; }
   // The node's model x_i.
   virtual const Eigen::VectorXd& x(int node) const = 0;
   virtual void SetX(int node, const Eigen::Ref<const Eigen::VectorXd>& x) = 0;
 };
+
+// The slot of a trajectory (algorithms/trajectory.h) that records node i's message in exchange e
+// to neighbour slot k (k = -1: its message to every neighbour), in a round of `nodes` nodes whose
+// largest degree is max_degree: e n (max_degree + 1) + (k + 1) n + i, so that a one-exchange
+// rule's message of node i is slot i.
+int TrajectorySlot(int nodes, int max_degree, int exchange, int node, int k);
 
 // What every shipped rule keeps per node: its model x and its two random streams, "batch" (the
 // gradient's sampling) and "compress" (the compressor's draws), derived from the context's seed
@@ -102,9 +160,10 @@ class NodesRule : public NodeRule {
   std::vector<Node> nodes_;
 };
 
-// One round of every node in a plain loop on one thread (slot 0): Step all, deliver every
-// message, Combine all.
-// Returns the payload bits of the round (sum over nodes of one message each).
+// One round of every node in a plain loop on one thread (slot 0): for each exchange, StepIn all,
+// deliver every message, CombineIn all.
+// Returns the payload bits of the round (a message to every neighbour counts once, a message per
+// neighbour once per neighbour).
 int64_t RunSynchronousRound(NodeRule& rule, const MixingMatrix& mixing, int64_t t);
 
 // x <- sign(x) * max(|x| - threshold, 0), elementwise. REQUIRES: threshold >= 0.

@@ -18,14 +18,19 @@ NodeWork::NodeWork(const RunSetup& setup, const MixingMatrix& mixing, NodeRule& 
   to_settle_.reserve(nodes_.size());
 }
 
-void NodeWork::Steps(int64_t t) {
+void NodeWork::Steps(int64_t t, int exchange) {
   settled_ = 0;
-  pool_.ForEach(static_cast<int64_t>(nodes_.size()), [this, t](int64_t i, int slot) {
+  exchange_ = exchange;
+  pool_.ForEach(static_cast<int64_t>(nodes_.size()), [this, t, exchange](int64_t i, int slot) {
     NodeRound& r = nodes_[static_cast<size_t>(i)];
     r = NodeRound{};
     try {
       const WallTimer timer;
-      r.message = Share(rule_.Step(static_cast<int>(i), t, slot));
+      Outbox out = rule_.StepIn(static_cast<int>(i), t, exchange, slot);
+      if (out.all) r.sent.all = Share(std::move(*out.all));
+      for (std::optional<Message>& m : out.each) {
+        r.sent.each.push_back(m ? Share(std::move(*m)) : nullptr);
+      }
       r.step_wall_s = timer.Seconds();
     } catch (...) {
       r.error = std::current_exception();
@@ -33,17 +38,23 @@ void NodeWork::Steps(int64_t t) {
   });
 }
 
-SharedMessage NodeWork::Take(int node, double* step_wall_s) {
+const NodeWork::Sent& NodeWork::Take(int node, double* step_wall_s) {
   NodeRound& r = nodes_[static_cast<size_t>(node)];
   if (r.error) std::rethrow_exception(std::exchange(r.error, nullptr));
   *step_wall_s = r.step_wall_s;
-  return r.message;
+  return r.sent;
+}
+
+bool NodeWork::Sends(int from, int k) const {
+  const NodeRound& r = nodes_[static_cast<size_t>(from)];
+  return r.error || r.sent.all ||
+         (static_cast<size_t>(k) < r.sent.each.size() && r.sent.each[k] != nullptr);
 }
 
 double NodeWork::Receive(int to, int from, const Message& message) {
   if (!deliver_at_event_) return 0;
   const WallTimer timer;
-  rule_.Deliver(to, mixing_.SlotOf(to, from), message);
+  rule_.DeliverIn(to, exchange_, mixing_.SlotOf(to, from), message);
   return timer.Seconds();
 }
 
@@ -62,8 +73,8 @@ void NodeWork::Settle(int64_t t) {
   pool_.ForEach(static_cast<int64_t>(to_settle_.size()), [this, t](int64_t k, int /*slot*/) {
     SettleOne(to_settle_[static_cast<size_t>(k)], t);
   });
-  if (settled_ == static_cast<int>(nodes_.size())) {  // the round is over: free its messages
-    for (NodeRound& r : nodes_) r.message.reset();
+  if (settled_ == static_cast<int>(nodes_.size())) {  // the exchange is over: free its messages
+    for (NodeRound& r : nodes_) r.sent = Sent{};
   }
 }
 
@@ -71,10 +82,14 @@ void NodeWork::SettleOne(int node, int64_t t) {
   if (!deliver_at_event_) {
     const std::vector<int>& nb = mixing_.neighbours(node);
     for (size_t k = 0; k < nb.size(); ++k) {
-      rule_.Deliver(node, static_cast<int>(k), *nodes_[static_cast<size_t>(nb[k])].message);
+      const Sent& from = nodes_[static_cast<size_t>(nb[k])].sent;
+      const SharedMessage& m = from.all            ? from.all
+                               : from.each.empty() ? nullptr
+                                                   : from.each[mixing_.SlotOf(nb[k], node)];
+      if (m != nullptr) rule_.DeliverIn(node, exchange_, static_cast<int>(k), *m);
     }
   }
-  rule_.Combine(node, t);
+  rule_.CombineIn(node, t, exchange_);
   nodes_[static_cast<size_t>(node)].finite = rule_.x(node).allFinite();
 }
 

@@ -194,5 +194,108 @@ TEST(RoundDriverTest, CodecModelAddsTheEncodeAndTheSerialDecodesOfTheNeighbours)
   EXPECT_EQ(p.summary.codec, "model test");
 }
 
+// Two exchanges a round: in exchange 0 node i sends neighbour slot k a message of
+// bits0 + 100 k bits (one unicast each), in exchange 1 one message of bits1 to every neighbour;
+// it computes in exchange `compute_exchange`. Checks that every exchange's deliveries come
+// before its combine and after the previous exchange's.
+class TwoExchangeRule final : public NodeRule {
+ public:
+  TwoExchangeRule(const MixingMatrix& mixing, int64_t bits0, int64_t bits1, bool send_first,
+                  int compute_exchange)
+      : mixing_(mixing),
+        bits_{bits0, bits1},
+        send_first_(send_first),
+        compute_exchange_(compute_exchange),
+        x_(Eigen::VectorXd::Zero(1)),
+        delivered_(mixing.num_nodes()),
+        combined_(mixing.num_nodes()) {}
+  int num_nodes() const override { return mixing_.num_nodes(); }
+  bool sends_before_compute() const override { return send_first_; }
+  int exchanges() const override { return 2; }
+  int compute_exchange(int) const override { return compute_exchange_; }
+  Outbox StepIn(int node, int64_t t, int e, int) override {
+    EXPECT_EQ(combined_[node], 2 * t + e) << "node " << node;
+    Message m;
+    m.codec = "toy";
+    m.elements = 1000;
+    if (e == 1) {
+      m.payload_bits = bits_[1];
+      return Outbox::ToAll(m);
+    }
+    Outbox out;
+    for (size_t k = 0; k < mixing_.neighbours(node).size(); ++k) {
+      m.payload_bits = bits_[0] + 100 * static_cast<int64_t>(k);
+      out.each.push_back(m);
+    }
+    return out;
+  }
+  void DeliverIn(int node, int e, int slot, const Message& m) override {
+    const int from = mixing_.neighbours(node)[slot];
+    const int64_t expect = e == 1 ? bits_[1] : bits_[0] + 100 * mixing_.SlotOf(from, node);
+    EXPECT_EQ(m.payload_bits, expect) << "node " << node << " exchange " << e;
+    ++delivered_[node];
+  }
+  void CombineIn(int node, int64_t t, int e) override {
+    EXPECT_EQ(delivered_[node], (2 * t + e + 1) * 2) << "node " << node;
+    ++combined_[node];
+  }
+  const Eigen::VectorXd& x(int) const override { return x_; }
+  void SetX(int, const Eigen::Ref<const Eigen::VectorXd>&) override {}
+
+ private:
+  const MixingMatrix& mixing_;
+  int64_t bits_[2];
+  bool send_first_;
+  int compute_exchange_;
+  Eigen::VectorXd x_;
+  std::vector<int64_t> delivered_, combined_;
+};
+
+RoundPlayed PlayTwoExchanges(const Topology& topology, int64_t bits0, int64_t bits1,
+                             int64_t header_bits, bool send_first, int compute_exchange,
+                             double compute_s) {
+  const MixingMatrix mixing = BuildMixing("metropolis", testing::RingNeighbours(3));
+  ComputeTimeConfig cc;
+  cc.seconds = compute_s;
+  const ComputeTimeModel compute(cc, 1.0, 3, 1);
+  RunSetup setup;
+  setup.label = "fake";
+  setup.topology = &topology;
+  setup.compute = &compute;
+  setup.header_bits = header_bits;
+  setup.iterations = 2;
+  TwoExchangeRule rule(mixing, bits0, bits1, send_first, compute_exchange);
+  RunRecorder recorder(setup, "fake", Family::kDecentralized);
+  const RunRecorder::Evaluate evaluate = [](IterationRecord& r) { r.loss = 1.0; };
+  recorder.Start(evaluate);
+  RunRounds(setup, mixing, rule, recorder, evaluate);
+  RoundPlayed p;
+  recorder.Finish(&p.records, &p.summary);
+  return p;
+}
+
+TEST(RoundDriverTest, ExchangesFollowOneAnotherWithPerNeighbourMessages) {
+  const Topology ring = Ring3();
+  const int64_t b0 = 1000, b1 = 3000, header = 64;
+  // Exchange 0 ends when the larger per-neighbour message (slot 1: b0 + 100) has crossed its link;
+  // exchange 1 starts then.
+  const int64_t hop0 = CeilPs(b0 + 100 + header, kRingBps) + kRingLatencyPs;
+  const int64_t hop1 = CeilPs(b1 + header, kRingBps) + kRingLatencyPs;
+  const int64_t bits = 3 * (b0 + header + b0 + 100 + header) + 3 * 2 * (b1 + header);
+  const int64_t c = 1'000'000'000;  // 1 ms of compute
+  // Send after computing in exchange 0: compute, then both exchanges.
+  ExpectEveryIteration(PlayTwoExchanges(ring, b0, b1, header, false, 0, 1e-3), c + hop0 + hop1, c,
+                       bits);
+  // Computing in exchange 1 (Q-GADMM's tails): exchange 0 first, then compute, then exchange 1.
+  ExpectEveryIteration(PlayTwoExchanges(ring, b0, b1, header, false, 1, 1e-3), hop0 + c + hop1, c,
+                       bits);
+  // Sending before computing: the compute overlaps both exchanges and only has to end before the
+  // last one does.
+  ExpectEveryIteration(PlayTwoExchanges(ring, b0, b1, header, true, 0, 1e-3), c, c, bits);
+  const int64_t small = 10'000'000;  // 10 us
+  ExpectEveryIteration(PlayTwoExchanges(ring, b0, b1, header, true, 0, 1e-5), hop0 + hop1, small,
+                       bits);
+}
+
 }  // namespace
 }  // namespace commsim

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "algorithms/decentralized/choco.h"
+#include "algorithms/decentralized/gossip.h"
 #include "base/check.h"
 #include "base/rng.h"
 
@@ -40,10 +40,12 @@ ConsensusTuning TuneConsensus(const MixingMatrix& mixing, const Compressor& comp
 
   NodeRuleContext ctx{
       .mixing = &mixing, .compressor = &compressor, .dim = options.dim, .seed = options.seed};
-  const double tau = ChocoScale(options.rescale, compressor, options.dim);
+  ChocoGossipConfig config;
+  config.rescale = options.rescale;
   for (double gamma_c : out.grid) {
     COMMSIM_CHECK(gamma_c > 0.0 && gamma_c <= 1.0, "gamma_c {} outside (0, 1]", gamma_c);
-    ChocoRule rule(ctx, gamma_c, Eigen::VectorXd::Zero(options.dim), tau);
+    config.gamma_c = gamma_c;
+    ChocoGossipRule rule(config, ctx, Eigen::VectorXd::Zero(options.dim));
     for (int i = 0; i < n; ++i) rule.SetX(i, start[i]);
     const double spread0 = Spread(rule, mean);
     std::vector<double> curve = {1.0};

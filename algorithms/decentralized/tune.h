@@ -1,7 +1,7 @@
 // TuneConsensus: the CHOCO-SGD recipe for the consensus step gamma_c — run CHOCO-gossip (no
 // gradients) from random vectors for a few hundred rounds at each gamma_c of a grid and keep the
-// one with the lowest final consensus error. The same rule as the `choco`/`malcom` algorithms (with
-// options.rescale applied to the compressor), without gradients.
+// one with the lowest final consensus error. The rule is the `choco_gossip` algorithm's
+// (gossip.h: CHOCO's rule without gradients, options.rescale applied to the compressor).
 //
 // Contract: deterministic given options.seed (node i starts from N(0, I) drawn from
 // DeriveSeed(seed, i, "tune")); the error after round r is
