@@ -126,6 +126,9 @@ std::string RunReport(const std::string& dir) {
                          {"loss_vs_bits", quality + " vs wire bits"},
                          {"loss_vs_time", quality + " vs simulated time"},
                          {"accuracy_vs_bits", "test accuracy vs bits"},
+                         {"accuracy_vs_iteration", "test accuracy vs iteration"},
+                         {"grad_residual_vs_iteration", "gradient residual vs iteration"},
+                         {"model_residual_vs_iteration", "model residual vs iteration"},
                          {"consensus_vs_iteration", "consensus distance vs iteration"},
                          {"bits_per_iteration", "bits per iteration"},
                          {"time_breakdown", "time per iteration: compute, codec, communication"}});
