@@ -98,17 +98,7 @@ void Dgc::DecodeInto(const Message& message, const DecodeTarget& out) const {
     throw DecodeError(
         fmt::format("corrupted message: dgc count {} above k = {}", count, TargetCount(d)));
   }
-  const std::vector<uint32_t> idx = GetIndices(r, count, d, golomb_);
-  int64_t next = 0;
-  for (uint32_t i : idx) {
-    const float v = r.GetFloat();
-    if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
-    out.PutZeros(next, i);
-    out.Put(i, v);
-    next = i + 1;
-  }
-  out.PutZeros(next, d);
-  r.ExpectEnd();
+  GetSparseValues(r, GetIndices(r, count, d, golomb_), out);
 }
 
 double Dgc::ErrorFactor(int64_t dim) const {

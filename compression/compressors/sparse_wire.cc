@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cmath>
 
 #include "base/rng.h"
 #include "compression/coding/elias.h"
@@ -52,6 +53,19 @@ void PutIndices(BitWriter& w, std::span<const uint32_t> idx, int64_t d, bool gol
     code.Put(w, static_cast<uint64_t>(i - prev - 1));
     prev = i;
   }
+}
+
+void GetSparseValues(BitReader& r, const std::vector<uint32_t>& idx, const DecodeTarget& out) {
+  int64_t next = 0;
+  for (const uint32_t i : idx) {
+    const float v = r.GetFloat();
+    if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
+    out.PutZeros(next, i);
+    out.Put(i, v);
+    next = i + 1;
+  }
+  out.PutZeros(next, out.size());
+  r.ExpectEnd();
 }
 
 std::vector<uint32_t> GetIndices(BitReader& r, int64_t k, int64_t d, bool golomb) {

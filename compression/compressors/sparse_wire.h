@@ -30,6 +30,10 @@ struct KeptCount {
 void PutIndices(BitWriter& w, std::span<const uint32_t> idx, int64_t d, bool golomb);
 // Reads k increasing indices; DecodeError when they are not increasing or not below d.
 std::vector<uint32_t> GetIndices(BitReader& r, int64_t k, int64_t d, bool golomb);
+// Reads one fp32 value per index in idx (increasing) and delivers the decoded vector to `out`:
+// the values at idx, 0 elsewhere; then expects the message's end. DecodeError on a non-finite
+// value or trailing bits.
+void GetSparseValues(BitReader& r, const std::vector<uint32_t>& idx, const DecodeTarget& out);
 
 // Writes x[i] for every i in idx (increasing) as fp32, rounded to nearest (`name` for the range
 // error), and returns the message, with nonzeros = idx.size(). When `target` is not null, also

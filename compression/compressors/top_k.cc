@@ -46,17 +46,7 @@ Message TopK::EncodeImpl(const Eigen::Ref<const Eigen::VectorXd>& x, Rng& /*rng*
 void TopK::DecodeInto(const Message& message, const DecodeTarget& out) const {
   BitReader r(message);
   const int64_t d = out.size();
-  const std::vector<uint32_t> idx = GetIndices(r, KFor(d), d, golomb_);
-  int64_t next = 0;
-  for (uint32_t i : idx) {
-    const float v = r.GetFloat();
-    if (!std::isfinite(v)) throw DecodeError("corrupted message: non-finite value");
-    out.PutZeros(next, i);
-    out.Put(i, v);
-    next = i + 1;
-  }
-  out.PutZeros(next, d);
-  r.ExpectEnd();
+  GetSparseValues(r, GetIndices(r, KFor(d), d, golomb_), out);
 }
 
 double TopK::ErrorFactor(int64_t dim) const {
