@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/rng.h"
+#include "compression/coding/sylvester_test_util.h"
 
 namespace commsim {
 namespace hadamard_transform_test {
@@ -26,29 +27,9 @@ double Norm(const std::vector<double>& v) {
   return std::sqrt(s);
 }
 
-// Sylvester's matrix by its recursion H_1 = [1], H_2m = [[H_m, H_m], [H_m, -H_m]] (entries +-1,
-// row-major n x n), built without the transform under test.
-std::vector<int> Sylvester(int64_t n) {
-  std::vector<int> h = {1};
-  for (int64_t m = 1; m < n; m *= 2) {
-    std::vector<int> next(static_cast<size_t>(4 * m * m));
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < m; ++j) {
-        const int e = h[static_cast<size_t>(i * m + j)];
-        next[static_cast<size_t>(i * 2 * m + j)] = e;
-        next[static_cast<size_t>(i * 2 * m + j + m)] = e;
-        next[static_cast<size_t>((i + m) * 2 * m + j)] = e;
-        next[static_cast<size_t>((i + m) * 2 * m + j + m)] = -e;
-      }
-    }
-    h = std::move(next);
-  }
-  return h;
-}
-
 TEST(HadamardTransformTest, EqualsTheDenseSylvesterProductForEveryPowerOfTwoUpTo64) {
   for (int64_t n = 1; n <= 64; n *= 2) {
-    const std::vector<int> h = Sylvester(n);
+    const std::vector<int> h = test_hadamard::Sylvester(n);
     const std::vector<double> x = Normals(n, 100 + static_cast<uint64_t>(n));
     std::vector<double> got = x;
     NormalizedFwht(got.data(), n);

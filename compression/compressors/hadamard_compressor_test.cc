@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "compression/coding/sylvester_test_util.h"
 #include "compression/compressors/compressor_test_util.h"
 #include "compression/compressors/hadamard.h"
 #include "compression/compressors/identity.h"
@@ -19,25 +20,6 @@ namespace commsim {
 namespace hadamard_compressor_test {
 
 using compressor_test::Gaussian;
-
-// H_n (entries +-1, row-major) by Sylvester's recursion.
-std::vector<double> DenseSylvester(int64_t n) {
-  std::vector<double> h = {1.0};
-  for (int64_t m = 1; m < n; m *= 2) {
-    std::vector<double> next(static_cast<size_t>(4 * m * m));
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < m; ++j) {
-        const double e = h[static_cast<size_t>(i * m + j)];
-        next[static_cast<size_t>(i * 2 * m + j)] = e;
-        next[static_cast<size_t>(i * 2 * m + j + m)] = e;
-        next[static_cast<size_t>((i + m) * 2 * m + j)] = e;
-        next[static_cast<size_t>((i + m) * 2 * m + j + m)] = -e;
-      }
-    }
-    h = std::move(next);
-  }
-  return h;
-}
 
 // The seed's signs: element j is -1 when bit j % 64 of the (j / 64)-th NextU64 of Rng(seed) is set.
 std::vector<double> Signs(uint64_t seed, int64_t n) {
@@ -73,7 +55,7 @@ TEST(HadamardCompressorTest, WireIsTheSeedThenTheInnerMessageOfTheRotatedVector)
   ASSERT_EQ(m.payload_bits, 64 + 64 * 8);
   ASSERT_EQ(m.words.size(), 9u);
   EXPECT_EQ(m.words[0], seed);
-  const std::vector<double> h = DenseSylvester(8), s = Signs(seed, 8);
+  const std::vector<double> h = test_hadamard::Sylvester<double>(8), s = Signs(seed, 8);
   for (int64_t i = 0; i < 8; ++i) {
     double y = 0.0;
     for (int64_t j = 0; j < 5; ++j) y += h[static_cast<size_t>(8 * i + j)] * s[j] * x[j];
@@ -101,7 +83,7 @@ TEST(HadamardCompressorTest, DefaultIsOnebitAndDecodesThroughTheDenseRotation) {
   const double lambda = std::bit_cast<float>(static_cast<uint32_t>(m.words[1]));
   const double c = std::sqrt(2.0 * std::log(32.0));
   EXPECT_NEAR(lambda, c * x.norm() / 4.0, 1e-6 * lambda);
-  const std::vector<double> h = DenseSylvester(16), s = Signs(seed, 16);
+  const std::vector<double> h = test_hadamard::Sylvester<double>(16), s = Signs(seed, 16);
   std::vector<double> y_hat(16);
   for (int i = 0; i < 16; ++i) y_hat[i] = ((m.words[1] >> (32 + i)) & 1) != 0 ? -lambda : lambda;
   Eigen::VectorXd out(12);
